@@ -1,0 +1,123 @@
+# memdomain: read this file as a menu.
+#
+#   make            native library, both wasm builds, a ready-to-import js/
+#   make test       every test (installs what is missing first)
+#   make demo       build everything and serve the demo on http://127.0.0.1:$(PORT)
+#   make bench      benchmarks against plain-JavaScript baselines
+#   make deps       install missing apt and npm packages (idempotent)
+#   make clean      remove build/
+#
+# Build output goes under build/ only.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+
+BUILD   := build
+PORT    ?= 8080
+
+CC      ?= cc
+CLANG   ?= clang-14
+EMCC    ?= emcc
+AR      ?= ar
+
+SRCS    := $(sort $(wildcard src/*.c))
+WSRCS   := $(sort $(wildcard wasm/*.c))
+HDRS    := include/memdomain.h $(wildcard src/*.h) $(wildcard wasm/*.h)
+
+# C11, warnings are errors, no floating-point contraction, never fast-math.
+STD_FLAGS  := -std=c11 -Wall -Wextra -Werror -ffp-contract=off -fno-fast-math
+CFLAGS_NAT := $(STD_FLAGS) -O2 -Iinclude -Isrc
+SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+# ---- native static library ----
+NAT_OBJS := $(patsubst src/%.c,$(BUILD)/native/%.o,$(SRCS))
+$(BUILD)/native/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NAT) -c $< -o $@
+$(BUILD)/libmemdomain.a: $(NAT_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+
+# ---- wasm: exported symbols (one list per module under wasm/exports/) ----
+EXPORTS   := $(shell cat wasm/exports/*.txt 2>/dev/null | sed -e 's/\#.*//' | tr -s ' \n' '\n' | grep -v '^$$' | sort -u)
+comma     := ,
+empty     :=
+space     := $(empty) $(empty)
+EXPORT_LD := $(addprefix -Wl$(comma)--export=,$(EXPORTS))
+EMCC_EXP  := [$(subst $(space),$(comma),$(foreach e,$(EXPORTS),'_$(e)'))]
+
+# ---- wasm with clang + wasi-libc (primary) ----
+SYSROOT := $(BUILD)/wasi-sysroot
+$(SYSROOT)/.stamp:
+	@mkdir -p $(SYSROOT)/include $(SYSROOT)/lib
+	ln -sfn /usr/include/wasm32-wasi $(SYSROOT)/include/wasm32-wasi
+	ln -sfn /usr/lib/wasm32-wasi $(SYSROOT)/lib/wasm32-wasi
+	@touch $@
+
+WASM_FLAGS := $(STD_FLAGS) -O3 -DNDEBUG -msimd128 -Iinclude -Isrc
+$(BUILD)/memdomain.wasm: $(SRCS) $(WSRCS) $(HDRS) wasm/exports/*.txt $(SYSROOT)/.stamp
+	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -mexec-model=reactor \
+	  -Wl,--strip-debug -Wl,--max-memory=4294967296 $(EXPORT_LD) -o $@ $(SRCS) $(WSRCS)
+
+# ---- wasm with Emscripten (second toolchain) ----
+$(BUILD)/memdomain.emcc.wasm: $(SRCS) $(WSRCS) $(HDRS) wasm/exports/*.txt
+	@mkdir -p $(BUILD)/emcc-cache
+	NODE_PATH=/usr/share/nodejs $(EMCC) $(WASM_FLAGS) -sSTANDALONE_WASM --no-entry \
+	  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
+	  -sEXPORTED_FUNCTIONS="$(EMCC_EXP)" -o $@ $(SRCS) $(WSRCS)
+
+WASMS := $(BUILD)/memdomain.wasm $(BUILD)/memdomain.emcc.wasm
+
+.PHONY: all lib wasm js deps test demo bench clean
+all: lib wasm js
+lib: $(BUILD)/libmemdomain.a
+wasm: $(WASMS)
+# js/memdomain.wasm is a committed symlink to ../build/memdomain.wasm, so the
+# glue finds the module next to itself; `npm pack` copies the real file.
+js: $(BUILD)/memdomain.wasm
+
+# ---- dependencies ----
+deps: $(BUILD)/.deps-apt node_modules/.deps-npm
+$(BUILD)/.deps-apt: tools/deps-apt.sh
+	bash tools/deps-apt.sh
+	@mkdir -p $(BUILD) && touch $@
+node_modules/.deps-npm: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# ---- tests ----
+C_TESTS   := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/test_*.c))
+SAN_OBJS  := $(patsubst src/%.c,$(BUILD)/san/%.o,$(SRCS))
+$(BUILD)/san/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -c $< -o $@
+$(BUILD)/tests/%: tests/c/%.c tests/c/check.h $(SAN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -Itests/c $< $(SAN_OBJS) -lm -o $@
+
+TEST_EXTRA ?=
+-include mk/*.mk
+
+.PHONY: test-c test-js test-wasm-imports
+test-c: $(C_TESTS)
+	@set -e; for t in $(C_TESTS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
+
+test-wasm-imports: $(WASMS) node_modules/.deps-npm
+	node tests/js/check-imports.mjs $(WASMS)
+
+test-js: all node_modules/.deps-npm
+	NODE_OPTIONS=--experimental-vm-modules npx jest --ci
+
+test: deps
+	$(MAKE) all
+	$(MAKE) test-c test-wasm-imports test-js $(TEST_EXTRA)
+
+demo: deps
+	$(MAKE) all
+	node web-demo/serve.mjs --port $(PORT)
+
+bench: all node_modules/.deps-npm
+	node bench/run.mjs
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,294 @@
+/*
+ * memdomain: the pure math of an agent-memory system (retrieval and sleep
+ * maintenance), bit-identical to the TypeScript package @memhtml/domain.
+ *
+ * One public header, prefix md_. Conventions (see README.md, "C API"):
+ *
+ *  - Every function that can fail returns an md_status. The library never
+ *    prints, never exits, never asserts on caller input.
+ *  - Inputs are (pointer, length) pairs. A NULL pointer with a zero length is
+ *    an empty input; a NULL pointer with a nonzero length is MD_ERR_NULL.
+ *  - Strings (path keys, texts) are md_str: UTF-8 bytes plus a length, not
+ *    NUL-terminated. Lone surrogates encoded as 3-byte sequences (WTF-8) are
+ *    accepted, so every JavaScript string has a distinct encoding. Keys are
+ *    ordered as JavaScript orders strings: by UTF-16 code units
+ *    (md_key_compare).
+ *  - Numbers follow JavaScript semantics bit for bit: every value is an IEEE
+ *    double, counts may be fractional, NaN and infinities are inputs like any
+ *    other (the design's documented behaviour applies to them).
+ *  - Results the library allocates are owned by the caller and released with
+ *    the matching md_*_free function (or md_free for plain arrays). Strings in
+ *    results are borrowed from the caller's inputs unless documented otherwise.
+ */
+#ifndef MEMDOMAIN_H
+#define MEMDOMAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MD_VERSION_MAJOR 0
+#define MD_VERSION_MINOR 1
+#define MD_VERSION_PATCH 0
+/** The version as one number: major * 10000 + minor * 100 + patch. */
+#define MD_VERSION (MD_VERSION_MAJOR * 10000 + MD_VERSION_MINOR * 100 + MD_VERSION_PATCH)
+#define MD_VERSION_STRING "0.1.0"
+
+/** The version of the library actually linked, as MD_VERSION encodes it. */
+uint32_t md_version(void);
+/** The linked library's version as a static string, e.g. "0.1.0". */
+const char *md_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef enum md_status {
+    MD_OK = 0,
+    /** A required pointer is NULL (or an input pointer is NULL with a nonzero length). */
+    MD_ERR_NULL = 1,
+    /** Memory could not be allocated. Nothing was leaked; the call may be retried. */
+    MD_ERR_NOMEM = 2,
+    /** A count or size is out of range (negative, too large to allocate, overflow). */
+    MD_ERR_RANGE = 3,
+    /** An argument is outside its domain (an unknown name, malformed UTF-8, ...). */
+    MD_ERR_INVALID = 4
+} md_status;
+
+/** A constant English description of a status ("ok", "null pointer", ...). Never NULL. */
+const char *md_status_string(md_status status);
+
+/** A UTF-8 (or WTF-8) string that is not NUL-terminated. ptr may be NULL when len is 0. */
+typedef struct md_str {
+    const char *ptr;
+    size_t len;
+} md_str;
+
+/**
+ * Compare two keys the way JavaScript's `<` compares strings: by UTF-16 code
+ * units. Returns <0, 0 or >0. Differs from byte order only for code points
+ * >= U+10000, which sort below U+E000..U+FFFF. Malformed bytes compare by
+ * their byte values after the common prefix.
+ */
+int md_key_compare(md_str a, md_str b);
+
+/**
+ * Allocate n bytes with the library's allocator (a valid pointer even for
+ * n == 0), or NULL when memory is exhausted. Release with md_free. The wasm
+ * glue uses this pair to place inputs in linear memory.
+ */
+void *md_alloc(size_t n);
+/** Release memory the library allocated (a result array, an md_alloc block). NULL is a no-op. */
+void md_free(void *ptr);
+
+/* ======================================================================== */
+/* cosine                                                                    */
+/* ======================================================================== */
+
+/**
+ * Cosine similarity, total and clamped to [-1, 1]: sums dot, |a|^2, |b|^2 in
+ * index order over min(na, nb) elements; a zero norm gives 0; NaN gives 0.
+ * a/b: NULL allowed only with length 0. out: receives the similarity.
+ * Returns MD_OK, or MD_ERR_NULL.
+ */
+md_status md_cosine(const double *a, size_t na, const double *b, size_t nb, double *out);
+/** md_cosine over float32 inputs, each element widened to double first (same bits). */
+md_status md_cosine_f32(const float *a, size_t na, const float *b, size_t nb, double *out);
+/** 1 - md_cosine(a, b), in [0, 2]. Same inputs and statuses as md_cosine. */
+md_status md_cosine_distance(const double *a, size_t na, const double *b, size_t nb, double *out);
+/**
+ * Neumaier compensated summation of values[0..n) in order.
+ * Returns MD_OK, or MD_ERR_NULL (values NULL with n > 0, or out NULL).
+ */
+md_status md_compensated_sum(const double *values, size_t n, double *out);
+
+/* ======================================================================== */
+/* ranking                                                                   */
+/* ======================================================================== */
+
+#define MD_RRF_K 60
+#define MD_MMR_LAMBDA 0.5
+#define MD_REINFORCE_COOLDOWN_S 900
+
+/**
+ * One arm's RRF contribution, weight / (rank + RRF_K). Returns false (the
+ * design's None) when rank is not finite, rank < 1 or weight <= 0; otherwise
+ * true and, when out is not NULL, stores the contribution.
+ */
+bool md_rrf_contribution(double rank, double weight, double *out);
+
+/* ======================================================================== */
+/* rrf                                                                       */
+/* ======================================================================== */
+
+/** weight / (rank + k). Pure double arithmetic; any input is accepted. */
+double md_rrf_score(double rank, double weight, double k);
+
+/** One arm's hit: a path and its 1-based rank within that arm. */
+typedef struct md_arm_hit {
+    md_str path;
+    double rank;
+} md_arm_hit;
+
+/** One arm's ranked list. hits may be NULL when n_hits is 0. */
+typedef struct md_arm {
+    const md_arm_hit *hits;
+    size_t n_hits;
+} md_arm;
+
+/**
+ * A fused path -> score map in first-insertion order. paths[i] borrows the
+ * bytes of the caller's input strings (valid as long as those are). Release
+ * with md_fused_free.
+ */
+typedef struct md_fused {
+    size_t len;
+    md_str *paths;
+    double *scores;
+} md_fused;
+
+/** Release a md_fused's arrays and zero it. NULL is a no-op. */
+void md_fused_free(md_fused *fused);
+
+/**
+ * fuseArms: arm i uses weights[i] (0 when i >= n_weights); an arm whose weight
+ * is exactly 0 is skipped; each hit adds weight / (rank + k) to its path, in
+ * arm order then hit order. out must point to a md_fused (its previous
+ * contents are ignored). Returns MD_OK, MD_ERR_NULL or MD_ERR_NOMEM (out is
+ * then empty).
+ */
+md_status md_fuse_arms(const md_arm *arms, size_t n_arms, const double *weights, size_t n_weights,
+                       double k, md_fused *out);
+
+/**
+ * rankFused: writes into order[0..n) the permutation of 0..n-1 that lists the
+ * entries score descending, ties by path ascending (JavaScript order); NaN
+ * scores go last, ordered by path. order must hold n entries.
+ * Returns MD_OK, MD_ERR_NULL or MD_ERR_NOMEM.
+ */
+md_status md_rank_fused(const md_str *paths, const double *scores, size_t n, size_t *order);
+
+/**
+ * fuseLateral: a copy of (paths, scores) in which order[i] adds
+ * weight / (i + 1 + k); new paths are appended. Unchanged copy when
+ * weight <= 0 or n_order == 0. Duplicate input paths behave as in
+ * `new Map(entries)`: the first position, the last value. Returns MD_OK, MD_ERR_NULL or MD_ERR_NOMEM.
+ */
+md_status md_fuse_lateral(const md_str *paths, const double *scores, size_t n, const md_str *order,
+                          size_t n_order, double weight, double k, md_fused *out);
+
+/* ======================================================================== */
+/* reinforce                                                                 */
+/* ======================================================================== */
+
+/** The reinforcement signals in REINFORCE_SIGNALS order. */
+typedef enum md_reinforce_signal {
+    MD_SIGNAL_POSITIVE = 0,
+    MD_SIGNAL_NEGATIVE = 1,
+    MD_SIGNAL_NEUTRAL = 2
+} md_reinforce_signal;
+
+/** The signal names in order: "positive", "negative", "neutral". */
+extern const char *const md_reinforce_signals[3];
+
+/**
+ * signalValue: 1, -1 or 0. Returns MD_OK, MD_ERR_NULL (out NULL) or
+ * MD_ERR_INVALID (signal not one of the three).
+ */
+md_status md_signal_value(md_reinforce_signal signal, double *out);
+
+/**
+ * shouldBumpAccess: true when has_last is false, otherwise when
+ * (now_ms - last_ms) / 1000 >= cooldown_s. Times are milliseconds since the
+ * epoch as Date.getTime() gives them (NaN for an invalid Date, which never
+ * bumps).
+ */
+bool md_should_bump_access(bool has_last, double last_ms, double now_ms, double cooldown_s);
+
+/**
+ * partitionByCooldown in one pass: bumped[i] = 1 when entry i may be bumped,
+ * 0 when it is cooling down. has_last[i] nonzero means last_ms[i] is its stamp.
+ * Returns MD_OK or MD_ERR_NULL.
+ */
+md_status md_partition_by_cooldown(const uint8_t *has_last, const double *last_ms, size_t n,
+                                   double now_ms, double cooldown_s, uint8_t *bumped);
+
+/* ======================================================================== */
+/* decay                                                                     */
+/* ======================================================================== */
+
+#define MD_SCALE 10000
+#define MD_POS_ONE_FP 10000
+#define MD_NEG_ONE_FP (-10000)
+#define MD_DEFAULT_EWMA_ALPHA 0.3
+#define MD_DEFAULT_CONFIDENCE_FLOOR 0.2
+#define MD_DEFAULT_CONFIDENCE_DECAY_ALPHA 0.1
+#define MD_CONFIDENCE_COMMIT_DELTA 0.005
+
+/* Grid values are JavaScript numbers (doubles), exactly as in the reference:
+ * none of these functions fails, and every input, NaN and fractional counts
+ * included, gets the reference's answer. Counts follow JavaScript loops:
+ * a fractional count runs ceil(count) times, NaN and counts <= 0 run none.
+ * Loops stop early once the value repeats (a fixed point or a cycle), so a
+ * huge or infinite count returns promptly with the same answer. */
+
+/** Math.round(value * SCALE). */
+double md_to_fp(double value);
+/** value_fp / SCALE. */
+double md_from_fp(double value_fp);
+/** floor((alpha * signal + (SCALE - alpha) * prev) / SCALE). */
+double md_ewma_step_fp(double alpha_fp, double prev_fp, double signal_fp);
+/**
+ * Fold signals[0..n) through md_ewma_step_fp. Returns MD_OK or MD_ERR_NULL
+ * (signals NULL with n > 0, or out NULL).
+ */
+md_status md_apply_outcomes_fp(double alpha_fp, double prev_fp, const double *signals, size_t n,
+                               double *out);
+/**
+ * hits <= 0 (or NaN) -> prev; else fold trunc(hits) signals of NEG_ONE_FP.
+ * The reference builds an array of that length, which JavaScript refuses
+ * from 2^32 on: that case returns MD_ERR_RANGE. Otherwise MD_OK (or
+ * MD_ERR_NULL when out is NULL).
+ */
+md_status md_apply_negative_hits_fp(double alpha_fp, double prev_fp, double hits, double *out);
+/** min(conf, ewmaStepFp(alpha, conf, floor)), with JavaScript's Math.min. */
+double md_decay_confidence_fp(double alpha_fp, double conf_fp, double floor_fp);
+/**
+ * md_decay_confidence_fp folded `cycles` times (a JavaScript loop bound:
+ * ceil(cycles) steps, none for NaN or cycles <= 0). Returns MD_OK,
+ * MD_ERR_NULL (out NULL), or MD_ERR_RANGE when the count is infinite (or
+ * beyond 2^53, where the reference's counter stops moving) and the value
+ * cycles without settling: the reference never returns there.
+ */
+md_status md_decay_confidence_n_fp(double alpha_fp, double conf_fp, double floor_fp, double cycles,
+                                   double *out);
+/** fromFp(decayConfidenceFp(toFp(alpha), toFp(confidence), toFp(floor))). */
+double md_decay_confidence(double confidence, double alpha, double floor);
+/**
+ * fromFp(decayConfidenceNFp(toFp(alpha), toFp(confidence), toFp(floor), cycles)).
+ * Statuses as md_decay_confidence_n_fp.
+ */
+md_status md_decay_confidence_n(double confidence, double cycles, double alpha, double floor,
+                                double *out);
+/** abs(before - after) >= CONFIDENCE_COMMIT_DELTA. */
+bool md_is_committable_confidence_change(double before, double after);
+
+/* ======================================================================== */
+/* JavaScript-exact math                                                     */
+/* ======================================================================== */
+
+/** Math.round: half toward +infinity; -0 for x in [-0.5, -0]. */
+double md_js_round(double x);
+
+/* @@MODULE-SECTIONS@@: modules added after the foundation append their
+ * sections below, one block per module of the design. */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MEMDOMAIN_H */

@@ -1,0 +1,7 @@
+export default {
+  testEnvironment: "node",
+  roots: ["<rootDir>/tests/js"],
+  testMatch: ["**/*.test.js"],
+  transform: {},
+  testTimeout: 120000,
+};

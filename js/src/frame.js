@@ -1,0 +1,2 @@
+// frame module: not implemented yet (see the open issues).
+export {};

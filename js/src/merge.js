@@ -1,0 +1,2 @@
+// merge module: not implemented yet (see the open issues).
+export {};

@@ -1,0 +1,2 @@
+// neighbors module: not implemented yet (see the open issues).
+export {};

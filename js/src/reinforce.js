@@ -1,0 +1,54 @@
+// reinforce module: the access-bump cooldown and the reinforcement signals.
+import { arr, dateMs, exportsOf, numOr, obj, str, typeError, views, withFrame } from "./core.js";
+import { REINFORCE_COOLDOWN_S } from "./ranking.js";
+
+export const REINFORCE_SIGNALS = Object.freeze(["positive", "negative", "neutral"]);
+
+/** The outcome-EWMA value of a reinforcement signal: 1, -1 or 0. */
+export function signalValue(signal) {
+  const i = REINFORCE_SIGNALS.indexOf(signal);
+  if (typeof signal !== "string" || i < 0)
+    throw typeError("signalValue", "signal", '"positive", "negative" or "neutral"', signal);
+  return [1, -1, 0][i];
+}
+
+function stamp(fn, arg, v) {
+  return v === undefined ? undefined : dateMs(fn, arg, v);
+}
+
+/** The reinforcement cooldown predicate: no stamp, or a stamp at least cooldownSeconds old. */
+export function shouldBumpAccess(lastAccessedAt, now, cooldownSeconds = REINFORCE_COOLDOWN_S) {
+  const fn = "shouldBumpAccess";
+  const last = stamp(fn, "lastAccessedAt", lastAccessedAt);
+  const nowMs = dateMs(fn, "now", now);
+  const cd = numOr(fn, "cooldownSeconds", cooldownSeconds, REINFORCE_COOLDOWN_S);
+  return exportsOf().md_should_bump_access(last !== undefined, last ?? 0, nowMs, cd) !== 0;
+}
+
+/** Split paths into those whose access stamp may be bumped now and those still cooling down. */
+export function partitionByCooldown(entries, now, cooldownSeconds = REINFORCE_COOLDOWN_S) {
+  const fn = "partitionByCooldown";
+  arr(fn, "entries", entries);
+  const nowMs = dateMs(fn, "now", now);
+  const cd = numOr(fn, "cooldownSeconds", cooldownSeconds, REINFORCE_COOLDOWN_S);
+  const n = entries.length;
+  const paths = new Array(n), has = new Uint8Array(n), last = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = obj(fn, `entries[${i}]`, entries[i]);
+    paths[i] = str(fn, `entries[${i}].path`, e.path);
+    const t = stamp(fn, `entries[${i}].lastAccessedAt`, e.lastAccessedAt);
+    if (t !== undefined) { has[i] = 1; last[i] = t; }
+  }
+  return withFrame(fn, (f) => {
+    const ph = f.u8(n), pl = f.f64(n), pb = f.u8(n);
+    f.alloc();
+    views().u8.set(has, f.at(ph));
+    f.writeF64(pl, last);
+    f.check(exportsOf().md_partition_by_cooldown(f.at(ph), f.at(pl), n, nowMs, cd, f.at(pb)));
+    const { u8 } = views();
+    const b0 = f.at(pb);
+    const bumped = [], cooledDown = [];
+    for (let i = 0; i < n; i++) (u8[b0 + i] ? bumped : cooledDown).push(paths[i]);
+    return { bumped, cooledDown };
+  });
+}

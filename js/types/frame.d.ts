@@ -1,0 +1,2 @@
+// frame module: not implemented yet.
+export {};

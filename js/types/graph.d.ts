@@ -1,0 +1,2 @@
+// graph module: not implemented yet.
+export {};

@@ -1,0 +1,2 @@
+// merge module: not implemented yet.
+export {};

@@ -1,0 +1,2 @@
+// mmr module: not implemented yet.
+export {};

@@ -1,0 +1,2 @@
+// neighbors module: not implemented yet.
+export {};

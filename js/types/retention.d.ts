@@ -1,0 +1,2 @@
+// retention module: not implemented yet.
+export {};

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install the Debian packages memdomain builds and tests with, only those missing.
+set -euo pipefail
+pkgs=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt emscripten
+      unicode-data python3-networkx nodejs npm)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# node and npm may come from outside Debian (as on these machines): skip them then.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  tmp=(); for p in "${missing[@]}"; do [[ $p == nodejs || $p == npm ]] || tmp+=("$p"); done
+  missing=("${tmp[@]+"${tmp[@]}"}")
+fi
+if ((${#missing[@]})); then
+  echo "deps: installing ${missing[*]}"
+  SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+else
+  echo "deps: apt packages present"
+fi

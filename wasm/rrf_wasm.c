@@ -1,0 +1,87 @@
+/* Boundary for the rrf module. */
+#include "boundary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Pack a md_fused as [f64 scores[len]][u32 key index[len]] into one block. */
+static md_status pack_fused(const md_fused *f, const md_str *keys, size_t n_keys, size_t *out) {
+    size_t len = f->len;
+    uint8_t *block = malloc(mdw_align8(len * sizeof(double)) + len * sizeof(uint32_t) + 8);
+    if (!block) return MD_ERR_NOMEM;
+    double *scores = (double *)block;
+    uint32_t *index = (uint32_t *)(block + mdw_align8(len * sizeof(double)));
+    for (size_t i = 0; i < len; i++) {
+        scores[i] = f->scores[i];
+        index[i] = (uint32_t)mdw_key_index(keys, n_keys, f->paths[i]);
+    }
+    out[0] = (size_t)block;
+    out[1] = len;
+    return MD_OK;
+}
+
+/* keys: every hit's path, arm-major; ranks: every hit's rank; arm_lens[i]
+ * hits belong to arm i. out: [block, len]. */
+__attribute__((export_name("mdw_fuse_arms")))
+int mdw_fuse_arms(const uint8_t *bytes, const uint32_t *offsets, size_t n_keys, const double *ranks,
+                  const uint32_t *arm_lens, size_t n_arms, const double *weights, size_t n_weights,
+                  double k, size_t *out) {
+    md_str *keys = NULL;
+    md_arm *arms = NULL;
+    md_arm_hit *hits = NULL;
+    md_fused fused = {0, NULL, NULL};
+    md_status st = mdw_keys(bytes, offsets, n_keys, &keys);
+    if (st == MD_OK) {
+        arms = mdi_alloc_array(n_arms, sizeof(md_arm));
+        hits = mdi_alloc_array(n_keys, sizeof(md_arm_hit));
+        if (!arms || !hits) st = MD_ERR_NOMEM;
+    }
+    if (st == MD_OK) {
+        size_t at = 0;
+        for (size_t i = 0; i < n_arms && st == MD_OK; i++) {
+            if (arm_lens[i] > n_keys - at) { st = MD_ERR_INVALID; break; }
+            arms[i].hits = hits + at;
+            arms[i].n_hits = arm_lens[i];
+            for (size_t j = 0; j < arm_lens[i]; j++, at++) {
+                hits[at].path = keys[at];
+                hits[at].rank = ranks[at];
+            }
+        }
+        if (st == MD_OK && at != n_keys) st = MD_ERR_INVALID;
+    }
+    if (st == MD_OK) st = md_fuse_arms(arms, n_arms, weights, n_weights, k, &fused);
+    if (st == MD_OK) st = pack_fused(&fused, keys, n_keys, out);
+    md_fused_free(&fused);
+    free(hits);
+    free(arms);
+    free(keys);
+    return st;
+}
+
+/* keys: the fused map's paths in order. order_out: n entries, the ranking. */
+__attribute__((export_name("mdw_rank_fused")))
+int mdw_rank_fused(const uint8_t *bytes, const uint32_t *offsets, size_t n, const double *scores,
+                   size_t *order_out) {
+    md_str *keys = NULL;
+    md_status st = mdw_keys(bytes, offsets, n, &keys);
+    if (st == MD_OK) st = md_rank_fused(keys, scores, n, order_out);
+    free(keys);
+    return st;
+}
+
+/* keys: the fused map's n_fused paths, then the n_order paths of `order`.
+ * out: [block, len] as fuseArms. */
+__attribute__((export_name("mdw_fuse_lateral")))
+int mdw_fuse_lateral(const uint8_t *bytes, const uint32_t *offsets, size_t n_fused,
+                     const double *scores, size_t n_order, double weight, double k, size_t *out) {
+    md_str *keys = NULL;
+    md_fused fused = {0, NULL, NULL};
+    if (n_order > SIZE_MAX - n_fused) return MD_ERR_RANGE;
+    md_status st = mdw_keys(bytes, offsets, n_fused + n_order, &keys);
+    if (st == MD_OK)
+        st = md_fuse_lateral(keys, scores, n_fused, keys + n_fused, n_order, weight, k, &fused);
+    if (st == MD_OK) st = pack_fused(&fused, keys, n_fused + n_order, out);
+    md_fused_free(&fused);
+    free(keys);
+    return st;
+}
