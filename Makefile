@@ -61,7 +61,6 @@ $(BUILD)/memdomain.wasm: $(SRCS) $(WSRCS) $(HDRS) wasm/exports/*.txt $(SYSROOT)/
 
 # ---- wasm with Emscripten (second toolchain) ----
 $(BUILD)/memdomain.emcc.wasm: $(SRCS) $(WSRCS) $(HDRS) wasm/exports/*.txt
-	@mkdir -p $(BUILD)/emcc-cache
 	NODE_PATH=/usr/share/nodejs $(EMCC) $(WASM_FLAGS) -sSTANDALONE_WASM --no-entry \
 	  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
 	  -sEXPORTED_FUNCTIONS="$(EMCC_EXP)" -o $@ $(SRCS) $(WSRCS)
