@@ -12,6 +12,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
+.SECONDARY:
 
 BUILD   := build
 PORT    ?= 8080
