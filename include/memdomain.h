@@ -230,11 +230,14 @@ md_status md_partition_by_cooldown(const uint8_t *has_last, const double *last_m
 #define MD_CONFIDENCE_COMMIT_DELTA 0.005
 
 /* Grid values are JavaScript numbers (doubles), exactly as in the reference:
- * none of these functions fails, and every input, NaN and fractional counts
- * included, gets the reference's answer. Counts follow JavaScript loops:
- * a fractional count runs ceil(count) times, NaN and counts <= 0 run none.
- * Loops stop early once the value repeats (a fixed point or a cycle), so a
- * huge or infinite count returns promptly with the same answer. */
+ * every input, NaN and fractional counts included, gets the reference's
+ * answer. Counts follow JavaScript loops: a fractional count runs
+ * ceil(count) times, NaN and counts <= 0 run none. Folds stop early once the
+ * value repeats (a fixed point or a cycle), so a huge or infinite count
+ * returns promptly with the same answer; a fold that has not settled after
+ * MD_FOLD_BUDGET steps while more remain returns MD_ERR_RANGE instead of
+ * running for hours (the reference would run that long, or forever). */
+#define MD_FOLD_BUDGET (1 << 26)
 
 /** Math.round(value * SCALE). */
 double md_to_fp(double value);
@@ -251,7 +254,8 @@ md_status md_apply_outcomes_fp(double alpha_fp, double prev_fp, const double *si
 /**
  * hits <= 0 (or NaN) -> prev; else fold trunc(hits) signals of NEG_ONE_FP.
  * The reference builds an array of that length, which JavaScript refuses
- * from 2^32 on: that case returns MD_ERR_RANGE. Otherwise MD_OK (or
+ * from 2^32 on: that case returns MD_ERR_RANGE, as does a fold past
+ * MD_FOLD_BUDGET steps that has not settled. Otherwise MD_OK (or
  * MD_ERR_NULL when out is NULL).
  */
 md_status md_apply_negative_hits_fp(double alpha_fp, double prev_fp, double hits, double *out);
@@ -260,9 +264,9 @@ double md_decay_confidence_fp(double alpha_fp, double conf_fp, double floor_fp);
 /**
  * md_decay_confidence_fp folded `cycles` times (a JavaScript loop bound:
  * ceil(cycles) steps, none for NaN or cycles <= 0). Returns MD_OK,
- * MD_ERR_NULL (out NULL), or MD_ERR_RANGE when the count is infinite (or
- * beyond 2^53, where the reference's counter stops moving) and the value
- * cycles without settling: the reference never returns there.
+ * MD_ERR_NULL (out NULL), or MD_ERR_RANGE when the value has not settled
+ * after MD_FOLD_BUDGET steps and more remain (including an infinite count,
+ * or one beyond 2^53 where the reference's counter stops moving).
  */
 md_status md_decay_confidence_n_fp(double alpha_fp, double conf_fp, double floor_fp, double cycles,
                                    double *out);

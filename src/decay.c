@@ -43,8 +43,9 @@ static bool same(double a, double b) {
 /* Apply the step `times` times (a whole number >= 0, possibly infinite).
  * Brent's cycle detection stops as soon as the states repeat, so a fixed point
  * or a cycle answers in time proportional to its length, not to `times`.
- * Returns false only when `times` is infinite and the states cycle without
- * settling on one value (no answer exists: the reference never returns). */
+ * Returns false when no answer can be given promptly: `times` is infinite and
+ * the states cycle without settling, or more than MD_FOLD_BUDGET steps would
+ * be needed (the reference would run that long, or forever). */
 static bool fold(const fold_ctx *c, double x0, double times, double *out) {
     if (times <= 0) { *out = x0; return true; }
     double tortoise = x0, hare = c->step(c, x0);
@@ -52,6 +53,7 @@ static bool fold(const fold_ctx *c, double x0, double times, double *out) {
     double power = 1, lam = 1;
     while (!same(tortoise, hare)) {
         if (i >= times) { *out = hare; return true; }
+        if (i >= MD_FOLD_BUDGET) return false;
         if (power == lam) { tortoise = hare; power *= 2; lam = 0; }
         hare = c->step(c, hare);
         i += 1;
@@ -84,8 +86,7 @@ md_status md_apply_negative_hits_fp(double alpha_fp, double prev_fp, double hits
     double len = trunc(hits);
     if (len >= 4294967296.0) return MD_ERR_RANGE;
     fold_ctx c = {alpha_fp, 0, neg_hit_step};
-    fold(&c, prev_fp, len, out); /* finite count: always answers */
-    return MD_OK;
+    return fold(&c, prev_fp, len, out) ? MD_OK : MD_ERR_RANGE;
 }
 
 double md_decay_confidence_fp(double alpha_fp, double conf_fp, double floor_fp) {

@@ -226,6 +226,10 @@ static void test_decay(void) {
     for (int i = 0; i < 3; i++) x = md_decay_confidence_fp(20000, x, 0);
     CHECK_SAME(out, x);
     CHECK(md_decay_confidence_n(0.5, 4, 0.1, 0.2, &f2) == MD_OK);
+    /* a tiny alpha creeps down by one grid step per cycle: past the budget
+     * with an endless count there is no prompt answer */
+    CHECK(md_decay_confidence_n_fp(1e-12, 1e9, 0, INFINITY, &out) == MD_ERR_RANGE);
+    CHECK(md_decay_confidence_n_fp(1e-12, 1e9, 0, 1000, &out) == MD_OK && same_bits(out, 1e9 - 1000));
     CHECK(md_is_committable_confidence_change(0.005, 0));
     CHECK(!md_is_committable_confidence_change(0.0049, 0));
 

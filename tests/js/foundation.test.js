@@ -1,0 +1,156 @@
+// The foundation modules through the JS API on the clang build: bad input
+// throws a named TypeError/RangeError (and leaves the instance usable),
+// properties from the design, and agreement with a plain-JavaScript
+// reference written from the design.
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import * as md from "../../js/index.js";
+import { ROOT } from "./golden/runner.js";
+
+const exportsObj = md.initSync(readFileSync(`${ROOT}build/memdomain.wasm`));
+
+// ---- plain-JavaScript references (the design's arithmetic, in order) ----
+function refCosine(a, b) {
+  const n = Math.min(a.length, b.length);
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < n; i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
+  if (na === 0 || nb === 0) return 0;
+  const s = dot / (Math.sqrt(na) * Math.sqrt(nb));
+  if (Number.isNaN(s)) return 0;
+  return Math.max(-1, Math.min(1, s));
+}
+function refFuse(arms, weights, k = 60) {
+  const out = new Map();
+  arms.forEach((hits, i) => {
+    const w = weights[i] ?? 0;
+    if (w === 0) return;
+    for (const h of hits) out.set(h.path, (out.get(h.path) ?? 0) + w / (h.rank + k));
+  });
+  return out;
+}
+function refRank(fused) {
+  return [...fused].map(([path, score]) => ({ path, score })).sort((a, b) => {
+    const na = Number.isNaN(a.score), nb = Number.isNaN(b.score);
+    if (na !== nb) return na ? 1 : -1;
+    if (!na && a.score !== b.score) return b.score - a.score;
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  });
+}
+
+const same = (x, y) => expect(Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y))).toBe(true);
+const keyArb = fc.constantFrom("a", "b", "B", "é", "\u{1F600}", "\uFF5E", "\uD800", "\uDC00", "a b", "");
+const dbl = fc.oneof(fc.double(), fc.double({ min: -10, max: 10, noNaN: true }), fc.constantFrom(0, -0, NaN, Infinity, 1e-160, 3e-162));
+
+describe("bad input throws a named error and leaves the instance usable", () => {
+  const cases = [
+    ["cosine", () => md.cosine("abc", [1]), TypeError, /cosine: a /],
+    ["cosine", () => md.cosine([1], { length: 1, 0: "x" }), TypeError, /cosine: b\[0\]/],
+    ["cosine", () => md.cosine([1], null), TypeError, /cosine: b /],
+    ["cosineDistance", () => md.cosineDistance([1], 5), TypeError, /cosineDistance: b /],
+    ["compensatedSum", () => md.compensatedSum("12"), TypeError, /compensatedSum: values/],
+    ["compensatedSum", () => md.compensatedSum([1, "2"]), TypeError, /compensatedSum: values\[1\]/],
+    ["rrfContribution", () => md.rrfContribution("1", 1), TypeError, /rrfContribution: rank/],
+    ["rrfScore", () => md.rrfScore(1, 1, "60"), TypeError, /rrfScore: k/],
+    ["fuseArms", () => md.fuseArms("x", []), TypeError, /fuseArms: armResults/],
+    ["fuseArms", () => md.fuseArms([[{ path: 1, rank: 1 }]], [1]), TypeError, /armResults\[0\]\[0\]\.path/],
+    ["fuseArms", () => md.fuseArms([[{ path: "a", rank: "1" }]], [1]), TypeError, /armResults\[0\]\[0\]\.rank/],
+    ["fuseArms", () => md.fuseArms([[]], ["1"]), TypeError, /weights\[0\]/],
+    ["fuseArms", () => md.fuseArms([[]], null), TypeError, /fuseArms: weights/],
+    ["rankFused", () => md.rankFused({}), TypeError, /rankFused: fused/],
+    ["rankFused", () => md.rankFused(new Map([["a", "1"]])), TypeError, /rankFused: fused/],
+    ["fuseLateral", () => md.fuseLateral(new Map(), "abc", 1), TypeError, /fuseLateral: order/],
+    ["fuseLateral", () => md.fuseLateral(new Map(), [3], 1), TypeError, /fuseLateral: order\[0\]/],
+    ["shouldBumpAccess", () => md.shouldBumpAccess("2020-01-01", new Date()), TypeError, /lastAccessedAt/],
+    ["shouldBumpAccess", () => md.shouldBumpAccess(undefined, { getTime: () => 0 }), TypeError, /shouldBumpAccess: now/],
+    ["partitionByCooldown", () => md.partitionByCooldown([{ path: "a", lastAccessedAt: 5 }], new Date()), TypeError, /entries\[0\]\.lastAccessedAt/],
+    ["partitionByCooldown", () => md.partitionByCooldown([null], new Date()), TypeError, /entries\[0\]/],
+    ["signalValue", () => md.signalValue("bogus"), TypeError, /signalValue: signal/],
+    ["toFp", () => md.toFp("0.5"), TypeError, /toFp: value/],
+    ["applyOutcomesFp", () => md.applyOutcomesFp(1, 1, [1, null]), TypeError, /signalsFp\[1\]/],
+    ["applyNegativeHitsFp", () => md.applyNegativeHitsFp(1, 1, 2 ** 32), RangeError, /applyNegativeHitsFp: hits/],
+    ["decayConfidenceNFp", () => md.decayConfidenceNFp(1e-12, 1e9, 0, Infinity), RangeError, /decayConfidenceNFp: cycles/],
+    ["decayConfidenceN", () => md.decayConfidenceN(0.5, "3"), TypeError, /decayConfidenceN: cycles/],
+  ];
+  test.each(cases)("%s", (_name, call, type, message) => {
+    expect(call).toThrow(type);
+    expect(call).toThrow(message);
+    expect(md.cosine([1, 0], [0.5, 0.5])).toBe(0.7071067811865475);
+  });
+
+  test("a huge hits count that settles answers without building the array", () => {
+    expect(md.applyNegativeHitsFp(1, 5000, 2 ** 32 - 1)).toBe(-10000);
+    expect(md.decayConfidenceNFp(1000, 9000, 2000, Infinity)).toBe(2000);
+  });
+});
+
+describe("properties", () => {
+  test("cosine is total, clamped and equals the reference bit for bit (number[] and Float32Array)", () => {
+    fc.assert(fc.property(fc.array(dbl, { maxLength: 12 }), fc.array(dbl, { maxLength: 12 }), (a, b) => {
+      const s = md.cosine(a, b);
+      expect(s >= -1 && s <= 1).toBe(true);
+      same(s, refCosine(a, b));
+      same(md.cosineDistance(a, b), 1 - s);
+      const fa = new Float32Array(a), fb = new Float32Array(b);
+      same(md.cosine(fa, fb), refCosine(fa, fb));
+    }), { numRuns: 2000 });
+  });
+
+  test("fuseArms and rankFused equal the reference fold and sort", () => {
+    const hit = fc.record({ path: keyArb, rank: fc.oneof(fc.integer({ min: -3, max: 50 }), dbl) });
+    fc.assert(fc.property(fc.array(fc.array(hit, { maxLength: 6 }), { maxLength: 5 }),
+      fc.array(fc.oneof(dbl, fc.constant(0)), { maxLength: 6 }), fc.oneof(fc.constant(60), dbl),
+      (arms, weights, k) => {
+        const got = md.fuseArms(arms, weights, k), want = refFuse(arms, weights, k);
+        expect([...got.keys()]).toEqual([...want.keys()]);
+        for (const [p, s] of want) same(got.get(p), s);
+        const r = md.rankFused(got), rr = refRank(want);
+        expect(r.map((x) => x.path)).toEqual(rr.map((x) => x.path));
+      }), { numRuns: 1500 });
+  });
+
+  test("fusion is order-insensitive across arms (two arms swap to the same bits)", () => {
+    const arm = fc.uniqueArray(fc.record({ path: keyArb, rank: fc.integer({ min: 1, max: 30 }) }), { selector: (h) => h.path, maxLength: 6 });
+    fc.assert(fc.property(arm, arm, fc.double({ min: 0.01, max: 3 }), fc.double({ min: 0.01, max: 3 }), (a, b, wa, wb) => {
+      const x = md.fuseArms([a, b], [wa, wb]), y = md.fuseArms([b, a], [wb, wa]);
+      expect(x.size).toBe(y.size);
+      for (const [p, s] of x) same(y.get(p), s);
+    }), { numRuns: 1000 });
+  });
+
+  test("lone surrogates stay distinct keys and come back unchanged", () => {
+    const keys = ["\uD800", "\uDC00", "\uDBFF\uDFFF", "\uD83D", "\uD83D\uDE00", "\uDE00\uD83D", "x\uD800y"];
+    const fused = md.fuseArms([keys.map((path, i) => ({ path, rank: i + 1 }))], [1]);
+    expect([...fused.keys()]).toEqual(keys);
+    const ranked = md.rankFused(new Map(keys.map((k) => [k, 1])));
+    expect(ranked.map((r) => r.path)).toEqual([...keys].sort());
+  });
+
+  test("decay is non-increasing and a batch equals single steps", () => {
+    const fp = fc.integer({ min: -10000, max: 10000 });
+    fc.assert(fc.property(fc.integer({ min: 0, max: 10000 }), fp, fp, fc.array(fp, { maxLength: 10 }), (a, c, f, sig) => {
+      expect(md.decayConfidenceFp(a, c, f) <= c).toBe(true);
+      same(md.decayConfidenceFp(a, c, f), Math.min(c, Math.floor((a * f + (10000 - a) * c) / 10000)));
+      let v = c;
+      for (const s of sig) v = md.ewmaStepFp(a, v, s);
+      same(md.applyOutcomesFp(a, c, sig), v);
+    }), { numRuns: 2000 });
+  });
+
+  test("shouldBumpAccess: a stamp exactly the cooldown old is bumpable", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2e12 }), fc.integer({ min: 1, max: 100000 }), (t, cd) => {
+      expect(md.shouldBumpAccess(new Date(t), new Date(t + cd * 1000), cd)).toBe(true);
+      expect(md.shouldBumpAccess(new Date(t), new Date(t + cd * 1000 - 1), cd)).toBe(false);
+    }));
+  });
+});
+
+test("memory stays bounded over many calls", () => {
+  const arms = [Array.from({ length: 200 }, (_, i) => ({ path: `p${i}`, rank: i + 1 }))];
+  for (let i = 0; i < 1000; i++) md.rankFused(md.fuseArms(arms, [1]));
+  const after1k = exportsObj.memory.buffer.byteLength;
+  for (let i = 0; i < 20000; i++) {
+    md.rankFused(md.fuseLateral(md.fuseArms(arms, [1]), ["x", "p3"], 0.5));
+    md.cosine([1, 2, 3], new Float32Array([3, 2, 1]));
+  }
+  expect(exportsObj.memory.buffer.byteLength).toBe(after1k);
+});
