@@ -268,6 +268,40 @@ function encodeAt(s, u8, at) {
   return p - at;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Write a key table: the strings' WTF-8 bytes at u8[start] and n + 1 byte
+ * offsets at u32[offs]. Without surrogates the keys are encoded in one
+ * encodeInto call (and, all ASCII, their offsets are their lengths). */
+function writeKeys(strings, u8, u32, start, offs) {
+  const n = strings.length;
+  u32[offs] = 0;
+  if (n === 0) return;
+  const joined = n === 1 ? strings[0] : strings.join("");
+  if (!SURROGATE.test(joined)) {
+    const written = encoder.encodeInto(joined, u8.subarray(start, start + 3 * joined.length)).written;
+    let at = 0;
+    if (written === joined.length) {
+      for (let i = 0; i < n; i++) u32[offs + i + 1] = at += strings[i].length;
+    } else {
+      for (let i = 0; i < n; i++) {
+        const s = strings[i];
+        for (let j = 0; j < s.length; j++) {
+          const c = s.charCodeAt(j);
+          at += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+        }
+        u32[offs + i + 1] = at;
+      }
+    }
+    return;
+  }
+  let at = start;
+  for (let i = 0; i < n; i++) {
+    at += encodeAt(strings[i], u8, at);
+    u32[offs + i + 1] = at - start;
+  }
+}
+
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
 /** Decode WTF-8 bytes (as the core returns them) back to a JavaScript string. */
@@ -334,16 +368,7 @@ export class Frame {
     this.base = p;
     const { u8, u32 } = views();
     u8.fill(0, p, p + 64);
-    for (const t of this.pendingKeys) {
-      const offs = (p + t.offs) >>> 2;
-      const start = p + t.bytes;
-      let at = start;
-      u32[offs] = 0;
-      for (let i = 0; i < t.n; i++) {
-        at += encodeAt(t.strings[i], u8, at);
-        u32[offs + i + 1] = at - start;
-      }
-    }
+    for (const t of this.pendingKeys) writeKeys(t.strings, u8, u32, p + t.bytes, (p + t.offs) >>> 2);
     return this;
   }
   /** Absolute address of a planned region. */
