@@ -98,9 +98,15 @@ $(BUILD)/tests/%: tests/c/%.c tests/c/check.h $(SAN_OBJS)
 TEST_EXTRA ?=
 -include mk/*.mk
 
+# The README's C example, compiled and run as written.
+$(BUILD)/tests/readme_c: README.md tests/readme_snippet.py $(SAN_OBJS)
+	@mkdir -p $(dir $@)
+	python3 tests/readme_snippet.py c README.md > $(BUILD)/tests/readme_c.c
+	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude $(BUILD)/tests/readme_c.c $(SAN_OBJS) -lm -o $@
+
 .PHONY: test-c test-js test-wasm-imports
-test-c: $(C_TESTS)
-	@set -e; for t in $(C_TESTS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
+test-c: $(C_TESTS) $(BUILD)/tests/readme_c
+	@set -e; for t in $(C_TESTS) $(BUILD)/tests/readme_c; do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
 
 test-wasm-imports: $(WASMS) node_modules/.deps-npm
 	node tests/js/check-imports.mjs $(WASMS)
