@@ -1,13 +1,12 @@
-// The foundation modules through the JS API on the clang build: bad input
+// The foundation modules through the JS API (on the build tests/js/build.js picks): bad input
 // throws a named TypeError/RangeError (and leaves the instance usable),
 // properties from the design, and agreement with a plain-JavaScript
 // reference written from the design.
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import * as md from "../../js/index.js";
-import { ROOT } from "./golden/runner.js";
+import { wasmBytes } from "./build.js";
 
-const exportsObj = md.initSync(readFileSync(`${ROOT}build/memdomain.wasm`));
+const exportsObj = md.initSync(wasmBytes());
 
 // ---- plain-JavaScript references (the design's arithmetic, in order) ----
 function refCosine(a, b) {
@@ -153,4 +152,19 @@ test("memory stays bounded over many calls", () => {
     md.cosine([1, 2, 3], new Float32Array([3, 2, 1]));
   }
   expect(exportsObj.memory.buffer.byteLength).toBe(after1k);
+});
+
+test("inputs of hundreds of megabytes: memory grows and the answer is exact", () => {
+  const n = 40_000_000; // 320 MB of f64 inside wasm
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) values[i] = ((i * 2654435761) % 1000003) / 7 - 71428;
+  let sum = 0, c = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i], t = sum + v;
+    c += Math.abs(sum) >= Math.abs(v) ? (sum - t) + v : (v - t) + sum;
+    sum = t;
+  }
+  expect(md.compensatedSum(values)).toBe(sum + c);
+  expect(exportsObj.memory.buffer.byteLength).toBeGreaterThan(n * 8);
+  expect(md.cosine([1, 0], [0.5, 0.5])).toBe(0.7071067811865475);
 });
