@@ -71,8 +71,9 @@ typedef struct md_str {
 /**
  * Compare two keys the way JavaScript's `<` compares strings: by UTF-16 code
  * units. Returns <0, 0 or >0. Differs from byte order only for code points
- * >= U+10000, which sort below U+E000..U+FFFF. Malformed bytes compare by
- * their byte values after the common prefix.
+ * >= U+10000, which sort below U+E000..U+FFFF. A byte that starts no
+ * well-formed sequence sorts after every code unit, so the order stays total
+ * and distinct strings never compare equal.
  */
 int md_key_compare(md_str a, md_str b);
 

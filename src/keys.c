@@ -13,7 +13,10 @@ typedef struct unit_cursor {
 } unit_cursor;
 
 /* Decode one code point at s[i]; returns its length in bytes (>= 1). A byte
- * that starts no well-formed sequence decodes as itself, one byte long. */
+ * that starts no well-formed sequence decodes, one byte long, as a value
+ * above every code unit (MALFORMED + byte), so malformed strings still order
+ * totally and never compare equal to a different well-formed string. */
+#define MALFORMED 0x110000u
 static size_t decode_cp(const uint8_t *s, size_t n, size_t i, uint32_t *cp) {
     uint8_t b = s[i];
     if (b < 0x80) { *cp = b; return 1; }
@@ -22,14 +25,14 @@ static size_t decode_cp(const uint8_t *s, size_t n, size_t i, uint32_t *cp) {
     if (b >= 0xC2 && b <= 0xDF) { len = 2; v = b & 0x1F; min = 0x80; }
     else if (b >= 0xE0 && b <= 0xEF) { len = 3; v = b & 0x0F; min = 0x800; }
     else if (b >= 0xF0 && b <= 0xF4) { len = 4; v = b & 0x07; min = 0x10000; }
-    else { *cp = b; return 1; }
-    if (i + len > n) { *cp = b; return 1; }
+    else { *cp = MALFORMED + b; return 1; }
+    if (i + len > n) { *cp = MALFORMED + b; return 1; }
     for (size_t k = 1; k < len; k++) {
         uint8_t c = s[i + k];
-        if ((c & 0xC0) != 0x80) { *cp = b; return 1; }
+        if ((c & 0xC0) != 0x80) { *cp = MALFORMED + b; return 1; }
         v = (v << 6) | (c & 0x3F);
     }
-    if (v < min || v > 0x10FFFF) { *cp = b; return 1; }
+    if (v < min || v > 0x10FFFF) { *cp = MALFORMED + b; return 1; }
     *cp = v;
     return len;
 }
@@ -39,7 +42,7 @@ static int next_unit(unit_cursor *c) {
     if (c->i >= c->n) return -1;
     uint32_t cp;
     c->i += decode_cp(c->p, c->n, c->i, &cp);
-    if (cp < 0x10000) return (int)cp;
+    if (cp < 0x10000 || cp >= MALFORMED) return (int)cp;
     cp -= 0x10000;
     c->pending = (int)(0xDC00 + (cp & 0x3FF));
     return (int)(0xD800 + (cp >> 10));
@@ -53,7 +56,9 @@ int md_key_compare(md_str a, md_str b) {
         /* Skip the common prefix, then back up to the code point it splits. */
         while (i < n && pa[i] == pb[i]) i++;
         if (i == n) return a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);
-        while (i > 0 && (pa[i] & 0xC0) == 0x80) i--;
+        /* Back up to a byte that starts a code point in both strings (a
+         * continuation byte on either side means the sequence began earlier). */
+        while (i > 0 && ((pa[i] & 0xC0) == 0x80 || (pb[i] & 0xC0) == 0x80)) i--;
     } else {
         return a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);
     }

@@ -10,6 +10,14 @@
 
 #include <stdint.h>
 
+/* Export a boundary function from the wasm module under `name`; natively
+ * (fuzzing the boundary exactly as the glue calls it) the attribute is absent. */
+#if defined(__wasm__)
+#define MDW_EXPORT(name) __attribute__((export_name(name)))
+#else
+#define MDW_EXPORT(name)
+#endif
+
 /* Build md_str views over the glue's key table. *out must be freed with free(). */
 md_status mdw_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, md_str **out);
 

@@ -22,7 +22,7 @@ static md_status pack_fused(const md_fused *f, const md_str *keys, size_t n_keys
 
 /* keys: every hit's path, arm-major; ranks: every hit's rank; arm_lens[i]
  * hits belong to arm i. out: [block, len]. */
-__attribute__((export_name("mdw_fuse_arms")))
+MDW_EXPORT("mdw_fuse_arms")
 int mdw_fuse_arms(const uint8_t *bytes, const uint32_t *offsets, size_t n_keys, const double *ranks,
                   const uint32_t *arm_lens, size_t n_arms, const double *weights, size_t n_weights,
                   double k, size_t *out) {
@@ -59,7 +59,7 @@ int mdw_fuse_arms(const uint8_t *bytes, const uint32_t *offsets, size_t n_keys, 
 }
 
 /* keys: the fused map's paths in order. order_out: n entries, the ranking. */
-__attribute__((export_name("mdw_rank_fused")))
+MDW_EXPORT("mdw_rank_fused")
 int mdw_rank_fused(const uint8_t *bytes, const uint32_t *offsets, size_t n, const double *scores,
                    size_t *order_out) {
     md_str *keys = NULL;
@@ -71,7 +71,7 @@ int mdw_rank_fused(const uint8_t *bytes, const uint32_t *offsets, size_t n, cons
 
 /* keys: the fused map's n_fused paths, then the n_order paths of `order`.
  * out: [block, len] as fuseArms. */
-__attribute__((export_name("mdw_fuse_lateral")))
+MDW_EXPORT("mdw_fuse_lateral")
 int mdw_fuse_lateral(const uint8_t *bytes, const uint32_t *offsets, size_t n_fused,
                      const double *scores, size_t n_order, double weight, double k, size_t *out) {
     md_str *keys = NULL;
