@@ -68,10 +68,16 @@ $(BUILD)/memdomain.emcc.wasm: $(SRCS) $(WSRCS) $(HDRS) wasm/exports/*.txt
 
 WASMS := $(BUILD)/memdomain.wasm $(BUILD)/memdomain.emcc.wasm
 
+# The clang build capped at 64 MiB of memory: tests use it to show that an
+# allocation failure is a clear RangeError and leaves the instance usable.
+$(BUILD)/memdomain.small.wasm: $(SRCS) $(WSRCS) $(HDRS) wasm/exports/*.txt $(SYSROOT)/.stamp
+	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -mexec-model=reactor \
+	  -Wl,--strip-debug -Wl,--max-memory=67108864 $(EXPORT_LD) -o $@ $(SRCS) $(WSRCS)
+
 .PHONY: all lib wasm js deps test demo bench clean
 all: lib wasm js
 lib: $(BUILD)/libmemdomain.a
-wasm: $(WASMS)
+wasm: $(WASMS) $(BUILD)/memdomain.small.wasm
 # js/memdomain.wasm is a committed symlink to ../build/memdomain.wasm, so the
 # glue finds the module next to itself; `npm pack` copies the real file.
 js: $(BUILD)/memdomain.wasm

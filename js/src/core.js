@@ -269,6 +269,19 @@ function encodeAt(s, u8, at) {
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+const ASCII = /^[\x00-\x7F]*$/;
+
+/** The exact WTF-8 byte length of the strings, end to end. */
+function wtf8Length(strings) {
+  const joined = strings.length === 1 ? strings[0] : strings.join("");
+  if (ASCII.test(joined)) return joined.length;
+  let n = 0;
+  for (let j = 0; j < joined.length; j++) {
+    const c = joined.charCodeAt(j);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3; // a surrogate pair counts 3 + 3 >= its 4 bytes
+  }
+  return n;
+}
 
 /** Write a key table: the strings' WTF-8 bytes at u8[start] and n + 1 byte
  * offsets at u32[offs]. Without surrogates the keys are encoded in one
@@ -279,7 +292,7 @@ function writeKeys(strings, u8, u32, start, offs) {
   if (n === 0) return;
   const joined = n === 1 ? strings[0] : strings.join("");
   if (!SURROGATE.test(joined)) {
-    const written = encoder.encodeInto(joined, u8.subarray(start, start + 3 * joined.length)).written;
+    const written = encoder.encodeInto(joined, u8.subarray(start)).written;
     let at = 0;
     if (written === joined.length) {
       for (let i = 0; i < n; i++) u32[offs + i + 1] = at += strings[i].length;
@@ -354,9 +367,8 @@ export class Frame {
   u8(n) { return this._region(n, 8); }
   /** Plan a key table for `strings`: n + 1 u32 offsets and the WTF-8 bytes. */
   keys(strings) {
-    let max = 0;
-    for (let i = 0; i < strings.length; i++) max += 3 * strings[i].length;
-    const t = { n: strings.length, offs: this.u32(strings.length + 1), bytes: this.u8(max), strings };
+    const t = { n: strings.length, offs: this.u32(strings.length + 1), bytes: 0, strings };
+    t.bytes = this.u8(wtf8Length(strings));
     this.pendingKeys.push(t);
     return t;
   }
