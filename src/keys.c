@@ -52,16 +52,12 @@ int md_key_compare(md_str a, md_str b) {
     const uint8_t *pa = (const uint8_t *)a.ptr, *pb = (const uint8_t *)b.ptr;
     size_t n = a.len < b.len ? a.len : b.len;
     size_t i = 0;
-    if (n) {
-        /* Skip the common prefix, then back up to the code point it splits. */
-        while (i < n && pa[i] == pb[i]) i++;
-        if (i == n) return a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);
-        /* Back up to a byte that starts a code point in both strings (a
-         * continuation byte on either side means the sequence began earlier). */
-        while (i > 0 && ((pa[i] & 0xC0) == 0x80 || (pb[i] & 0xC0) == 0x80)) i--;
-    } else {
-        return a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);
-    }
+    /* Skip the common prefix, then back up to a byte that starts a code point
+     * in both strings (a continuation byte on either side means the sequence
+     * began earlier; a truncated sequence decodes differently from a whole one). */
+    while (i < n && pa[i] == pb[i]) i++;
+    if (i == n && a.len == b.len) return 0;
+    while (i > 0 && ((i < a.len && (pa[i] & 0xC0) == 0x80) || (i < b.len && (pb[i] & 0xC0) == 0x80))) i--;
     unit_cursor ca = {pa, a.len, i, -1}, cb = {pb, b.len, i, -1};
     for (;;) {
         int ua = next_unit(&ca), ub = next_unit(&cb);

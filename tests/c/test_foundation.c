@@ -311,6 +311,8 @@ static void test_keys(void) {
     CHECK(md_key_compare(S("\xC2" "A"), S("\xC2\x96")) > 0);
     CHECK(md_key_compare(S("\x80"), S("\xC2\x80")) > 0);
     CHECK(md_key_compare(S("\xFF"), S("\xF4\x8F\xBF\xBF")) > 0);
+    CHECK(md_key_compare(S("\xEA"), S("\xEA\x84\x84")) > 0); /* a truncated sequence is malformed */
+    CHECK(md_key_compare(S("ab"), S("abc")) < 0);
     check_rng r = {2024};
     static const uint32_t pool[] = {0x41, 0x61, 0x7F, 0xE9, 0x7FF, 0x800, 0xD7FF, 0xD83D, 0xDE00, 0xDBFF, 0xDC00,
                                     0xE000, 0xFF5E, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF};
