@@ -396,6 +396,7 @@ export class Frame {
   result(ptr) { if (ptr) this.results.push(ptr); return ptr; }
   /** Write the first n (default: all) numbers of an array-like as f64. */
   writeF64(off, values, n = values.length) {
+    if (n === 0) return; // also keeps a detached (length 0) view from throwing
     const { f64 } = views();
     const at = (this.base + off) >>> 3;
     if (n === values.length) f64.set(values, at);
@@ -403,6 +404,7 @@ export class Frame {
     else for (let i = 0; i < n; i++) f64[at + i] = values[i];
   }
   writeF32(off, values, n = values.length) {
+    if (n === 0) return;
     const { f32 } = views();
     const at = (this.base + off) >>> 2;
     if (n === values.length) f32.set(values, at);

@@ -31,6 +31,11 @@ export function compensatedSum(values) {
   const fn = "compensatedSum";
   if (values === null || typeof values !== "object" || typeof values[Symbol.iterator] !== "function")
     throw typeError(fn, "values", "an iterable of numbers", values);
+  if (ArrayBuffer.isView(values)) {
+    // Iterating a typed array over a detached buffer throws in the reference too.
+    try { values[Symbol.iterator](); } catch { throw typeError(fn, "values", "an iterable of numbers (not over a detached buffer)", values); }
+    if (values instanceof BigInt64Array || values instanceof BigUint64Array) throw typeError(fn, "values", "an iterable of numbers", values);
+  }
   const list = ArrayBuffer.isView(values) ? values : Array.from(values, (v, i) => num(fn, `values[${i}]`, v));
   return withFrame(fn, (f) => {
     const pv = f.f64(list.length), po = f.f64(1);
