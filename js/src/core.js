@@ -52,8 +52,11 @@ function defaultUrl() {
 async function readUrl(url) {
   if (url.protocol === "file:" && typeof process !== "undefined" && process.versions?.node &&
       typeof Deno === "undefined") {
-    const { readFile } = await import("node:fs/promises");
-    return readFile(url);
+    // Not a literal import("node:fs/promises"): bundlers that target browsers
+    // or workers (esbuild, wrangler, Vite) would fail to resolve it.
+    const fs = process.getBuiltinModule?.("node:fs/promises") ??
+      (await import(/* webpackIgnore: true */ /* @vite-ignore */ ["node:fs", "promises"].join("/")));
+    return fs.readFile(url);
   }
   const res = await fetch(url);
   if (!res.ok) throw new Error(`memdomain: could not load ${url}: HTTP ${res.status}`);

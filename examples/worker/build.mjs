@@ -1,0 +1,19 @@
+// Bundle the worker the way wrangler does for Workers: one ES module, with
+// the .wasm kept as a separate module that the bundle imports (copied next to
+// it as dist/memdomain.wasm). workerd then serves config.capnp.
+//   node build.mjs [outdir]      (default: dist)
+import { build } from "esbuild";
+
+const outdir = process.argv[2] ?? new URL("./dist", import.meta.url).pathname;
+await build({
+  entryPoints: [new URL("./worker.mjs", import.meta.url).pathname],
+  outdir,
+  entryNames: "worker",
+  assetNames: "[name]",
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  conditions: ["workerd", "worker", "browser"],
+  loader: { ".wasm": "copy" },
+  logLevel: "error",
+});
