@@ -1,7 +1,9 @@
 // A Cloudflare Worker using memdomain: the .wasm is imported as a module (as
 // Workers require: they cannot compile wasm from bytes at run time) and handed
 // to initSync once, at module load.
-//   POST /fuse      {arms: ArmHit[][], weights: number[], k?}   -> rankFused(fuseArms(...))
+//   POST /fuse      {arms: ArmHit[][], weights: number[], k?} or {fused: $map},
+//                   optionally lateral: {order: string[], weight, k?}
+//                   -> {fused, ranked}: fuseArms (and fuseLateral), then rankFused
 //   POST /mmr       {candidates: MmrCandidate[], limit, lambda?} -> applyMmr(...)
 //   POST /pagerank  {nodes: string[], edges: GraphEdge[], options?} -> pagerank(...) as a $map
 //   GET  /exports   -> the package's export names
@@ -12,12 +14,16 @@ import { fromWire, toWire } from "./wire.js";
 md.initSync(wasm);
 
 const routes = {
-  "/fuse": (b) => md.rankFused(md.fuseArms(b.arms, b.weights, b.k)),
+  "/fuse": (b) => {
+    let fused = b.fused ?? md.fuseArms(b.arms, b.weights, b.k);
+    if (b.lateral) fused = md.fuseLateral(fused, b.lateral.order, b.lateral.weight, b.lateral.k);
+    return { fused, ranked: md.rankFused(fused) };
+  },
   "/mmr": (b) => md.applyMmr(b.candidates, b.limit, b.lambda),
   "/pagerank": (b) => md.pagerank(b.nodes, b.edges, b.options),
 };
 // Which export each route needs (some modules may not be in this build yet).
-const needs = { "/fuse": ["fuseArms", "rankFused"], "/mmr": ["applyMmr"], "/pagerank": ["pagerank"] };
+const needs = { "/fuse": ["fuseArms", "fuseLateral", "rankFused"], "/mmr": ["applyMmr"], "/pagerank": ["pagerank"] };
 
 export default {
   async fetch(request) {
