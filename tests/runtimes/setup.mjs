@@ -21,6 +21,11 @@ const want = ["package.json", "index.js", "index.d.ts", "memdomain.wasm",
 const missing = want.filter((f) => !files.has(f));
 check(missing.length === 0, `the tarball holds the glue, the .d.ts files and memdomain.wasm (${files.size} files)`, missing.join(", "));
 
+// Packing js/ directly would drop the wasm (a symlink into build/): its prepack refuses.
+const direct = await run("npm", ["pack", "--dry-run", "--json"], { cwd: `${ROOT}js`, timeoutMs: 60000 });
+check(direct.code !== 0 && /make pack/.test(direct.stderr), "npm pack in js/ (wasm symlink) refuses and points to make pack",
+  `exit ${direct.code}`);
+
 rmSync(APP, { recursive: true, force: true });
 mkdirSync(`${APP}harness`, { recursive: true });
 writeFileSync(`${APP}package.json`, JSON.stringify({ name: "memdomain-scratch", private: true, type: "module" }, null, 2));

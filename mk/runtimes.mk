@@ -1,0 +1,61 @@
+# One package in every runtime (issue 8).
+#
+#   make pack              build/memdomain-<version>.tgz: js/ staged with the real wasm, npm-packed
+#   make test-runtimes     every test below (part of `make test`)
+#     test-runtime-node      Node 20 ESM on the installed tarball; its hashes are the reference
+#     test-runtime-deno      Deno: the golden files from the installed package
+#     test-runtime-workerd   workerd: examples/worker answers fusion/MMR/PageRank requests as Node does
+#     test-runtime-chromium  Chromium: a module script and a Web Worker run the golden files
+#     test-runtime-native    the native build (libmemdomain.a) on the foundation modules' golden cases
+#     test-size              the wasm <= 64 KiB gzipped, the minified glue <= 16 KiB gzipped
+#     test-types             tsc --noEmit on a consumer of every export
+#
+# Every test runs against build/rt/app/, a scratch project the tarball is
+# installed into (tests/runtimes/setup.mjs); results go to build/rt/results/.
+
+RT_DIR    := $(BUILD)/rt
+RT_ENV    := MEMDOMAIN_BUILD=$(abspath $(BUILD))/
+RT_INPUTS := $(BUILD)/memdomain.wasm js/package.json js/index.js js/index.d.ts \
+             $(wildcard js/src/*.js js/types/*.d.ts tests/runtimes/*.js tests/runtimes/*.mjs) \
+             $(shell find examples -type f -not -path '*/dist/*' -not -path '*/node_modules/*' 2>/dev/null) \
+             tests/js/golden/codec.js tests/js/golden/runner.js tools/pack.sh
+
+.PHONY: pack test-runtimes test-runtime-node test-runtime-deno test-runtime-workerd \
+        test-runtime-chromium test-runtime-native test-size test-types
+
+pack: $(BUILD)/memdomain.wasm
+	bash tools/pack.sh $(BUILD)
+
+$(RT_DIR)/.setup: $(RT_INPUTS) node_modules/.deps-npm
+	$(RT_ENV) node tests/runtimes/setup.mjs
+
+test-runtime-node: $(RT_DIR)/.setup
+	$(RT_ENV) node tests/runtimes/node.test.mjs
+
+# The other runtimes compare their hashes with Node's (build/rt/results/node.json).
+test-runtime-deno: test-runtime-node
+	$(RT_ENV) node tests/runtimes/deno.test.mjs
+
+test-runtime-workerd: $(RT_DIR)/.setup
+	$(RT_ENV) node tests/runtimes/workerd.test.mjs
+
+test-runtime-chromium: test-runtime-node
+	$(RT_ENV) node tests/runtimes/chromium.test.mjs
+
+$(BUILD)/tests/native_hash: tests/runtimes/native_hash.c $(BUILD)/libmemdomain.a include/memdomain.h
+	@mkdir -p $(dir $@)
+	$(CC) $(STD_FLAGS) -O2 -Iinclude $< $(BUILD)/libmemdomain.a -lm -o $@
+
+test-runtime-native: test-runtime-node $(BUILD)/tests/native_hash
+	$(RT_ENV) node tests/runtimes/native.test.mjs
+
+test-size: test-runtime-node
+	$(RT_ENV) node tests/runtimes/size.test.mjs
+
+test-types: $(RT_DIR)/.setup
+	$(RT_ENV) node tests/runtimes/types.test.mjs
+
+test-runtimes: test-runtime-node test-runtime-deno test-runtime-workerd test-runtime-chromium \
+               test-runtime-native test-size test-types
+
+TEST_EXTRA += test-runtimes
