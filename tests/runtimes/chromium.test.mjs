@@ -17,7 +17,7 @@ const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 console.log("runtime: Chromium (installed tarball)");
-if (!check(existsSync(CHROMIUM), `${CHROMIUM} exists (apt package chromium: bash tools/deps-apt.sh)`)) finish("runtime chromium");
+if (!check(existsSync(CHROMIUM), `${CHROMIUM} exists (apt package chromium: bash tools/deps-apt.sh)`)) finish("runtime-chromium");
 
 /** An import map for every package in node_modules: its "." entry for browsers. */
 function importMap(nodeModules) {
@@ -111,4 +111,4 @@ try {
   await server.close();
   rmSync(userDataDir, { recursive: true, force: true });
 }
-finish("runtime chromium");
+finish("runtime-chromium");

@@ -21,4 +21,4 @@ if (result) {
 const ex = await run(`${BIN}deno`, ["run", "--no-lock", allow, "examples/deno/main.js"], { cwd: APP, env, timeoutMs: 60000 });
 check(ex.code === 0 && ex.stdout.toString().trim() === EXAMPLE_OUTPUT, "examples/deno/main.js prints the fused ranking",
   `${ex.stdout}${ex.stderr}`);
-finish("runtime deno");
+finish("runtime-deno");

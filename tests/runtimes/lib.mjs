@@ -13,18 +13,22 @@ export const RESULTS = `${RT}results/`;
 export const GOLDEN = process.env.MEMDOMAIN_GOLDEN ?? `${ROOT}../shared/golden/`;
 export const BIN = `${ROOT}node_modules/.bin/`;
 
-let failures = 0;
+let failures = 0, passes = 0;
 /** Record one check; a failed check makes the process exit nonzero at the end. */
 export function check(ok, what, detail = "") {
-  if (ok) console.log(`  ok   ${what}`);
+  if (ok) {
+    passes++;
+    console.log(`  ok   ${what}`);
+  }
   else {
     failures++;
     console.log(`  FAIL ${what}${detail ? `\n       ${String(detail).split("\n").join("\n       ")}` : ""}`);
   }
   return ok;
 }
+/** The closing line, in the form .ci/run totals: "name: N passed, M failed". */
 export function finish(name) {
-  console.log(failures ? `${name}: ${failures} check(s) FAILED` : `${name}: all checks passed`);
+  console.log(`${name}: ${passes} passed, ${failures} failed`);
   process.exit(failures ? 1 : 0);
 }
 

@@ -106,4 +106,4 @@ if (check(r.code === 0, `native_hash ran ${keys.length} cases`, r.stderr)) {
     differ.map((k) => `${k}: ${hashes[k]} != node ${ref.hashes[k] ?? "missing"}`).join("\n"));
   writeFileSync(`${RT}results/native.json`, JSON.stringify({ runtime: "native", cases: keys.length, hashes }, null, 1));
 }
-finish("native build");
+finish("runtime-native");

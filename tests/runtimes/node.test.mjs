@@ -37,4 +37,4 @@ if (check(p.code === 0, "probe of the wasm next to the glue runs", p.stderr)) {
 const ex = await run(process.execPath, ["examples/node/index.mjs"], { cwd: APP, timeoutMs: 60000 });
 check(ex.code === 0 && ex.stdout.toString().trim() === EXAMPLE_OUTPUT, "examples/node/index.mjs prints the fused ranking",
   `${ex.stdout}${ex.stderr}`);
-finish("runtime node");
+finish("runtime-node");

@@ -9,7 +9,7 @@ import { CONSTANT_MODULE, IMPLEMENTED } from "../js/golden/runner.js";
 
 console.log("runtimes setup: pack, install into a scratch project");
 const packed = await run("bash", [`${ROOT}tools/pack.sh`, BUILD], { timeoutMs: 120000 });
-if (!check(packed.code === 0, "tools/pack.sh packs the package", packed.stderr)) finish("setup");
+if (!check(packed.code === 0, "tools/pack.sh packs the package", packed.stderr)) finish("runtimes-setup");
 const tgz = packed.stdout.toString().trim().split("\n").pop();
 console.log(`  tarball ${tgz}`);
 
@@ -31,7 +31,7 @@ mkdirSync(`${APP}harness`, { recursive: true });
 writeFileSync(`${APP}package.json`, JSON.stringify({ name: "memdomain-scratch", private: true, type: "module" }, null, 2));
 const inst = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--no-save", tgz],
   { cwd: APP, timeoutMs: 180000 });
-if (!check(inst.code === 0, "npm install <tarball> into the scratch project", inst.stderr)) finish("setup");
+if (!check(inst.code === 0, "npm install <tarball> into the scratch project", inst.stderr)) finish("runtimes-setup");
 
 const installed = `${APP}node_modules/memdomain/`;
 const st = lstatSync(`${installed}memdomain.wasm`);
@@ -48,4 +48,4 @@ writeFileSync(`${APP}harness/config.json`, JSON.stringify({ modules: IMPLEMENTED
 // The examples, as a user would run them against the installed package.
 cpSync(`${ROOT}examples`, `${APP}examples`, { recursive: true, filter: (src) => !/\/(dist|node_modules)(\/|$)/.test(src) });
 writeFileSync(`${RT}.setup`, `${tgz}\n`);
-finish("setup");
+finish("runtimes-setup");

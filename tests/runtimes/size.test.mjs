@@ -46,4 +46,4 @@ const config = JSON.parse(readFileSync(`${APP}harness/config.json`, "utf8"));
 const result = await runGolden(md, (name) => readFileSync(`${GOLDEN}${name}`, "utf8"), config.modules, config.constantModule);
 checkGolden("minified glue", result);
 writeFileSync(`${RT}sizes.json`, JSON.stringify(sizes, null, 1));
-finish("size budget");
+finish("size-budget");

@@ -51,4 +51,4 @@ check(file === `${APP}node_modules/memdomain/index.d.ts`, "the declarations come
 const consumer = readFileSync(`${dir}consumer.ts`, "utf8");
 const notCalled = runtime.filter((n) => !new RegExp(`\\b${n}\\b`).test(consumer));
 if (notCalled.length) console.log(`  note consumer.ts does not exercise yet (declared and imported by exports.ts): ${notCalled.join(", ")}`);
-finish("types");
+finish("types-check");

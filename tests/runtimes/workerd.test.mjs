@@ -13,7 +13,7 @@ import { APP, BIN, GOLDEN, check, finish, freePort, run, startChild, waitFor } f
 console.log("runtime: workerd (examples/worker on the installed tarball)");
 const dir = `${APP}examples/worker/`;
 const built = await run(process.execPath, ["build.mjs"], { cwd: dir, timeoutMs: 60000 });
-if (!check(built.code === 0, "examples/worker builds (node build.mjs)", built.stderr)) finish("runtime workerd");
+if (!check(built.code === 0, "examples/worker builds (node build.mjs)", built.stderr)) finish("runtime-workerd");
 check(readFileSync(`${dir}dist/memdomain.wasm`).equals(readFileSync(`${APP}node_modules/memdomain/memdomain.wasm`)),
   "the worker's wasm module is the installed package's memdomain.wasm");
 check(/^import \w+ from "\.\/memdomain\.wasm";$/m.test(readFileSync(`${dir}dist/worker.js`, "utf8")),
@@ -93,4 +93,4 @@ try {
 } finally {
   await server.stop();
 }
-finish("runtime workerd");
+finish("runtime-workerd");
