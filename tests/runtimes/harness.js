@@ -14,7 +14,7 @@ const utf8 = new TextEncoder();
  * Canonical bytes of a value, written to `out` (an array of byte chunks).
  * Tags: n f64 (little-endian bits, every NaN as 0x7ff8...), s UTF-8 string,
  * t/f booleans, z null, u undefined, a array, F Float32Array (elements as f64),
- * D Float64Array, B Uint8Array, m Map (entries in order), d Date, N/S Option,
+ * D Float64Array, B Uint8Array, m Map (entries in order), T Set, d Date, N/S Option,
  * o object (keys in JavaScript order, undefined values dropped), E thrown error (name).
  * Counts and lengths are u32 little-endian.
  */
@@ -54,7 +54,13 @@ export function encodeValue(v, out) {
     out.push(tag("S"));
     return encodeValue(v.value, out);
   }
-  if (typeof v === "object") {
+  if (v instanceof Set) {
+    out.push(count("T", v.size));
+    for (const x of v) encodeValue(x, out);
+    return;
+  }
+  const proto = typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
+  if (proto === Object.prototype || proto === null) {
     const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
     out.push(count("o", keys.length));
     for (const k of keys) {
@@ -63,7 +69,8 @@ export function encodeValue(v, out) {
     }
     return;
   }
-  throw new TypeError(`harness: cannot encode a ${typeof v}`);
+  // Not silently: a new kind of result needs its own tag here (and in native_hash.c).
+  throw new Error(`harness: no canonical encoding for ${v?.constructor?.name ?? typeof v}`);
 }
 
 function tag(t) {
@@ -95,12 +102,14 @@ function pushString(out, t, s) {
 /** Canonical bytes of one case's outcome: its value, or E + the error's name. */
 export function encodeOutcome(run) {
   const out = [];
+  let value;
   try {
-    encodeValue(run(), out);
+    value = run();
   } catch (e) {
-    out.length = 0;
     pushString(out, "E", String(e?.name ?? "Error"));
+    return concat(out);
   }
+  encodeValue(value, out); // an unencodable result throws out of the harness
   return concat(out);
 }
 
