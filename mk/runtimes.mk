@@ -4,11 +4,13 @@
 #   make test-runtimes     every test below (part of `make test`)
 #     test-runtime-node      Node 20 ESM on the installed tarball; its hashes are the reference
 #     test-runtime-deno      Deno: the golden files from the installed package
-#     test-runtime-workerd   workerd: examples/worker answers fusion/MMR/PageRank requests as Node does
+#     test-runtime-workerd   workerd: examples/worker answers fusion/MMR/PageRank requests as Node does;
+#                            a test worker runs the golden files
 #     test-runtime-chromium  Chromium: a module script and a Web Worker run the golden files
 #     test-runtime-native    the native build (libmemdomain.a) on the foundation modules' golden cases
 #     test-size              the wasm <= 64 KiB gzipped, the minified glue <= 16 KiB gzipped
 #     test-types             tsc --noEmit on a consumer of every export
+#     test-runtime-hashes    every runtime's golden hashes side by side (build/rt/hashes.txt), all equal
 #
 # Every test runs against build/rt/app/, a scratch project the tarball is
 # installed into (tests/runtimes/setup.mjs); results go to build/rt/results/.
@@ -21,7 +23,7 @@ RT_INPUTS := $(BUILD)/memdomain.wasm js/package.json js/index.js js/index.d.ts \
              tests/js/golden/codec.js tests/js/golden/runner.js tools/pack.sh
 
 .PHONY: pack test-runtimes test-runtime-node test-runtime-deno test-runtime-workerd \
-        test-runtime-chromium test-runtime-native test-size test-types
+        test-runtime-chromium test-runtime-native test-size test-types test-runtime-hashes
 
 pack: $(BUILD)/memdomain.wasm
 	bash tools/pack.sh $(BUILD)
@@ -36,7 +38,7 @@ test-runtime-node: $(RT_DIR)/.setup
 test-runtime-deno: test-runtime-node
 	$(RT_ENV) node tests/runtimes/deno.test.mjs
 
-test-runtime-workerd: $(RT_DIR)/.setup
+test-runtime-workerd: test-runtime-node
 	$(RT_ENV) node tests/runtimes/workerd.test.mjs
 
 test-runtime-chromium: test-runtime-node
@@ -55,7 +57,10 @@ test-size: test-runtime-node
 test-types: $(RT_DIR)/.setup
 	$(RT_ENV) node tests/runtimes/types.test.mjs
 
+test-runtime-hashes: test-runtime-node test-runtime-deno test-runtime-workerd test-runtime-chromium test-runtime-native test-size
+	$(RT_ENV) node tests/runtimes/summary.mjs
+
 test-runtimes: test-runtime-node test-runtime-deno test-runtime-workerd test-runtime-chromium \
-               test-runtime-native test-size test-types
+               test-runtime-native test-size test-types test-runtime-hashes
 
 TEST_EXTRA += test-runtimes

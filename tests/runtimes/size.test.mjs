@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { APP, GOLDEN, RT, check, checkGolden, finish } from "./lib.mjs";
+import { APP, GOLDEN, RT, check, checkGolden, finish, saveResult } from "./lib.mjs";
 
 const WASM_BUDGET = 64 * 1024, GLUE_BUDGET = 16 * 1024;
 const gz = (b) => gzipSync(b, { level: 9 }).length;
@@ -45,5 +45,6 @@ const { runGolden } = await import(pathToFileURL(`${APP}harness/harness.js`).hre
 const config = JSON.parse(readFileSync(`${APP}harness/config.json`, "utf8"));
 const result = await runGolden(md, (name) => readFileSync(`${GOLDEN}${name}`, "utf8"), config.modules, config.constantModule);
 checkGolden("minified glue", result);
+saveResult("minified-glue", { runtime: "node, minified glue", ...result });
 writeFileSync(`${RT}sizes.json`, JSON.stringify(sizes, null, 1));
 finish("size-budget");

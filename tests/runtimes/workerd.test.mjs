@@ -3,12 +3,15 @@
 // worker imports and hands to initSync), serves it on 127.0.0.1, sends requests
 // that run fusion, MMR and PageRank (the golden files' arguments), and checks
 // every JSON answer against the same call in Node on the same package.
+// Then a test-only worker (workerd-golden.mjs, built the same way) runs the
+// golden files of every implemented module, which must hash like Node's.
 // A route whose function the package does not export yet must answer 501, and
 // Node must agree that it is missing; once the export exists, its answers are
 // compared like fusion's (a difference FAILS).
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { APP, BIN, GOLDEN, check, finish, freePort, run, startChild, waitFor } from "./lib.mjs";
+import { build } from "esbuild";
+import { APP, BIN, GOLDEN, check, checkGolden, finish, freePort, run, saveResult, startChild, waitFor } from "./lib.mjs";
 
 console.log("runtime: workerd (examples/worker on the installed tarball)");
 const dir = `${APP}examples/worker/`;
@@ -92,5 +95,41 @@ try {
   check(false, "workerd requests", `${e.stack}\n${server.log()}`);
 } finally {
   await server.stop();
+}
+
+// The golden files inside workerd.
+const gdir = `${APP}harness/workerd-golden/`;
+await build({ entryPoints: [`${APP}harness/workerd-golden.mjs`], outdir: gdir, entryNames: "worker", assetNames: "[name]",
+  bundle: true, format: "esm", platform: "browser", conditions: ["workerd", "worker", "browser"],
+  loader: { ".wasm": "copy" }, logLevel: "error" });
+writeFileSync(`${gdir}config.capnp`, `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "worker.js"), (name = "memdomain.wasm", wasm = embed "memdomain.wasm") ],
+  compatibilityDate = "2025-01-01",
+);
+`);
+const config = JSON.parse(readFileSync(`${APP}harness/config.json`, "utf8"));
+const files = {};
+for (const name of [...config.modules.map((m) => `${m}.jsonl`), "constants.jsonl"]) files[name] = readFileSync(`${GOLDEN}${name}`, "utf8");
+const gport = await freePort();
+const golden = startChild(`${BIN}workerd`, ["serve", "config.capnp", "--socket-addr", `http=127.0.0.1:${gport}`], { cwd: gdir, maxMs: 240000 });
+try {
+  const result = await waitFor(async () => {
+    if (golden.child.exitCode !== null) throw new Error(`workerd exited: ${golden.log()}`);
+    const res = await fetch(`http://127.0.0.1:${gport}/`, { method: "POST", body: JSON.stringify({ ...config, files }) });
+    return res.json();
+  }, { timeoutMs: 120000, stepMs: 250, what: "the golden worker" });
+  if (check(!result.error, "workerd: the golden worker ran", result.error)) {
+    checkGolden("workerd", result);
+    saveResult("workerd", result);
+  }
+} catch (e) {
+  check(false, "workerd golden run", `${e.stack}\n${golden.log()}`);
+} finally {
+  await golden.stop();
 }
 finish("runtime-workerd");
