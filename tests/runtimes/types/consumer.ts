@@ -1,7 +1,7 @@
 // A TypeScript consumer of the installed package: calls the API the way a user
 // does and pins the result types, so `tsc --noEmit` fails if a declaration
 // drifts. One section per module; a module that lands adds its section here
-// (types.test.mjs separately requires a declaration for EVERY runtime export,
+// (consumer.dom.ts adds the browser types; types.test.mjs separately requires a declaration for EVERY runtime export,
 // through a generated file, and lists the exports this file does not call yet).
 import { Option } from "effect";
 import * as md from "memdomain";
@@ -21,13 +21,12 @@ import {
   decayConfidenceNFp, decayConfidence, decayConfidenceN, isCommittableConfidenceChange,
 } from "memdomain";
 
-// ---- loading
+// ---- loading (no DOM-only names here: this file also compiles as a Node project, lib ES2022 + @types/node)
 const sources: InitInput[] = [new URL("https://example.com/memdomain.wasm"), "memdomain.wasm", new Uint8Array(8)];
-const ready: Promise<WebAssembly.Exports> = init();
-const readyFrom: Promise<WebAssembly.Exports> = init(sources[0]);
-const mod = new WebAssembly.Module(new Uint8Array(8));
-const exportsSync: WebAssembly.Exports = initSync(mod);
-const exportsSync2: WebAssembly.Exports = initSync({ module: mod });
+const ready: Promise<unknown> = init();
+const readyFrom = init(sources[0]);
+const exportsSync = initSync(new Uint8Array(8));
+const exportsSync2 = initSync({ module: new ArrayBuffer(8) });
 const loaded: boolean = isInitialized();
 
 // ---- cosine
