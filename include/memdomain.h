@@ -288,6 +288,18 @@ bool md_is_committable_confidence_change(double before, double after);
 
 /** Math.round: half toward +infinity; -0 for x in [-0.5, -0]. */
 double md_js_round(double x);
+/**
+ * Math.exp exactly as V8 computes it (fdlibm's e_exp.c algorithm: argument
+ * reduction by k*ln2 in two parts, then the published degree-5 polynomial),
+ * including V8's exp(1) == 2.718281828459045. Bit-identical to Node on every
+ * input; C exp() (glibc, musl) differs in the last bit on some.
+ */
+double md_js_exp(double x);
+/**
+ * Math.log1p exactly as V8 computes it (fdlibm's s_log1p.c algorithm).
+ * log1p(-1) is -Infinity, x < -1 and NaN give NaN, -0 gives -0.
+ */
+double md_js_log1p(double x);
 
 /* @@MODULE-SECTIONS@@: modules added after the foundation append their
  * sections below, one block per module of the design. */
