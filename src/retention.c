@@ -7,6 +7,19 @@
 #include <math.h>
 #include <string.h>
 
+/* Math.max / Math.min. WebAssembly's f64.max / f64.min instructions have
+ * exactly JavaScript's semantics (NaN propagates, -0 < +0), so on wasm the
+ * scorer's hot path uses them inline instead of calling mdi_js_max/min in
+ * another translation unit (about 20 calls per memory). Natively it calls the
+ * shared helpers. The JS tests hold both against Math.max/min on NaN and +-0. */
+#if defined(__wasm__)
+#define js_max(a, b) __builtin_wasm_max_f64((a), (b))
+#define js_min(a, b) __builtin_wasm_min_f64((a), (b))
+#else
+#define js_max(a, b) mdi_js_max((a), (b))
+#define js_min(a, b) mdi_js_min((a), (b))
+#endif
+
 const char *const md_signal_names[MD_SIGNAL_COUNT] = {
     "recency", "accessFrequency", "confidence", "pagerank",
     "bridgeImportance", "reinforcementCount", "contentDensity", "contestedStatus",
@@ -58,37 +71,51 @@ bool md_half_life_for(md_memory_type type, double *days) {
     return true;
 }
 
-static double neumaier8(const double v[MD_SIGNAL_COUNT]) {
+double md_profile_weight_sum(const md_weight_profile *profile) {
+    if (!profile) return NAN;
     double sum;
-    md_compensated_sum(v, MD_SIGNAL_COUNT, &sum); /* cannot fail: both pointers are valid */
+    md_compensated_sum(profile->weight, MD_SIGNAL_COUNT, &sum); /* cannot fail: both pointers are valid */
     return sum;
 }
 
-double md_profile_weight_sum(const md_weight_profile *profile) {
-    if (!profile) return NAN;
-    return neumaier8(profile->weight);
+/* md_compensated_sum over eight terms, inline and with the Neumaier branch as
+ * a select (both candidates are computed, the same one is kept): the same
+ * operations, so the same bits (test_retention checks it against
+ * md_compensated_sum, NaN and infinities included). */
+static inline double neumaier8(const double v[MD_SIGNAL_COUNT]) {
+    double sum = 0, c = 0;
+    for (int k = 0; k < MD_SIGNAL_COUNT; k++) {
+        double t = sum + v[k];
+        double big = (sum - t) + v[k], small = (v[k] - t) + sum;
+        c += fabs(sum) >= fabs(v[k]) ? big : small;
+        sum = t;
+    }
+    return sum + c;
 }
 
-static inline double clamp01(double v) { return mdi_js_max(0, mdi_js_min(1, v)); }
+static inline double clamp01(double v) { return js_max(0, js_min(1, v)); }
 
-static void compute_signals(const md_retention_input *in, double s[MD_SIGNAL_COUNT]) {
-    double half_life;
-    bool decays = md_half_life_for(in->memory_type, &half_life);
-    double recency = (!decays || in->age_days <= 0) ? 1 : md_js_exp((-MD_LN2 * in->age_days) / half_life);
+static inline const double *weights_of(md_memory_type type) {
+    return ((unsigned)type < 5 ? &md_weight_profiles[type] : &md_default_weights)->weight;
+}
+
+static inline void compute_signals(const md_retention_input *in, double s[MD_SIGNAL_COUNT]) {
+    double half_life = (unsigned)in->memory_type < MD_MEMORY_TYPE_COUNT ? half_lives[in->memory_type]
+                                                                       : MD_DEFAULT_HALF_LIFE_DAYS;
+    double recency = (half_life == 0 || in->age_days <= 0) ? 1 : md_js_exp((-MD_LN2 * in->age_days) / half_life);
     s[MD_SIGNAL_RECENCY] = clamp01(recency);
-    s[MD_SIGNAL_ACCESS_FREQUENCY] = mdi_js_min(1, mdi_js_max(0, in->access_count) / 10);
+    s[MD_SIGNAL_ACCESS_FREQUENCY] = js_min(1, js_max(0, in->access_count) / 10);
     s[MD_SIGNAL_CONFIDENCE] = clamp01(in->confidence);
-    s[MD_SIGNAL_PAGERANK] =
-        in->max_graph_rank > 0 ? clamp01(mdi_js_max(0, in->graph_rank) / in->max_graph_rank) : 0;
-    s[MD_SIGNAL_BRIDGE_IMPORTANCE] = mdi_js_min(1, mdi_js_max(0, in->bridge_count) / 5);
-    s[MD_SIGNAL_REINFORCEMENT_COUNT] = mdi_js_min(1, mdi_js_max(0, in->reinforcement_count) / 5);
-    double w = mdi_js_max(0, in->word_count);
+    s[MD_SIGNAL_PAGERANK] = in->max_graph_rank > 0 ? clamp01(js_max(0, in->graph_rank) / in->max_graph_rank) : 0;
+    s[MD_SIGNAL_BRIDGE_IMPORTANCE] = js_min(1, js_max(0, in->bridge_count) / 5);
+    s[MD_SIGNAL_REINFORCEMENT_COUNT] = js_min(1, js_max(0, in->reinforcement_count) / 5);
+    double w = js_max(0, in->word_count);
     /* w ** 2 is w * w: V8's pow squares exactly for an exponent of 2 */
-    s[MD_SIGNAL_CONTENT_DENSITY] = clamp01(w < 10 ? (w * w) / 1000 : mdi_js_min(1, w / 100));
-    s[MD_SIGNAL_CONTESTED_STATUS] = 1 - mdi_js_min(1, mdi_js_max(0, in->contradiction_count) / 3);
+    s[MD_SIGNAL_CONTENT_DENSITY] = clamp01(w < 10 ? (w * w) / 1000 : js_min(1, w / 100));
+    s[MD_SIGNAL_CONTESTED_STATUS] = 1 - js_min(1, js_max(0, in->contradiction_count) / 3);
 }
 
-static double composite(const double s[MD_SIGNAL_COUNT], const double w[MD_SIGNAL_COUNT]) {
+static inline double composite(const double s[MD_SIGNAL_COUNT], const double w[MD_SIGNAL_COUNT]) {
     double terms[MD_SIGNAL_COUNT];
     for (int k = 0; k < MD_SIGNAL_COUNT; k++) terms[k] = s[k] * w[k];
     double factor = 10000; /* 10 ** SCORE_PRECISION */
@@ -116,7 +143,7 @@ md_triage_action md_band_for(double score) {
 md_status md_score_retention(const md_retention_input *input, md_retention_score *out) {
     if (!input || !out) return MD_ERR_NULL;
     compute_signals(input, out->signals.value);
-    out->score = composite(out->signals.value, md_weights_for(input->memory_type)->weight);
+    out->score = composite(out->signals.value, weights_of(input->memory_type));
     out->action = md_band_for(out->score);
     return MD_OK;
 }
@@ -142,7 +169,7 @@ md_status md_score_retention_many(const md_retention_columns *columns, double *s
         };
         double s[MD_SIGNAL_COUNT];
         compute_signals(&in, s);
-        score[i] = composite(s, md_weights_for(in.memory_type)->weight);
+        score[i] = composite(s, weights_of(in.memory_type));
         action[i] = (uint8_t)md_band_for(score[i]);
         if (signals)
             for (int k = 0; k < MD_SIGNAL_COUNT; k++) signals[(size_t)k * n + i] = s[k];
@@ -152,10 +179,10 @@ md_status md_score_retention_many(const md_retention_columns *columns, double *s
 
 double md_reprieve_score(double importance, double access_count, double outcome_score,
                          double hours_since_access, double decay_rate) {
-    double imp = mdi_js_max(1, mdi_js_min(10, importance)) / 10;
-    double access = md_js_log1p(mdi_js_max(0, access_count));
-    double outcome = mdi_js_max(0, outcome_score);
-    double recency = md_js_exp(-decay_rate * mdi_js_max(0, hours_since_access));
+    double imp = js_max(1, js_min(10, importance)) / 10;
+    double access = md_js_log1p(js_max(0, access_count));
+    double outcome = js_max(0, outcome_score);
+    double recency = md_js_exp(-decay_rate * js_max(0, hours_since_access));
     return MD_REPRIEVE_W_IMPORTANCE * imp + MD_REPRIEVE_W_ACCESS * access + MD_REPRIEVE_W_OUTCOME * outcome +
            MD_REPRIEVE_W_RECENCY * recency;
 }

@@ -206,6 +206,24 @@ static void test_signals(void) {
         md_composite_score(&zeros, md_weights_for(ALL_TYPES[t]), &c);
         CHECK_SAME(c, 0.0);
     }
+    /* the composite is Math.round(compensatedSum(terms) * 10^4) / 10^4 with the
+     * library's md_compensated_sum, bit for bit, for any signals and profile
+     * (NaN, infinities, negative and huge weights included) */
+    int differ = 0;
+    for (int i = 0; i < 200000; i++) {
+        md_signals sg;
+        md_weight_profile wp;
+        double terms[MD_SIGNAL_COUNT], sum, got;
+        for (int k = 0; k < MD_SIGNAL_COUNT; k++) {
+            sg.value[k] = (i & 1) ? wild(&r, 0, 1) : rng_unit(&r);
+            wp.weight[k] = (i & 2) ? wild(&r, -1, 1) * ((i & 4) ? 1e16 : 1) : rng_unit(&r);
+            terms[k] = sg.value[k] * wp.weight[k];
+        }
+        md_compensated_sum(terms, MD_SIGNAL_COUNT, &sum);
+        md_composite_score(&sg, &wp, &got);
+        if (!same_bits(got, md_js_round(sum * 10000) / 10000)) differ++;
+    }
+    CHECK(differ == 0);
     double c;
     CHECK(md_composite_score(NULL, &md_default_weights, &c) == MD_ERR_NULL);
     CHECK(md_composite_score(&ones, NULL, &c) == MD_ERR_NULL);

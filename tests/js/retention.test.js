@@ -7,7 +7,7 @@ import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { ROOT } from "./golden/runner.js";
 import {
-  refComputeSignals, refHalfLifeFor, refReprieveScore, refScoreRetention, refWeightsFor,
+  refCompositeScore, refComputeSignals, refHalfLifeFor, refReprieveScore, refScoreRetention, refWeightsFor,
 } from "../../tools/retention-reference.mjs";
 
 const BUILDS = [["clang", `${ROOT}build/memdomain.wasm`], ["emcc", `${ROOT}build/memdomain.emcc.wasm`]];
@@ -116,6 +116,13 @@ describe.each(BUILDS)("%s build", (label, path) => {
         expect(c >= 0 && c <= 1).toBe(true);
         expect(Math.round(c * 1e4) / 1e4).toBe(c);
       }), RUNS);
+    });
+
+    test("compositeScore of any signals and any profile equals the plain-JS port (Neumaier, Math.round)", () => {
+      const arbVec = fc.record(Object.fromEntries(md.SIGNAL_NAMES.map((n) => [n, fc.oneof(arbAny, fc.double({ min: -1, max: 1, noNaN: true }))])));
+      fc.assert(fc.property(arbVec, arbVec, (s, p) => {
+        expect(same(md.compositeScore(s, p), refCompositeScore(s, p))).toBe(true);
+      }), { seed: SEED, numRuns: 5000 });
     });
 
     test("in-contract inputs give signals and a composite in [0, 1], banded by bandFor", () => {
