@@ -180,6 +180,7 @@ export function scoreRetention(input) {
 
 // ---------------------------------------------------------------- batch
 
+const NOT_A_TYPE = Symbol("no previous memoryType");
 const COLUMNS = ["ageDays", "accessCount", "confidence", "graphRank", "maxGraphRank", "bridgeCount",
   "reinforcementCount", "wordCount", "contradictionCount"];
 
@@ -210,7 +211,7 @@ export function scoreRetentionMany(columns, options) {
   // strings never seen before.
   const codes = new Uint8Array(n);
   let missing = null;
-  let prev = null, prevCode = 0;
+  let prev = NOT_A_TYPE, prevCode = 0; // consecutive equal strings skip the cache lookup
   for (let i = 0; i < n; i++) {
     const t = types[i];
     if (t === prev) { codes[i] = prevCode; continue; }
