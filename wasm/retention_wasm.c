@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 /* The n keys of a key table -> n md_memory_type codes. */
-__attribute__((export_name("mdw_memory_types_of")))
+MDW_EXPORT("mdw_memory_types_of")
 int mdw_memory_types_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint8_t *types) {
     md_str *keys = NULL;
     md_status st = mdw_keys(bytes, offsets, n, &keys);
@@ -28,7 +28,7 @@ static md_retention_input input_of(uint32_t type, double age_days, double access
 }
 
 /* computeSignals: the eight signals to out[0..8). */
-__attribute__((export_name("mdw_compute_signals")))
+MDW_EXPORT("mdw_compute_signals")
 int mdw_compute_signals(uint32_t type, double age_days, double access_count, double confidence,
                         double graph_rank, double max_graph_rank, double bridge_count,
                         double reinforcement_count, double word_count, double contradiction_count,
@@ -39,7 +39,7 @@ int mdw_compute_signals(uint32_t type, double age_days, double access_count, dou
 }
 
 /* scoreRetention: out[0] = score, out[1..9) = signals; returns the action code. */
-__attribute__((export_name("mdw_score_retention")))
+MDW_EXPORT("mdw_score_retention")
 int mdw_score_retention(uint32_t type, double age_days, double access_count, double confidence,
                         double graph_rank, double max_graph_rank, double bridge_count,
                         double reinforcement_count, double word_count, double contradiction_count,
@@ -54,7 +54,7 @@ int mdw_score_retention(uint32_t type, double age_days, double access_count, dou
 }
 
 /* compositeScore over 8 signals and 8 weights. */
-__attribute__((export_name("mdw_composite_score")))
+MDW_EXPORT("mdw_composite_score")
 double mdw_composite_score(const double *signals, const double *weights) {
     double out = 0;
     md_composite_score((const md_signals *)signals, (const md_weight_profile *)weights, &out);
@@ -63,7 +63,7 @@ double mdw_composite_score(const double *signals, const double *weights) {
 
 /* The batch scorer with its columns as separate pointers (no struct layout
  * shared with the glue). */
-__attribute__((export_name("mdw_score_retention_many")))
+MDW_EXPORT("mdw_score_retention_many")
 int mdw_score_retention_many(size_t n, const uint8_t *memory_type, const double *age_days,
                              const double *access_count, const double *confidence, const double *graph_rank,
                              const double *max_graph_rank, const double *bridge_count,

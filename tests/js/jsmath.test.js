@@ -1,12 +1,12 @@
-// md_js_exp / md_js_log1p / md_js_round of both wasm builds against Node's
+// md_js_exp / md_js_log1p / md_js_round of the wasm build tests/js/build.js
+// picks (make test-js runs both) against Node's
 // Math.exp / Math.log1p / Math.round over 2^20 seeded inputs per function
 // (every exponent, subnormals, NaN payloads, the algorithms' branch
 // boundaries): zero differing bits. The native build is checked by
 // `make test-jsmath` with the same vectors.
-import { ROOT } from "./golden/runner.js";
+import { BUILD, WASM_PATH } from "./build.js";
 import { COUNT, FUNCS, compare, generate, loadWasm, sameBits } from "./jsmath-vectors.mjs";
 
-const builds = [["clang", `${ROOT}build/memdomain.wasm`], ["emcc", `${ROOT}build/memdomain.emcc.wasm`]];
 const inputs = Object.fromEntries(FUNCS.map(({ name, js }) => {
   const xs = generate(name);
   return [name, { xs, want: xs.map(js) }];
@@ -30,8 +30,8 @@ test("the vectors are seeded (deterministic) and cover the special values", () =
   }
 });
 
-describe.each(builds)("%s build", (label, path) => {
-  const ex = loadWasm(path);
+describe(`${BUILD} build`, () => {
+  const ex = loadWasm(WASM_PATH);
   test.each(FUNCS.map((f) => [f.wasm, f]))("%s equals Node bit for bit", (_, { name, wasm }) => {
     const { xs, want } = inputs[name];
     const { count, first } = compare(xs, want, ex[wasm]);

@@ -1,16 +1,15 @@
-// retention through the JS API on both wasm builds: the design's invariants as
+// retention through the JS API (on the build tests/js/build.js picks; make
+// test-js runs every suite on both): the design's invariants as
 // fast-check properties, agreement with a plain-JavaScript port of the
 // reference (tools/retention-reference.mjs), the batch scorer's bit-identity
 // and constant boundary crossings, and argument errors.
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import * as md from "../../js/index.js";
-import { ROOT } from "./golden/runner.js";
+import { BUILD, wasmBytes } from "./build.js";
 import {
   refCompositeScore, refComputeSignals, refHalfLifeFor, refReprieveScore, refScoreRetention, refWeightsFor,
 } from "../../tools/retention-reference.mjs";
 
-const BUILDS = [["clang", `${ROOT}build/memdomain.wasm`], ["emcc", `${ROOT}build/memdomain.emcc.wasm`]];
 const SEED = 20261130;
 const RUNS = { seed: SEED, numRuns: 2000 };
 const same = (a, b) => Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b));
@@ -73,8 +72,8 @@ function expectBatchMatches(inputs, batch) {
   expect(bad).toEqual([]);
 }
 
-describe.each(BUILDS)("%s build", (label, path) => {
-  beforeAll(() => md.initSync(readFileSync(path)));
+describe(`${BUILD} build`, () => {
+  beforeAll(() => md.initSync(wasmBytes()));
 
   describe("profiles and types", () => {
     test("every profile sums to exactly 1 under compensatedSum (and naively not, for two of six)", () => {
@@ -298,7 +297,7 @@ describe("scoreRetentionMany crosses the wasm boundary a constant number of time
       return { exports: counted };
     };
     try {
-      md.initSync(readFileSync(BUILDS[0][1]));
+      md.initSync(wasmBytes());
     } finally {
       WebAssembly.Instance = Real;
     }
