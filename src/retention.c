@@ -99,11 +99,14 @@ static inline const double *weights_of(md_memory_type type) {
     return ((unsigned)type < 5 ? &md_weight_profiles[type] : &md_default_weights)->weight;
 }
 
+/* The recency curve before its clamp: 1 without decay or for ageDays <= 0. */
+static inline double recency_of(md_memory_type type, double age_days) {
+    double half_life = (unsigned)type < MD_MEMORY_TYPE_COUNT ? half_lives[type] : MD_DEFAULT_HALF_LIFE_DAYS;
+    return (half_life == 0 || age_days <= 0) ? 1 : md_js_exp((-MD_LN2 * age_days) / half_life);
+}
+
 static inline void compute_signals(const md_retention_input *in, double s[MD_SIGNAL_COUNT]) {
-    double half_life = (unsigned)in->memory_type < MD_MEMORY_TYPE_COUNT ? half_lives[in->memory_type]
-                                                                       : MD_DEFAULT_HALF_LIFE_DAYS;
-    double recency = (half_life == 0 || in->age_days <= 0) ? 1 : md_js_exp((-MD_LN2 * in->age_days) / half_life);
-    s[MD_SIGNAL_RECENCY] = clamp01(recency);
+    s[MD_SIGNAL_RECENCY] = clamp01(recency_of(in->memory_type, in->age_days));
     s[MD_SIGNAL_ACCESS_FREQUENCY] = js_min(1, js_max(0, in->access_count) / 10);
     s[MD_SIGNAL_CONFIDENCE] = clamp01(in->confidence);
     s[MD_SIGNAL_PAGERANK] = in->max_graph_rank > 0 ? clamp01(js_max(0, in->graph_rank) / in->max_graph_rank) : 0;
@@ -148,6 +151,75 @@ md_status md_score_retention(const md_retention_input *input, md_retention_score
     return MD_OK;
 }
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+
+/* The batch scorer two memories at a time in f64x2 lanes: the scalar path's
+ * operations lane by lane (f64x2.min/max are Math.min/max, both arms of a
+ * conditional computed and one selected, Math.round spelled out), so the
+ * bits are the scalar scorer's; only V8's exp stays scalar, once per lane.
+ * tests/js/retention.test.js holds scoreRetentionMany (this path on wasm)
+ * against scoreRetention (the scalar path) bit for bit. */
+#define X2(v) wasm_f64x2_splat(v)
+#define LOAD(col) wasm_v128_load((col) + i)
+
+static inline v128_t clamp01x2(v128_t v) { return wasm_f64x2_max(X2(0), wasm_f64x2_min(X2(1), v)); }
+
+/* min(1, max(0, v) / d) */
+static inline v128_t ratio1x2(v128_t v, double d) {
+    return wasm_f64x2_min(X2(1), wasm_f64x2_div(wasm_f64x2_max(X2(0), v), X2(d)));
+}
+
+/* md_js_round per lane: finite nonzero lanes get floor(x) (+1 when
+ * x - floor(x) >= 0.5) with a zero result taking x's sign; other lanes x. */
+static inline v128_t js_round_x2(v128_t x) {
+    v128_t r = wasm_f64x2_floor(x);
+    r = wasm_v128_bitselect(wasm_f64x2_add(r, X2(1)), r, wasm_f64x2_ge(wasm_f64x2_sub(x, r), X2(0.5)));
+    r = wasm_v128_bitselect(wasm_v128_and(x, X2(-0.0)), r, wasm_f64x2_eq(r, X2(0)));
+    v128_t keep_x = wasm_v128_or(wasm_v128_not(wasm_f64x2_lt(wasm_f64x2_abs(x), X2(INFINITY))),
+                                 wasm_f64x2_eq(x, X2(0)));
+    return wasm_v128_bitselect(x, r, keep_x);
+}
+
+static void score_pair(const md_retention_columns *c, size_t i, double *score, uint8_t *action, double *signals) {
+    md_memory_type t0 = (md_memory_type)c->memory_type[i], t1 = (md_memory_type)c->memory_type[i + 1];
+    v128_t s[MD_SIGNAL_COUNT];
+    s[MD_SIGNAL_RECENCY] = clamp01x2(wasm_f64x2_make(recency_of(t0, c->age_days[i]), recency_of(t1, c->age_days[i + 1])));
+    s[MD_SIGNAL_ACCESS_FREQUENCY] = ratio1x2(LOAD(c->access_count), 10);
+    s[MD_SIGNAL_CONFIDENCE] = clamp01x2(LOAD(c->confidence));
+    v128_t max_rank = LOAD(c->max_graph_rank);
+    v128_t pagerank = clamp01x2(wasm_f64x2_div(wasm_f64x2_max(X2(0), LOAD(c->graph_rank)), max_rank));
+    s[MD_SIGNAL_PAGERANK] = wasm_v128_bitselect(pagerank, X2(0), wasm_f64x2_gt(max_rank, X2(0)));
+    s[MD_SIGNAL_BRIDGE_IMPORTANCE] = ratio1x2(LOAD(c->bridge_count), 5);
+    s[MD_SIGNAL_REINFORCEMENT_COUNT] = ratio1x2(LOAD(c->reinforcement_count), 5);
+    v128_t w = wasm_f64x2_max(X2(0), LOAD(c->word_count));
+    v128_t short_body = wasm_f64x2_div(wasm_f64x2_mul(w, w), X2(1000));
+    v128_t long_body = wasm_f64x2_min(X2(1), wasm_f64x2_div(w, X2(100)));
+    s[MD_SIGNAL_CONTENT_DENSITY] = clamp01x2(wasm_v128_bitselect(short_body, long_body, wasm_f64x2_lt(w, X2(10))));
+    s[MD_SIGNAL_CONTESTED_STATUS] = wasm_f64x2_sub(X2(1), ratio1x2(LOAD(c->contradiction_count), 3));
+
+    /* composite: Neumaier over the eight terms, then Math.round(total * 10^4) / 10^4 */
+    const double *w0 = weights_of(t0), *w1 = weights_of(t1);
+    v128_t sum = X2(0), comp = X2(0);
+    for (int k = 0; k < MD_SIGNAL_COUNT; k++) {
+        v128_t v = wasm_f64x2_mul(s[k], wasm_f64x2_make(w0[k], w1[k]));
+        v128_t t = wasm_f64x2_add(sum, v);
+        v128_t big = wasm_f64x2_add(wasm_f64x2_sub(sum, t), v);
+        v128_t small = wasm_f64x2_add(wasm_f64x2_sub(v, t), sum);
+        comp = wasm_f64x2_add(comp, wasm_v128_bitselect(big, small, wasm_f64x2_ge(wasm_f64x2_abs(sum), wasm_f64x2_abs(v))));
+        sum = t;
+    }
+    v128_t total = wasm_f64x2_add(sum, comp);
+    v128_t sc = wasm_f64x2_div(js_round_x2(wasm_f64x2_mul(total, X2(10000))), X2(10000));
+    wasm_v128_store(score + i, sc);
+    action[i] = (uint8_t)md_band_for(wasm_f64x2_extract_lane(sc, 0));
+    action[i + 1] = (uint8_t)md_band_for(wasm_f64x2_extract_lane(sc, 1));
+    if (signals)
+        for (int k = 0; k < MD_SIGNAL_COUNT; k++) wasm_v128_store(signals + (size_t)k * c->n + i, s[k]);
+}
+#undef LOAD
+#endif
+
 md_status md_score_retention_many(const md_retention_columns *columns, double *score, uint8_t *action,
                                   double *signals) {
     if (!columns) return MD_ERR_NULL;
@@ -161,7 +233,11 @@ md_status md_score_retention_many(const md_retention_columns *columns, double *s
         return MD_ERR_NULL;
     for (size_t i = 0; i < n; i++)
         if (c->memory_type[i] >= MD_MEMORY_TYPE_COUNT) return MD_ERR_INVALID;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+#if defined(__wasm_simd128__)
+    for (; i + 1 < n; i += 2) score_pair(c, i, score, action, signals);
+#endif
+    for (; i < n; i++) {
         md_retention_input in = {
             (md_memory_type)c->memory_type[i], c->age_days[i], c->access_count[i], c->confidence[i],
             c->graph_rank[i], c->max_graph_rank[i], c->bridge_count[i], c->reinforcement_count[i],

@@ -6,6 +6,8 @@
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { BUILD, wasmBytes } from "./build.js";
+import { decode, mismatch } from "./golden/codec.js";
+import { loadCases } from "./golden/runner.js";
 import {
   refCompositeScore, refComputeSignals, refHalfLifeFor, refReprieveScore, refScoreRetention, refWeightsFor,
 } from "../../tools/retention-reference.mjs";
@@ -228,6 +230,24 @@ describe(`${BUILD} build`, () => {
         expect(plain.signals).toBeUndefined();
         expectBatchMatches(inputs, plain);
       }), { seed: SEED, numRuns: 300 });
+    });
+
+    test("every scoreRetention case of the golden file, scored as one batch (in both lane positions)", () => {
+      const cases = loadCases("retention").filter((c) => c.fn === "scoreRetention");
+      expect(cases.length).toBeGreaterThan(300);
+      for (const shift of [0, 1]) { // the wasm batch pairs memories: put each case in both lanes
+        const inputs = [...cases.slice(0, shift).map((c) => decode(c.args[0])), ...cases.map((c) => decode(c.args[0]))];
+        const r = md.scoreRetentionMany(toColumns(inputs), { signals: true });
+        const bad = [];
+        cases.forEach((c, j) => {
+          const i = j + shift;
+          const got = { score: r.score[i], action: md.TRIAGE_ACTIONS[r.action[i]],
+            signals: Object.fromEntries(md.SIGNAL_NAMES.map((n) => [n, r.signals[n][i]])) };
+          const why = mismatch(got, c.expect);
+          if (why) bad.push(`line ${c.line}: ${why}`);
+        });
+        expect(bad).toEqual([]);
+      }
     });
 
     test("a large batch with every kind of column (typed arrays of each kind, plain arrays)", () => {
