@@ -47,28 +47,28 @@ const PROFILE_BY_CODE = [WEIGHT_PROFILES.episodic, WEIGHT_PROFILES.semantic, WEI
 const typeCache = new Map();
 const TYPE_CACHE_MAX = 4096;
 
-/** Classify the distinct strings of `names` that are not cached yet (one wasm call). */
+/** The codes of the distinct strings of `names` that are not cached (one wasm
+ * call), as a Map; they join the cache while it has room. */
 function classify(fn, names) {
   const fresh = [...new Set(names.filter((s) => !typeCache.has(s)))];
-  if (fresh.length === 0) return;
-  if (typeCache.size + fresh.length > TYPE_CACHE_MAX) typeCache.clear();
+  const codes = new Map();
+  if (fresh.length === 0) return codes;
   withFrame(fn, (f) => {
     const kt = f.keys(fresh), pt = f.u8(fresh.length);
     f.alloc();
     f.check(exportsOf().mdw_memory_types_of(f.at(kt.bytes), f.at(kt.offs), fresh.length, f.at(pt)));
     const { u8 } = views();
-    for (let i = 0; i < fresh.length; i++) typeCache.set(fresh[i], u8[f.at(pt) + i]);
+    for (let i = 0; i < fresh.length; i++) codes.set(fresh[i], u8[f.at(pt) + i]);
   });
+  if (typeCache.size + codes.size > TYPE_CACHE_MAX) typeCache.clear();
+  if (codes.size <= TYPE_CACHE_MAX) for (const [s, c] of codes) typeCache.set(s, c);
+  return codes;
 }
 
 function typeCode(fn, arg, memoryType) {
   str(fn, arg, memoryType);
-  let code = typeCache.get(memoryType);
-  if (code === undefined) {
-    classify(fn, [memoryType]);
-    code = typeCache.get(memoryType);
-  }
-  return code;
+  const code = typeCache.get(memoryType);
+  return code !== undefined ? code : classify(fn, [memoryType]).get(memoryType);
 }
 
 // A per-instance block for the scalar entry points' out-values (9 doubles,
@@ -222,8 +222,8 @@ export function scoreRetentionMany(columns, options) {
     prev = t;
   }
   if (missing) {
-    classify(fn, missing.map((i) => types[i]));
-    for (const i of missing) codes[i] = typeCache.get(types[i]);
+    const fresh = classify(fn, missing.map((i) => types[i]));
+    for (const i of missing) codes[i] = fresh.get(types[i]) ?? typeCache.get(types[i]);
   }
 
   return withFrame(fn, (f) => {
