@@ -288,9 +288,235 @@ bool md_is_committable_confidence_change(double before, double after);
 
 /** Math.round: half toward +infinity; -0 for x in [-0.5, -0]. */
 double md_js_round(double x);
+/**
+ * Math.exp exactly as V8 computes it (fdlibm's e_exp.c algorithm: argument
+ * reduction by k*ln2 in two parts, then the published degree-5 polynomial),
+ * including V8's exp(1) == 2.718281828459045. Bit-identical to Node on every
+ * input; C exp() (glibc, musl) differs in the last bit on some.
+ */
+double md_js_exp(double x);
+/**
+ * Math.log1p exactly as V8 computes it (fdlibm's s_log1p.c algorithm).
+ * log1p(-1) is -Infinity, x < -1 and NaN give NaN, -0 gives -0.
+ */
+double md_js_log1p(double x);
 
 /* @@MODULE-SECTIONS@@: modules added after the foundation append their
  * sections below, one block per module of the design. */
+
+/* ======================================================================== */
+/* retention                                                                 */
+/* ======================================================================== */
+
+/* The eight-signal retention scorer, its triage bands and the reprieve gate.
+ * Every function here is total: NaN, infinities and out-of-range values are
+ * inputs like any other and get the reference's JavaScript arithmetic
+ * (Math.max/min semantics, V8's exp and log1p, Math.round). Nothing is
+ * allocated; nothing is retained after a call returns. */
+
+#define MD_DEFAULT_HALF_LIFE_DAYS 30
+#define MD_KEEP_THRESHOLD 0.7
+#define MD_EVICT_THRESHOLD 0.3
+#define MD_SCORE_PRECISION 4
+/** Math.LN2, the recency decay constant. */
+#define MD_LN2 0.6931471805599453
+#define MD_REPRIEVE_FLOOR 0.5
+#define MD_REPRIEVE_DAYS 14
+#define MD_MAX_REPRIEVES 3
+#define MD_SALIENCE_DECAY_RATE 0.01
+#define MD_REPRIEVE_W_IMPORTANCE 0.4
+#define MD_REPRIEVE_W_ACCESS 0.3
+#define MD_REPRIEVE_W_OUTCOME 0.2
+#define MD_REPRIEVE_W_RECENCY 0.1
+
+/** The eight signals, in SIGNAL_NAMES order (the order every profile keys on). */
+typedef enum md_signal_name {
+    MD_SIGNAL_RECENCY = 0,
+    MD_SIGNAL_ACCESS_FREQUENCY = 1,
+    MD_SIGNAL_CONFIDENCE = 2,
+    MD_SIGNAL_PAGERANK = 3,
+    MD_SIGNAL_BRIDGE_IMPORTANCE = 4,
+    MD_SIGNAL_REINFORCEMENT_COUNT = 5,
+    MD_SIGNAL_CONTENT_DENSITY = 6,
+    MD_SIGNAL_CONTESTED_STATUS = 7
+} md_signal_name;
+#define MD_SIGNAL_COUNT 8
+
+/** The signal names in order: "recency", "accessFrequency", ..., "contestedStatus". */
+extern const char *const md_signal_names[MD_SIGNAL_COUNT];
+
+/** A full set of signal values, indexed by md_signal_name. */
+typedef struct md_signals {
+    double value[MD_SIGNAL_COUNT];
+} md_signals;
+
+/** A weight profile: one coefficient per signal, indexed by md_signal_name. */
+typedef struct md_weight_profile {
+    double weight[MD_SIGNAL_COUNT];
+} md_weight_profile;
+
+/** The triage verdict, in TRIAGE_ACTIONS order. */
+typedef enum md_triage_action {
+    MD_ACTION_KEEP = 0,
+    MD_ACTION_COMPRESS = 1,
+    MD_ACTION_EVICT = 2
+} md_triage_action;
+
+/** The action names in order: "keep", "compress", "evict". */
+extern const char *const md_triage_actions[3];
+
+/**
+ * A memory type as far as retention is concerned: the five typed profiles,
+ * "task" (default weights, no decay), and every other string. Classify a
+ * name with md_memory_type_of.
+ */
+typedef enum md_memory_type {
+    MD_MEMORY_EPISODIC = 0,
+    MD_MEMORY_SEMANTIC = 1,
+    MD_MEMORY_PROCEDURAL = 2,
+    MD_MEMORY_ARC = 3,
+    MD_MEMORY_ERROR_PATTERN = 4,
+    MD_MEMORY_TASK = 5,
+    /** Any other name: DEFAULT_WEIGHTS and DEFAULT_HALF_LIFE_DAYS. */
+    MD_MEMORY_OTHER = 6
+} md_memory_type;
+#define MD_MEMORY_TYPE_COUNT 7
+
+/**
+ * The type a memoryType string names: an exact, case-sensitive match of the
+ * whole string against "episodic", "semantic", "procedural", "arc",
+ * "error_pattern" and "task" (the reference's own-key lookup, so "toString",
+ * "__proto__", "Episodic" or "episodic " are MD_MEMORY_OTHER). name.ptr may
+ * be NULL when name.len is 0; a NULL ptr with a nonzero len is MD_MEMORY_OTHER.
+ */
+md_memory_type md_memory_type_of(md_str name);
+
+/**
+ * md_memory_type_of over names[0..n) into types[0..n) (one byte each).
+ * Returns MD_OK or MD_ERR_NULL (names or types NULL with n > 0).
+ */
+md_status md_memory_types_of(const md_str *names, size_t n, uint8_t *types);
+
+/** The five typed profiles, in md_memory_type order (WEIGHT_PROFILES). */
+extern const md_weight_profile md_weight_profiles[5];
+/** The profile of every other type (DEFAULT_WEIGHTS). */
+extern const md_weight_profile md_default_weights;
+
+/**
+ * weightsFor: the static profile of a type (never NULL; a value outside the
+ * enum gets the default profile). The pointer is to library constants.
+ */
+const md_weight_profile *md_weights_for(md_memory_type type);
+
+/**
+ * halfLifeFor: returns false when the type does not decay (procedural and
+ * task: the reference's null), otherwise true and, when days is not NULL,
+ * stores the half-life in days (episodic 10, semantic 90, arc 30,
+ * error_pattern 14, any other type 30).
+ */
+bool md_half_life_for(md_memory_type type, double *days);
+
+/**
+ * profileWeightSum: Neumaier compensated sum of the eight weights in signal
+ * order (exactly 1 for every shipped profile). profile NULL gives NaN.
+ */
+double md_profile_weight_sum(const md_weight_profile *profile);
+
+/** The raw per-memory inputs (RetentionInput), memory type already classified. */
+typedef struct md_retention_input {
+    md_memory_type memory_type;
+    double age_days;
+    double access_count;
+    double confidence;
+    double graph_rank;
+    double max_graph_rank;
+    double bridge_count;
+    double reinforcement_count;
+    double word_count;
+    double contradiction_count;
+} md_retention_input;
+
+/**
+ * computeSignals: normalize the raw inputs to their signal values (see the
+ * design; FACTS.md section 3 spells the curves out). Returns MD_OK or
+ * MD_ERR_NULL (input or out NULL).
+ */
+md_status md_compute_signals(const md_retention_input *input, md_signals *out);
+
+/**
+ * compositeScore: Neumaier sum of signal * weight in signal order, then
+ * Math.round(total * 10^4) / 10^4. Any profile is accepted, not only the
+ * shipped ones. Returns MD_OK or MD_ERR_NULL (any pointer NULL).
+ */
+md_status md_composite_score(const md_signals *signals, const md_weight_profile *profile, double *out);
+
+/** bandFor: > 0.7 keep, else > 0.3 compress, else evict (NaN evicts). */
+md_triage_action md_band_for(double score);
+
+/** The scoring result (RetentionScore). */
+typedef struct md_retention_score {
+    double score;
+    md_triage_action action;
+    md_signals signals;
+} md_retention_score;
+
+/**
+ * scoreRetention: computeSignals, compositeScore under the type's profile,
+ * bandFor. Returns MD_OK or MD_ERR_NULL (input or out NULL).
+ */
+md_status md_score_retention(const md_retention_input *input, md_retention_score *out);
+
+/**
+ * Batch scoreRetention over n memories given as columns (structure of
+ * arrays). memory_type[i] is an md_memory_type code (md_memory_types_of
+ * classifies names); the nine double columns hold the RetentionInput fields.
+ * Every input pointer may be NULL only when n is 0.
+ */
+typedef struct md_retention_columns {
+    size_t n;
+    const uint8_t *memory_type;
+    const double *age_days;
+    const double *access_count;
+    const double *confidence;
+    const double *graph_rank;
+    const double *max_graph_rank;
+    const double *bridge_count;
+    const double *reinforcement_count;
+    const double *word_count;
+    const double *contradiction_count;
+} md_retention_columns;
+
+/**
+ * scoreRetention for every memory of `columns`, bit-identical to
+ * md_score_retention on each row. Outputs are caller buffers:
+ *  - score: n doubles (required unless n is 0);
+ *  - action: n bytes holding md_triage_action codes (required unless n is 0);
+ *  - signals: NULL, or 8 * n doubles, column-major: signal k of memory i at
+ *    signals[k * n + i] (k in md_signal_name order).
+ * Outputs may not overlap inputs. The wasm build scores two memories at a
+ * time in f64x2 lanes (V8's exp per lane); the bits are the scalar scorer's.
+ * Nothing is allocated. Returns MD_OK, MD_ERR_NULL (columns NULL,
+ * or a required pointer NULL with n > 0), or MD_ERR_INVALID (a memory_type
+ * code >= MD_MEMORY_TYPE_COUNT; the outputs are then unspecified).
+ */
+md_status md_score_retention_many(const md_retention_columns *columns, double *score, uint8_t *action,
+                                  double *signals);
+
+/**
+ * reprieveScore: 0.4 * max(1, min(10, importance)) / 10
+ *   + 0.3 * log1p(max(0, access_count)) + 0.2 * max(0, outcome_score)
+ *   + 0.1 * exp(-decay_rate * max(0, hours_since_access)), summed left to
+ * right. Pass MD_SALIENCE_DECAY_RATE for the reference's default decay rate.
+ */
+double md_reprieve_score(double importance, double access_count, double outcome_score,
+                         double hours_since_access, double decay_rate);
+
+/**
+ * shouldReprieve: score >= floor && reprieve_count < max_reprieves. Pass
+ * MD_REPRIEVE_FLOOR and MD_MAX_REPRIEVES for the reference's defaults;
+ * max_reprieves 0 never reprieves.
+ */
+bool md_should_reprieve(double score, double reprieve_count, double floor, double max_reprieves);
 
 #ifdef __cplusplus
 }

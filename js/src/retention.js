@@ -1,2 +1,271 @@
-// retention module: not implemented yet (see the open issues).
-export {};
+// retention module: the eight-signal scorer, the triage bands, the reprieve
+// gate, and a batch scorer over typed-array columns. Every number is computed
+// in C (src/retention.c); this file validates arguments, classifies memory
+// types once per distinct string (cached), and shapes the results.
+import { arr, exportsOf, num, numOr, obj, raise, rangeError, scratch, str, typeError, vector, views, withFrame } from "./core.js";
+
+const freeze = Object.freeze;
+
+export const SIGNAL_NAMES = freeze(["recency", "accessFrequency", "confidence", "pagerank",
+  "bridgeImportance", "reinforcementCount", "contentDensity", "contestedStatus"]);
+export const TRIAGE_ACTIONS = freeze(["keep", "compress", "evict"]);
+
+const profile = (...w) => freeze(Object.fromEntries(SIGNAL_NAMES.map((n, i) => [n, w[i]])));
+export const WEIGHT_PROFILES = freeze({
+  episodic: profile(0.25, 0.15, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1),
+  semantic: profile(0.05, 0.15, 0.2, 0.2, 0.15, 0.1, 0.1, 0.05),
+  procedural: profile(0.0, 0.2, 0.15, 0.15, 0.1, 0.2, 0.1, 0.1),
+  arc: profile(0.1, 0.1, 0.15, 0.15, 0.15, 0.15, 0.1, 0.1),
+  error_pattern: profile(0.2, 0.15, 0.1, 0.05, 0.05, 0.2, 0.1, 0.15),
+});
+export const DEFAULT_WEIGHTS = profile(0.15, 0.15, 0.15, 0.15, 0.1, 0.1, 0.1, 0.1);
+export const HALF_LIVES_DAYS = freeze({ episodic: 10, semantic: 90, procedural: null, arc: 30, error_pattern: 14, task: null });
+export const DEFAULT_HALF_LIFE_DAYS = 30;
+export const LN2 = Math.LN2;
+export const KEEP_THRESHOLD = 0.7;
+export const EVICT_THRESHOLD = 0.3;
+export const SCORE_PRECISION = 4;
+
+export const REPRIEVE_FLOOR = 0.5;
+export const REPRIEVE_DAYS = 14;
+export const MAX_REPRIEVES = 3;
+export const SALIENCE_DECAY_RATE = 0.01;
+export const REPRIEVE_W_IMPORTANCE = 0.4;
+export const REPRIEVE_W_ACCESS = 0.3;
+export const REPRIEVE_W_OUTCOME = 0.2;
+export const REPRIEVE_W_RECENCY = 0.1;
+
+// md_memory_type codes: the five profiles in this order, then task, then any other type.
+const PROFILE_BY_CODE = [WEIGHT_PROFILES.episodic, WEIGHT_PROFILES.semantic, WEIGHT_PROFILES.procedural,
+  WEIGHT_PROFILES.arc, WEIGHT_PROFILES.error_pattern, DEFAULT_WEIGHTS, DEFAULT_WEIGHTS];
+
+// ---------------------------------------------------------------- memory types
+
+// memoryType string -> md_memory_type code, as C classifies it (an own-key
+// lookup: "toString" or "__proto__" are ordinary unknown types). Classification
+// does not depend on the instance, so the cache survives init().
+const typeCache = new Map();
+const TYPE_CACHE_MAX = 4096;
+
+/** The codes of the distinct strings of `names` that are not cached (one wasm
+ * call), as a Map; they join the cache while it has room. */
+function classify(fn, names) {
+  const fresh = [...new Set(names.filter((s) => !typeCache.has(s)))];
+  const codes = new Map();
+  if (fresh.length === 0) return codes;
+  withFrame(fn, (f) => {
+    const kt = f.keys(fresh), pt = f.u8(fresh.length);
+    f.alloc();
+    f.check(exportsOf().mdw_memory_types_of(f.at(kt.bytes), f.at(kt.offs), fresh.length, f.at(pt)));
+    const { u8 } = views();
+    for (let i = 0; i < fresh.length; i++) codes.set(fresh[i], u8[f.at(pt) + i]);
+  });
+  if (typeCache.size + codes.size > TYPE_CACHE_MAX) typeCache.clear();
+  if (codes.size <= TYPE_CACHE_MAX) for (const [s, c] of codes) typeCache.set(s, c);
+  return codes;
+}
+
+function typeCode(fn, arg, memoryType) {
+  str(fn, arg, memoryType);
+  const code = typeCache.get(memoryType);
+  return code !== undefined ? code : classify(fn, [memoryType]).get(memoryType);
+}
+
+// A per-instance block for the scalar entry points' out-values (9 doubles,
+// or 16 inputs of compositeScore); scratch() holds only 8.
+let blockOwner = null;
+let blockPtr = 0;
+function block() {
+  const ex = exportsOf();
+  if (blockOwner !== ex) {
+    blockPtr = ex.md_alloc(128);
+    if (!blockPtr) throw new RangeError("memdomain: could not allocate WebAssembly memory");
+    blockOwner = ex;
+  }
+  return blockPtr;
+}
+
+// ---------------------------------------------------------------- the scorer
+
+/** The weight profile for a memory type (the shared, frozen table entry). */
+export function weightsFor(memoryType) {
+  return PROFILE_BY_CODE[typeCode("weightsFor", "memoryType", memoryType)];
+}
+
+/** The recency half-life in days for a memory type; null means no time decay. */
+export function halfLifeFor(memoryType) {
+  const code = typeCode("halfLifeFor", "memoryType", memoryType);
+  const ex = exportsOf();
+  const at = scratch();
+  return ex.md_half_life_for(code, at) ? views().f64[at >>> 3] : null;
+}
+
+function readProfile(fn, arg, p, f64, at) {
+  obj(fn, arg, p);
+  for (let k = 0; k < 8; k++) {
+    const name = SIGNAL_NAMES[k];
+    f64[at + k] = num(fn, `${arg}.${name}`, p[name]);
+  }
+}
+
+/** A profile's weight sum under compensated summation. */
+export function profileWeightSum(profile) {
+  const fn = "profileWeightSum";
+  const ex = exportsOf();
+  const at = block();
+  readProfile(fn, "profile", profile, views().f64, at >>> 3);
+  return ex.md_profile_weight_sum(at);
+}
+
+function readInput(fn, input) {
+  obj(fn, "input", input);
+  return [
+    typeCode(fn, "input.memoryType", input.memoryType),
+    num(fn, "input.ageDays", input.ageDays),
+    num(fn, "input.accessCount", input.accessCount),
+    num(fn, "input.confidence", input.confidence),
+    num(fn, "input.graphRank", input.graphRank),
+    num(fn, "input.maxGraphRank", input.maxGraphRank),
+    num(fn, "input.bridgeCount", input.bridgeCount),
+    num(fn, "input.reinforcementCount", input.reinforcementCount),
+    num(fn, "input.wordCount", input.wordCount),
+    num(fn, "input.contradictionCount", input.contradictionCount),
+  ];
+}
+
+function signalsAt(f64, i) {
+  return {
+    recency: f64[i], accessFrequency: f64[i + 1], confidence: f64[i + 2], pagerank: f64[i + 3],
+    bridgeImportance: f64[i + 4], reinforcementCount: f64[i + 5], contentDensity: f64[i + 6],
+    contestedStatus: f64[i + 7],
+  };
+}
+
+/** Normalize the raw inputs to their [0, 1] signal values. */
+export function computeSignals(input) {
+  const fn = "computeSignals";
+  const a = readInput(fn, input);
+  const at = block();
+  const st = exportsOf().mdw_compute_signals(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
+  if (st !== 0) raise(st, fn);
+  return signalsAt(views().f64, at >>> 3);
+}
+
+/** The weighted composite, rounded to SCORE_PRECISION places. */
+export function compositeScore(signals, profile) {
+  const fn = "compositeScore";
+  const ex = exportsOf();
+  const at = block();
+  const { f64 } = views();
+  readProfile(fn, "signals", signals, f64, at >>> 3);
+  readProfile(fn, "profile", profile, f64, (at >>> 3) + 8);
+  return ex.mdw_composite_score(at, at + 64);
+}
+
+/** The band a composite falls in; boundaries belong to the lower band. */
+export function bandFor(score) {
+  return TRIAGE_ACTIONS[exportsOf().md_band_for(num("bandFor", "score", score))];
+}
+
+/** Score one memory: normalize, weight by its type's profile, band the composite. */
+export function scoreRetention(input) {
+  const fn = "scoreRetention";
+  const a = readInput(fn, input);
+  const at = block();
+  const action = exportsOf().mdw_score_retention(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
+  const { f64 } = views();
+  const i = at >>> 3;
+  return { score: f64[i], action: TRIAGE_ACTIONS[action], signals: signalsAt(f64, i + 1) };
+}
+
+// ---------------------------------------------------------------- batch
+
+const NOT_A_TYPE = Symbol("no previous memoryType");
+const COLUMNS = ["ageDays", "accessCount", "confidence", "graphRank", "maxGraphRank", "bridgeCount",
+  "reinforcementCount", "wordCount", "contradictionCount"];
+
+/**
+ * scoreRetention over n memories given as columns: `columns.memoryType` an
+ * array of n strings, every other RetentionInput field an array or typed array
+ * of n numbers. Returns { score: Float64Array, action: Uint8Array } (0 keep,
+ * 1 compress, 2 evict) and, with `{ signals: true }`, `signals`: one
+ * Float64Array per signal name. Bit-identical to scoreRetention per memory;
+ * a constant number of calls into WebAssembly whatever n is.
+ */
+export function scoreRetentionMany(columns, options) {
+  const fn = "scoreRetentionMany";
+  obj(fn, "columns", columns);
+  if (options !== undefined) obj(fn, "options", options);
+  const wantSignals = options?.signals === undefined ? false : options.signals;
+  if (typeof wantSignals !== "boolean") throw typeError(fn, "options.signals", "a boolean", wantSignals);
+  const types = arr(fn, "columns.memoryType", columns.memoryType);
+  const n = types.length;
+  const cols = COLUMNS.map((name) => {
+    const v = vector(fn, `columns.${name}`, columns[name]);
+    if (v.length !== n)
+      throw rangeError(fn, `columns.${name}`, `has length ${v.length}, but columns.memoryType has ${n}`);
+    return v;
+  });
+
+  // Type codes: one cache lookup per memory, one classification call for the
+  // strings never seen before.
+  const codes = new Uint8Array(n);
+  let missing = null;
+  let prev = NOT_A_TYPE, prevCode = 0; // consecutive equal strings skip the cache lookup
+  for (let i = 0; i < n; i++) {
+    const t = types[i];
+    if (t === prev) { codes[i] = prevCode; continue; }
+    if (typeof t !== "string") throw typeError(fn, `columns.memoryType[${i}]`, "a string", t);
+    const c = typeCache.get(t);
+    if (c === undefined) { (missing ??= []).push(i); continue; }
+    codes[i] = prevCode = c;
+    prev = t;
+  }
+  if (missing) {
+    const fresh = classify(fn, missing.map((i) => types[i]));
+    for (const i of missing) codes[i] = fresh.get(types[i]) ?? typeCache.get(types[i]);
+  }
+
+  return withFrame(fn, (f) => {
+    const pt = f.u8(n);
+    const pc = cols.map(() => f.f64(n));
+    const ps = f.f64(n), pa = f.u8(n), pg = wantSignals ? f.f64(8 * n) : 0;
+    f.alloc();
+    views().u8.set(codes, f.at(pt));
+    for (let k = 0; k < cols.length; k++) f.writeF64(pc[k], cols[k]);
+    const at = pc.map((p) => f.at(p));
+    f.check(exportsOf().mdw_score_retention_many(n, f.at(pt), at[0], at[1], at[2], at[3], at[4], at[5], at[6],
+      at[7], at[8], f.at(ps), f.at(pa), wantSignals ? f.at(pg) : 0));
+    const { f64, u8 } = views();
+    const out = {
+      score: f64.slice(f.at(ps) >>> 3, (f.at(ps) >>> 3) + n),
+      action: u8.slice(f.at(pa), f.at(pa) + n),
+    };
+    if (wantSignals) {
+      const all = f64.slice(f.at(pg) >>> 3, (f.at(pg) >>> 3) + 8 * n);
+      out.signals = Object.fromEntries(SIGNAL_NAMES.map((name, k) => [name, all.subarray(k * n, (k + 1) * n)]));
+    }
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- reprieve
+
+/** The four-term reprieve score (not convex: the log1p(accessCount) term is unbounded). */
+export function reprieveScore(input) {
+  const fn = "reprieveScore";
+  obj(fn, "input", input);
+  return exportsOf().md_reprieve_score(num(fn, "input.importance", input.importance),
+    num(fn, "input.accessCount", input.accessCount), num(fn, "input.outcomeScore", input.outcomeScore),
+    num(fn, "input.hoursSinceAccess", input.hoursSinceAccess),
+    numOr(fn, "input.decayRate", input.decayRate, SALIENCE_DECAY_RATE));
+}
+
+/** The bounded reprieve gate: score >= floor and reprieveCount < maxReprieves. */
+export function shouldReprieve(input) {
+  const fn = "shouldReprieve";
+  obj(fn, "input", input);
+  return exportsOf().md_should_reprieve(num(fn, "input.score", input.score),
+    num(fn, "input.reprieveCount", input.reprieveCount), numOr(fn, "input.floor", input.floor, REPRIEVE_FLOOR),
+    numOr(fn, "input.maxReprieves", input.maxReprieves, MAX_REPRIEVES)) !== 0;
+}

@@ -1,2 +1,126 @@
-// retention module: not implemented yet.
-export {};
+// retention module: the eight-signal scorer, triage bands, reprieve gate, and
+// the batch scorer scoreRetentionMany (memdomain's addition).
+
+/** The eight signals, in the fixed order every weight profile keys on. */
+export declare const SIGNAL_NAMES: readonly ["recency", "accessFrequency", "confidence", "pagerank",
+  "bridgeImportance", "reinforcementCount", "contentDensity", "contestedStatus"];
+export type SignalName = typeof SIGNAL_NAMES[number];
+/** A full set of normalized signal values, each unitless in [0, 1]. */
+export type Signals = { readonly [K in SignalName]: number };
+/** One coefficient per signal, the eight summing to exactly 1.0. */
+export type WeightProfile = { readonly [K in SignalName]: number };
+
+/** The triage verdicts; scoreRetentionMany's action codes index this array. */
+export declare const TRIAGE_ACTIONS: readonly ["keep", "compress", "evict"];
+export type TriageAction = typeof TRIAGE_ACTIONS[number];
+
+export declare const WEIGHT_PROFILES: Readonly<Record<string, WeightProfile>>;
+export declare const DEFAULT_WEIGHTS: WeightProfile;
+export declare const HALF_LIVES_DAYS: Readonly<Record<string, number | null>>;
+export declare const DEFAULT_HALF_LIFE_DAYS: 30;
+export declare const LN2: number;
+export declare const KEEP_THRESHOLD: 0.7;
+export declare const EVICT_THRESHOLD: 0.3;
+export declare const SCORE_PRECISION: 4;
+
+export declare const REPRIEVE_FLOOR: 0.5;
+export declare const REPRIEVE_DAYS: 14;
+export declare const MAX_REPRIEVES: 3;
+export declare const SALIENCE_DECAY_RATE: 0.01;
+export declare const REPRIEVE_W_IMPORTANCE: 0.4;
+export declare const REPRIEVE_W_ACCESS: 0.3;
+export declare const REPRIEVE_W_OUTCOME: 0.2;
+export declare const REPRIEVE_W_RECENCY: 0.1;
+
+/** The raw per-memory inputs the SQL phase gathers. */
+export interface RetentionInput {
+  readonly memoryType: string;
+  readonly ageDays: number;
+  readonly accessCount: number;
+  readonly confidence: number;
+  readonly graphRank: number;
+  readonly maxGraphRank: number;
+  readonly bridgeCount: number;
+  readonly reinforcementCount: number;
+  readonly wordCount: number;
+  readonly contradictionCount: number;
+}
+
+/** The scoring result: the composite, its band, and the normalized signals behind it. */
+export interface RetentionScore {
+  readonly score: number;
+  readonly action: "keep" | "compress" | "evict";
+  readonly signals: Signals;
+}
+
+/** What the reprieve score reads. */
+export interface ReprieveInput {
+  readonly importance: number;
+  readonly accessCount: number;
+  readonly outcomeScore: number;
+  readonly hoursSinceAccess: number;
+  readonly decayRate?: number;
+}
+
+/** The weight profile for a memory type (own-key lookup; others take DEFAULT_WEIGHTS). */
+export declare function weightsFor(memoryType: string): WeightProfile;
+/** The recency half-life in days for a memory type; null means no time decay. */
+export declare function halfLifeFor(memoryType: string): number | null;
+/** A profile's weight sum under compensated summation. */
+export declare function profileWeightSum(profile: WeightProfile): number;
+/** Normalize the raw inputs to their [0, 1] signal values. */
+export declare function computeSignals(input: RetentionInput): Signals;
+/** The weighted composite, unitless in [0, 1], rounded to SCORE_PRECISION places. */
+export declare function compositeScore(signals: Signals, profile: WeightProfile): number;
+/** The band a composite falls in; boundaries belong to the lower band. */
+export declare function bandFor(score: number): "keep" | "compress" | "evict";
+/** Score one memory: normalize, weight by its type's profile, band the composite. */
+export declare function scoreRetention(input: RetentionInput): RetentionScore;
+
+/** A numeric column: a plain array or any non-BigInt typed array. */
+export type NumberColumn = ArrayLike<number>;
+
+/** n memories as columns: each RetentionInput field as an array of length n. */
+export interface RetentionColumns {
+  readonly memoryType: readonly string[];
+  readonly ageDays: NumberColumn;
+  readonly accessCount: NumberColumn;
+  readonly confidence: NumberColumn;
+  readonly graphRank: NumberColumn;
+  readonly maxGraphRank: NumberColumn;
+  readonly bridgeCount: NumberColumn;
+  readonly reinforcementCount: NumberColumn;
+  readonly wordCount: NumberColumn;
+  readonly contradictionCount: NumberColumn;
+}
+
+export interface RetentionBatch {
+  /** The composite per memory. */
+  readonly score: Float64Array;
+  /** The band per memory as an index into TRIAGE_ACTIONS: 0 keep, 1 compress, 2 evict. */
+  readonly action: Uint8Array;
+}
+
+export interface RetentionBatchWithSignals extends RetentionBatch {
+  /** One column per signal (views of one buffer). */
+  readonly signals: { readonly [K in SignalName]: Float64Array };
+}
+
+/**
+ * scoreRetention over whole columns, bit-identical to calling it per memory,
+ * with a constant number of calls into WebAssembly. Throws TypeError for a
+ * wrong type (naming the column and index) and RangeError for a column whose
+ * length differs from memoryType's.
+ */
+export declare function scoreRetentionMany(columns: RetentionColumns, options: { readonly signals: true }): RetentionBatchWithSignals;
+export declare function scoreRetentionMany(columns: RetentionColumns, options?: { readonly signals?: boolean }): RetentionBatch;
+
+/** The four-term reprieve score (not convex: the log1p(accessCount) term is unbounded). */
+export declare function reprieveScore(input: ReprieveInput): number;
+/** The bounded reprieve gate: score >= floor and reprieveCount < maxReprieves. */
+export declare function shouldReprieve(input: {
+  readonly score: number;
+  readonly reprieveCount: number;
+  readonly floor?: number;
+  readonly maxReprieves?: number;
+}): boolean;

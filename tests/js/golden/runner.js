@@ -13,6 +13,7 @@ export const IMPLEMENTED = [
   "decay",
   "ranking",
   "reinforce",
+  "retention",
   "rrf",
 ];
 

@@ -1,0 +1,268 @@
+/* retention module: the eight-signal scorer, the triage bands and the
+ * reprieve gate. Each expression follows the reference's JavaScript operation
+ * by operation (Math.max/min via mdi_js_max/min, V8's exp and log1p, Math.round),
+ * so NaN and infinities get the reference's answers without special cases. */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Math.max / Math.min. WebAssembly's f64.max / f64.min instructions have
+ * exactly JavaScript's semantics (NaN propagates, -0 < +0), so on wasm the
+ * scorer's hot path uses them inline instead of calling mdi_js_max/min in
+ * another translation unit (about 20 calls per memory). Natively it calls the
+ * shared helpers. The JS tests hold both against Math.max/min on NaN and +-0. */
+#if defined(__wasm__)
+#define js_max(a, b) __builtin_wasm_max_f64((a), (b))
+#define js_min(a, b) __builtin_wasm_min_f64((a), (b))
+#else
+#define js_max(a, b) mdi_js_max((a), (b))
+#define js_min(a, b) mdi_js_min((a), (b))
+#endif
+
+const char *const md_signal_names[MD_SIGNAL_COUNT] = {
+    "recency", "accessFrequency", "confidence", "pagerank",
+    "bridgeImportance", "reinforcementCount", "contentDensity", "contestedStatus",
+};
+
+const char *const md_triage_actions[3] = {"keep", "compress", "evict"};
+
+/* rec, acc, conf, pr, bridge, reinf, dens, contested */
+const md_weight_profile md_weight_profiles[5] = {
+    {{0.25, 0.15, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}},      /* episodic */
+    {{0.05, 0.15, 0.2, 0.2, 0.15, 0.1, 0.1, 0.05}},    /* semantic */
+    {{0.0, 0.2, 0.15, 0.15, 0.1, 0.2, 0.1, 0.1}},      /* procedural */
+    {{0.1, 0.1, 0.15, 0.15, 0.15, 0.15, 0.1, 0.1}},    /* arc */
+    {{0.2, 0.15, 0.1, 0.05, 0.05, 0.2, 0.1, 0.15}},    /* error_pattern */
+};
+
+const md_weight_profile md_default_weights = {{0.15, 0.15, 0.15, 0.15, 0.1, 0.1, 0.1, 0.1}};
+
+/* Half-lives in md_memory_type order; 0 marks "no decay" (the reference's null). */
+static const double half_lives[MD_MEMORY_TYPE_COUNT] = {10, 90, 0, 30, 14, 0, MD_DEFAULT_HALF_LIFE_DAYS};
+
+static const struct { const char *name; size_t len; } type_names[MD_MEMORY_OTHER] = {
+    {"episodic", 8}, {"semantic", 8}, {"procedural", 10}, {"arc", 3}, {"error_pattern", 13}, {"task", 4},
+};
+
+md_memory_type md_memory_type_of(md_str name) {
+    if (MDI_BAD_IN(name.ptr, name.len)) return MD_MEMORY_OTHER;
+    for (int t = 0; t < MD_MEMORY_OTHER; t++)
+        if (name.len == type_names[t].len && memcmp(name.ptr, type_names[t].name, name.len) == 0)
+            return (md_memory_type)t;
+    return MD_MEMORY_OTHER;
+}
+
+md_status md_memory_types_of(const md_str *names, size_t n, uint8_t *types) {
+    if (MDI_BAD_IN(names, n) || MDI_BAD_IN(types, n)) return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++) types[i] = (uint8_t)md_memory_type_of(names[i]);
+    return MD_OK;
+}
+
+const md_weight_profile *md_weights_for(md_memory_type type) {
+    if ((unsigned)type < 5) return &md_weight_profiles[type];
+    return &md_default_weights;
+}
+
+bool md_half_life_for(md_memory_type type, double *days) {
+    double h = (unsigned)type < MD_MEMORY_TYPE_COUNT ? half_lives[type] : MD_DEFAULT_HALF_LIFE_DAYS;
+    if (h == 0) return false;
+    if (days) *days = h;
+    return true;
+}
+
+double md_profile_weight_sum(const md_weight_profile *profile) {
+    if (!profile) return NAN;
+    double sum;
+    md_compensated_sum(profile->weight, MD_SIGNAL_COUNT, &sum); /* cannot fail: both pointers are valid */
+    return sum;
+}
+
+/* md_compensated_sum over eight terms, inline and with the Neumaier branch as
+ * a select (both candidates are computed, the same one is kept): the same
+ * operations, so the same bits (test_retention checks it against
+ * md_compensated_sum, NaN and infinities included). */
+static inline double neumaier8(const double v[MD_SIGNAL_COUNT]) {
+    double sum = 0, c = 0;
+    for (int k = 0; k < MD_SIGNAL_COUNT; k++) {
+        double t = sum + v[k];
+        double big = (sum - t) + v[k], small = (v[k] - t) + sum;
+        c += fabs(sum) >= fabs(v[k]) ? big : small;
+        sum = t;
+    }
+    return sum + c;
+}
+
+static inline double clamp01(double v) { return js_max(0, js_min(1, v)); }
+
+static inline const double *weights_of(md_memory_type type) {
+    return ((unsigned)type < 5 ? &md_weight_profiles[type] : &md_default_weights)->weight;
+}
+
+/* The recency curve before its clamp: 1 without decay or for ageDays <= 0. */
+static inline double recency_of(md_memory_type type, double age_days) {
+    double half_life = (unsigned)type < MD_MEMORY_TYPE_COUNT ? half_lives[type] : MD_DEFAULT_HALF_LIFE_DAYS;
+    return (half_life == 0 || age_days <= 0) ? 1 : md_js_exp((-MD_LN2 * age_days) / half_life);
+}
+
+static inline void compute_signals(const md_retention_input *in, double s[MD_SIGNAL_COUNT]) {
+    s[MD_SIGNAL_RECENCY] = clamp01(recency_of(in->memory_type, in->age_days));
+    s[MD_SIGNAL_ACCESS_FREQUENCY] = js_min(1, js_max(0, in->access_count) / 10);
+    s[MD_SIGNAL_CONFIDENCE] = clamp01(in->confidence);
+    s[MD_SIGNAL_PAGERANK] = in->max_graph_rank > 0 ? clamp01(js_max(0, in->graph_rank) / in->max_graph_rank) : 0;
+    s[MD_SIGNAL_BRIDGE_IMPORTANCE] = js_min(1, js_max(0, in->bridge_count) / 5);
+    s[MD_SIGNAL_REINFORCEMENT_COUNT] = js_min(1, js_max(0, in->reinforcement_count) / 5);
+    double w = js_max(0, in->word_count);
+    /* w ** 2 is w * w: V8's pow squares exactly for an exponent of 2 */
+    s[MD_SIGNAL_CONTENT_DENSITY] = clamp01(w < 10 ? (w * w) / 1000 : js_min(1, w / 100));
+    s[MD_SIGNAL_CONTESTED_STATUS] = 1 - js_min(1, js_max(0, in->contradiction_count) / 3);
+}
+
+static inline double composite(const double s[MD_SIGNAL_COUNT], const double w[MD_SIGNAL_COUNT]) {
+    double terms[MD_SIGNAL_COUNT];
+    for (int k = 0; k < MD_SIGNAL_COUNT; k++) terms[k] = s[k] * w[k];
+    double factor = 10000; /* 10 ** SCORE_PRECISION */
+    return md_js_round(neumaier8(terms) * factor) / factor;
+}
+
+md_status md_compute_signals(const md_retention_input *input, md_signals *out) {
+    if (!input || !out) return MD_ERR_NULL;
+    compute_signals(input, out->value);
+    return MD_OK;
+}
+
+md_status md_composite_score(const md_signals *signals, const md_weight_profile *profile, double *out) {
+    if (!signals || !profile || !out) return MD_ERR_NULL;
+    *out = composite(signals->value, profile->weight);
+    return MD_OK;
+}
+
+md_triage_action md_band_for(double score) {
+    if (score > MD_KEEP_THRESHOLD) return MD_ACTION_KEEP;
+    if (score > MD_EVICT_THRESHOLD) return MD_ACTION_COMPRESS;
+    return MD_ACTION_EVICT;
+}
+
+md_status md_score_retention(const md_retention_input *input, md_retention_score *out) {
+    if (!input || !out) return MD_ERR_NULL;
+    compute_signals(input, out->signals.value);
+    out->score = composite(out->signals.value, weights_of(input->memory_type));
+    out->action = md_band_for(out->score);
+    return MD_OK;
+}
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+
+/* The batch scorer two memories at a time in f64x2 lanes: the scalar path's
+ * operations lane by lane (f64x2.min/max are Math.min/max, both arms of a
+ * conditional computed and one selected, Math.round spelled out), so the
+ * bits are the scalar scorer's; only V8's exp stays scalar, once per lane.
+ * tests/js/retention.test.js holds scoreRetentionMany (this path on wasm)
+ * against scoreRetention (the scalar path) bit for bit. */
+#define X2(v) wasm_f64x2_splat(v)
+#define LOAD(col) wasm_v128_load((col) + i)
+
+static inline v128_t clamp01x2(v128_t v) { return wasm_f64x2_max(X2(0), wasm_f64x2_min(X2(1), v)); }
+
+/* min(1, max(0, v) / d) */
+static inline v128_t ratio1x2(v128_t v, double d) {
+    return wasm_f64x2_min(X2(1), wasm_f64x2_div(wasm_f64x2_max(X2(0), v), X2(d)));
+}
+
+/* md_js_round per lane: finite nonzero lanes get floor(x) (+1 when
+ * x - floor(x) >= 0.5) with a zero result taking x's sign; other lanes x. */
+static inline v128_t js_round_x2(v128_t x) {
+    v128_t r = wasm_f64x2_floor(x);
+    r = wasm_v128_bitselect(wasm_f64x2_add(r, X2(1)), r, wasm_f64x2_ge(wasm_f64x2_sub(x, r), X2(0.5)));
+    r = wasm_v128_bitselect(wasm_v128_and(x, X2(-0.0)), r, wasm_f64x2_eq(r, X2(0)));
+    v128_t keep_x = wasm_v128_or(wasm_v128_not(wasm_f64x2_lt(wasm_f64x2_abs(x), X2(INFINITY))),
+                                 wasm_f64x2_eq(x, X2(0)));
+    return wasm_v128_bitselect(x, r, keep_x);
+}
+
+static void score_pair(const md_retention_columns *c, size_t i, double *score, uint8_t *action, double *signals) {
+    md_memory_type t0 = (md_memory_type)c->memory_type[i], t1 = (md_memory_type)c->memory_type[i + 1];
+    v128_t s[MD_SIGNAL_COUNT];
+    s[MD_SIGNAL_RECENCY] = clamp01x2(wasm_f64x2_make(recency_of(t0, c->age_days[i]), recency_of(t1, c->age_days[i + 1])));
+    s[MD_SIGNAL_ACCESS_FREQUENCY] = ratio1x2(LOAD(c->access_count), 10);
+    s[MD_SIGNAL_CONFIDENCE] = clamp01x2(LOAD(c->confidence));
+    v128_t max_rank = LOAD(c->max_graph_rank);
+    v128_t pagerank = clamp01x2(wasm_f64x2_div(wasm_f64x2_max(X2(0), LOAD(c->graph_rank)), max_rank));
+    s[MD_SIGNAL_PAGERANK] = wasm_v128_bitselect(pagerank, X2(0), wasm_f64x2_gt(max_rank, X2(0)));
+    s[MD_SIGNAL_BRIDGE_IMPORTANCE] = ratio1x2(LOAD(c->bridge_count), 5);
+    s[MD_SIGNAL_REINFORCEMENT_COUNT] = ratio1x2(LOAD(c->reinforcement_count), 5);
+    v128_t w = wasm_f64x2_max(X2(0), LOAD(c->word_count));
+    v128_t short_body = wasm_f64x2_div(wasm_f64x2_mul(w, w), X2(1000));
+    v128_t long_body = wasm_f64x2_min(X2(1), wasm_f64x2_div(w, X2(100)));
+    s[MD_SIGNAL_CONTENT_DENSITY] = clamp01x2(wasm_v128_bitselect(short_body, long_body, wasm_f64x2_lt(w, X2(10))));
+    s[MD_SIGNAL_CONTESTED_STATUS] = wasm_f64x2_sub(X2(1), ratio1x2(LOAD(c->contradiction_count), 3));
+
+    /* composite: Neumaier over the eight terms, then Math.round(total * 10^4) / 10^4 */
+    const double *w0 = weights_of(t0), *w1 = weights_of(t1);
+    v128_t sum = X2(0), comp = X2(0);
+    for (int k = 0; k < MD_SIGNAL_COUNT; k++) {
+        v128_t v = wasm_f64x2_mul(s[k], wasm_f64x2_make(w0[k], w1[k]));
+        v128_t t = wasm_f64x2_add(sum, v);
+        v128_t big = wasm_f64x2_add(wasm_f64x2_sub(sum, t), v);
+        v128_t small = wasm_f64x2_add(wasm_f64x2_sub(v, t), sum);
+        comp = wasm_f64x2_add(comp, wasm_v128_bitselect(big, small, wasm_f64x2_ge(wasm_f64x2_abs(sum), wasm_f64x2_abs(v))));
+        sum = t;
+    }
+    v128_t total = wasm_f64x2_add(sum, comp);
+    v128_t sc = wasm_f64x2_div(js_round_x2(wasm_f64x2_mul(total, X2(10000))), X2(10000));
+    wasm_v128_store(score + i, sc);
+    action[i] = (uint8_t)md_band_for(wasm_f64x2_extract_lane(sc, 0));
+    action[i + 1] = (uint8_t)md_band_for(wasm_f64x2_extract_lane(sc, 1));
+    if (signals)
+        for (int k = 0; k < MD_SIGNAL_COUNT; k++) wasm_v128_store(signals + (size_t)k * c->n + i, s[k]);
+}
+#undef LOAD
+#endif
+
+md_status md_score_retention_many(const md_retention_columns *columns, double *score, uint8_t *action,
+                                  double *signals) {
+    if (!columns) return MD_ERR_NULL;
+    const md_retention_columns *c = columns;
+    size_t n = c->n;
+    if (MDI_BAD_IN(c->memory_type, n) || MDI_BAD_IN(c->age_days, n) || MDI_BAD_IN(c->access_count, n) ||
+        MDI_BAD_IN(c->confidence, n) || MDI_BAD_IN(c->graph_rank, n) || MDI_BAD_IN(c->max_graph_rank, n) ||
+        MDI_BAD_IN(c->bridge_count, n) || MDI_BAD_IN(c->reinforcement_count, n) ||
+        MDI_BAD_IN(c->word_count, n) || MDI_BAD_IN(c->contradiction_count, n) || MDI_BAD_IN(score, n) ||
+        MDI_BAD_IN(action, n))
+        return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++)
+        if (c->memory_type[i] >= MD_MEMORY_TYPE_COUNT) return MD_ERR_INVALID;
+    size_t i = 0;
+#if defined(__wasm_simd128__)
+    for (; i + 1 < n; i += 2) score_pair(c, i, score, action, signals);
+#endif
+    for (; i < n; i++) {
+        md_retention_input in = {
+            (md_memory_type)c->memory_type[i], c->age_days[i], c->access_count[i], c->confidence[i],
+            c->graph_rank[i], c->max_graph_rank[i], c->bridge_count[i], c->reinforcement_count[i],
+            c->word_count[i], c->contradiction_count[i],
+        };
+        double s[MD_SIGNAL_COUNT];
+        compute_signals(&in, s);
+        score[i] = composite(s, weights_of(in.memory_type));
+        action[i] = (uint8_t)md_band_for(score[i]);
+        if (signals)
+            for (int k = 0; k < MD_SIGNAL_COUNT; k++) signals[(size_t)k * n + i] = s[k];
+    }
+    return MD_OK;
+}
+
+double md_reprieve_score(double importance, double access_count, double outcome_score,
+                         double hours_since_access, double decay_rate) {
+    double imp = js_max(1, js_min(10, importance)) / 10;
+    double access = md_js_log1p(js_max(0, access_count));
+    double outcome = js_max(0, outcome_score);
+    double recency = md_js_exp(-decay_rate * js_max(0, hours_since_access));
+    return MD_REPRIEVE_W_IMPORTANCE * imp + MD_REPRIEVE_W_ACCESS * access + MD_REPRIEVE_W_OUTCOME * outcome +
+           MD_REPRIEVE_W_RECENCY * recency;
+}
+
+bool md_should_reprieve(double score, double reprieve_count, double floor_, double max_reprieves) {
+    return score >= floor_ && reprieve_count < max_reprieves;
+}

@@ -1,0 +1,78 @@
+/* Boundary for the retention module: scalar entry points taking the memory
+ * type as its md_memory_type code (the glue classifies each distinct string
+ * once with mdw_memory_types_of and caches the code), and the batch scorer
+ * over columns already in linear memory. */
+#include "boundary.h"
+
+#include <stdlib.h>
+
+/* The n keys of a key table -> n md_memory_type codes. */
+MDW_EXPORT("mdw_memory_types_of")
+int mdw_memory_types_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint8_t *types) {
+    md_str *keys = NULL;
+    md_status st = mdw_keys(bytes, offsets, n, &keys);
+    if (st == MD_OK) st = md_memory_types_of(keys, n, types);
+    free(keys);
+    return st;
+}
+
+static md_retention_input input_of(uint32_t type, double age_days, double access_count, double confidence,
+                                   double graph_rank, double max_graph_rank, double bridge_count,
+                                   double reinforcement_count, double word_count, double contradiction_count) {
+    md_retention_input in = {
+        type < MD_MEMORY_TYPE_COUNT ? (md_memory_type)type : MD_MEMORY_OTHER,
+        age_days, access_count, confidence, graph_rank, max_graph_rank, bridge_count,
+        reinforcement_count, word_count, contradiction_count,
+    };
+    return in;
+}
+
+/* computeSignals: the eight signals to out[0..8). */
+MDW_EXPORT("mdw_compute_signals")
+int mdw_compute_signals(uint32_t type, double age_days, double access_count, double confidence,
+                        double graph_rank, double max_graph_rank, double bridge_count,
+                        double reinforcement_count, double word_count, double contradiction_count,
+                        double *out) {
+    md_retention_input in = input_of(type, age_days, access_count, confidence, graph_rank, max_graph_rank,
+                                     bridge_count, reinforcement_count, word_count, contradiction_count);
+    return md_compute_signals(&in, (md_signals *)out);
+}
+
+/* scoreRetention: out[0] = score, out[1..9) = signals; returns the action code. */
+MDW_EXPORT("mdw_score_retention")
+int mdw_score_retention(uint32_t type, double age_days, double access_count, double confidence,
+                        double graph_rank, double max_graph_rank, double bridge_count,
+                        double reinforcement_count, double word_count, double contradiction_count,
+                        double *out) {
+    md_retention_input in = input_of(type, age_days, access_count, confidence, graph_rank, max_graph_rank,
+                                     bridge_count, reinforcement_count, word_count, contradiction_count);
+    md_retention_score r;
+    md_score_retention(&in, &r);
+    out[0] = r.score;
+    for (int k = 0; k < MD_SIGNAL_COUNT; k++) out[1 + k] = r.signals.value[k];
+    return (int)r.action;
+}
+
+/* compositeScore over 8 signals and 8 weights. */
+MDW_EXPORT("mdw_composite_score")
+double mdw_composite_score(const double *signals, const double *weights) {
+    double out = 0;
+    md_composite_score((const md_signals *)signals, (const md_weight_profile *)weights, &out);
+    return out;
+}
+
+/* The batch scorer with its columns as separate pointers (no struct layout
+ * shared with the glue). */
+MDW_EXPORT("mdw_score_retention_many")
+int mdw_score_retention_many(size_t n, const uint8_t *memory_type, const double *age_days,
+                             const double *access_count, const double *confidence, const double *graph_rank,
+                             const double *max_graph_rank, const double *bridge_count,
+                             const double *reinforcement_count, const double *word_count,
+                             const double *contradiction_count, double *score, uint8_t *action,
+                             double *signals) {
+    md_retention_columns c = {
+        n, memory_type, age_days, access_count, confidence, graph_rank, max_graph_rank,
+        bridge_count, reinforcement_count, word_count, contradiction_count,
+    };
+    return md_score_retention_many(&c, score, action, signals);
+}
