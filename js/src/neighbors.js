@@ -183,6 +183,9 @@ export function neighborTile(matrix, keys, rowBegin, rowEnd, options_) {
   });
 }
 
+// Tiles may come from another realm (a worker's message), so test the tag, not instanceof.
+const isTyped = (v, tag) => ArrayBuffer.isView(v) && v[Symbol.toStringTag] === tag;
+
 /**
  * Merge tiles ({sim, src, dst} as neighborTile returns) into the final
  * NeighborPair list: per source the top perSourceK, then sim desc, src asc,
@@ -203,7 +206,7 @@ export function mergeNeighborTiles(keys, tiles, options_) {
   let m = 0;
   for (let t = 0; t < tiles.length; t++) {
     const x = obj(fn, `tiles[${t}]`, tiles[t]);
-    if (!(x.sim instanceof Float64Array) || !(x.src instanceof Uint32Array) || !(x.dst instanceof Uint32Array) ||
+    if (!isTyped(x.sim, "Float64Array") || !isTyped(x.src, "Uint32Array") || !isTyped(x.dst, "Uint32Array") ||
         x.src.length !== x.sim.length || x.dst.length !== x.sim.length)
       throw typeError(fn, `tiles[${t}]`, "{ sim: Float64Array, src: Uint32Array, dst: Uint32Array } of one length", x);
     for (let i = 0; i < x.src.length; i++)
