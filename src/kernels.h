@@ -67,6 +67,16 @@ void mdi_row_scalar(const double *a, const double *panels, size_t m, size_t d, d
 void mdi_row_simd(const double *a, const double *panels, size_t m, size_t d, double *out,
                   int exact);
 
+/* The 1 x n arm over row-major floats: dot[j] = sum over k ascending of
+ * q[k] * (double)rows[j * d + k] and sumsq[j] = the row's own in-order sum of
+ * squares, for j < n. The SIMD variant transposes small tiles of rows in
+ * registers so each lane is a different row (no packing pass). q holds
+ * widened floats, so every product is exact. */
+void mdi_rows_f32_scalar(const double *q, const float *rows, size_t n, size_t d, double *dot,
+                         double *sumsq);
+void mdi_rows_f32_simd(const double *q, const float *rows, size_t n, size_t d, double *dot,
+                       double *sumsq);
+
 /* ---- shared by the vector modules (defined in neighbors.c) ---- */
 
 /* The length of arr.slice(0, end) for an array of len elements, with

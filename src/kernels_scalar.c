@@ -45,3 +45,18 @@ void mdi_row_scalar(const double *a, const double *panels, size_t m, size_t d, d
         }
     }
 }
+
+void mdi_rows_f32_scalar(const double *q, const float *rows, size_t n, size_t d, double *dot,
+                         double *sumsq) {
+    for (size_t j = 0; j < n; j++) {
+        const float *r = rows + j * d;
+        double s = 0, ss = 0;
+        for (size_t k = 0; k < d; k++) {
+            double x = (double)r[k];
+            s += q[k] * x;
+            ss += x * x;
+        }
+        dot[j] = s;
+        sumsq[j] = ss;
+    }
+}

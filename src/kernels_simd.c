@@ -58,7 +58,120 @@ static inline void vstore(double *p, vec v) { memcpy(p, &v, sizeof v); }
 
 const char *mdi_kernel_isa(void) { return MDI_KERNEL_ISA; }
 
+#if defined(__wasm_simd128__)
+
+/* Eight rows at a time, four k at a time: each group of four rows is loaded
+ * as four f32x4, transposed with two interleaving shuffles per pair of rows,
+ * and widened lane pair by lane pair, so lane p of every accumulator is row
+ * j + p and its sums still run k = 0, 1, 2, ... */
+#define ROWS_STEP(lo01, lo23, base)                                           \
+    do {                                                                      \
+        const v128_t x01 = wasm_f64x2_promote_low_f32x4(lo01);                \
+        const v128_t x23 = wasm_f64x2_promote_low_f32x4(lo23);                \
+        d##base##01 = wasm_f64x2_add(d##base##01, wasm_f64x2_mul(qk, x01));   \
+        d##base##23 = wasm_f64x2_add(d##base##23, wasm_f64x2_mul(qk, x23));   \
+        s##base##01 = wasm_f64x2_add(s##base##01, wasm_f64x2_mul(x01, x01));  \
+        s##base##23 = wasm_f64x2_add(s##base##23, wasm_f64x2_mul(x23, x23));  \
+    } while (0)
+
+#define ROWS_GROUP(base, r0, r1, r2, r3)                                      \
+    do {                                                                      \
+        const v128_t a0 = wasm_v128_load(r0 + k), a1 = wasm_v128_load(r1 + k); \
+        const v128_t a2 = wasm_v128_load(r2 + k), a3 = wasm_v128_load(r3 + k); \
+        const v128_t lo01 = wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5);           \
+        const v128_t lo23 = wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5);           \
+        const v128_t hi01 = wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7);           \
+        const v128_t hi23 = wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7);           \
+        v128_t qk = wasm_v128_load64_splat(q + k);                            \
+        ROWS_STEP(lo01, lo23, base);                                          \
+        qk = wasm_v128_load64_splat(q + k + 1);                               \
+        ROWS_STEP(wasm_i64x2_shuffle(lo01, lo01, 1, 1), wasm_i64x2_shuffle(lo23, lo23, 1, 1), base); \
+        qk = wasm_v128_load64_splat(q + k + 2);                               \
+        ROWS_STEP(hi01, hi23, base);                                          \
+        qk = wasm_v128_load64_splat(q + k + 3);                               \
+        ROWS_STEP(wasm_i64x2_shuffle(hi01, hi01, 1, 1), wasm_i64x2_shuffle(hi23, hi23, 1, 1), base); \
+    } while (0)
+
+void mdi_rows_f32_simd(const double *q, const float *rows, size_t n, size_t d, double *dot,
+                       double *sumsq) {
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const float *r0 = rows + j * d, *r1 = r0 + d, *r2 = r1 + d, *r3 = r2 + d;
+        const float *r4 = r3 + d, *r5 = r4 + d, *r6 = r5 + d, *r7 = r6 + d;
+        v128_t dA01 = wasm_f64x2_splat(0.0), dA23 = dA01, sA01 = dA01, sA23 = dA01;
+        v128_t dB01 = dA01, dB23 = dA01, sB01 = dA01, sB23 = dA01;
+        size_t k = 0;
+        for (; k + 4 <= d; k += 4) {
+            ROWS_GROUP(A, r0, r1, r2, r3);
+            ROWS_GROUP(B, r4, r5, r6, r7);
+        }
+        for (; k < d; k++) {
+            const v128_t qk = wasm_v128_load64_splat(q + k);
+            const v128_t xa01 = wasm_f64x2_make((double)r0[k], (double)r1[k]);
+            const v128_t xa23 = wasm_f64x2_make((double)r2[k], (double)r3[k]);
+            const v128_t xb01 = wasm_f64x2_make((double)r4[k], (double)r5[k]);
+            const v128_t xb23 = wasm_f64x2_make((double)r6[k], (double)r7[k]);
+            dA01 = wasm_f64x2_add(dA01, wasm_f64x2_mul(qk, xa01));
+            dA23 = wasm_f64x2_add(dA23, wasm_f64x2_mul(qk, xa23));
+            dB01 = wasm_f64x2_add(dB01, wasm_f64x2_mul(qk, xb01));
+            dB23 = wasm_f64x2_add(dB23, wasm_f64x2_mul(qk, xb23));
+            sA01 = wasm_f64x2_add(sA01, wasm_f64x2_mul(xa01, xa01));
+            sA23 = wasm_f64x2_add(sA23, wasm_f64x2_mul(xa23, xa23));
+            sB01 = wasm_f64x2_add(sB01, wasm_f64x2_mul(xb01, xb01));
+            sB23 = wasm_f64x2_add(sB23, wasm_f64x2_mul(xb23, xb23));
+        }
+        wasm_v128_store(dot + j, dA01);
+        wasm_v128_store(dot + j + 2, dA23);
+        wasm_v128_store(dot + j + 4, dB01);
+        wasm_v128_store(dot + j + 6, dB23);
+        wasm_v128_store(sumsq + j, sA01);
+        wasm_v128_store(sumsq + j + 2, sA23);
+        wasm_v128_store(sumsq + j + 4, sB01);
+        wasm_v128_store(sumsq + j + 6, sB23);
+    }
+    mdi_rows_f32_scalar(q, rows + j * d, n - j, d, dot + j, sumsq + j);
+}
+
+#elif !defined(MDI_SIMD_IS_SCALAR)
+
+/* Natively: 2 * MDI_W rows at a time, each k gathering one element per row
+ * into the lanes (vector extensions; the products are exact, no FMA needed). */
+typedef double rvec __attribute__((vector_size(MDI_W * sizeof(double))));
+
+void mdi_rows_f32_simd(const double *q, const float *rows, size_t n, size_t d, double *dot,
+                       double *sumsq) {
+    size_t j = 0;
+    for (; j + 2 * MDI_W <= n; j += 2 * MDI_W) {
+        const float *r = rows + j * d;
+        rvec d0 = {0}, d1 = {0}, s0 = {0}, s1 = {0};
+        for (size_t k = 0; k < d; k++) {
+            rvec x0, x1, qk;
+            for (int p = 0; p < MDI_W; p++) {
+                x0[p] = (double)r[p * d + k];
+                x1[p] = (double)r[(MDI_W + p) * d + k];
+                qk[p] = q[k];
+            }
+            d0 = d0 + qk * x0;
+            d1 = d1 + qk * x1;
+            s0 = s0 + x0 * x0;
+            s1 = s1 + x1 * x1;
+        }
+        memcpy(dot + j, &d0, sizeof d0);
+        memcpy(dot + j + MDI_W, &d1, sizeof d1);
+        memcpy(sumsq + j, &s0, sizeof s0);
+        memcpy(sumsq + j + MDI_W, &s1, sizeof s1);
+    }
+    mdi_rows_f32_scalar(q, rows + j * d, n - j, d, dot + j, sumsq + j);
+}
+
+#endif
+
 #ifdef MDI_SIMD_IS_SCALAR
+
+void mdi_rows_f32_simd(const double *q, const float *rows, size_t n, size_t d, double *dot,
+                       double *sumsq) {
+    mdi_rows_f32_scalar(q, rows, n, d, dot, sumsq);
+}
 
 void mdi_block_simd(const double *a, size_t lda, size_t r, const double *panel, size_t d,
                     double *out, int exact) {

@@ -501,12 +501,12 @@ md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, 
                              double *out) {
     if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
     if (MDI_BAD_IN(query, d) || MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(out, n)) return MD_ERR_NULL;
-    if (d != 0 && d > SIZE_MAX / sizeof(double) / (MDI_M * MDI_P)) return MD_ERR_RANGE;
+    enum { CHUNK = 1024 };
     double *q = mdi_alloc_array(d, sizeof(double));
-    double *panels = mdi_alloc_array(d * MDI_M * MDI_P, sizeof(double));
-    if (!q || !panels) {
+    double *ss = mdi_alloc_array(CHUNK, sizeof(double));
+    if (!q || !ss) {
         free(q);
-        free(panels);
+        free(ss);
         return MD_ERR_NOMEM;
     }
     double qs = 0;
@@ -514,27 +514,13 @@ md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, 
         q[k] = (double)query[k];
         qs += q[k] * q[k];
     }
-    double dots[MDI_M * MDI_P];
-    const size_t group = MDI_M * MDI_P;
-    for (size_t j0 = 0; j0 < n; j0 += group) {
-        size_t cnt = n - j0 < group ? n - j0 : group;
-        size_t m = (cnt + MDI_P - 1) / MDI_P;
-        for (size_t g = 0; g < m; g++) {
-            size_t r0 = j0 + g * MDI_P, c = n - r0 < MDI_P ? n - r0 : MDI_P;
-            mdi_pack_panel_f32(matrix + r0 * d, d, c, d, panels + g * d * MDI_P);
-        }
-        mdi_row_simd(q, panels, m, d, dots, 1);
-        for (size_t g = 0; g < m; g++) {
-            /* each row's own sum of squares, lanes independent and in order */
-            double ss[MDI_P] = {0};
-            const double *panel = panels + g * d * MDI_P;
-            for (size_t k = 0; k < d; k++)
-                for (size_t p = 0; p < MDI_P; p++) ss[p] += panel[k * MDI_P + p] * panel[k * MDI_P + p];
-            for (size_t p = 0; p < MDI_P && g * MDI_P + p < cnt; p++)
-                out[j0 + g * MDI_P + p] = mdi_cosine_finish(dots[g * MDI_P + p], qs, ss[p]);
-        }
+    for (size_t j0 = 0; j0 < n; j0 += CHUNK) {
+        size_t cnt = n - j0 < CHUNK ? n - j0 : CHUNK;
+        /* dots land in out, then become cosines in place */
+        mdi_rows_f32_simd(q, matrix + j0 * d, cnt, d, out + j0, ss);
+        for (size_t j = 0; j < cnt; j++) out[j0 + j] = mdi_cosine_finish(out[j0 + j], qs, ss[j]);
     }
-    free(panels);
+    free(ss);
     free(q);
     return MD_OK;
 }

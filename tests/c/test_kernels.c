@@ -106,6 +106,33 @@ static void test_row(void) {
     }
 }
 
+static void test_rows_kernel(void) {
+    for (int iter = 0; iter < 300; iter++) {
+        size_t d = DIMS[rng_below(&rng, NDIMS)], n = rng_below(&rng, 45);
+        float *m = malloc((n * d + 1) * sizeof(float)), *q32 = malloc((d + 1) * sizeof(float));
+        double *q = malloc((d + 1) * sizeof(double));
+        double *d1 = malloc((n + 1) * sizeof(double)), *d2 = malloc((n + 1) * sizeof(double));
+        double *s1 = malloc((n + 1) * sizeof(double)), *s2 = malloc((n + 1) * sizeof(double));
+        for (size_t i = 0; i < n; i++) fill(m + i * d, d, (int)rng_below(&rng, 4));
+        fill(q32, d, (int)rng_below(&rng, 4));
+        for (size_t k = 0; k < d; k++) q[k] = (double)q32[k];
+        mdi_rows_f32_scalar(q, m, n, d, d1, s1);
+        mdi_rows_f32_simd(q, m, n, d, d2, s2);
+        for (size_t j = 0; j < n; j++) {
+            double want = 0, wss = 0;
+            for (size_t k = 0; k < d; k++) {
+                want += q[k] * (double)m[j * d + k];
+                wss += (double)m[j * d + k] * (double)m[j * d + k];
+            }
+            CHECK_SAME(d1[j], want);
+            CHECK_SAME(d2[j], want);
+            CHECK_SAME(s1[j], wss);
+            CHECK_SAME(s2[j], wss);
+        }
+        free(m); free(q32); free(q); free(d1); free(d2); free(s1); free(s2);
+    }
+}
+
 /* The batch paths (which run the SIMD kernels) against md_cosine_f32. */
 static void test_against_cosine(void) {
     for (int iter = 0; iter < 60; iter++) {
@@ -161,6 +188,7 @@ int main(void) {
     printf("kernel variant: %s (W=%d, R=%d, P=%d)\n", mdi_kernel_isa(), MDI_W, MDI_R, MDI_P);
     test_block();
     test_row();
+    test_rows_kernel();
     test_against_cosine();
     return check_report("test_kernels");
 }
