@@ -45,9 +45,14 @@ int main(int argc, char **argv) {
         }
         md_neighbor_options o = {0, (double)k, 1e9};
         md_neighbor_pairs out;
-        double t = now();
-        md_status st = md_top_neighbor_pairs_packed(m, n, d, keys, o, &out, NULL);
-        double ms = now() - t;
+        md_status st = MD_OK;
+        double ms = 1e300;
+        for (int rep = 0; rep < 3; rep++) { /* the fastest of three: a shared machine is noisy */
+            if (rep) md_neighbor_pairs_free(&out);
+            double t = now();
+            st = md_top_neighbor_pairs_packed(m, n, d, keys, o, &out, NULL);
+            if (now() - t < ms) ms = now() - t;
+        }
         double sum = 0;
         uint32_t ix = 0;
         for (size_t i = 0; i < out.len; i++) {
@@ -63,9 +68,13 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < n * d; i++) md[i] = (double)m[i];
         for (size_t i = 0; i < n; i++) scores[i] = (next_unit() + 1) / 2;
         size_t *out = malloc(n * sizeof(size_t) + 8), len = 0;
-        double t = now();
-        md_status st = md_apply_mmr_packed(scores, md, n, d, (double)k, 0.5, out, &len);
-        double ms = now() - t;
+        md_status st = MD_OK;
+        double ms = 1e300;
+        for (int rep = 0; rep < 5; rep++) {
+            double t = now();
+            st = md_apply_mmr_packed(scores, md, n, d, (double)k, 0.5, out, &len);
+            if (now() - t < ms) ms = now() - t;
+        }
         uint32_t ix = 0;
         for (size_t i = 0; i < len; i++) ix = ix * 31u + (uint32_t)out[i];
         printf("{\"status\":%d,\"ms\":%.3f,\"len\":%zu,\"ix\":%u}\n", st, ms, len, ix);
@@ -74,9 +83,13 @@ int main(int argc, char **argv) {
         float *q = malloc(d * sizeof(float) + 4);
         for (size_t i = 0; i < d; i++) q[i] = (float)next_unit();
         double *sims = malloc(n * sizeof(double) + 8);
-        double t = now();
-        md_status st = md_cosine_rows_f32(q, m, n, d, sims);
-        double ms = now() - t, sum = 0;
+        md_status st = MD_OK;
+        double ms = 1e300, sum = 0;
+        for (int rep = 0; rep < 5; rep++) {
+            double t = now();
+            st = md_cosine_rows_f32(q, m, n, d, sims);
+            if (now() - t < ms) ms = now() - t;
+        }
         for (size_t i = 0; i < n; i++) sum += sims[i];
         printf("{\"status\":%d,\"ms\":%.3f,\"sum\":%.17g}\n", st, ms, sum);
         free(q); free(sims);
