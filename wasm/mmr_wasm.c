@@ -6,7 +6,7 @@
 /* Candidate i: scores[i]; has[i] nonzero when it has a vector of lens[i]
  * doubles, laid out back to back in data. out: room for n indices;
  * *len receives the count. */
-__attribute__((export_name("mdw_apply_mmr")))
+MDW_EXPORT("mdw_apply_mmr")
 int mdw_apply_mmr(const double *scores, const uint8_t *has, const uint32_t *lens, const double *data,
                   size_t n, double limit, double lambda, size_t *out, size_t *len) {
     md_mmr_candidate *c = mdi_alloc_array(n, sizeof(md_mmr_candidate));

@@ -43,7 +43,7 @@ static md_neighbor_options opts(double floor, double k, double limit) {
     return o;
 }
 
-__attribute__((export_name("mdw_top_neighbor_pairs")))
+MDW_EXPORT("mdw_top_neighbor_pairs")
 int mdw_top_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const float *data,
                            const uint32_t *lens, double floor, double k, double limit, size_t *out) {
     md_str *keys = NULL;
@@ -60,7 +60,7 @@ int mdw_top_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t
 }
 
 /* keys: the n vector keys, then each pair's src and dst (2 * n_pairs). */
-__attribute__((export_name("mdw_rank_candidate_pairs")))
+MDW_EXPORT("mdw_rank_candidate_pairs")
 int mdw_rank_candidate_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const float *data,
                              const uint32_t *lens, size_t n_pairs, double floor, double k, double limit,
                              size_t *out) {
@@ -92,7 +92,7 @@ int mdw_rank_candidate_pairs(const uint8_t *bytes, const uint32_t *offsets, size
 
 /* row_end == SIZE_MAX: the whole pass, final order and limit; otherwise one
  * tile [row_begin, row_end), grouped by source, no limit. */
-__attribute__((export_name("mdw_neighbors_packed")))
+MDW_EXPORT("mdw_neighbors_packed")
 int mdw_neighbors_packed(const uint8_t *bytes, const uint32_t *offsets, size_t n, const float *matrix,
                          size_t d, size_t row_begin, size_t row_end, double floor, double k,
                          double limit, size_t *out) {
@@ -115,7 +115,7 @@ int mdw_neighbors_packed(const uint8_t *bytes, const uint32_t *offsets, size_t n
 }
 
 /* Candidate pairs as three arrays (sim, src, dst). */
-__attribute__((export_name("mdw_merge_neighbor_pairs")))
+MDW_EXPORT("mdw_merge_neighbor_pairs")
 int mdw_merge_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const double *sim,
                              const uint32_t *src, const uint32_t *dst, size_t m, double floor, double k,
                              double limit, size_t *out) {

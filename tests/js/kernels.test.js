@@ -3,12 +3,10 @@
 // data (NaN, infinities, subnormals, zero vectors), dims that are not a
 // multiple of the panel or the register block. The same properties run
 // natively in tests/c/test_kernels.c.
-import { readFileSync } from "node:fs";
 import * as md from "../../js/index.js";
 import { cosine } from "../../bench/baseline-neighbors.js";
-import { ROOT } from "./golden/runner.js";
+import { BUILD, wasmBytes } from "./build.js";
 
-const BUILDS = { clang: "build/memdomain.wasm", emcc: "build/memdomain.emcc.wasm" };
 const DIMS = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 100, 384];
 const SPECIAL = [NaN, Infinity, -Infinity, 0, -0, 1e-45, -3e-39, 1.1754942106924411e-38, 3.4028234663852886e38];
 
@@ -39,9 +37,10 @@ function rows(r, n, d, mode) {
   return m;
 }
 
-for (const [label, file] of Object.entries(BUILDS)) {
-  describe(`kernels (${label})`, () => {
-    beforeAll(() => md.initSync(readFileSync(`${ROOT}${file}`)));
+md.initSync(wasmBytes());
+
+{
+  describe(`kernels (${BUILD})`, () => {
 
     test("1 x n arm: every row bit-identical to cosine", () => {
       const r = rng(42);

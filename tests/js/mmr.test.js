@@ -1,12 +1,10 @@
-// mmr on both wasm builds: applyMmr against the plain-JS baseline (an
+// mmr on the selected wasm build (tests/js/build.js): applyMmr against the plain-JS baseline (an
 // independent transcription of the design), applyMmrPacked against
 // applyMmr, identity of the returned objects, and argument errors.
-import { readFileSync } from "node:fs";
 import * as md from "../../js/index.js";
 import * as base from "../../bench/baseline-mmr.js";
-import { ROOT } from "./golden/runner.js";
+import { BUILD, wasmBytes } from "./build.js";
 
-const BUILDS = { clang: "build/memdomain.wasm", emcc: "build/memdomain.emcc.wasm" };
 
 function rng(seed) {
   let s = seed >>> 0;
@@ -37,9 +35,10 @@ function candidates(r, n, d, { ragged = false, vectorless = false } = {}) {
   return out;
 }
 
-for (const [label, file] of Object.entries(BUILDS)) {
-  describe(`mmr (${label})`, () => {
-    beforeAll(() => md.initSync(readFileSync(`${ROOT}${file}`)));
+md.initSync(wasmBytes());
+
+{
+  describe(`mmr (${BUILD})`, () => {
 
     test("applyMmr equals the baseline and returns the candidates themselves", () => {
       const r = rng(7);

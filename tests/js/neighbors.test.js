@@ -1,13 +1,11 @@
-// neighbors on both wasm builds: the reference shapes against the plain-JS
+// neighbors on the selected wasm build (tests/js/build.js): the reference shapes against the plain-JS
 // baseline (an independent transcription of the design), the packed batch
 // forms against the reference-shaped calls, the 1 x n arm against cosine,
 // and argument errors.
-import { readFileSync } from "node:fs";
 import * as md from "../../js/index.js";
 import * as base from "../../bench/baseline-neighbors.js";
-import { ROOT } from "./golden/runner.js";
+import { BUILD, wasmBytes } from "./build.js";
 
-const BUILDS = { clang: "build/memdomain.wasm", emcc: "build/memdomain.emcc.wasm" };
 
 function rng(seed) {
   let s = seed >>> 0;
@@ -53,9 +51,10 @@ const OPTIONS = [
   { floor: -0.5, perSourceK: NaN, limit: 7.9 },
 ];
 
-for (const [label, file] of Object.entries(BUILDS)) {
-  describe(`neighbors (${label})`, () => {
-    beforeAll(() => md.initSync(readFileSync(`${ROOT}${file}`)));
+md.initSync(wasmBytes());
+
+{
+  describe(`neighbors (${BUILD})`, () => {
 
     test("topNeighborPairs, rankCandidatePairs and the packed pass match the baseline", () => {
       const r = rng(11);

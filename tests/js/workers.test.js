@@ -1,11 +1,10 @@
 // Many workers, one answer: the all-pairs pass split into tiles on
 // independent module instances (worker_threads), merged on this thread,
 // equals the single-thread pass exactly for any tile count.
-import { readFileSync } from "node:fs";
 import * as md from "../../js/index.js";
-import { ROOT } from "./golden/runner.js";
+import { wasmBytes } from "./build.js";
 
-const bytes = readFileSync(`${ROOT}build/memdomain.wasm`);
+const bytes = wasmBytes();
 md.initSync(bytes);
 
 function rng(seed) {
