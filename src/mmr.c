@@ -1,7 +1,16 @@
 /* mmr module: applyMmr, greedy with a cached per-candidate max similarity
- * that folds in only the newest selection (O(k * n) cosines). When every
- * vector has one length the round's n cosines come from the row kernel over
- * panels packed once; otherwise from md_cosine pair by pair. */
+ * (O(k * n) cosines at most).
+ *
+ * Two exact strategies. The lazy one (finite lambda and scores): a
+ * candidate's value lambda * score - (1 - lambda) * penalty can only fall as
+ * its penalty (a max) grows, because 1 - lambda > 0 and rounding is
+ * monotone, so a cached value is an upper bound. A heap orders candidates by
+ * (cached value desc, input index asc); the top is brought up to date
+ * (folding in only the selections it has not seen) until the top is current,
+ * which then is the first remaining candidate with the greatest value, the
+ * reference's pick. The eager one (anything else, e.g. NaN values): every
+ * round scans every remaining candidate, as the reference does, with the
+ * round's cosines from the row kernel when every vector has one length. */
 #include "internal.h"
 #include "kernels.h"
 
@@ -101,6 +110,104 @@ static void round_sims(mmr_state *s, size_t picked) {
     }
 }
 
+/* ---------------------------------------------------------------- lazy */
+
+typedef struct hnode {
+    double value;
+    size_t i;
+} hnode;
+
+static inline bool before(const hnode *a, const hnode *b) {
+    return a->value > b->value || (a->value == b->value && a->i < b->i);
+}
+
+static void sift_down(hnode *h, size_t n, size_t at) {
+    for (;;) {
+        size_t l = 2 * at + 1, r = l + 1, top = at;
+        if (l < n && before(&h[l], &h[top])) top = l;
+        if (r < n && before(&h[r], &h[top])) top = r;
+        if (top == at) return;
+        hnode t = h[at];
+        h[at] = h[top];
+        h[top] = t;
+        at = top;
+    }
+}
+
+typedef struct lazy_ctx {
+    const md_mmr_candidate *c;
+    double *sumsq; /* per candidate, computed on first use */
+    uint8_t *have_sumsq;
+} lazy_ctx;
+
+static double sum_sq(lazy_ctx *x, size_t i) {
+    if (!x->have_sumsq[i]) {
+        const double *v = x->c[i].vector;
+        double s = 0;
+        for (size_t k = 0; k < x->c[i].len; k++) s += v[k] * v[k];
+        x->sumsq[i] = s;
+        x->have_sumsq[i] = 1;
+    }
+    return x->sumsq[i];
+}
+
+/* cosine(c[a].vector, c[b].vector), bit for bit. */
+static double lazy_cosine(lazy_ctx *x, size_t a, size_t b) {
+    const md_mmr_candidate *ca = &x->c[a], *cb = &x->c[b];
+    if (ca->len != cb->len) {
+        double s;
+        md_cosine(ca->vector, ca->len, cb->vector, cb->len, &s);
+        return s;
+    }
+    double dot = 0;
+    for (size_t k = 0; k < ca->len; k++) dot += ca->vector[k] * cb->vector[k];
+    return mdi_cosine_finish(dot, sum_sq(x, a), sum_sq(x, b));
+}
+
+static md_status apply_lazy(const md_mmr_candidate *c, size_t n, double limit, double lambda,
+                            size_t *out, size_t *len) {
+    hnode *heap = mdi_alloc_array(n, sizeof(hnode));
+    double *penalty = mdi_alloc_array(n, sizeof(double));
+    size_t *seen = mdi_alloc_array(n, sizeof(size_t)); /* selections folded into penalty[i] */
+    lazy_ctx x = {c, mdi_alloc_array(n, sizeof(double)), mdi_calloc_array(n, 1)};
+    md_status st = (heap && penalty && seen && x.sumsq && x.have_sumsq) ? MD_OK : MD_ERR_NOMEM;
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) {
+            penalty[i] = 0;
+            seen[i] = 0;
+            heap[i].i = i;
+            heap[i].value = lambda * c[i].score - (1 - lambda) * penalty[i];
+        }
+        for (size_t i = n / 2; i-- > 0;) sift_down(heap, n, i);
+        size_t size = n, count = 0;
+        while ((double)count < limit && size > 0) {
+            size_t i = heap[0].i;
+            if (!c[i].has_vector || seen[i] == count) {
+                out[count++] = i;
+                heap[0] = heap[--size];
+                sift_down(heap, size, 0);
+                continue;
+            }
+            for (size_t s = seen[i]; s < count; s++) {
+                size_t p = out[s];
+                if (c[p].has_vector) penalty[i] = mdi_js_max(penalty[i], lazy_cosine(&x, i, p));
+            }
+            seen[i] = count;
+            heap[0].value = lambda * c[i].score - (1 - lambda) * penalty[i];
+            sift_down(heap, size, 0);
+        }
+        *len = count;
+    }
+    free(x.have_sumsq);
+    free(x.sumsq);
+    free(seen);
+    free(penalty);
+    free(heap);
+    return st;
+}
+
+/* ---------------------------------------------------------------- eager */
+
 md_status md_apply_mmr(const md_mmr_candidate *candidates, size_t n, double limit, double lambda,
                        size_t *out, size_t *len) {
     if (!len) return MD_ERR_NULL;
@@ -116,6 +223,10 @@ md_status md_apply_mmr(const md_mmr_candidate *candidates, size_t n, double limi
         *len = keep;
         return MD_OK;
     }
+    /* The lazy strategy needs values that are never NaN: finite lambda and scores. */
+    bool lazy = isfinite(lambda);
+    for (size_t i = 0; i < n && lazy; i++) lazy = isfinite(candidates[i].score);
+    if (lazy) return apply_lazy(candidates, n, limit, lambda, out, len);
     mmr_state s;
     size_t *remaining = mdi_alloc_array(n, sizeof(size_t));
     double *penalty = mdi_alloc_array(n, sizeof(double));

@@ -58,21 +58,25 @@ static const double LIMITS[] = {0, 1, 2, 3, 5, 50, 2.5, 0.5, -1, NAN, INFINITY};
 static const double LAMBDAS[] = {0, 0.25, 0.5, 0.7, 1, 1.5, -1, NAN};
 
 static void test_random(void) {
-    for (int iter = 0; iter < 500; iter++) {
-        size_t n = rng_below(&rng, 30), d = rng_below(&rng, 10);
+    for (int iter = 0; iter < 1500; iter++) {
+        /* a third of the runs draw from tiny value sets: many exact ties in
+         * scores, cosines and values, where the first-index rule decides */
+        int tiny = iter % 3 == 0;
+        size_t n = rng_below(&rng, tiny ? 60 : 30), d = tiny ? 1 + rng_below(&rng, 3) : rng_below(&rng, 10);
         int ragged = rng_below(&rng, 4) == 0, vectorless = rng_below(&rng, 3) == 0;
         double *data = malloc((n * (d + 2) + 1) * sizeof(double));
         md_mmr_candidate *c = malloc((n + 1) * sizeof(md_mmr_candidate));
         size_t at = 0;
         for (size_t i = 0; i < n; i++) {
             size_t len = ragged ? d + rng_below(&rng, 3) : d;
-            c[i].score = rng_below(&rng, 4) == 0 ? (double)rng_below(&rng, 3) / 2 : rng_unit(&rng);
+            c[i].score = (tiny || rng_below(&rng, 4) == 0) ? (double)rng_below(&rng, 3) / 2 : rng_unit(&rng);
             if (rng_below(&rng, 40) == 0) c[i].score = NAN;
             c[i].has_vector = !(vectorless && rng_below(&rng, 3) == 0);
             c[i].vector = data + at;
             c[i].len = c[i].has_vector ? len : 0;
             for (size_t k = 0; k < c[i].len; k++) {
-                data[at + k] = rng_below(&rng, 3) == 0 ? (double)(int)rng_range(&rng, -3, 4) : rng_range(&rng, -1, 1);
+                data[at + k] = tiny ? (double)rng_below(&rng, 3) - 1
+                               : rng_below(&rng, 3) == 0 ? (double)(int)rng_range(&rng, -3, 4) : rng_range(&rng, -1, 1);
                 if (rng_below(&rng, 200) == 0) data[at + k] = NAN;
             }
             if (i > 0 && rng_below(&rng, 5) == 0 && c[i - 1].has_vector && c[i].has_vector && c[i - 1].len == c[i].len)
@@ -80,7 +84,8 @@ static void test_random(void) {
             at += c[i].len;
         }
         double limit = LIMITS[rng_below(&rng, 11)], lambda = LAMBDAS[rng_below(&rng, 8)];
-        if (rng_below(&rng, 2)) lambda = rng_unit(&rng);
+        if (rng_below(&rng, 2)) lambda = tiny ? (double)rng_below(&rng, 5) / 4 - 0.25 : rng_unit(&rng);
+        if (rng_below(&rng, 50) == 0) lambda = -1e308; /* huge values: +-infinity, never NaN */
         size_t *want = malloc((n + 1) * sizeof(size_t)), *got = malloc((n + 1) * sizeof(size_t));
         size_t nw = naive(c, n, limit, lambda, want), ng = 99;
         CHECK(md_apply_mmr(c, n, limit, lambda, got, &ng) == MD_OK);
