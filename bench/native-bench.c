@@ -4,7 +4,7 @@
  * the result lets the JS side check the answers are identical.
  *   native-bench pairs N D K   -> topNeighborPairs (packed), floor 0, top K
  *   native-bench mmr N D K     -> applyMmr (packed), lambda 0.5, choose K
- *   native-bench rows N D      -> the 1 x n arm
+ *   native-bench rows N D      -> the 1 x n arm (query: row 0)
  * Prints one JSON object. */
 #define _POSIX_C_SOURCE 199309L
 #include "memdomain.h"
@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
         free(out); free(md); free(scores);
     } else if (strcmp(what, "rows") == 0) {
         float *q = malloc(d * sizeof(float) + 4);
-        for (size_t i = 0; i < d; i++) q[i] = (float)next_unit();
+        for (size_t i = 0; i < d; i++) q[i] = m[i]; /* the first row, as bench/neighbors.mjs */
         double *sims = malloc(n * sizeof(double) + 8);
         md_status st = MD_OK;
         double ms = 1e300, sum = 0;
