@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import * as base from "./baseline-mmr.js";
-import { args, best, data, fmt, init, native, ratio, table, time } from "./common.mjs";
+import { args, best, data, fmt, init, native, ratio, table, time } from "./lib-vectors.mjs";
 
 const a = args();
 const md = init();

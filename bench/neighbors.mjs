@@ -10,7 +10,7 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import * as base from "./baseline-neighbors.js";
-import { args, best, bestAsync, data, fmt, init, native, ratio, table, time, wasmBytes } from "./common.mjs";
+import { args, best, bestAsync, data, fmt, init, native, ratio, table, time, wasmBytes } from "./lib-vectors.mjs";
 
 const a = args();
 const md = init();

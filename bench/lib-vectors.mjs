@@ -1,4 +1,4 @@
-// Shared by the benchmarks: deterministic data (the xorshift32 stream that
+// Shared by bench/neighbors.mjs and bench/mmr.mjs (run.mjs skips lib*): deterministic data (the xorshift32 stream that
 // native-bench.c uses too), the native harness, timing and table output.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
