@@ -150,10 +150,12 @@ static md_status offer(selector *s, size_t list, size_t dst, double sim) {
         const entry *last = &e[len - 1];
         if (!(sim > last->sim || (sim == last->sim && rd < s->rank[last->dst]))) return MD_OK;
     } else if (len == s->room[list]) {
-        size_t room = len < 4 ? 4 : (len > SIZE_MAX / 4 ? SIZE_MAX / sizeof(entry) : 2 * len);
+        /* len < cap here, so room > len; doubling stops at cap and at what size_t can count */
+        size_t room = len < 4 ? 4 : (len > SIZE_MAX / 2 ? SIZE_MAX : 2 * len);
         if (room > cap) room = cap;
+        if (room > SIZE_MAX / sizeof(entry)) return MD_ERR_NOMEM;
         entry *grown = realloc(e, room * sizeof(entry));
-        if (!grown || room <= len) return MD_ERR_NOMEM;
+        if (!grown) return MD_ERR_NOMEM;
         s->items[list] = e = grown;
         s->room[list] = room;
     }
