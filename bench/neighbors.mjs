@@ -10,6 +10,7 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import * as base from "./baseline-neighbors.js";
+import { createNeighborPool } from "../js/src/workers.js";
 import { args, best, bestAsync, data, fmt, init, native, ratio, table, time, wasmBytes } from "./lib-vectors.mjs";
 
 const a = args();
@@ -37,8 +38,8 @@ function digest(pairs, keyIndex) {
   for (let r = 0; r < 10; r++) { md.topNeighborPairsPacked(m, keys, options); md.topNeighborPairs(vecs, options); base.topNeighborPairs(vecs, options); }
 }
 
-const pool1 = await md.createNeighborPool({ workers: 1, wasm: module });
-const pool2 = await md.createNeighborPool({ workers: 2, wasm: module });
+const pool1 = await createNeighborPool({ workers: 1, wasm: module });
+const pool2 = await createNeighborPool({ workers: 2, wasm: module });
 {
   const { m } = data(300, 64);
   const keys = Array.from({ length: 300 }, (_, i) => `w${i}`);

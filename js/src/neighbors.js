@@ -288,6 +288,3 @@ export function topCosineRows(query, matrix, k) {
     };
   });
 }
-
-// The multi-worker pass lives in workers.js (it loads worker_threads only when used).
-export { createNeighborPool, tileBounds, topNeighborPairsParallel } from "./workers.js";

@@ -1,4 +1,5 @@
-// Many workers, one answer: the packed all-pairs pass split into row tiles,
+// Many workers, one answer (import "memdomain/src/workers.js"; kept out of the
+// package entry so importing memdomain never starts a thread): the packed all-pairs pass split into row tiles,
 // each computed by an independent module instance (a worker_threads Worker
 // in Node, a module Web Worker in browsers; both run workers-tile.js, which
 // imports this same glue), then merged on the calling thread. Per-source
@@ -16,7 +17,12 @@ const isNode = typeof process !== "undefined" && !!process.versions?.node && typ
  * number of pairs (row i has n - 1 - i pairs j > i).
  */
 export function tileBounds(n, tiles) {
-  const t = Math.max(1, Math.min(tiles, Math.max(n, 1)));
+  const fn = "tileBounds";
+  num(fn, "n", n);
+  num(fn, "tiles", tiles);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw rangeError(fn, "n", "must be an integer in [0, 2^32)");
+  if (!Number.isInteger(tiles) || tiles < 1) throw rangeError(fn, "tiles", "must be a positive integer");
+  const t = Math.max(1, Math.min(tiles, n));
   const total = (n * (n - 1)) / 2;
   const bounds = [0];
   let row = 0, done = 0;
@@ -96,7 +102,7 @@ export async function createNeighborPool({ workers = 2, wasm } = {}) {
         perSourceK: num(fn2, "options.perSourceK", options.perSourceK),
         limit: num(fn2, "options.limit", options.limit) };
       num(fn2, "tiles", tiles);
-      if (!Number.isInteger(tiles) || tiles < 1) throw rangeError(fn2, "tiles", "must be a positive integer");
+      if (!Number.isInteger(tiles) || tiles < 1 || tiles > 65536) throw rangeError(fn2, "tiles", "must be an integer in [1, 65536]");
       if (!isInitialized()) throw new Error("memdomain: call init() or initSync() before using the library");
       const bounds = tileBounds(keys.length, tiles);
       const jobs = pool.map(() => []);

@@ -82,9 +82,6 @@ export function mergeNeighborTiles(
   options: NeighborOptions,
 ): readonly NeighborPair[];
 
-/** Row boundaries splitting [0, n) into `tiles` ranges of about equal pair counts. */
-export function tileBounds(n: number, tiles: number): number[];
-
 /** The 1 x n arm: cosine(query, row i) for every row (rows of query.length floats). */
 export function cosineRows(query: Float32Array, matrix: Float32Array): Float64Array;
 
@@ -94,30 +91,3 @@ export function topCosineRows(
   matrix: Float32Array,
   k: number,
 ): { readonly indices: Uint32Array; readonly sims: Float64Array };
-
-/** A pool of module instances (worker_threads in Node, module Web Workers in browsers). */
-export interface NeighborPool {
-  readonly size: number;
-  /** topNeighborPairsPacked in `tiles` tiles over the pool, merged here: the same answer. */
-  topNeighborPairs(
-    matrix: Float32Array,
-    keys: readonly string[],
-    options: NeighborOptions,
-    opts?: { tiles?: number },
-  ): Promise<readonly NeighborPair[]>;
-  close(): Promise<void>;
-}
-
-/** Start `workers` instances; `wasm` is what each passes to init() (bytes, Module or URL). */
-export function createNeighborPool(opts?: {
-  workers?: number;
-  wasm?: BufferSource | WebAssembly.Module | string | URL;
-}): Promise<NeighborPool>;
-
-/** One-shot: a pool, the tiled pass, then close. */
-export function topNeighborPairsParallel(
-  matrix: Float32Array,
-  keys: readonly string[],
-  options: NeighborOptions,
-  opts?: { workers?: number; tiles?: number; wasm?: BufferSource | WebAssembly.Module | string | URL },
-): Promise<readonly NeighborPair[]>;

@@ -3,6 +3,7 @@
 // forms against the reference-shaped calls, the 1 x n arm against cosine,
 // and argument errors.
 import * as md from "../../js/index.js";
+import { tileBounds } from "../../js/src/workers.js";
 import * as base from "../../bench/baseline-neighbors.js";
 import { BUILD, wasmBytes } from "./build.js";
 
@@ -104,7 +105,7 @@ md.initSync(wasmBytes());
         const o = OPTIONS[iter % OPTIONS.length];
         const whole = md.topNeighborPairsPacked(m, keys, o);
         for (let t = 1; t <= 5; t++) {
-          const b = md.tileBounds(n, t);
+          const b = tileBounds(n, t);
           const tiles = [];
           for (let i = 0; i + 1 < b.length; i++) tiles.push(md.neighborTile(m, keys, b[i], b[i + 1], o));
           expect(md.mergeNeighborTiles(keys, tiles.reverse(), o)).toEqual(whole);

@@ -2,6 +2,7 @@
 // independent module instances (worker_threads), merged on this thread,
 // equals the single-thread pass exactly for any tile count.
 import * as md from "../../js/index.js";
+import * as workers from "../../js/src/workers.js";
 import { wasmBytes } from "./build.js";
 
 const bytes = wasmBytes();
@@ -21,7 +22,7 @@ function rng(seed) {
 describe("workers", () => {
   let pool;
   beforeAll(async () => {
-    pool = await md.createNeighborPool({ workers: 2, wasm: new WebAssembly.Module(bytes) });
+    pool = await workers.createNeighborPool({ workers: 2, wasm: new WebAssembly.Module(bytes) });
   });
   afterAll(async () => {
     await pool?.close();
@@ -30,7 +31,7 @@ describe("workers", () => {
   test("tileBounds partitions [0, n) into balanced ranges", () => {
     for (const n of [0, 1, 2, 7, 100, 1001]) {
       for (const t of [1, 2, 3, 8, 2000]) {
-        const b = md.tileBounds(n, t);
+        const b = workers.tileBounds(n, t);
         expect(b[0]).toBe(0);
         expect(b[b.length - 1]).toBe(n);
         for (let i = 1; i < b.length; i++) expect(b[i]).toBeGreaterThanOrEqual(b[i - 1]);
@@ -64,7 +65,7 @@ describe("workers", () => {
     const m = new Float32Array(40 * 8).map((_, i) => Math.sin(i));
     const keys = Array.from({ length: 40 }, (_, i) => `r${i}`);
     const o = { floor: 0.1, perSourceK: 3, limit: 50 };
-    expect(await md.topNeighborPairsParallel(m, keys, o, { workers: 2, tiles: 3, wasm: bytes }))
+    expect(await workers.topNeighborPairsParallel(m, keys, o, { workers: 2, tiles: 3, wasm: bytes }))
       .toEqual(md.topNeighborPairsPacked(m, keys, o));
   });
 });
