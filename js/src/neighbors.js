@@ -288,3 +288,80 @@ export function topCosineRows(query, matrix, k) {
     };
   });
 }
+
+// ---------------------------------------------------------------- resident rows
+
+const residentRegistry = typeof FinalizationRegistry === "function"
+  ? new FinalizationRegistry(({ ex, ptr }) => { if (exportsOf() === ex) ex.md_free(ptr); })
+  : null;
+
+/**
+ * Copy a packed Float32Array of n rows x d into WebAssembly memory once, for
+ * many 1 x n queries without re-copying the matrix (the copy is most of a
+ * single cosineRows call). Returns { n, d, cosineRows(query),
+ * topCosineRows(query, k), free() }; each query is bit-identical to
+ * cosineRows / topCosineRows over the same matrix. Call free() when done
+ * (a forgotten handle is freed when collected); a handle from before a
+ * later init() throws.
+ */
+export function residentRows(matrix, d) {
+  const fn = "residentRows";
+  f32Array(fn, "matrix", matrix);
+  num(fn, "d", d);
+  if (!Number.isInteger(d) || d < 1 || d > MAX_ELEMENTS) throw rangeError(fn, "d", "must be a positive integer");
+  const n = matrix.length / d;
+  if (!Number.isInteger(n)) throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of d (${d})`);
+  const ex = exportsOf();
+  const ptr = ex.md_alloc(matrix.length * 4);
+  if (!ptr) throw rangeError(fn, "matrix", `needs ${matrix.length * 4} bytes of WebAssembly memory, which could not be allocated`);
+  if (matrix.length) views().f32.set(matrix, ptr >>> 2);
+  const handle = {};
+  let live = true;
+  const check = (name, query) => {
+    if (!live) throw rangeError(name, "this", "was freed");
+    if (exportsOf() !== ex) throw rangeError(name, "this", "belongs to an instance replaced by a later init()");
+    f32Array(name, "query", query);
+    if (query.length !== d) throw rangeError(name, "query", `has ${query.length} elements, not d = ${d}`);
+  };
+  Object.assign(handle, {
+    n, d,
+    cosineRows(query) {
+      const name = "residentRows.cosineRows";
+      check(name, query);
+      return withFrame(name, (f) => {
+        const pq = f.f32(d), po = f.f64(n);
+        f.alloc();
+        f.writeF32(pq, query);
+        f.check(ex.md_cosine_rows_f32(f.at(pq), ptr, n, d, f.at(po)));
+        return new Float64Array(views().buffer, f.at(po), n).slice();
+      });
+    },
+    topCosineRows(query, k) {
+      const name = "residentRows.topCosineRows";
+      check(name, query);
+      num(name, "k", k);
+      const t = Math.trunc(k);
+      const keep = t > 0 ? Math.min(n, t) : 0;
+      return withFrame(name, (f) => {
+        const pq = f.f32(d), pi = f.u32(keep), ps = f.f64(keep);
+        f.alloc();
+        f.writeF32(pq, query);
+        f.check(ex.md_top_cosine_rows_f32(f.at(pq), ptr, n, d, keep, f.at(pi), f.at(ps), f.out()));
+        const { buffer } = views();
+        const len = f.outU32(0);
+        return {
+          indices: new Uint32Array(buffer, f.at(pi), len).slice(),
+          sims: new Float64Array(buffer, f.at(ps), len).slice(),
+        };
+      });
+    },
+    free() {
+      if (!live) return;
+      live = false;
+      residentRegistry?.unregister(handle);
+      if (exportsOf() === ex) ex.md_free(ptr);
+    },
+  });
+  residentRegistry?.register(handle, { ex, ptr }, handle);
+  return handle;
+}

@@ -91,3 +91,18 @@ export function topCosineRows(
   matrix: Float32Array,
   k: number,
 ): { readonly indices: Uint32Array; readonly sims: Float64Array };
+
+/** A packed matrix resident in WebAssembly memory, for repeated 1 x n queries. */
+export interface ResidentRows {
+  readonly n: number;
+  readonly d: number;
+  /** cosineRows(query, matrix) without re-copying the matrix. */
+  cosineRows(query: Float32Array): Float64Array;
+  /** topCosineRows(query, matrix, k) without re-copying the matrix. */
+  topCosineRows(query: Float32Array, k: number): { readonly indices: Uint32Array; readonly sims: Float64Array };
+  /** Release the memory (idempotent). */
+  free(): void;
+}
+
+/** Copy n rows x d floats into WebAssembly memory once. */
+export function residentRows(matrix: Float32Array, d: number): ResidentRows;

@@ -130,6 +130,29 @@ md.initSync(wasmBytes());
       }
     });
 
+    test("residentRows answers as cosineRows/topCosineRows, and frees", () => {
+      const r = rng(4);
+      for (let iter = 0; iter < 20; iter++) {
+        const n = Math.floor(r() * 60), d = 1 + Math.floor(r() * 30);
+        const m = matrix(r, n, d, iter % 2 === 0);
+        const h = md.residentRows(m, d);
+        expect([h.n, h.d]).toEqual([n, d]);
+        for (let q = 0; q < 3; q++) {
+          const query = matrix(r, 1, d, q === 2);
+          expect(h.cosineRows(query)).toEqual(md.cosineRows(query, m));
+          expect(h.topCosineRows(query, 5)).toEqual(md.topCosineRows(query, m, 5));
+        }
+        h.free();
+        h.free();
+        expect(() => h.cosineRows(new Float32Array(d))).toThrow(/residentRows\.cosineRows: this was freed/);
+      }
+      expect(() => md.residentRows(new Float32Array(5), 2)).toThrow(RangeError);
+      expect(() => md.residentRows(new Float32Array(4), 0)).toThrow(/d/);
+      const h = md.residentRows(new Float32Array(4), 2);
+      expect(() => h.cosineRows(new Float32Array(3))).toThrow(/query/);
+      h.free();
+    });
+
     test("float32View: in place when aligned, a copy when not, undefined when ragged", () => {
       const buf = new ArrayBuffer(16);
       const aligned = new Uint8Array(buf, 4, 8);
