@@ -39,44 +39,41 @@ function rows(r, n, d, mode) {
 
 md.initSync(wasmBytes());
 
-{
-  describe(`kernels (${BUILD})`, () => {
-
-    test("1 x n arm: every row bit-identical to cosine", () => {
-      const r = rng(42);
-      for (const d of DIMS) {
-        for (let rep = 0; rep < 4; rep++) {
-          const n = 1 + Math.floor(r() * 70);
-          const m = rows(r, n, d, rep > 0), q = rows(r, 1, d, rep > 1);
-          const got = md.cosineRows(q, m);
-          for (let i = 0; i < n; i++) {
-            const row = m.subarray(i * d, (i + 1) * d);
-            expect(Object.is(got[i], cosine(q, row)) ? null : [d, i, got[i], cosine(q, row)]).toBe(null);
-          }
+describe(`kernels (${BUILD})`, () => {
+  test("1 x n arm: every row bit-identical to cosine", () => {
+    const r = rng(42);
+    for (const d of DIMS) {
+      for (let rep = 0; rep < 4; rep++) {
+        const n = 1 + Math.floor(r() * 70);
+        const m = rows(r, n, d, rep > 0), q = rows(r, 1, d, rep > 1);
+        const got = md.cosineRows(q, m);
+        for (let i = 0; i < n; i++) {
+          const row = m.subarray(i * d, (i + 1) * d);
+          expect(Object.is(got[i], cosine(q, row)) ? null : [d, i, got[i], cosine(q, row)]).toBe(null);
         }
       }
-    });
-
-    test("all-pairs block kernel: finite pairs equal cosine, NaN-carrying pairs never enter", () => {
-      const r = rng(43);
-      for (const d of DIMS) {
-        const n = 2 + Math.floor(r() * 30);
-        const m = rows(r, n, d, true);
-        const keys = Array.from({ length: n }, (_, i) => `k${i}`);
-        const got = md.topNeighborPairsPacked(m, keys, { floor: -Infinity, perSourceK: Infinity, limit: Infinity });
-        const row = (i) => m.subarray(i * d, (i + 1) * d);
-        const finite = (i) => row(i).every(Number.isFinite);
-        const norm0 = (i) => row(i).reduce((s, x) => s + x * x, 0) === 0;
-        let expected = 0;
-        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if ((finite(i) && finite(j)) || norm0(i) || norm0(j)) expected++;
-        // pairs whose hoisted ratio is finite although a vector is not finite also enter; count at least
-        expect(got.length).toBeGreaterThanOrEqual(2 * expected);
-        for (const p of got) {
-          const i = +p.src.slice(1), j = +p.dst.slice(1);
-          expect(Number.isNaN(p.sim)).toBe(false);
-          if (finite(i) && finite(j)) expect(Object.is(p.sim, cosine(row(i), row(j)))).toBe(true);
-        }
-      }
-    });
+    }
   });
-}
+
+  test("all-pairs block kernel: finite pairs equal cosine, NaN-carrying pairs never enter", () => {
+    const r = rng(43);
+    for (const d of DIMS) {
+      const n = 2 + Math.floor(r() * 30);
+      const m = rows(r, n, d, true);
+      const keys = Array.from({ length: n }, (_, i) => `k${i}`);
+      const got = md.topNeighborPairsPacked(m, keys, { floor: -Infinity, perSourceK: Infinity, limit: Infinity });
+      const row = (i) => m.subarray(i * d, (i + 1) * d);
+      const finite = (i) => row(i).every(Number.isFinite);
+      const norm0 = (i) => row(i).reduce((s, x) => s + x * x, 0) === 0;
+      let expected = 0;
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if ((finite(i) && finite(j)) || norm0(i) || norm0(j)) expected++;
+      // pairs whose hoisted ratio is finite although a vector is not finite also enter; count at least
+      expect(got.length).toBeGreaterThanOrEqual(2 * expected);
+      for (const p of got) {
+        const i = +p.src.slice(1), j = +p.dst.slice(1);
+        expect(Number.isNaN(p.sim)).toBe(false);
+        if (finite(i) && finite(j)) expect(Object.is(p.sim, cosine(row(i), row(j)))).toBe(true);
+      }
+    }
+  });
+});
