@@ -2,6 +2,9 @@
 // independent module instances, merged into the single-thread answer.
 import type { NeighborOptions, NeighborPair } from "./neighbors.js";
 
+/** What each worker passes to init(): the wasm bytes, a compiled WebAssembly.Module, or a URL. */
+type WasmSource = ArrayBuffer | ArrayBufferView | string | { readonly href: string } | object;
+
 /** Row boundaries splitting [0, n) into `tiles` ranges of about equal pair counts. */
 export function tileBounds(n: number, tiles: number): number[];
 
@@ -21,7 +24,7 @@ export interface NeighborPool {
 /** Start `workers` instances; `wasm` is what each passes to init() (bytes, Module or URL). */
 export function createNeighborPool(opts?: {
   workers?: number;
-  wasm?: BufferSource | WebAssembly.Module | string | URL;
+  wasm?: WasmSource;
 }): Promise<NeighborPool>;
 
 /** One-shot: a pool, the tiled pass, then close. */
@@ -29,5 +32,5 @@ export function topNeighborPairsParallel(
   matrix: Float32Array,
   keys: readonly string[],
   options: NeighborOptions,
-  opts?: { workers?: number; tiles?: number; wasm?: BufferSource | WebAssembly.Module | string | URL },
+  opts?: { workers?: number; tiles?: number; wasm?: WasmSource },
 ): Promise<readonly NeighborPair[]>;
