@@ -68,7 +68,7 @@ for (const [n, d] of sizes) {
   const packed = best(() => md.topNeighborPairsPacked(m, keys, options), { max: 3, budget: 3000 });
   want ??= packed.value;
   const w1 = await bestAsync(() => pool1.topNeighborPairs(m, keys, options, { tiles: 1 }), { max: 3, budget: 3000 });
-  const w2 = await bestAsync(() => pool2.topNeighborPairs(m, keys, options, { tiles: 4 }), { max: 3, budget: 3000 });
+  const w2 = await bestAsync(() => pool2.topNeighborPairs(m, keys, options, { tiles: 2 }), { max: 3, budget: 4000 });
   const nat = native("pairs", n, d, k);
   const ref = digest(want, keyIndex);
   const same = (x) => JSON.stringify(x) === JSON.stringify(want);
