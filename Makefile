@@ -28,8 +28,10 @@ HDRS    := include/memdomain.h $(wildcard src/*.h) $(wildcard wasm/*.h)
 
 # C11, warnings are errors, no floating-point contraction, never fast-math.
 STD_FLAGS  := -std=c11 -Wall -Wextra -Werror -ffp-contract=off -fno-fast-math
-CFLAGS_NAT := $(STD_FLAGS) -O2 -Iinclude -Isrc
-SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# Native SIMD kernels use the widest instructions of the build machine (src/kernels.h).
+NATIVE_SIMD ?= -march=native
+CFLAGS_NAT := $(STD_FLAGS) $(NATIVE_SIMD) -O2 -Iinclude -Isrc
+SAN_FLAGS  := $(NATIVE_SIMD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # ---- native static library ----
 NAT_OBJS := $(patsubst src/%.c,$(BUILD)/native/%.o,$(SRCS))

@@ -518,6 +518,160 @@ double md_reprieve_score(double importance, double access_count, double outcome_
  */
 bool md_should_reprieve(double score, double reprieve_count, double floor, double max_reprieves);
 
+/* ======================================================================== */
+/* neighbors                                                                 */
+/* ======================================================================== */
+
+/** The selection knobs (JavaScript numbers, the reference's semantics):
+ *  floor: a pair enters when sim >= floor (a NaN sim or floor never does);
+ *  per_source_k: each source keeps at most floor(per_source_k) neighbours
+ *    (none when negative; unbounded when NaN or +infinity);
+ *  limit: the final list is slice(0, limit) (truncated toward zero, a negative
+ *    limit counts from the end, NaN keeps none). */
+typedef struct md_neighbor_options {
+    double floor;
+    double per_source_k;
+    double limit;
+} md_neighbor_options;
+
+/** One decoded vector under its key. vec may be NULL when len is 0. */
+typedef struct md_keyed_vector {
+    md_str key;
+    const float *vec;
+    size_t len;
+} md_keyed_vector;
+
+/** One enumerated candidate pair, oriented by the caller. */
+typedef struct md_candidate_pair {
+    md_str src;
+    md_str dst;
+} md_candidate_pair;
+
+/** One selected pair: src and dst are indices into the input vectors (their
+ * keys are the pair's keys); sim is in [-1, 1]. */
+typedef struct md_neighbor_pair {
+    size_t src;
+    size_t dst;
+    double sim;
+} md_neighbor_pair;
+
+/** A list of pairs in the final order. Release with md_neighbor_pairs_free. */
+typedef struct md_neighbor_pairs {
+    size_t len;
+    md_neighbor_pair *pairs;
+} md_neighbor_pairs;
+
+/** Release a md_neighbor_pairs' array and zero it. NULL is a no-op. */
+void md_neighbor_pairs_free(md_neighbor_pairs *pairs);
+
+/**
+ * topNeighborPairs: every unordered pair (i < j) once, offered to both ends.
+ * Equal-length pairs use hoisted norms (zero norm -> 0, else
+ * dot / (|a| * |b|) clamped, NaN kept, so a vector carrying NaN or infinity
+ * enters no neighbourhood); mismatched lengths use md_cosine_f32. Final
+ * order sim desc, src key asc, dst key asc (JavaScript order), then the
+ * limit. Duplicate keys behave as the reference (one neighbourhood per key).
+ * Returns MD_OK, MD_ERR_NULL, MD_ERR_NOMEM (out is then empty).
+ */
+md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
+                                md_neighbor_options options, md_neighbor_pairs *out);
+
+/**
+ * rankCandidatePairs: the same similarity, floor, per-source top-k (src side
+ * only), order and limit over an enumerated pair list. A pair naming a key
+ * without a vector is skipped; with duplicate keys the last vector wins.
+ * Statuses as md_top_neighbor_pairs.
+ */
+md_status md_rank_candidate_pairs(const md_candidate_pair *pairs, size_t n_pairs,
+                                  const md_keyed_vector *vectors, size_t n,
+                                  md_neighbor_options options, md_neighbor_pairs *out);
+
+/**
+ * topNeighborPairs over a packed row-major matrix of n rows by d floats
+ * (row i has key keys[i]); bit-identical to md_top_neighbor_pairs over the
+ * same rows. Keys must be unique: a duplicate is MD_ERR_INVALID and, when
+ * dup is not NULL, *dup receives the index of its second occurrence.
+ * Statuses: MD_OK, MD_ERR_NULL, MD_ERR_RANGE (n * d overflows),
+ * MD_ERR_INVALID, MD_ERR_NOMEM.
+ */
+md_status md_top_neighbor_pairs_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
+                                       md_neighbor_options options, md_neighbor_pairs *out,
+                                       size_t *dup);
+
+/**
+ * One tile of the packed all-pairs pass: the pairs (i, j), i in
+ * [row_begin, row_end), j > i, offered to both ends, each source keeping its
+ * top per_source_k (floor applied, no limit). The result lists every kept
+ * pair (src, dst, sim) grouped by src; merging the tiles of any partition of
+ * [0, n) with md_merge_neighbor_pairs gives md_top_neighbor_pairs_packed's
+ * answer exactly. Statuses as md_top_neighbor_pairs_packed (MD_ERR_RANGE
+ * also for row_begin > row_end or row_end > n).
+ */
+md_status md_neighbor_tile_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
+                                  size_t row_begin, size_t row_end, md_neighbor_options options,
+                                  md_neighbor_pairs *out, size_t *dup);
+
+/**
+ * Merge candidate pairs (src, dst, sim, indices into keys[0..n)) the way
+ * the pass selects: per src the top per_source_k by sim desc then dst key
+ * asc, then the final order and the limit. The floor is applied again.
+ * Statuses as md_top_neighbor_pairs_packed (MD_ERR_RANGE for an index >= n).
+ */
+md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs, const md_str *keys,
+                                  size_t n, md_neighbor_options options, md_neighbor_pairs *out,
+                                  size_t *dup);
+
+/**
+ * The 1 x n arm: out[i] = md_cosine_f32(query, d, row i, d) for the n rows
+ * of a packed matrix (cosine's semantics: zero norm or NaN -> 0, clamped).
+ * out must hold n doubles. Statuses: MD_OK, MD_ERR_NULL, MD_ERR_RANGE,
+ * MD_ERR_NOMEM.
+ */
+md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
+                             double *out);
+
+/**
+ * The top-k form of the 1 x n arm: the k best rows (fewer when n < k) by
+ * cosine desc, row index asc, as indices and similarities. idx and sims must
+ * hold min(k, n) entries; *len receives the count. Statuses as
+ * md_cosine_rows_f32.
+ */
+md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
+                                 size_t k, size_t *idx, double *sims, size_t *len);
+
+/* ======================================================================== */
+/* mmr                                                                       */
+/* ======================================================================== */
+
+/** A candidate: its fused relevance and its vector (doubles), if any. */
+typedef struct md_mmr_candidate {
+    double score;
+    const double *vector; /* may be NULL when len is 0 */
+    size_t len;
+    bool has_vector;
+} md_mmr_candidate;
+
+/**
+ * applyMmr: limit <= 0 -> none; lambda >= 1 or n <= 1 -> slice(0, limit) in
+ * input order; otherwise greedy rounds while count < limit, each picking the
+ * first remaining candidate with the strictly greatest
+ * lambda * score - (1 - lambda) * penalty (the first remaining when none
+ * compares greater, e.g. NaN), where penalty is the running Math.max of
+ * md_cosine to every selected candidate with a vector (0 without one).
+ * Writes the chosen input indices in order to out (room for n) and the
+ * count to *len. Statuses: MD_OK, MD_ERR_NULL, MD_ERR_NOMEM.
+ */
+md_status md_apply_mmr(const md_mmr_candidate *candidates, size_t n, double limit, double lambda,
+                       size_t *out, size_t *len);
+
+/**
+ * applyMmr over a packed matrix: candidate i has score scores[i] and vector
+ * row i (d doubles). Bit-identical to md_apply_mmr over the same
+ * candidates. Statuses as md_apply_mmr, and MD_ERR_RANGE when n * d overflows.
+ */
+md_status md_apply_mmr_packed(const double *scores, const double *matrix, size_t n, size_t d,
+                              double limit, double lambda, size_t *out, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

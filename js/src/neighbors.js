@@ -1,2 +1,367 @@
-// neighbors module: not implemented yet (see the open issues).
-export {};
+// neighbors module: float32View, topNeighborPairs, rankCandidatePairs, and
+// the batch forms beyond the reference (a packed matrix all-pairs pass, its
+// tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
+// constant number of times.
+import { arr, exportsOf, num, obj, rangeError, str, typeError, views, withFrame } from "./core.js";
+
+const MAX_ELEMENTS = 0x0fffffff;
+
+/** A Float32Array over stored bytes: in place when aligned, a copy when not;
+ * undefined for an empty or ragged blob. */
+export function float32View(bytes) {
+  if (!(bytes instanceof Uint8Array)) throw typeError("float32View", "bytes", "a Uint8Array", bytes);
+  const len = bytes.byteLength;
+  if (len === 0 || len % 4 !== 0) return undefined;
+  if (bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, len / 4);
+  const copy = new Uint8Array(len);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer);
+}
+
+function options(fn, o) {
+  obj(fn, "options", o);
+  return {
+    floor: num(fn, "options.floor", o.floor),
+    perSourceK: num(fn, "options.perSourceK", o.perSourceK),
+    limit: num(fn, "options.limit", o.limit),
+  };
+}
+
+function f32Array(fn, arg, v) {
+  if (!(v instanceof Float32Array)) throw typeError(fn, arg, "a Float32Array", v);
+  return v;
+}
+
+function keyedVectors(fn, vectors) {
+  arr(fn, "vectors", vectors);
+  const n = vectors.length, keys = new Array(n), vecs = new Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const v = obj(fn, `vectors[${i}]`, vectors[i]);
+    keys[i] = str(fn, `vectors[${i}].key`, v.key);
+    vecs[i] = f32Array(fn, `vectors[${i}].vec`, v.vec);
+    total += vecs[i].length;
+  }
+  if (total > MAX_ELEMENTS) throw rangeError(fn, "vectors", "hold more elements than memdomain accepts");
+  return { keys, vecs, total };
+}
+
+/** Plan and fill the vectors region (floats back to back) and their lengths. */
+function planVectors(f, vecs, total) {
+  return { data: f.f32(total), lens: f.u32(vecs.length) };
+}
+function writeVectors(f, at, vecs) {
+  const { f32, u32 } = views();
+  let p = f.at(at.data) >>> 2;
+  const l0 = f.at(at.lens) >>> 2;
+  for (let i = 0; i < vecs.length; i++) {
+    f32.set(vecs[i], p);
+    p += vecs[i].length;
+    u32[l0 + i] = vecs[i].length;
+  }
+}
+
+/** Read a pair block ([f64 sim][u32 src][u32 dst]) as NeighborPair objects. */
+function readPairs(f, keys) {
+  const block = f.result(f.outU32(0));
+  const len = f.outU32(1);
+  const { f64, u32 } = views();
+  const s0 = block >>> 3, a0 = (block + 8 * len) >>> 2, b0 = a0 + len;
+  const out = new Array(len);
+  for (let i = 0; i < len; i++) out[i] = { src: keys[u32[a0 + i]], dst: keys[u32[b0 + i]], sim: f64[s0 + i] };
+  return out;
+}
+
+/** Per-source top-k nearest neighbours above a floor, over every unordered pair. */
+export function topNeighborPairs(vectors, options_) {
+  const fn = "topNeighborPairs";
+  const { keys, vecs, total } = keyedVectors(fn, vectors);
+  const o = options(fn, options_);
+  return withFrame(fn, (f) => {
+    const kt = f.keys(keys), at = planVectors(f, vecs, total);
+    f.alloc();
+    writeVectors(f, at, vecs);
+    f.check(exportsOf().mdw_top_neighbor_pairs(f.at(kt.bytes), f.at(kt.offs), keys.length, f.at(at.data),
+      f.at(at.lens), o.floor, o.perSourceK, o.limit, f.out()));
+    return readPairs(f, keys);
+  });
+}
+
+/** Rank an enumerated pair set: similarity, floor, per-source top-k, order, cap. */
+export function rankCandidatePairs(pairs, vectors, options_) {
+  const fn = "rankCandidatePairs";
+  arr(fn, "pairs", pairs);
+  const { keys, vecs, total } = keyedVectors(fn, vectors);
+  const o = options(fn, options_);
+  const all = keys.slice();
+  for (let i = 0; i < pairs.length; i++) {
+    const p = obj(fn, `pairs[${i}]`, pairs[i]);
+    all.push(str(fn, `pairs[${i}].src`, p.src), str(fn, `pairs[${i}].dst`, p.dst));
+  }
+  return withFrame(fn, (f) => {
+    const kt = f.keys(all), at = planVectors(f, vecs, total);
+    f.alloc();
+    writeVectors(f, at, vecs);
+    f.check(exportsOf().mdw_rank_candidate_pairs(f.at(kt.bytes), f.at(kt.offs), keys.length, f.at(at.data),
+      f.at(at.lens), pairs.length, o.floor, o.perSourceK, o.limit, f.out()));
+    return readPairs(f, keys);
+  });
+}
+
+// ---------------------------------------------------------------- packed
+
+/** Check a packed matrix against n keys; returns d. */
+function packedDim(fn, matrix, keys) {
+  f32Array(fn, "matrix", matrix);
+  arr(fn, "keys", keys);
+  const n = keys.length;
+  const seen = new Set();
+  for (let i = 0; i < n; i++) {
+    const k = str(fn, `keys[${i}]`, keys[i]);
+    if (seen.has(k)) throw rangeError(fn, "keys", `holds ${JSON.stringify(k)} more than once; keys must be unique`);
+    seen.add(k);
+  }
+  if (n === 0) {
+    if (matrix.length !== 0) throw rangeError(fn, "matrix", `has ${matrix.length} elements for 0 keys`);
+    return 0;
+  }
+  const d = matrix.length / n;
+  if (!Number.isInteger(d))
+    throw rangeError(fn, "matrix", `has ${matrix.length} elements, not n x d for n = keys.length = ${n}`);
+  return d;
+}
+
+function packedCall(fn, matrix, keys, o, rowBegin, rowEnd, read) {
+  const d = packedDim(fn, matrix, keys);
+  return withFrame(fn, (f) => {
+    const kt = f.keys(keys), pm = f.f32(matrix.length);
+    f.alloc();
+    f.writeF32(pm, matrix);
+    const st = exportsOf().mdw_neighbors_packed(f.at(kt.bytes), f.at(kt.offs), keys.length, f.at(pm), d,
+      rowBegin, rowEnd, o.floor, o.perSourceK, o.limit, f.out());
+    if (st === 4) throw rangeError(fn, "keys", `holds ${JSON.stringify(keys[f.outU32(2)])} more than once`);
+    f.check(st);
+    return read(f);
+  });
+}
+
+/**
+ * topNeighborPairs over a packed Float32Array of n rows x d (n = keys.length,
+ * row i is keys[i]'s vector); bit-identical to topNeighborPairs over the same
+ * rows. Keys must be unique (RangeError otherwise).
+ */
+export function topNeighborPairsPacked(matrix, keys, options_) {
+  const fn = "topNeighborPairsPacked";
+  const o = options(fn, options_);
+  return packedCall(fn, matrix, keys, o, 0, 0xffffffff, (f) => readPairs(f, keys));
+}
+
+/**
+ * One tile of the packed all-pairs pass: sources [rowBegin, rowEnd), every
+ * j > i, each source's top perSourceK above the floor (no limit). Returns
+ * the kept pairs as parallel arrays of key indices and similarities, for
+ * mergeNeighborTiles. Independent module instances (workers) can compute
+ * the tiles of any partition of [0, n).
+ */
+export function neighborTile(matrix, keys, rowBegin, rowEnd, options_) {
+  const fn = "neighborTile";
+  const o = options(fn, options_);
+  num(fn, "rowBegin", rowBegin);
+  num(fn, "rowEnd", rowEnd);
+  const n = Array.isArray(keys) ? keys.length : 0;
+  if (!Number.isInteger(rowBegin) || !Number.isInteger(rowEnd) || rowBegin < 0 || rowEnd < rowBegin || rowEnd > n)
+    throw rangeError(fn, "rowBegin/rowEnd", `must satisfy 0 <= rowBegin <= rowEnd <= ${n} (integers)`);
+  return packedCall(fn, matrix, keys, o, rowBegin, rowEnd, (f) => {
+    const block = f.result(f.outU32(0));
+    const len = f.outU32(1);
+    const { buffer } = views();
+    return {
+      sim: new Float64Array(buffer, block, len).slice(),
+      src: new Uint32Array(buffer, block + 8 * len, len).slice(),
+      dst: new Uint32Array(buffer, block + 12 * len, len).slice(),
+    };
+  });
+}
+
+// Tiles may come from another realm (a worker's message), so test the tag, not instanceof.
+const isTyped = (v, tag) => ArrayBuffer.isView(v) && v[Symbol.toStringTag] === tag;
+
+/**
+ * Merge tiles ({sim, src, dst} as neighborTile returns) into the final
+ * NeighborPair list: per source the top perSourceK, then sim desc, src asc,
+ * dst asc and the limit. Equal to topNeighborPairsPacked for any partition.
+ */
+export function mergeNeighborTiles(keys, tiles, options_) {
+  const fn = "mergeNeighborTiles";
+  arr(fn, "keys", keys);
+  arr(fn, "tiles", tiles);
+  const o = options(fn, options_);
+  const n = keys.length;
+  const seen = new Set();
+  for (let i = 0; i < n; i++) {
+    const k = str(fn, `keys[${i}]`, keys[i]);
+    if (seen.has(k)) throw rangeError(fn, "keys", `holds ${JSON.stringify(k)} more than once; keys must be unique`);
+    seen.add(k);
+  }
+  let m = 0;
+  for (let t = 0; t < tiles.length; t++) {
+    const x = obj(fn, `tiles[${t}]`, tiles[t]);
+    if (!isTyped(x.sim, "Float64Array") || !isTyped(x.src, "Uint32Array") || !isTyped(x.dst, "Uint32Array") ||
+        x.src.length !== x.sim.length || x.dst.length !== x.sim.length)
+      throw typeError(fn, `tiles[${t}]`, "{ sim: Float64Array, src: Uint32Array, dst: Uint32Array } of one length", x);
+    for (let i = 0; i < x.src.length; i++)
+      if (x.src[i] >= n || x.dst[i] >= n) throw rangeError(fn, `tiles[${t}]`, `names a key index >= ${n}`);
+    m += x.sim.length;
+  }
+  return withFrame(fn, (f) => {
+    const kt = f.keys(keys), ps = f.f64(m), pa = f.u32(m), pb = f.u32(m);
+    f.alloc();
+    const { f64, u32 } = views();
+    let at = 0;
+    for (const x of tiles) {
+      f64.set(x.sim, (f.at(ps) >>> 3) + at);
+      u32.set(x.src, (f.at(pa) >>> 2) + at);
+      u32.set(x.dst, (f.at(pb) >>> 2) + at);
+      at += x.sim.length;
+    }
+    f.check(exportsOf().mdw_merge_neighbor_pairs(f.at(kt.bytes), f.at(kt.offs), n, f.at(ps), f.at(pa),
+      f.at(pb), m, o.floor, o.perSourceK, o.limit, f.out()));
+    return readPairs(f, keys);
+  });
+}
+
+// ---------------------------------------------------------------- 1 x n
+
+function rowsOf(fn, query, matrix) {
+  f32Array(fn, "query", query);
+  f32Array(fn, "matrix", matrix);
+  const d = query.length;
+  if (d === 0) {
+    if (matrix.length !== 0) throw rangeError(fn, "query", "is empty but matrix is not");
+    return { d, n: 0 };
+  }
+  const n = matrix.length / d;
+  if (!Number.isInteger(n))
+    throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of query.length (${d})`);
+  return { d, n };
+}
+
+/**
+ * The 1 x n arm: cosine(query, row i) for every row of a packed Float32Array
+ * of rows of query.length floats, as a Float64Array (bit-identical to
+ * calling cosine row by row).
+ */
+export function cosineRows(query, matrix) {
+  const fn = "cosineRows";
+  const { d, n } = rowsOf(fn, query, matrix);
+  return withFrame(fn, (f) => {
+    const pq = f.f32(d), pm = f.f32(matrix.length), po = f.f64(n);
+    f.alloc();
+    f.writeF32(pq, query);
+    f.writeF32(pm, matrix);
+    f.check(exportsOf().md_cosine_rows_f32(f.at(pq), f.at(pm), n, d, f.at(po)));
+    return new Float64Array(views().buffer, f.at(po), n).slice();
+  });
+}
+
+/**
+ * The top-k form of the 1 x n arm: the k most similar rows, sim desc then
+ * row index asc, as { indices: Uint32Array, sims: Float64Array }.
+ */
+export function topCosineRows(query, matrix, k) {
+  const fn = "topCosineRows";
+  const { d, n } = rowsOf(fn, query, matrix);
+  num(fn, "k", k);
+  const t = Math.trunc(k);
+  const keep = t > 0 ? Math.min(n, t) : 0;
+  return withFrame(fn, (f) => {
+    const pq = f.f32(d), pm = f.f32(matrix.length), pi = f.u32(keep), ps = f.f64(keep);
+    f.alloc();
+    f.writeF32(pq, query);
+    f.writeF32(pm, matrix);
+    f.check(exportsOf().md_top_cosine_rows_f32(f.at(pq), f.at(pm), n, d, keep, f.at(pi), f.at(ps), f.out()));
+    const { buffer } = views();
+    const len = f.outU32(0);
+    return {
+      indices: new Uint32Array(buffer, f.at(pi), len).slice(),
+      sims: new Float64Array(buffer, f.at(ps), len).slice(),
+    };
+  });
+}
+
+// ---------------------------------------------------------------- resident rows
+
+const residentRegistry = typeof FinalizationRegistry === "function"
+  ? new FinalizationRegistry(({ ex, ptr }) => { if (exportsOf() === ex) ex.md_free(ptr); })
+  : null;
+
+/**
+ * Copy a packed Float32Array of n rows x d into WebAssembly memory once, for
+ * many 1 x n queries without re-copying the matrix (the copy is most of a
+ * single cosineRows call). Returns { n, d, cosineRows(query),
+ * topCosineRows(query, k), free() }; each query is bit-identical to
+ * cosineRows / topCosineRows over the same matrix. Call free() when done
+ * (a forgotten handle is freed when collected); a handle from before a
+ * later init() throws.
+ */
+export function residentRows(matrix, d) {
+  const fn = "residentRows";
+  f32Array(fn, "matrix", matrix);
+  num(fn, "d", d);
+  if (!Number.isInteger(d) || d < 1 || d > MAX_ELEMENTS) throw rangeError(fn, "d", "must be a positive integer");
+  const n = matrix.length / d;
+  if (!Number.isInteger(n)) throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of d (${d})`);
+  const ex = exportsOf();
+  const ptr = ex.md_alloc(matrix.length * 4);
+  if (!ptr) throw rangeError(fn, "matrix", `needs ${matrix.length * 4} bytes of WebAssembly memory, which could not be allocated`);
+  if (matrix.length) views().f32.set(matrix, ptr >>> 2);
+  const handle = {};
+  let live = true;
+  const check = (name, query) => {
+    if (!live) throw rangeError(name, "this", "was freed");
+    if (exportsOf() !== ex) throw rangeError(name, "this", "belongs to an instance replaced by a later init()");
+    f32Array(name, "query", query);
+    if (query.length !== d) throw rangeError(name, "query", `has ${query.length} elements, not d = ${d}`);
+  };
+  Object.assign(handle, {
+    n, d,
+    cosineRows(query) {
+      const name = "residentRows.cosineRows";
+      check(name, query);
+      return withFrame(name, (f) => {
+        const pq = f.f32(d), po = f.f64(n);
+        f.alloc();
+        f.writeF32(pq, query);
+        f.check(ex.md_cosine_rows_f32(f.at(pq), ptr, n, d, f.at(po)));
+        return new Float64Array(views().buffer, f.at(po), n).slice();
+      });
+    },
+    topCosineRows(query, k) {
+      const name = "residentRows.topCosineRows";
+      check(name, query);
+      num(name, "k", k);
+      const t = Math.trunc(k);
+      const keep = t > 0 ? Math.min(n, t) : 0;
+      return withFrame(name, (f) => {
+        const pq = f.f32(d), pi = f.u32(keep), ps = f.f64(keep);
+        f.alloc();
+        f.writeF32(pq, query);
+        f.check(ex.md_top_cosine_rows_f32(f.at(pq), ptr, n, d, keep, f.at(pi), f.at(ps), f.out()));
+        const { buffer } = views();
+        const len = f.outU32(0);
+        return {
+          indices: new Uint32Array(buffer, f.at(pi), len).slice(),
+          sims: new Float64Array(buffer, f.at(ps), len).slice(),
+        };
+      });
+    },
+    free() {
+      if (!live) return;
+      live = false;
+      residentRegistry?.unregister(handle);
+      if (exportsOf() === ex) ex.md_free(ptr);
+    },
+  });
+  residentRegistry?.register(handle, { ex, ptr }, handle);
+  return handle;
+}

@@ -1,2 +1,108 @@
-// neighbors module: not implemented yet.
-export {};
+// neighbors module: the n-by-n arm of the similarity space, plus batch forms.
+
+/** One decoded vector under the key the ranking reports. Keys must be unique. */
+export interface KeyedVector {
+  readonly key: string;
+  readonly vec: Float32Array;
+}
+
+/** One selected pair. sim is cosine similarity, unitless in [-1, 1]. */
+export interface NeighborPair {
+  readonly src: string;
+  readonly dst: string;
+  readonly sim: number;
+}
+
+/** The selection knobs every pair consumer states. */
+export interface NeighborOptions {
+  /** Pairs below this similarity never enter ranking. */
+  readonly floor: number;
+  /** Global cap, applied after the final sim DESC, src ASC, dst ASC ordering. */
+  readonly limit: number;
+  /** Nearest neighbors kept per src, ordered sim DESC then dst ASC. */
+  readonly perSourceK: number;
+}
+
+/** One enumerated candidate pair, oriented by the caller. Pairs must be distinct. */
+export interface CandidatePair {
+  readonly src: string;
+  readonly dst: string;
+}
+
+/** A Float32Array over stored bytes, copying only when it must. */
+export function float32View(bytes: Uint8Array): Float32Array | undefined;
+
+/** Per-source top-k nearest neighbors above a similarity floor, over every unordered pair. */
+export function topNeighborPairs(vectors: readonly KeyedVector[], options: NeighborOptions): readonly NeighborPair[];
+
+/** Rank an ENUMERATED pair set: similarity, floor, per-source top-k, final ordering, cap. */
+export function rankCandidatePairs(
+  pairs: readonly CandidatePair[],
+  vectors: readonly KeyedVector[],
+  options: NeighborOptions,
+): readonly NeighborPair[];
+
+// ---- beyond the reference: batch entry points (one wasm call each) ----
+
+/**
+ * topNeighborPairs over a packed matrix: row i (matrix[i*d .. (i+1)*d), with
+ * d = matrix.length / keys.length) is keys[i]'s vector. Bit-identical to
+ * topNeighborPairs over the same rows. RangeError for a duplicate key or a
+ * matrix that is not n x d.
+ */
+export function topNeighborPairsPacked(
+  matrix: Float32Array,
+  keys: readonly string[],
+  options: NeighborOptions,
+): readonly NeighborPair[];
+
+/** One tile's kept pairs: parallel arrays of key indices and similarities. */
+export interface NeighborTile {
+  readonly sim: Float64Array;
+  readonly src: Uint32Array;
+  readonly dst: Uint32Array;
+}
+
+/**
+ * One tile of the packed all-pairs pass: sources [rowBegin, rowEnd), all
+ * j > i, each source's top perSourceK above the floor (no limit).
+ */
+export function neighborTile(
+  matrix: Float32Array,
+  keys: readonly string[],
+  rowBegin: number,
+  rowEnd: number,
+  options: NeighborOptions,
+): NeighborTile;
+
+/** Merge the tiles of any partition of [0, n): equals topNeighborPairsPacked exactly. */
+export function mergeNeighborTiles(
+  keys: readonly string[],
+  tiles: readonly NeighborTile[],
+  options: NeighborOptions,
+): readonly NeighborPair[];
+
+/** The 1 x n arm: cosine(query, row i) for every row (rows of query.length floats). */
+export function cosineRows(query: Float32Array, matrix: Float32Array): Float64Array;
+
+/** The top-k form of the 1 x n arm: sim desc, then row index asc. */
+export function topCosineRows(
+  query: Float32Array,
+  matrix: Float32Array,
+  k: number,
+): { readonly indices: Uint32Array; readonly sims: Float64Array };
+
+/** A packed matrix resident in WebAssembly memory, for repeated 1 x n queries. */
+export interface ResidentRows {
+  readonly n: number;
+  readonly d: number;
+  /** cosineRows(query, matrix) without re-copying the matrix. */
+  cosineRows(query: Float32Array): Float64Array;
+  /** topCosineRows(query, matrix, k) without re-copying the matrix. */
+  topCosineRows(query: Float32Array, k: number): { readonly indices: Uint32Array; readonly sims: Float64Array };
+  /** Release the memory (idempotent). */
+  free(): void;
+}
+
+/** Copy n rows x d floats into WebAssembly memory once. */
+export function residentRows(matrix: Float32Array, d: number): ResidentRows;

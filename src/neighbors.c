@@ -1,0 +1,584 @@
+/* neighbors module: topNeighborPairs, rankCandidatePairs, and the packed
+ * batch forms (all-pairs over a matrix, its tiles and their merge, the
+ * 1 x n arm). Similarities come from the kernels (kernels.h), whose bits are
+ * the reference's one sequential double sum per pair. */
+#include "internal.h"
+#include "kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- helpers */
+
+size_t mdi_js_slice_len(size_t len, double end) {
+    if (isnan(end)) return 0;
+    double t = trunc(end);
+    if (t < 0) {
+        double r = (double)len + t;
+        return r <= 0 ? 0 : (size_t)r;
+    }
+    return t >= (double)len ? len : (size_t)t;
+}
+
+double mdi_cosine_finish(double dot, double sa, double sb) {
+    if (sa == 0 || sb == 0) return 0;
+    double s = dot / (sqrt(sa) * sqrt(sb));
+    if (isnan(s)) return 0;
+    return mdi_js_max(-1, mdi_js_min(1, s));
+}
+
+/* topNeighborPairs' hoisted form: norms are square roots already; NaN stays. */
+static inline double hoisted(double dot, double na, double nb) {
+    if (na == 0 || nb == 0) return 0;
+    return mdi_js_max(-1, mdi_js_min(1, dot / (na * nb)));
+}
+
+/* How many neighbours a list holds: the reference inserts, then pops while
+ * length > perSourceK, so floor(k) for k >= 0, none below, all for NaN. */
+static size_t cap_of(double k) {
+    if (isnan(k)) return SIZE_MAX;
+    if (k < 0) return 0;
+    if (k >= 0x1p63) return SIZE_MAX;
+    return (size_t)floor(k);
+}
+
+static double sum_sq_f32(const float *v, size_t n) {
+    double s = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = (double)v[i];
+        s += x * x;
+    }
+    return s;
+}
+
+static double dot_f32(const float *a, const float *b, size_t n) {
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += (double)a[i] * (double)b[i];
+    return s;
+}
+
+/* ---------------------------------------------------------------- key ranks */
+
+typedef struct key_ctx {
+    const md_str *keys;
+} key_ctx;
+
+static int key_cmp(const void *vctx, size_t a, size_t b) {
+    const key_ctx *c = vctx;
+    return md_key_compare(c->keys[a], c->keys[b]);
+}
+
+/* rank[i]: the position of keys[i] among the distinct keys in JavaScript
+ * order (equal keys share a rank). *dup: the index of some repeated key's
+ * later occurrence, or SIZE_MAX. */
+static md_status key_ranks(const md_str *keys, size_t n, size_t *rank, size_t *dup) {
+    *dup = SIZE_MAX;
+    size_t *order = mdi_alloc_array(n, sizeof(size_t));
+    if (!order) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) order[i] = i;
+    key_ctx c = {keys};
+    md_status st = mdi_sort_indices(order, n, key_cmp, &c);
+    if (st == MD_OK) {
+        size_t r = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (i > 0) {
+                if (md_key_compare(keys[order[i - 1]], keys[order[i]]) != 0) r++;
+                else if (*dup == SIZE_MAX) *dup = order[i];
+            }
+            rank[order[i]] = r;
+        }
+    }
+    free(order);
+    return st;
+}
+
+/* ---------------------------------------------------------------- selection */
+
+typedef struct entry {
+    double sim;
+    size_t dst;
+} entry;
+
+/* Per-source bounded lists: sim desc, then dst key asc; a candidate equal in
+ * both to a held one goes after it. A list is identified by its source's key
+ * rank, so duplicate keys share one neighbourhood as the reference's Map does. */
+typedef struct selector {
+    size_t cap;
+    double floor;
+    const size_t *rank; /* key rank of every vector index */
+    size_t n_lists;
+    entry **items;
+    size_t *len, *room;
+    size_t *src; /* a vector index carrying each list's key */
+} selector;
+
+static void sel_free(selector *s) {
+    if (s->items)
+        for (size_t i = 0; i < s->n_lists; i++) free(s->items[i]);
+    free(s->items);
+    free(s->len);
+    free(s->room);
+    free(s->src);
+    memset(s, 0, sizeof *s);
+}
+
+static md_status sel_init(selector *s, size_t n_lists, md_neighbor_options o, const size_t *rank) {
+    memset(s, 0, sizeof *s);
+    s->cap = cap_of(o.per_source_k);
+    s->floor = o.floor;
+    s->rank = rank;
+    s->n_lists = n_lists;
+    s->items = mdi_calloc_array(n_lists, sizeof(entry *));
+    s->len = mdi_calloc_array(n_lists, sizeof(size_t));
+    s->room = mdi_calloc_array(n_lists, sizeof(size_t));
+    s->src = mdi_calloc_array(n_lists, sizeof(size_t));
+    if (!s->items || !s->len || !s->room || !s->src) {
+        sel_free(s);
+        return MD_ERR_NOMEM;
+    }
+    return MD_OK;
+}
+
+/* Offer (list's source, dst, sim); the caller has checked sim >= floor. */
+static md_status offer(selector *s, size_t list, size_t dst, double sim) {
+    size_t cap = s->cap, len = s->len[list];
+    if (cap == 0) return MD_OK;
+    entry *e = s->items[list];
+    size_t rd = s->rank[dst];
+    if (len == cap) {
+        const entry *last = &e[len - 1];
+        if (!(sim > last->sim || (sim == last->sim && rd < s->rank[last->dst]))) return MD_OK;
+    } else if (len == s->room[list]) {
+        /* len < cap here, so room > len; doubling stops at cap and at what size_t can count */
+        size_t room = len < 4 ? 4 : (len > SIZE_MAX / 2 ? SIZE_MAX : 2 * len);
+        if (room > cap) room = cap;
+        if (room > SIZE_MAX / sizeof(entry)) return MD_ERR_NOMEM;
+        entry *grown = realloc(e, room * sizeof(entry));
+        if (!grown) return MD_ERR_NOMEM;
+        s->items[list] = e = grown;
+        s->room[list] = room;
+    }
+    size_t at = len < cap ? len : len - 1; /* when full, the last is dropped */
+    while (at > 0 && (sim > e[at - 1].sim || (sim == e[at - 1].sim && rd < s->rank[e[at - 1].dst]))) {
+        e[at] = e[at - 1];
+        at--;
+    }
+    e[at].sim = sim;
+    e[at].dst = dst;
+    if (len < cap) s->len[list] = len + 1;
+    return MD_OK;
+}
+
+typedef struct final_ctx {
+    const md_neighbor_pair *pairs;
+    const size_t *rank;
+} final_ctx;
+
+static int final_cmp(const void *vctx, size_t a, size_t b) {
+    const final_ctx *c = vctx;
+    const md_neighbor_pair *x = &c->pairs[a], *y = &c->pairs[b];
+    if (x->sim != y->sim) return x->sim > y->sim ? -1 : 1;
+    size_t xs = c->rank[x->src], ys = c->rank[y->src];
+    if (xs != ys) return xs < ys ? -1 : 1;
+    size_t xd = c->rank[x->dst], yd = c->rank[y->dst];
+    return xd < yd ? -1 : (xd > yd ? 1 : 0);
+}
+
+/* Every held pair, grouped by list; sorted and limited when `final`. */
+static md_status sel_finish(selector *s, bool final, double limit, md_neighbor_pairs *out) {
+    size_t total = 0;
+    for (size_t l = 0; l < s->n_lists; l++) total += s->len[l];
+    md_neighbor_pair *all = mdi_alloc_array(total, sizeof(md_neighbor_pair));
+    if (!all) return MD_ERR_NOMEM;
+    size_t at = 0;
+    for (size_t l = 0; l < s->n_lists; l++)
+        for (size_t i = 0; i < s->len[l]; i++) {
+            all[at].src = s->src[l];
+            all[at].dst = s->items[l][i].dst;
+            all[at].sim = s->items[l][i].sim;
+            at++;
+        }
+    if (!final) {
+        out->len = total;
+        out->pairs = all;
+        return MD_OK;
+    }
+    size_t keep = mdi_js_slice_len(total, limit);
+    size_t *order = mdi_alloc_array(total, sizeof(size_t));
+    md_neighbor_pair *res = mdi_alloc_array(keep, sizeof(md_neighbor_pair));
+    md_status st = (order && res) ? MD_OK : MD_ERR_NOMEM;
+    if (st == MD_OK) {
+        for (size_t i = 0; i < total; i++) order[i] = i;
+        final_ctx c = {all, s->rank};
+        st = mdi_sort_indices(order, total, final_cmp, &c);
+    }
+    if (st == MD_OK) {
+        for (size_t i = 0; i < keep; i++) res[i] = all[order[i]];
+        out->len = keep;
+        out->pairs = res;
+        res = NULL;
+    }
+    free(res);
+    free(order);
+    free(all);
+    return st;
+}
+
+void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
+    if (!pairs) return;
+    free(pairs->pairs);
+    pairs->pairs = NULL;
+    pairs->len = 0;
+}
+
+/* ---------------------------------------------------------------- all pairs */
+
+/* Destination panels per cache tile: a tile (TILE_PANELS * MDI_P rows of d
+ * doubles) stays in L2 while every source block streams over it. */
+#define TILE_ROWS 128
+
+/* The all-pairs pass over n rows of d floats (row pointers), sources
+ * [row_begin, row_end), destinations j > i, each pair offered to both ends
+ * (list = rank of the row's key). Offer order does not matter: lists are
+ * ordered by (sim, dst key), and pairs equal in both are the same output. */
+static md_status all_pairs_rows(const float *const *rows, size_t n, size_t d, size_t row_begin,
+                                size_t row_end, selector *s) {
+    if (row_begin >= row_end) return MD_OK;
+    size_t jb = row_begin + 1; /* the first destination any source here can have */
+    size_t n_src = row_end - row_begin, n_dst = n - jb;
+    size_t n_panels = (n_dst + MDI_P - 1) / MDI_P;
+    if (d != 0 && (n_src > SIZE_MAX / sizeof(double) / d ||
+                   n_panels > SIZE_MAX / sizeof(double) / MDI_P / d))
+        return MD_ERR_RANGE;
+    double *src = mdi_alloc_array(n_src * d, sizeof(double));
+    double *panels = mdi_alloc_array(n_panels * d * MDI_P, sizeof(double));
+    double *norm = mdi_alloc_array(n, sizeof(double));
+    double block[MDI_R * MDI_P];
+    md_status st = (src && panels && norm) ? MD_OK : MD_ERR_NOMEM;
+    if (st != MD_OK) goto done;
+    for (size_t i = row_begin; i < n; i++) norm[i] = sqrt(sum_sq_f32(rows[i], d));
+    for (size_t i = 0; i < n_src; i++)
+        for (size_t k = 0; k < d; k++) src[i * d + k] = (double)rows[row_begin + i][k];
+    for (size_t q = 0; q < n_panels; q++) {
+        size_t j0 = jb + q * MDI_P, cnt = n - j0 < MDI_P ? n - j0 : MDI_P;
+        double *panel = panels + q * d * MDI_P;
+        for (size_t k = 0; k < d; k++) {
+            size_t p = 0;
+            for (; p < cnt; p++) panel[k * MDI_P + p] = (double)rows[j0 + p][k];
+            for (; p < MDI_P; p++) panel[k * MDI_P + p] = 0;
+        }
+    }
+    const size_t tile_panels = TILE_ROWS / MDI_P ? TILE_ROWS / MDI_P : 1;
+    const double floor = s->floor;
+    for (size_t qt = 0; qt < n_panels && st == MD_OK; qt += tile_panels) {
+        size_t qe = qt + tile_panels < n_panels ? qt + tile_panels : n_panels;
+        size_t tile_end_row = jb + qe * MDI_P; /* rows of this tile are < tile_end_row */
+        for (size_t i0 = row_begin; i0 < row_end && i0 + 1 < tile_end_row && st == MD_OK; i0 += MDI_R) {
+            size_t r = row_end - i0 < MDI_R ? row_end - i0 : MDI_R;
+            size_t q0 = (i0 + 1 - jb) / MDI_P; /* the panel holding row i0 + 1 */
+            if (q0 < qt) q0 = qt;
+            for (size_t q = q0; q < qe && st == MD_OK; q++) {
+                mdi_block_simd(src + (i0 - row_begin) * d, d, r, panels + q * d * MDI_P, d, block, 1);
+                size_t j0 = jb + q * MDI_P;
+                for (size_t i = 0; i < r; i++) {
+                    size_t a = i0 + i;
+                    for (size_t p = 0; p < MDI_P; p++) {
+                        size_t b = j0 + p;
+                        if (b >= n) break;
+                        if (b <= a) continue;
+                        double sim = hoisted(block[i * MDI_P + p], norm[a], norm[b]);
+                        if (!(sim >= floor)) continue;
+                        st = offer(s, s->rank[a], b, sim);
+                        if (st == MD_OK) st = offer(s, s->rank[b], a, sim);
+                        if (st != MD_OK) break;
+                    }
+                    if (st != MD_OK) break;
+                }
+            }
+        }
+    }
+done:
+    free(norm);
+    free(panels);
+    free(src);
+    return st;
+}
+
+/* Ragged vectors: equal lengths use the hoisted form, others cosine. */
+static md_status all_pairs_ragged(const md_keyed_vector *v, size_t n, selector *s) {
+    double *norm = mdi_alloc_array(n, sizeof(double));
+    if (!norm) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) norm[i] = sqrt(sum_sq_f32(v[i].vec, v[i].len));
+    md_status st = MD_OK;
+    for (size_t i = 0; i < n && st == MD_OK; i++) {
+        for (size_t j = i + 1; j < n && st == MD_OK; j++) {
+            double sim;
+            if (v[i].len == v[j].len) sim = hoisted(dot_f32(v[i].vec, v[j].vec, v[i].len), norm[i], norm[j]);
+            else md_cosine_f32(v[i].vec, v[i].len, v[j].vec, v[j].len, &sim);
+            if (!(sim >= s->floor)) continue;
+            st = offer(s, s->rank[i], j, sim);
+            if (st == MD_OK) st = offer(s, s->rank[j], i, sim);
+        }
+    }
+    free(norm);
+    return st;
+}
+
+static void clear_out(md_neighbor_pairs *out) {
+    out->len = 0;
+    out->pairs = NULL;
+}
+
+/* Ranks, one list per distinct key, and each list's representative index. */
+static md_status prepare(const md_str *keys, size_t n, md_neighbor_options o, size_t **rank,
+                         selector *s, size_t *dup, bool unique) {
+    *rank = mdi_alloc_array(n, sizeof(size_t));
+    if (!*rank) return MD_ERR_NOMEM;
+    size_t d0;
+    md_status st = key_ranks(keys, n, *rank, &d0);
+    if (dup) *dup = d0;
+    if (st == MD_OK && unique && d0 != SIZE_MAX) st = MD_ERR_INVALID;
+    if (st == MD_OK) st = sel_init(s, n, o, *rank);
+    if (st == MD_OK)
+        for (size_t i = n; i-- > 0;) s->src[(*rank)[i]] = i;
+    if (st != MD_OK) {
+        free(*rank);
+        *rank = NULL;
+    }
+    return st;
+}
+
+md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
+                                md_neighbor_options options, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    if (MDI_BAD_IN(vectors, n)) return MD_ERR_NULL;
+    bool same = true;
+    for (size_t i = 0; i < n; i++) {
+        if (MDI_BAD_IN(vectors[i].vec, vectors[i].len)) return MD_ERR_NULL;
+        if (vectors[i].len != vectors[0].len) same = false;
+    }
+    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
+    const float **rows = mdi_alloc_array(n, sizeof(float *));
+    size_t *rank = NULL;
+    selector s;
+    memset(&s, 0, sizeof s);
+    md_status st = (keys && rows) ? MD_OK : MD_ERR_NOMEM;
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) {
+            keys[i] = vectors[i].key;
+            rows[i] = vectors[i].vec;
+        }
+        st = prepare(keys, n, options, &rank, &s, NULL, false);
+    }
+    if (st == MD_OK)
+        st = same ? all_pairs_rows(rows, n, n ? vectors[0].len : 0, 0, n, &s)
+                  : all_pairs_ragged(vectors, n, &s);
+    if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
+    sel_free(&s);
+    free(rank);
+    free(rows);
+    free(keys);
+    return st;
+}
+
+md_status md_rank_candidate_pairs(const md_candidate_pair *pairs, size_t n_pairs,
+                                  const md_keyed_vector *vectors, size_t n,
+                                  md_neighbor_options options, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    if (MDI_BAD_IN(vectors, n) || MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++)
+        if (MDI_BAD_IN(vectors[i].vec, vectors[i].len)) return MD_ERR_NULL;
+    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
+    double *norm = mdi_alloc_array(n, sizeof(double));
+    size_t *rank = NULL;
+    selector s;
+    memset(&s, 0, sizeof s);
+    mdi_keymap map = {0, 0, NULL, NULL};
+    md_status st = (keys && norm) ? mdi_keymap_init(&map, n) : MD_ERR_NOMEM;
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) {
+            keys[i] = vectors[i].key;
+            norm[i] = sqrt(sum_sq_f32(vectors[i].vec, vectors[i].len));
+        }
+        /* new Map(entries): the last vector under a key wins */
+        for (size_t i = n; i-- > 0 && st == MD_OK;) st = mdi_keymap_put(&map, keys[i], i, NULL, NULL);
+    }
+    if (st == MD_OK) st = prepare(keys, n, options, &rank, &s, NULL, false);
+    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
+        size_t a, b;
+        if (!mdi_keymap_get(&map, pairs[p].src, &a) || !mdi_keymap_get(&map, pairs[p].dst, &b)) continue;
+        const md_keyed_vector *va = &vectors[a], *vb = &vectors[b];
+        double sim;
+        if (va->len == vb->len) sim = hoisted(dot_f32(va->vec, vb->vec, va->len), norm[a], norm[b]);
+        else md_cosine_f32(va->vec, va->len, vb->vec, vb->len, &sim);
+        if (!(sim >= s.floor)) continue;
+        s.src[rank[a]] = a;
+        st = offer(&s, rank[a], b, sim);
+    }
+    if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
+    sel_free(&s);
+    mdi_keymap_free(&map);
+    free(rank);
+    free(norm);
+    free(keys);
+    return st;
+}
+
+/* ---------------------------------------------------------------- packed */
+
+static md_status packed_rows(const float *matrix, size_t n, size_t d, const md_str *keys,
+                             const float ***rows) {
+    *rows = NULL;
+    if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
+    if (MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
+    *rows = mdi_alloc_array(n, sizeof(float *));
+    if (!*rows) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) (*rows)[i] = matrix ? matrix + i * d : NULL;
+    return MD_OK;
+}
+
+static md_status packed_pass(const float *matrix, size_t n, size_t d, const md_str *keys,
+                             size_t row_begin, size_t row_end, md_neighbor_options options,
+                             bool final, md_neighbor_pairs *out, size_t *dup) {
+    if (dup) *dup = SIZE_MAX;
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    if (row_begin > row_end || row_end > n) return MD_ERR_RANGE;
+    const float **rows;
+    md_status st = packed_rows(matrix, n, d, keys, &rows);
+    if (st != MD_OK) return st;
+    size_t *rank = NULL;
+    selector s;
+    memset(&s, 0, sizeof s);
+    st = prepare(keys, n, options, &rank, &s, dup, true);
+    if (st == MD_OK) st = all_pairs_rows(rows, n, d, row_begin, row_end, &s);
+    if (st == MD_OK) st = sel_finish(&s, final, options.limit, out);
+    sel_free(&s);
+    free(rank);
+    free(rows);
+    return st;
+}
+
+md_status md_top_neighbor_pairs_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
+                                       md_neighbor_options options, md_neighbor_pairs *out,
+                                       size_t *dup) {
+    return packed_pass(matrix, n, d, keys, 0, n, options, true, out, dup);
+}
+
+md_status md_neighbor_tile_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
+                                  size_t row_begin, size_t row_end, md_neighbor_options options,
+                                  md_neighbor_pairs *out, size_t *dup) {
+    return packed_pass(matrix, n, d, keys, row_begin, row_end, options, false, out, dup);
+}
+
+md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs, const md_str *keys,
+                                  size_t n, md_neighbor_options options, md_neighbor_pairs *out,
+                                  size_t *dup) {
+    if (dup) *dup = SIZE_MAX;
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    if (MDI_BAD_IN(pairs, n_pairs) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
+    for (size_t p = 0; p < n_pairs; p++)
+        if (pairs[p].src >= n || pairs[p].dst >= n) return MD_ERR_RANGE;
+    size_t *rank = NULL;
+    selector s;
+    memset(&s, 0, sizeof s);
+    md_status st = prepare(keys, n, options, &rank, &s, dup, true);
+    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
+        if (!(pairs[p].sim >= s.floor)) continue;
+        st = offer(&s, rank[pairs[p].src], pairs[p].dst, pairs[p].sim);
+    }
+    if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
+    sel_free(&s);
+    free(rank);
+    return st;
+}
+
+/* ---------------------------------------------------------------- 1 x n */
+
+md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
+                             double *out) {
+    if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
+    if (MDI_BAD_IN(query, d) || MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(out, n)) return MD_ERR_NULL;
+    enum { CHUNK = 1024 };
+    double *q = mdi_alloc_array(d, sizeof(double));
+    double *ss = mdi_alloc_array(CHUNK, sizeof(double));
+    if (!q || !ss) {
+        free(q);
+        free(ss);
+        return MD_ERR_NOMEM;
+    }
+    double qs = 0;
+    for (size_t k = 0; k < d; k++) {
+        q[k] = (double)query[k];
+        qs += q[k] * q[k];
+    }
+    for (size_t j0 = 0; j0 < n; j0 += CHUNK) {
+        size_t cnt = n - j0 < CHUNK ? n - j0 : CHUNK;
+        /* dots land in out, then become cosines in place */
+        mdi_rows_f32_simd(q, matrix + j0 * d, cnt, d, out + j0, ss);
+        for (size_t j = 0; j < cnt; j++) out[j0 + j] = mdi_cosine_finish(out[j0 + j], qs, ss[j]);
+    }
+    free(ss);
+    free(q);
+    return MD_OK;
+}
+
+typedef struct top_ctx {
+    const double *sims;
+} top_ctx;
+
+static int top_cmp(const void *vctx, size_t a, size_t b) {
+    const top_ctx *c = vctx;
+    if (c->sims[a] != c->sims[b]) return c->sims[a] > c->sims[b] ? -1 : 1;
+    return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
+                                 size_t k, size_t *idx, double *sims, size_t *len) {
+    if (!len) return MD_ERR_NULL;
+    *len = 0;
+    size_t keep = k < n ? k : n;
+    if (MDI_BAD_IN(idx, keep) || MDI_BAD_IN(sims, keep)) return MD_ERR_NULL;
+    double *all = mdi_alloc_array(n, sizeof(double));
+    if (!all) return MD_ERR_NOMEM;
+    md_status st = md_cosine_rows_f32(query, matrix, n, d, all);
+    if (st == MD_OK && keep > 0) {
+        if (keep <= 64) {
+            /* bounded insertion: cosine is never NaN, so the order is total */
+            size_t held = 0;
+            for (size_t j = 0; j < n; j++) {
+                double v = all[j];
+                if (held == keep && !(v > sims[held - 1])) continue;
+                size_t at = held < keep ? held++ : keep - 1;
+                while (at > 0 && v > sims[at - 1]) {
+                    sims[at] = sims[at - 1];
+                    idx[at] = idx[at - 1];
+                    at--;
+                }
+                sims[at] = v;
+                idx[at] = j;
+            }
+        } else {
+            size_t *order = mdi_alloc_array(n, sizeof(size_t));
+            if (!order) st = MD_ERR_NOMEM;
+            if (st == MD_OK) {
+                for (size_t j = 0; j < n; j++) order[j] = j;
+                top_ctx c = {all};
+                st = mdi_sort_indices(order, n, top_cmp, &c);
+            }
+            if (st == MD_OK)
+                for (size_t j = 0; j < keep; j++) {
+                    idx[j] = order[j];
+                    sims[j] = all[order[j]];
+                }
+            free(order);
+        }
+    }
+    if (st == MD_OK) *len = keep;
+    free(all);
+    return st;
+}
