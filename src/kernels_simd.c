@@ -145,7 +145,7 @@ void mdi_rows_f32_simd(const double *q, const float *rows, size_t n, size_t d, d
         const float *r = rows + j * d;
         rvec d0 = {0}, d1 = {0}, s0 = {0}, s1 = {0};
         for (size_t k = 0; k < d; k++) {
-            rvec x0, x1, qk;
+            rvec x0 = {0}, x1 = {0}, qk = {0}; /* every lane is set below */
             for (int p = 0; p < MDI_W; p++) {
                 x0[p] = (double)r[p * d + k];
                 x1[p] = (double)r[(MDI_W + p) * d + k];
