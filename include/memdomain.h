@@ -605,9 +605,12 @@ void md_pagerank_options_default(md_pagerank_options *options);
  * PageRank by power iteration (FACTS section 7). options NULL means the
  * defaults. scores receives md_graph_node_count(g) values, node order.
  * Returns MD_OK, MD_ERR_NULL, MD_ERR_NOMEM, or MD_ERR_RANGE when the
- * iteration cannot end: the count is infinite (or beyond 2^53) and the states
- * cycle without converging, or the work budget (MD_GRAPH_MIN_BUDGET) ran out.
- * A huge count whose states repeat answers promptly with the exact result.
+ * iteration cannot end: the count is infinite (or beyond 2^53, where the
+ * reference's counter sticks) and the states cycle (period >= 2) without
+ * converging, or the work budget (MD_GRAPH_MIN_BUDGET) ran out. States are
+ * compared bit for bit after each step (Brent's algorithm) when the count
+ * exceeds MD_GRAPH_MIN_BUDGET: a fixed point ends the run with its exact
+ * value, and a huge finite count over a cycle lands on the exact phase.
  */
 md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *options, double *scores);
 

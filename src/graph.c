@@ -423,6 +423,7 @@ md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *option
         it += 1;
         if (delta < threshold) break;
         double lam = watch(&cw, cur, it);
+        if (lam == 1) break; /* a fixed point: every later step repeats it */
         if (lam > 0) {
             /* Periodic from here on, and no step of the cycle converged. */
             if (isinf(times)) { st = MD_ERR_RANGE; break; }
@@ -511,7 +512,7 @@ md_status md_graph_label_propagation(const md_graph *g, double min_community_siz
         it += 1;
         if (!changed) break;
         double lam = watch(&cw, label, it);
-        if (lam > 0) {
+        if (lam > 0) { /* lam >= 2: a fixed point stopped the loop already */
             if (isinf(times)) { st = MD_ERR_RANGE; break; }
             it += floor((times - it) / lam) * lam;
         } else if (it >= budget && it < times && !cw.found) {
