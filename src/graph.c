@@ -78,9 +78,73 @@ bool md_graph_find(const md_graph *g, md_str key, size_t *index) {
 
 /* ------------------------------------------------------------------ build */
 
+typedef struct key_sort {
+    const md_str *keys;
+    const uint64_t *prefix; /* NULL: compare with md_key_compare only */
+} key_sort;
+
 static int key_cmp(const void *ctx, size_t a, size_t b) {
-    const md_str *k = ctx;
-    return md_key_compare(k[a], k[b]);
+    const key_sort *c = ctx;
+    if (c->prefix && c->prefix[a] != c->prefix[b]) return c->prefix[a] < c->prefix[b] ? -1 : 1;
+    return md_key_compare(c->keys[a], c->keys[b]);
+}
+
+/* True when every key is well-formed UTF-8 without surrogates. For such keys,
+ * byte order is code point order, and UTF-16 order differs from it only in
+ * putting U+10000.. (lead bytes F0-F4) below U+E000..U+FFFF (EE, EF): after
+ * swapping those lead-byte ranges, plain byte order is JavaScript's order. */
+static bool plain_utf8(const md_str *k, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = (const uint8_t *)k[i].ptr;
+        size_t len = k[i].len, j = 0;
+        while (j < len) {
+            uint8_t b = p[j];
+            if (b < 0x80) { j++; continue; }
+            size_t need;
+            uint32_t min, v;
+            if (b >= 0xC2 && b <= 0xDF) { need = 1; min = 0x80; v = b & 0x1F; }
+            else if (b >= 0xE0 && b <= 0xEF) { need = 2; min = 0x800; v = b & 0x0F; }
+            else if (b >= 0xF0 && b <= 0xF4) { need = 3; min = 0x10000; v = b & 0x07; }
+            else return false;
+            if (j + need >= len) return false;
+            for (size_t t = 1; t <= need; t++) {
+                if ((p[j + t] & 0xC0) != 0x80) return false;
+                v = (v << 6) | (p[j + t] & 0x3F);
+            }
+            if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return false;
+            j += need + 1;
+        }
+    }
+    return true;
+}
+
+static inline uint8_t utf16_rank(uint8_t b) {
+    if (b >= 0xF0 && b <= 0xF4) return (uint8_t)(b - 2);  /* F0..F4 -> EE..F2 */
+    if (b == 0xEE || b == 0xEF) return (uint8_t)(b + 5);  /* EE, EF -> F3, F4 */
+    return b;
+}
+
+/* 8 order-preserving bytes after the keys' common prefix, big-endian (a
+ * shorter key pads with 0; ties fall back to md_key_compare). NULL when the
+ * keys are not plain UTF-8 (or on allocation failure: the sort is then slower,
+ * not different). */
+static uint64_t *key_prefixes(const md_str *k, size_t n) {
+    if (n < 64 || !plain_utf8(k, n)) return NULL;
+    size_t lcp = k[0].len;
+    for (size_t i = 1; i < n && lcp; i++) {
+        size_t l = k[i].len < lcp ? k[i].len : lcp, j = 0;
+        while (j < l && k[i].ptr[j] == k[0].ptr[j]) j++;
+        lcp = j;
+    }
+    uint64_t *pre = mdi_alloc_array(n, sizeof(uint64_t));
+    if (!pre) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = 0;
+        const uint8_t *p = (const uint8_t *)k[i].ptr;
+        for (size_t j = 0; j < 8; j++) v = (v << 8) | (lcp + j < k[i].len ? utf16_rank(p[lcp + j]) : 0);
+        pre[i] = v;
+    }
+    return pre;
 }
 
 /* Intern, dedupe and sort the nodes; copy their bytes into the handle. */
@@ -119,7 +183,9 @@ static md_status build_nodes(md_graph *g, const md_str *nodes, size_t n_in) {
     }
     if (st == MD_OK) {
         for (size_t i = 0; i < n; i++) { ukeys[i] = nodes[uniq[i]]; order[i] = i; }
-        st = mdi_sort_indices(order, n, key_cmp, ukeys);
+        key_sort ks = {ukeys, key_prefixes(ukeys, n)};
+        st = mdi_sort_indices(order, n, key_cmp, &ks);
+        free((void *)ks.prefix);
     }
     if (st == MD_OK) {
         size_t at = 0;
@@ -140,40 +206,49 @@ static md_status build_nodes(md_graph *g, const md_str *nodes, size_t n_in) {
     return st;
 }
 
+/* An edge while building: ends as node indices. */
+typedef struct edge_rec {
+    uint32_t src, dst;
+    double w;
+} edge_rec;
+
 /* Keep valid edges, fold parallel ones (the first of maximum strength, by the
  * (src, dst) pair itself), and lay them out by (src, dst) and by (dst, src). */
 static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *dst,
                              const double *strength, size_t m_in) {
     size_t n = g->n;
     md_status st = MD_OK;
-    uint32_t *keep = NULL, *tmp = NULL, *cnt = NULL;
-    size_t k = 0;
-    keep = mdi_alloc_array(m_in, sizeof(uint32_t));
-    tmp = mdi_alloc_array(m_in, sizeof(uint32_t));
-    cnt = mdi_calloc_array(n + 1, sizeof(uint32_t));
+    edge_rec *a = mdi_alloc_array(m_in, sizeof(edge_rec));
+    edge_rec *b = mdi_alloc_array(m_in, sizeof(edge_rec));
+    uint32_t *cnt = mdi_calloc_array(n + 1, sizeof(uint32_t));
     g->out_off = mdi_calloc_array(n + 1, sizeof(uint32_t));
     g->in_off = mdi_calloc_array(n + 1, sizeof(uint32_t));
     g->out_weight = mdi_alloc_array(n, sizeof(double));
-    if (!keep || !tmp || !cnt || !g->out_off || !g->in_off || !g->out_weight) st = MD_ERR_NOMEM;
+    if (!a || !b || !cnt || !g->out_off || !g->in_off || !g->out_weight) st = MD_ERR_NOMEM;
     if (st == MD_OK) {
-        for (size_t e = 0; e < m_in; e++)
-            if (src[e] < n && dst[e] < n && src[e] != dst[e]) keep[k++] = (uint32_t)e;
-        /* Stable LSD counting sort: by dst, then by src. */
-        for (size_t i = 0; i < k; i++) cnt[dst[keep[i]] + 1]++;
+        size_t k = 0;
+        for (size_t e = 0; e < m_in; e++) {
+            uint32_t s = src[e], d = dst[e];
+            if (s < n && d < n && s != d) {
+                a[k].src = s; a[k].dst = d; a[k].w = strength[e];
+                k++;
+            }
+        }
+        /* Stable LSD counting sort: by dst into b, then by src into a. */
+        for (size_t i = 0; i < k; i++) cnt[a[i].dst + 1]++;
         for (size_t v = 0; v < n; v++) cnt[v + 1] += cnt[v];
-        for (size_t i = 0; i < k; i++) tmp[cnt[dst[keep[i]]]++] = keep[i];
+        for (size_t i = 0; i < k; i++) b[cnt[a[i].dst]++] = a[i];
         memset(cnt, 0, (n + 1) * sizeof(uint32_t));
-        for (size_t i = 0; i < k; i++) cnt[src[tmp[i]] + 1]++;
+        for (size_t i = 0; i < k; i++) cnt[b[i].src + 1]++;
         for (size_t v = 0; v < n; v++) cnt[v + 1] += cnt[v];
-        for (size_t i = 0; i < k; i++) keep[cnt[src[tmp[i]]]++] = tmp[i];
-        /* Fold runs of one (src, dst): inputs stay in input order inside a run. */
+        for (size_t i = 0; i < k; i++) a[cnt[b[i].src]++] = b[i];
+        /* Fold runs of one (src, dst): they stay in input order inside a run. */
         size_t m = 0;
         for (size_t i = 0; i < k; i++) {
-            uint32_t e = keep[i];
-            if (m > 0 && src[keep[m - 1]] == src[e] && dst[keep[m - 1]] == dst[e]) {
-                if (strength[e] > strength[keep[m - 1]]) keep[m - 1] = e;
+            if (m > 0 && a[m - 1].src == a[i].src && a[m - 1].dst == a[i].dst) {
+                if (a[i].w > a[m - 1].w) a[m - 1].w = a[i].w;
             } else {
-                keep[m++] = e;
+                a[m++] = a[i];
             }
         }
         g->m = m;
@@ -183,14 +258,14 @@ static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *d
         g->in_w = mdi_alloc_array(m, sizeof(double));
         if (!g->out_dst || !g->out_w || !g->in_src || !g->in_w) st = MD_ERR_NOMEM;
     }
+    free(b);
     if (st == MD_OK) {
         size_t m = g->m;
         for (size_t i = 0; i < m; i++) {
-            uint32_t e = keep[i];
-            g->out_off[src[e] + 1]++;
-            g->in_off[dst[e] + 1]++;
-            g->out_dst[i] = dst[e];
-            g->out_w[i] = strength[e];
+            g->out_off[a[i].src + 1]++;
+            g->in_off[a[i].dst + 1]++;
+            g->out_dst[i] = a[i].dst;
+            g->out_w[i] = a[i].w;
         }
         for (size_t v = 0; v < n; v++) {
             g->out_off[v + 1] += g->out_off[v];
@@ -222,7 +297,7 @@ static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *d
             g->n_dangling = nd;
         }
     }
-    free(keep); free(tmp); free(cnt);
+    free(a); free(cnt);
     return st;
 }
 

@@ -281,6 +281,43 @@ static void test_unending_counts(void) {
     md_graph_free(g);
 }
 
+/* Many keys (the sort's prefix fast path) mixing ASCII, U+E000..U+FFFF and
+ * astral code points, plus WTF-8 lone surrogates (the slow path): the node
+ * order must be md_key_compare's. */
+static void test_key_order(void) {
+    static const char *parts[] = {"a", "b", "/", "\xc3\xa9", "\xef\xbd\x9e", "\xee\x80\x80",
+                                  "\xf0\x9f\x98\x80", "\xf0\x90\x80\x80", "\xed\x9f\xbf", "z", ""};
+    check_rng r = {7};
+    for (int round = 0; round < 2; round++) {
+        size_t n = 300;
+        char (*buf)[64] = malloc(n * 64);
+        md_str *keys = malloc(n * sizeof(md_str));
+        for (size_t i = 0; i < n; i++) {
+            size_t len = 0;
+            const char *pre = "areas/";
+            memcpy(buf[i], pre, 6); len = 6;
+            size_t parts_n = 1 + rng_below(&r, 5);
+            for (size_t p = 0; p < parts_n; p++) {
+                const char *x = parts[rng_below(&r, 11)];
+                memcpy(buf[i] + len, x, strlen(x)); len += strlen(x);
+            }
+            if (round == 1 && i % 50 == 0) { memcpy(buf[i] + len, "\xed\xa0\x80", 3); len += 3; } /* lone D800 */
+            keys[i].ptr = buf[i]; keys[i].len = len;
+        }
+        md_graph *g = NULL;
+        CHECK(md_graph_new(keys, n, NULL, 0, &g) == MD_OK);
+        size_t cnt = md_graph_node_count(g);
+        CHECK(cnt > 100);
+        for (size_t i = 1; i < cnt; i++) CHECK(md_key_compare(md_graph_node(g, i - 1), md_graph_node(g, i)) < 0);
+        for (size_t j = 0; j < n; j++) {
+            md_str k = md_graph_node(g, md_graph_node_of_input(g, j));
+            CHECK(k.len == keys[j].len && memcmp(k.ptr, keys[j].ptr, k.len) == 0);
+        }
+        md_graph_free(g);
+        free(buf); free(keys);
+    }
+}
+
 static void test_bad_input(void) {
     md_graph *g = (md_graph *)1;
     md_str k[] = {{"a", 1}, {NULL, 3}};
@@ -319,6 +356,7 @@ int main(void) {
     test_properties();
     test_label_propagation();
     test_unending_counts();
+    test_key_order();
     test_bad_input();
     return check_report("test_graph");
 }

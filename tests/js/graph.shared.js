@@ -115,6 +115,23 @@ export function graphSuite(label, md, exportsObj) {
       }
     });
 
+    test("many keys mixing astral, U+E000..U+FFFF and lone surrogates sort as JavaScript does", () => {
+      const rnd = mulberry(21);
+      const parts = ["a", "/", "é", "\uFF5E", "\uE000", "\u{1F600}", "\u{10000}", "\uD7FF", "z", " "];
+      for (const lone of [false, true]) {
+        const nodes = Array.from({ length: 400 }, (_, i) => {
+          let k = "areas/";
+          for (let p = 1 + Math.floor(rnd() * 5); p > 0; p--) k += parts[Math.floor(rnd() * parts.length)];
+          return lone && i % 40 === 0 ? k + "\uD800" : k;
+        });
+        const edges = Array.from({ length: 1500 }, () => ({
+          src: nodes[Math.floor(rnd() * 400)], dst: nodes[Math.floor(rnd() * 400)], strength: rnd() }));
+        expect([...md.pagerank(nodes, edges).keys()]).toEqual([...new Set(nodes)].sort());
+        expect(sameMap(md.pagerank(nodes, edges), ref.pagerank(nodes, edges))).toBe(true);
+        expect(sameMap(md.labelPropagation(nodes, edges), ref.labelPropagation(nodes, edges))).toBe(true);
+      }
+    });
+
     test("parallel edges fold by the (src, dst) pair: keys with spaces never collide", () => {
       const nodes = ["a", "a b", "b c", "c"];
       const edges = [
