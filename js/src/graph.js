@@ -18,12 +18,12 @@ function readNodes(fn, nodes) {
   arr(fn, "nodes", nodes);
   const n = nodes.length;
   if (n > MAX_COUNT) throw rangeError(fn, "nodes", `has ${n} entries, more than memdomain accepts`);
-  const index = new Map();
   for (let i = 0; i < n; i++) {
-    const k = nodes[i];
-    if (typeof k !== "string") throw typeError(fn, `nodes[${i}]`, "a string", k);
-    if (!index.has(k)) index.set(k, i);
+    if (typeof nodes[i] !== "string") throw typeError(fn, `nodes[${i}]`, "a string", nodes[i]);
   }
+  // Backwards, so the first occurrence's index is the one that stays.
+  const index = new Map();
+  for (let i = n - 1; i >= 0; i--) index.set(nodes[i], i);
   return index;
 }
 
@@ -33,6 +33,8 @@ function readEdges(fn, edges, index) {
   const m = edges.length;
   if (m > MAX_COUNT) throw rangeError(fn, "edges", `has ${m} entries, more than memdomain accepts`);
   const src = new Uint32Array(m), dst = new Uint32Array(m), strength = new Float64Array(m);
+  // Edge lists often come grouped by src: reuse the last lookup.
+  let lastS = null, lastSi = NONE;
   for (let i = 0; i < m; i++) {
     const e = edges[i];
     if (e === null || typeof e !== "object") throw typeError(fn, `edges[${i}]`, "a GraphEdge object", e);
@@ -40,7 +42,8 @@ function readEdges(fn, edges, index) {
     if (typeof s !== "string") throw typeError(fn, `edges[${i}].src`, "a string", s);
     if (typeof d !== "string") throw typeError(fn, `edges[${i}].dst`, "a string", d);
     if (typeof w !== "number") throw typeError(fn, `edges[${i}].strength`, "a number", w);
-    src[i] = index.get(s) ?? NONE;
+    if (s !== lastS) { lastS = s; lastSi = index.get(s) ?? NONE; }
+    src[i] = lastSi;
     dst[i] = index.get(d) ?? NONE;
     strength[i] = w;
   }

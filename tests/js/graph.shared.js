@@ -199,6 +199,11 @@ export function graphSuite(label, md, exportsObj) {
         expect(h.freed).toBe(true);
         expect(() => h.pagerank()).toThrow(/freed/);
       }
+      for (let i = 0; i < 10; i++) {
+        md.pagerank(nodes, edges, { seeds: new Map([["n2", 1]]) });
+        md.labelPropagation(nodes, edges);
+        md.bridgeCounts(nodes, edges, new Map());
+      }
       expect(exportsObj.memory.buffer.byteLength).toBe(before);
       g.free();
     });
