@@ -25,7 +25,7 @@ static void write_first(const md_graph *g, uint32_t *first_out) {
 }
 
 /* Build a handle. out: [handle, node count, folded edge count]. */
-__attribute__((export_name("mdw_graph_new")))
+MDW_EXPORT("mdw_graph_new")
 int mdw_graph_new(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, const uint32_t *src,
                   const uint32_t *dst, const double *strength, size_t n_edges, uint32_t *first_out,
                   size_t *out) {
@@ -39,7 +39,7 @@ int mdw_graph_new(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes,
     return MD_OK;
 }
 
-__attribute__((export_name("mdw_graph_free")))
+MDW_EXPORT("mdw_graph_free")
 void mdw_graph_free(md_graph *g) { md_graph_free(g); }
 
 /* seed_inputs: input indices of the build (NONE32 or out of range: absent). */
@@ -67,7 +67,7 @@ static md_status run_pagerank(const md_graph *g, double damping, double max_iter
     return st;
 }
 
-__attribute__((export_name("mdw_graph_pagerank")))
+MDW_EXPORT("mdw_graph_pagerank")
 int mdw_graph_pagerank(const md_graph *g, double damping, double max_iterations, double tolerance,
                        int has_seeds, const uint32_t *seed_inputs, const double *seed_weights,
                        size_t n_seeds, double *scores) {
@@ -87,7 +87,7 @@ static md_status run_lp(const md_graph *g, double min_size, double max_sweeps, u
 }
 
 /* community (node count): the community's smallest member, NONE32 undefined. */
-__attribute__((export_name("mdw_graph_label_propagation")))
+MDW_EXPORT("mdw_graph_label_propagation")
 int mdw_graph_label_propagation(const md_graph *g, double min_size, double max_sweeps, uint32_t *community) {
     return run_lp(g, min_size, max_sweeps, community);
 }
@@ -108,14 +108,14 @@ static md_status run_bridges(const md_graph *g, const uint32_t *labels, uint32_t
 }
 
 /* labels (node count): label ids per node, NONE32 undefined. */
-__attribute__((export_name("mdw_graph_bridge_counts")))
+MDW_EXPORT("mdw_graph_bridge_counts")
 int mdw_graph_bridge_counts(const md_graph *g, const uint32_t *labels, uint32_t *counts) {
     return run_bridges(g, labels, counts);
 }
 
 /* One-shot pagerank: scores and first_out have room for n_nodes entries;
  * out[0] = node count. */
-__attribute__((export_name("mdw_pagerank")))
+MDW_EXPORT("mdw_pagerank")
 int mdw_pagerank(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, const uint32_t *src,
                  const uint32_t *dst, const double *strength, size_t n_edges, double damping,
                  double max_iterations, double tolerance, int has_seeds, const uint32_t *seed_inputs,
@@ -135,7 +135,7 @@ int mdw_pagerank(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, 
 }
 
 /* One-shot labelPropagation: community and first_out as above. */
-__attribute__((export_name("mdw_label_propagation")))
+MDW_EXPORT("mdw_label_propagation")
 int mdw_label_propagation(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes,
                           const uint32_t *src, const uint32_t *dst, const double *strength,
                           size_t n_edges, double min_size, double max_sweeps, uint32_t *community,
@@ -152,7 +152,7 @@ int mdw_label_propagation(const uint8_t *bytes, const uint32_t *offsets, size_t 
 }
 
 /* One-shot bridgeCounts: input_labels[j] is input node j's label id. */
-__attribute__((export_name("mdw_bridge_counts")))
+MDW_EXPORT("mdw_bridge_counts")
 int mdw_bridge_counts(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, const uint32_t *src,
                       const uint32_t *dst, const double *strength, size_t n_edges,
                       const uint32_t *input_labels, uint32_t *counts, uint32_t *first_out, size_t *out) {
