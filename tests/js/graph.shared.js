@@ -209,6 +209,24 @@ export function graphSuite(label, md, exportsObj) {
     });
   });
 
+  test("a graph of a million edges runs in bounded memory, and again without growth", () => {
+    const n = 100000, m = 1000000;
+    const nodes = Array.from({ length: n }, (_, i) => `areas/notes/${i}.html`);
+    const edges = new Array(m);
+    for (let i = 0; i < m; i++) {
+      edges[i] = { src: nodes[(i * 7) % n], dst: nodes[(i * 7919 + (i >> 10)) % n], strength: (i % 97) / 97 };
+    }
+    const pr = md.pagerank(nodes, edges);
+    expect(pr.size).toBe(n);
+    const after1 = exportsObj.memory.buffer.byteLength;
+    expect(after1).toBeLessThan(256 * 1024 * 1024);
+    md.pagerank(nodes, edges, { seeds: new Map([[nodes[3], 1]]) });
+    const g = new md.Graph(nodes, edges);
+    g.labelPropagation();
+    g.free();
+    expect(exportsObj.memory.buffer.byteLength).toBe(after1);
+  });
+
   describe(`${label}: properties from the design`, () => {
     const close = (x, y) => Math.abs(x - y) <= 1e-12;
 
