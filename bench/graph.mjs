@@ -2,7 +2,7 @@
 // against a plain-JavaScript implementation written the way the reference is
 // (bench/baseline-graph.js: Maps keyed by string), side by side in one run.
 //
-//   node bench/graph.mjs [--quick] [--wasm build/memdomain.wasm]
+//   node --expose-gc bench/graph.mjs [--quick] [--wasm build/memdomain.wasm]
 //
 // Graphs: random power-law-ish directed graphs with string keys, 10,000 nodes
 // / 50,000 edges and 100,000 nodes / 1,000,000 edges (--quick: the small one
@@ -41,6 +41,7 @@ function time(fn, reps) {
   const ts = [];
   let out;
   for (let r = 0; r < reps; r++) {
+    globalThis.gc?.(); // (with --expose-gc) no one pays for another's garbage
     const t0 = performance.now();
     out = fn();
     ts.push(performance.now() - t0);
