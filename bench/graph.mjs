@@ -7,7 +7,11 @@
 // Graphs: random power-law-ish directed graphs with string keys, 10,000 nodes
 // / 50,000 edges and 100,000 nodes / 1,000,000 edges (--quick: the small one
 // only). Each result is the median of a few runs; ratios are baseline / ours.
-import { readFileSync } from "node:fs";
+// When build/bench/graph_native exists (make bench-graph builds it), native C
+// timings of the same graph (md_graph_new from string keys, then the runs)
+// are shown too.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import * as md from "../js/index.js";
 import * as base from "./baseline-graph.js";
 
@@ -63,6 +67,12 @@ function sameMap(a, b) {
   return true;
 }
 
+const NATIVE = new URL("../build/bench/graph_native", import.meta.url);
+function native(n, m) {
+  if (!existsSync(NATIVE)) return null;
+  return JSON.parse(execFileSync(NATIVE.pathname, [String(n), String(m)], { encoding: "utf8" }));
+}
+
 const sizes = quick ? [[10_000, 50_000]] : [[10_000, 50_000], [100_000, 1_000_000]];
 console.log(`memdomain graph benchmark (${typeof wasmAt === "string" ? wasmAt : "build/memdomain.wasm"}), node ${process.version}`);
 for (const [n, m] of sizes) {
@@ -96,18 +106,23 @@ for (const [n, m] of sizes) {
   if (!sameMap(hPr.out, oPr.out) || !sameMap(hLp.out, oLp.out)) throw new Error("handle results differ");
   g.free();
 
+  const nat = native(n, m);
   const rows = [
-    ["pagerank (uniform), one-shot", bPr.ms, oPr.ms],
-    ["pagerank (personalized), one-shot", bPpr.ms, oPpr.ms],
-    ["labelPropagation, one-shot", bLp.ms, oLp.ms],
-    ["Graph build (once)", null, build.ms],
-    ["pagerank on a handle -> Map", bPr.ms, hPr.ms],
-    ["pagerank on a handle -> Float64Array", bPr.ms, hPrRaw.ms],
-    ["personalized query on a handle -> Map", bPpr.ms, hPpr.ms],
-    ["personalized query on a handle -> Float64Array", bPpr.ms, hPprRaw.ms],
-    ["labelPropagation on a handle", bLp.ms, hLp.ms],
+    ["pagerank (uniform), one-shot", bPr.ms, oPr.ms, nat && nat.build + nat.pagerank],
+    ["pagerank (personalized), one-shot", bPpr.ms, oPpr.ms, nat && nat.build + nat.personalized],
+    ["labelPropagation, one-shot", bLp.ms, oLp.ms, nat && nat.build + nat.labelPropagation],
+    ["Graph build (once)", null, build.ms, nat && nat.build],
+    ["pagerank on a handle -> Map", bPr.ms, hPr.ms, null],
+    ["pagerank on a handle -> Float64Array", bPr.ms, hPrRaw.ms, nat && nat.pagerank],
+    ["personalized query on a handle -> Map", bPpr.ms, hPpr.ms, null],
+    ["personalized query on a handle -> Float64Array", bPpr.ms, hPprRaw.ms, nat && nat.personalized],
+    ["labelPropagation on a handle", bLp.ms, hLp.ms, nat && nat.labelPropagation],
   ];
-  console.log(`${"".padEnd(48)}${"baseline JS".padStart(11)}${"memdomain".padStart(11)}${"ratio".padStart(8)}`);
-  for (const [name, b, o] of rows)
-    console.log(`${name.padEnd(48)}${b === null ? "".padStart(11) : fmt(b)}${fmt(o)}${b === null ? "" : ratio(b, o)}`);
+  console.log(`${"".padEnd(48)}${"baseline JS".padStart(11)}${"wasm".padStart(11)}${"ratio".padStart(8)}` +
+    (nat ? `${"native C".padStart(11)}${"ratio".padStart(8)}` : ""));
+  for (const [name, b, o, c] of rows) {
+    let line = `${name.padEnd(48)}${b === null ? "".padStart(11) : fmt(b)}${fmt(o)}${b === null ? "".padStart(8) : ratio(b, o)}`;
+    if (nat && c !== null) line += `${fmt(c)}${b === null ? "" : ratio(b, c)}`;
+    console.log(line);
+  }
 }
