@@ -232,9 +232,8 @@ const registry = typeof FinalizationRegistry === "function"
  * one-shot function over the same nodes and edges. Call free() when done (a
  * FinalizationRegistry frees a forgotten handle eventually).
  */
-export class Graph {
-  constructor(nodes, edges) {
-    const fn = "Graph";
+class GraphHandle {
+  constructor(fn, nodes, edges) {
     const index = readNodes(fn, nodes);
     const e = readEdges(fn, edges, index);
     const ex = exportsOf();
@@ -346,9 +345,19 @@ export class Graph {
   }
 }
 
-if (typeof Symbol.dispose === "symbol") Graph.prototype[Symbol.dispose] = Graph.prototype.free;
+if (typeof Symbol.dispose === "symbol") GraphHandle.prototype[Symbol.dispose] = GraphHandle.prototype.free;
+
+/**
+ * Build a Graph handle: `new Graph(nodes, edges)`, or `Graph(nodes, edges)`
+ * (bad input is a TypeError naming the argument either way).
+ */
+export function Graph(nodes, edges) {
+  return new GraphHandle("Graph", nodes, edges);
+}
+Graph.prototype = GraphHandle.prototype;
+Object.defineProperty(GraphHandle.prototype, "constructor", { value: Graph, writable: true, configurable: true });
 
 /** Build a Graph handle (same as `new Graph(nodes, edges)`). */
 export function buildGraph(nodes, edges) {
-  return new Graph(nodes, edges);
+  return new GraphHandle("buildGraph", nodes, edges);
 }

@@ -51,8 +51,7 @@ export declare function bridgeCounts(
  * run returns exactly what the one-shot function returns for the same nodes
  * and edges. Call free() when done (a FinalizationRegistry is only a safety net).
  */
-export declare class Graph {
-  constructor(nodes: readonly string[], edges: readonly GraphEdge[]);
+export interface Graph {
   /** The distinct nodes in sorted (UTF-16) order: every result's key order. */
   readonly nodes: readonly string[];
   readonly nodeCount: number;
@@ -68,6 +67,13 @@ export declare class Graph {
   free(): void;
   [Symbol.dispose](): void;
 }
+
+/** Build a Graph: `new Graph(nodes, edges)` or `Graph(nodes, edges)`. */
+export declare const Graph: {
+  new (nodes: readonly string[], edges: readonly GraphEdge[]): Graph;
+  (nodes: readonly string[], edges: readonly GraphEdge[]): Graph;
+  readonly prototype: Graph;
+};
 
 /** Same as `new Graph(nodes, edges)`. */
 export declare function buildGraph(nodes: readonly string[], edges: readonly GraphEdge[]): Graph;
