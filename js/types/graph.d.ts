@@ -63,9 +63,9 @@ export interface Graph {
   pagerankScores(options?: PagerankOptions): Float64Array;
   labelPropagation(options?: LabelPropagationOptions): ReadonlyMap<string, string | undefined>;
   bridgeCounts(communities: ReadonlyMap<string, string | undefined>): ReadonlyMap<string, number>;
-  /** Release the graph's memory now; later runs throw. Idempotent. */
+  /** Release the graph's memory now; later runs throw. Idempotent. (Where the
+   * runtime has Symbol.dispose, `using g = new Graph(...)` calls it too.) */
   free(): void;
-  [Symbol.dispose](): void;
 }
 
 /** Build a Graph: `new Graph(nodes, edges)` or `Graph(nodes, edges)`. */
