@@ -216,7 +216,7 @@ typedef struct edge_rec {
  * (src, dst) pair itself), and lay them out by (src, dst) and by (dst, src). */
 static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *dst,
                              const double *strength, size_t m_in) {
-    size_t n = g->n;
+    size_t n = g->n, n_in = g->n_input;
     md_status st = MD_OK;
     edge_rec *a = mdi_alloc_array(m_in, sizeof(edge_rec));
     edge_rec *b = mdi_alloc_array(m_in, sizeof(edge_rec));
@@ -228,8 +228,10 @@ static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *d
     if (st == MD_OK) {
         size_t k = 0;
         for (size_t e = 0; e < m_in; e++) {
-            uint32_t s = src[e], d = dst[e];
-            if (s < n && d < n && s != d) {
+            /* Input indices may name duplicates: map them onto nodes. */
+            if (src[e] >= n_in || dst[e] >= n_in) continue;
+            uint32_t s = g->of_input[src[e]], d = g->of_input[dst[e]];
+            if (s != d) {
                 a[k].src = s; a[k].dst = d; a[k].w = strength[e];
                 k++;
             }
@@ -314,19 +316,7 @@ md_status md_graph_new_indexed(const md_str *nodes, size_t n_nodes, const uint32
     md_graph *g = calloc(1, sizeof(md_graph));
     if (!g) return MD_ERR_NOMEM;
     md_status st = build_nodes(g, nodes, n_nodes);
-    /* Input indices may name duplicates: map them onto nodes first. */
-    uint32_t *s = NULL, *d = NULL;
-    if (st == MD_OK) {
-        s = mdi_alloc_array(n_edges, sizeof(uint32_t));
-        d = mdi_alloc_array(n_edges, sizeof(uint32_t));
-        if (!s || !d) st = MD_ERR_NOMEM;
-        for (size_t e = 0; st == MD_OK && e < n_edges; e++) {
-            s[e] = src[e] < n_nodes ? g->of_input[src[e]] : UINT32_MAX;
-            d[e] = dst[e] < n_nodes ? g->of_input[dst[e]] : UINT32_MAX;
-        }
-    }
-    if (st == MD_OK) st = build_edges(g, s, d, strength, n_edges);
-    free(s); free(d);
+    if (st == MD_OK) st = build_edges(g, src, dst, strength, n_edges);
     if (st != MD_OK) { md_graph_free(g); return st; }
     *out = g;
     return MD_OK;

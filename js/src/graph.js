@@ -27,27 +27,12 @@ function readNodes(fn, nodes) {
   return index;
 }
 
-/** edges as three typed arrays of input indices (NONE when absent) and strengths. */
-function readEdges(fn, edges, index) {
+/** The edge list's length, checked; each edge is read by graphInput's fill(). */
+function readEdges(fn, edges) {
   arr(fn, "edges", edges);
   const m = edges.length;
   if (m > MAX_COUNT) throw rangeError(fn, "edges", `has ${m} entries, more than memdomain accepts`);
-  const src = new Uint32Array(m), dst = new Uint32Array(m), strength = new Float64Array(m);
-  // Edge lists often come grouped by src: reuse the last lookup.
-  let lastS = null, lastSi = NONE;
-  for (let i = 0; i < m; i++) {
-    const e = edges[i];
-    if (e === null || typeof e !== "object") throw typeError(fn, `edges[${i}]`, "a GraphEdge object", e);
-    const s = e.src, d = e.dst, w = e.strength;
-    if (typeof s !== "string") throw typeError(fn, `edges[${i}].src`, "a string", s);
-    if (typeof d !== "string") throw typeError(fn, `edges[${i}].dst`, "a string", d);
-    if (typeof w !== "number") throw typeError(fn, `edges[${i}].strength`, "a number", w);
-    if (s !== lastS) { lastS = s; lastSi = index.get(s) ?? NONE; }
-    src[i] = lastSi;
-    dst[i] = index.get(d) ?? NONE;
-    strength[i] = w;
-  }
-  return { m, src, dst, strength };
+  return { m, edges };
 }
 
 function options(fn, o) {
@@ -121,16 +106,32 @@ function check(fn, status, arg, value) {
 
 // ------------------------------------------------------------ one-shot API
 
-/** Plan and fill a frame with the key table and the indexed edges. */
-function graphInput(f, nodes, e) {
+/**
+ * Plan a frame's key table and indexed edges; fill() (after alloc) checks each
+ * edge and writes its ends' input indices (NONE when absent) and strength
+ * straight into WebAssembly memory.
+ */
+function graphInput(f, fn, nodes, e, index) {
   const kt = f.keys(nodes), ps = f.u32(e.m), pd = f.u32(e.m), pw = f.f64(e.m);
   return {
-    kt, ps, pd, pw,
     fill() {
-      const { u32, f64 } = views();
-      u32.set(e.src, f.at(ps) >>> 2);
-      u32.set(e.dst, f.at(pd) >>> 2);
-      f64.set(e.strength, f.at(pw) >>> 3);
+      const { u32, f64 } = views(); // nothing below calls into wasm
+      const s0 = f.at(ps) >>> 2, d0 = f.at(pd) >>> 2, w0 = f.at(pw) >>> 3;
+      const edges = e.edges;
+      // Edge lists often come grouped by src: reuse the last lookup.
+      let lastS = null, lastSi = NONE;
+      for (let i = 0; i < e.m; i++) {
+        const x = edges[i];
+        if (x === null || typeof x !== "object") throw typeError(fn, `edges[${i}]`, "a GraphEdge object", x);
+        const s = x.src, d = x.dst, w = x.strength;
+        if (typeof s !== "string") throw typeError(fn, `edges[${i}].src`, "a string", s);
+        if (typeof d !== "string") throw typeError(fn, `edges[${i}].dst`, "a string", d);
+        if (typeof w !== "number") throw typeError(fn, `edges[${i}].strength`, "a number", w);
+        if (s !== lastS) { lastS = s; lastSi = index.get(s) ?? NONE; }
+        u32[s0 + i] = lastSi;
+        u32[d0 + i] = index.get(d) ?? NONE;
+        f64[w0 + i] = w;
+      }
     },
     args: () => [f.at(kt.bytes), f.at(kt.offs), nodes.length, f.at(ps), f.at(pd), f.at(pw), e.m],
   };
@@ -153,11 +154,11 @@ function fillSeeds(f, seeds, plan) {
 export function pagerank(nodes, edges, options) {
   const fn = "pagerank";
   const index = readNodes(fn, nodes);
-  const e = readEdges(fn, edges, index);
+  const e = readEdges(fn, edges);
   const a = pagerankArgs(fn, options, index);
   const n = nodes.length;
   return withFrame(fn, (f) => {
-    const g = graphInput(f, nodes, e), sp = planSeeds(f, a.seeds), po = f.f64(n), pf = f.u32(n);
+    const g = graphInput(f, fn, nodes, e, index), sp = planSeeds(f, a.seeds), po = f.f64(n), pf = f.u32(n);
     f.alloc();
     g.fill();
     const seedArgs = fillSeeds(f, a.seeds, sp);
@@ -176,11 +177,11 @@ export function pagerank(nodes, edges, options) {
 export function labelPropagation(nodes, edges, options) {
   const fn = "labelPropagation";
   const index = readNodes(fn, nodes);
-  const e = readEdges(fn, edges, index);
+  const e = readEdges(fn, edges);
   const a = lpArgs(fn, options);
   const n = nodes.length;
   return withFrame(fn, (f) => {
-    const g = graphInput(f, nodes, e), pc = f.u32(n), pf = f.u32(n);
+    const g = graphInput(f, fn, nodes, e, index), pc = f.u32(n), pf = f.u32(n);
     f.alloc();
     g.fill();
     check(fn, exportsOf().mdw_label_propagation(...g.args(), a.minCommunitySize, a.maxSweeps, f.at(pc),
@@ -201,11 +202,11 @@ export function labelPropagation(nodes, edges, options) {
 export function bridgeCounts(nodes, edges, communities) {
   const fn = "bridgeCounts";
   const index = readNodes(fn, nodes);
-  const e = readEdges(fn, edges, index);
+  const e = readEdges(fn, edges);
   const labels = labelIds(fn, communities, nodes);
   const n = nodes.length;
   return withFrame(fn, (f) => {
-    const g = graphInput(f, nodes, e), pl = f.u32(n), pc = f.u32(n), pf = f.u32(n);
+    const g = graphInput(f, fn, nodes, e, index), pl = f.u32(n), pc = f.u32(n), pf = f.u32(n);
     f.alloc();
     g.fill();
     views().u32.set(labels, f.at(pl) >>> 2);
@@ -235,12 +236,12 @@ const registry = typeof FinalizationRegistry === "function"
 class GraphHandle {
   constructor(fn, nodes, edges) {
     const index = readNodes(fn, nodes);
-    const e = readEdges(fn, edges, index);
+    const e = readEdges(fn, edges);
     const ex = exportsOf();
     const n = nodes.length;
     let ptr = 0, count = 0, edgeCount = 0, first;
     withFrame(fn, (f) => {
-      const g = graphInput(f, nodes, e), pf = f.u32(n);
+      const g = graphInput(f, fn, nodes, e, index), pf = f.u32(n);
       f.alloc();
       g.fill();
       check(fn, ex.mdw_graph_new(...g.args(), f.at(pf), f.out()));
