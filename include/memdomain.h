@@ -672,6 +672,120 @@ md_status md_apply_mmr(const md_mmr_candidate *candidates, size_t n, double limi
 md_status md_apply_mmr_packed(const double *scores, const double *matrix, size_t n, size_t d,
                               double limit, double lambda, size_t *out, size_t *len);
 
+/* ======================================================================== */
+/* graph                                                                     */
+/* ======================================================================== */
+
+#define MD_PAGERANK_DAMPING 0.85
+#define MD_PAGERANK_MAX_ITERATIONS 100
+#define MD_PAGERANK_TOLERANCE 1e-6
+#define MD_MIN_COMMUNITY_SIZE 3
+#define MD_LABEL_PROPAGATION_MAX_SWEEPS 100
+/** "No node" / "no community" (undefined) in the graph functions' index outputs. */
+#define MD_GRAPH_NONE SIZE_MAX
+/** Iteration and sweep counts up to this many always run in full; past it, a
+ * run that has not settled stops with MD_ERR_RANGE once it has done about
+ * 2^34 units of work (an iteration costs nodes + edges + 1). */
+#define MD_GRAPH_MIN_BUDGET 65536.0
+
+/** One directed weighted edge (the design's GraphEdge). strength is nominally
+ * in [0, 1]; any double is accepted and follows JavaScript arithmetic. */
+typedef struct md_graph_edge {
+    md_str src;
+    md_str dst;
+    double strength;
+} md_graph_edge;
+
+/**
+ * A graph normalized once, for any number of pagerank / labelPropagation /
+ * bridgeCounts runs (each identical to the design's one-shot function over
+ * the same nodes and edges). Nodes are deduplicated and sorted in JavaScript
+ * string order (node i below means the i-th in that order); edges that are
+ * self-loops or name an absent node are dropped; parallel (src, dst) edges
+ * fold to the first of maximum strength, by the pair itself (so ("a b", "c")
+ * and ("a", "b c") never collide). The handle owns copies of the keys and is
+ * immutable: concurrent runs on one handle are safe. Release with md_graph_free.
+ */
+typedef struct md_graph md_graph;
+
+/**
+ * Build a graph. nodes[0..n_nodes) (duplicates allowed); edges[0..n_edges).
+ * *out receives the handle (NULL on failure). Returns MD_OK, MD_ERR_NULL (out
+ * NULL, or a NULL pointer with a nonzero length, a key's included),
+ * MD_ERR_RANGE (2^32 - 1 nodes or edges or more) or MD_ERR_NOMEM.
+ */
+md_status md_graph_new(const md_str *nodes, size_t n_nodes, const md_graph_edge *edges,
+                       size_t n_edges, md_graph **out);
+/**
+ * md_graph_new with the edges' ends given as indices into nodes (any index
+ * >= n_nodes names an absent node) and strengths in a parallel array.
+ */
+md_status md_graph_new_indexed(const md_str *nodes, size_t n_nodes, const uint32_t *src,
+                               const uint32_t *dst, const double *strength, size_t n_edges,
+                               md_graph **out);
+/** Release a graph. NULL is a no-op. */
+void md_graph_free(md_graph *g);
+/** Distinct nodes (0 for NULL). */
+size_t md_graph_node_count(const md_graph *g);
+/** Edges left after dropping and folding (0 for NULL). */
+size_t md_graph_edge_count(const md_graph *g);
+/** Node i's key, borrowed from the handle ({NULL, 0} when out of range). */
+md_str md_graph_node(const md_graph *g, size_t i);
+/** The first index in the build's input list that names node i (MD_GRAPH_NONE when out of range). */
+size_t md_graph_node_input(const md_graph *g, size_t i);
+/** The node that input entry j names (MD_GRAPH_NONE when out of range). */
+size_t md_graph_node_of_input(const md_graph *g, size_t j);
+/** Look a key up: true and *index (may be NULL) = its node when present. */
+bool md_graph_find(const md_graph *g, md_str key, size_t *index);
+
+/** pagerank's options; md_pagerank_options_default sets the design's defaults. */
+typedef struct md_pagerank_options {
+    double damping;        /* PAGERANK_DAMPING */
+    double max_iterations; /* a JavaScript loop bound: ceil, NaN/<= 0 run none */
+    double tolerance;      /* stop after the iteration whose L1 change < tolerance * nodes */
+    bool has_seeds;        /* personalized: the teleport is the seeds */
+    /* Seeds as a Map: node indices (>= node count: absent, dropped) and
+     * weights; a repeated node counts once, at its first position, with its
+     * last weight. Weights that are not > 0 drop; the rest are normalized by
+     * their sum in order. No seed left: the uniform prior. */
+    const size_t *seed_nodes;
+    const double *seed_weights;
+    size_t n_seeds;
+} md_pagerank_options;
+
+void md_pagerank_options_default(md_pagerank_options *options);
+
+/**
+ * PageRank by power iteration (FACTS section 7). options NULL means the
+ * defaults. scores receives md_graph_node_count(g) values, node order.
+ * Returns MD_OK, MD_ERR_NULL, MD_ERR_NOMEM, or MD_ERR_RANGE when the
+ * iteration cannot end: the count is infinite (or beyond 2^53, where the
+ * reference's counter sticks) and the states cycle (period >= 2) without
+ * converging, or the work budget (MD_GRAPH_MIN_BUDGET) ran out. States are
+ * compared bit for bit after each step (Brent's algorithm) when the count
+ * exceeds MD_GRAPH_MIN_BUDGET: a fixed point ends the run with its exact
+ * value, and a huge finite count over a cycle lands on the exact phase.
+ */
+md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *options, double *scores);
+
+/**
+ * Label propagation (FACTS section 7). community receives, per node, the
+ * index of its community's smallest member, or MD_GRAPH_NONE (undefined)
+ * when the community has fewer than min_community_size members (compared as
+ * doubles, so NaN makes every community undefined). max_sweeps is a
+ * JavaScript loop bound. Statuses as md_graph_pagerank.
+ */
+md_status md_graph_label_propagation(const md_graph *g, double min_community_size, double max_sweeps,
+                                     size_t *community);
+
+/**
+ * bridgeCounts: community[i] is node i's label id (MD_GRAPH_NONE for
+ * undefined; equal ids mean the same label). Every folded edge whose ends
+ * have defined, different labels adds 1 to both ends' counts[].
+ * Returns MD_OK or MD_ERR_NULL.
+ */
+md_status md_graph_bridge_counts(const md_graph *g, const size_t *community, size_t *counts);
+
 #ifdef __cplusplus
 }
 #endif

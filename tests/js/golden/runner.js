@@ -11,6 +11,7 @@ export const GOLDEN = process.env.MEMDOMAIN_GOLDEN ?? `${ROOT}../shared/golden/`
 export const IMPLEMENTED = [
   "cosine",
   "decay",
+  "graph",
   "mmr",
   "neighbors",
   "ranking",

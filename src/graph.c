@@ -1,0 +1,625 @@
+/* graph module: PageRank, label propagation and bridge counts over a graph
+ * normalized once (../shared/FACTS.md section 7) into a reusable handle. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct md_graph {
+    size_t n;            /* distinct nodes, in JavaScript string order */
+    size_t n_input;      /* nodes as given (with duplicates) */
+    char *bytes;         /* the keys' bytes, owned */
+    md_str *keys;        /* keys[i]: sorted node i */
+    uint32_t *first;     /* first[i]: the first input index naming node i */
+    uint32_t *of_input;  /* of_input[j]: the node input j names */
+    size_t m;            /* folded edges */
+    /* Folded edges by (src, dst): the out-adjacency. */
+    uint32_t *out_off;   /* n + 1 */
+    uint32_t *out_dst;   /* m */
+    double *out_w;       /* m */
+    /* The same edges by (dst, src): the in-adjacency PageRank pulls from. */
+    uint32_t *in_off;    /* n + 1 */
+    uint32_t *in_src;    /* m */
+    double *in_w;        /* m */
+    double *out_weight;  /* n: sum of out-strengths in dst order, from 0 */
+    uint32_t *dangling;  /* nodes whose out-weight is exactly 0, ascending */
+    size_t n_dangling;
+    bool dangling_edges; /* some edge leaves a zero-out-weight node */
+};
+
+void md_pagerank_options_default(md_pagerank_options *o) {
+    if (!o) return;
+    o->damping = MD_PAGERANK_DAMPING;
+    o->max_iterations = MD_PAGERANK_MAX_ITERATIONS;
+    o->tolerance = MD_PAGERANK_TOLERANCE;
+    o->has_seeds = false;
+    o->seed_nodes = NULL;
+    o->seed_weights = NULL;
+    o->n_seeds = 0;
+}
+
+void md_graph_free(md_graph *g) {
+    if (!g) return;
+    free(g->bytes); free(g->keys); free(g->first); free(g->of_input);
+    free(g->out_off); free(g->out_dst); free(g->out_w);
+    free(g->in_off); free(g->in_src); free(g->in_w);
+    free(g->out_weight); free(g->dangling);
+    free(g);
+}
+
+size_t md_graph_node_count(const md_graph *g) { return g ? g->n : 0; }
+size_t md_graph_edge_count(const md_graph *g) { return g ? g->m : 0; }
+
+md_str md_graph_node(const md_graph *g, size_t i) {
+    md_str none = {NULL, 0};
+    return g && i < g->n ? g->keys[i] : none;
+}
+
+size_t md_graph_node_input(const md_graph *g, size_t i) {
+    return g && i < g->n ? g->first[i] : MD_GRAPH_NONE;
+}
+
+size_t md_graph_node_of_input(const md_graph *g, size_t j) {
+    return g && j < g->n_input ? g->of_input[j] : MD_GRAPH_NONE;
+}
+
+bool md_graph_find(const md_graph *g, md_str key, size_t *index) {
+    if (!g) return false;
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = md_key_compare(g->keys[mid], key);
+        if (c == 0) { if (index) *index = mid; return true; }
+        if (c < 0) lo = mid + 1; else hi = mid;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------ build */
+
+typedef struct key_sort {
+    const md_str *keys;
+    const uint64_t *prefix; /* NULL: compare with md_key_compare only */
+} key_sort;
+
+static int key_cmp(const void *ctx, size_t a, size_t b) {
+    const key_sort *c = ctx;
+    if (c->prefix && c->prefix[a] != c->prefix[b]) return c->prefix[a] < c->prefix[b] ? -1 : 1;
+    return md_key_compare(c->keys[a], c->keys[b]);
+}
+
+/* True when every key is well-formed UTF-8 without surrogates. For such keys,
+ * byte order is code point order, and UTF-16 order differs from it only in
+ * putting U+10000.. (lead bytes F0-F4) below U+E000..U+FFFF (EE, EF): after
+ * swapping those lead-byte ranges, plain byte order is JavaScript's order. */
+static bool plain_utf8(const md_str *k, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = (const uint8_t *)k[i].ptr;
+        size_t len = k[i].len, j = 0;
+        while (j < len) {
+            uint8_t b = p[j];
+            if (b < 0x80) { j++; continue; }
+            size_t need;
+            uint32_t min, v;
+            if (b >= 0xC2 && b <= 0xDF) { need = 1; min = 0x80; v = b & 0x1F; }
+            else if (b >= 0xE0 && b <= 0xEF) { need = 2; min = 0x800; v = b & 0x0F; }
+            else if (b >= 0xF0 && b <= 0xF4) { need = 3; min = 0x10000; v = b & 0x07; }
+            else return false;
+            if (j + need >= len) return false;
+            for (size_t t = 1; t <= need; t++) {
+                if ((p[j + t] & 0xC0) != 0x80) return false;
+                v = (v << 6) | (p[j + t] & 0x3F);
+            }
+            if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return false;
+            j += need + 1;
+        }
+    }
+    return true;
+}
+
+static inline uint8_t utf16_rank(uint8_t b) {
+    if (b >= 0xF0 && b <= 0xF4) return (uint8_t)(b - 2);  /* F0..F4 -> EE..F2 */
+    if (b == 0xEE || b == 0xEF) return (uint8_t)(b + 5);  /* EE, EF -> F3, F4 */
+    return b;
+}
+
+/* 8 order-preserving bytes after the keys' common prefix, big-endian (a
+ * shorter key pads with 0; ties fall back to md_key_compare). NULL when the
+ * keys are not plain UTF-8 (or on allocation failure: the sort is then slower,
+ * not different). */
+static uint64_t *key_prefixes(const md_str *k, size_t n) {
+    if (n < 64 || !plain_utf8(k, n)) return NULL;
+    size_t lcp = k[0].len;
+    for (size_t i = 1; i < n && lcp; i++) {
+        size_t l = k[i].len < lcp ? k[i].len : lcp, j = 0;
+        while (j < l && k[i].ptr[j] == k[0].ptr[j]) j++;
+        lcp = j;
+    }
+    uint64_t *pre = mdi_alloc_array(n, sizeof(uint64_t));
+    if (!pre) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = 0;
+        const uint8_t *p = (const uint8_t *)k[i].ptr;
+        for (size_t j = 0; j < 8; j++) v = (v << 8) | (lcp + j < k[i].len ? utf16_rank(p[lcp + j]) : 0);
+        pre[i] = v;
+    }
+    return pre;
+}
+
+/* Intern, dedupe and sort the nodes; copy their bytes into the handle. */
+static md_status build_nodes(md_graph *g, const md_str *nodes, size_t n_in) {
+    mdi_keymap map;
+    md_status st = mdi_keymap_init(&map, n_in);
+    if (st != MD_OK) return st;
+    size_t *uniq = mdi_alloc_array(n_in, sizeof(size_t));
+    size_t *slot = mdi_alloc_array(n_in, sizeof(size_t)); /* input -> unique ordinal */
+    size_t n = 0, total = 0;
+    if (!uniq || !slot) st = MD_ERR_NOMEM;
+    for (size_t j = 0; j < n_in && st == MD_OK; j++) {
+        if (MDI_BAD_IN(nodes[j].ptr, nodes[j].len)) { st = MD_ERR_NULL; break; }
+        bool fresh;
+        st = mdi_keymap_put(&map, nodes[j], n, &slot[j], &fresh);
+        if (st == MD_OK && fresh) {
+            uniq[n++] = j;
+            total += nodes[j].len;
+        }
+    }
+    mdi_keymap_free(&map);
+    size_t *order = NULL, *rank = NULL;
+    if (st == MD_OK) {
+        order = mdi_alloc_array(n, sizeof(size_t));
+        rank = mdi_alloc_array(n, sizeof(size_t));
+        g->bytes = mdi_alloc_array(total, 1);
+        g->keys = mdi_alloc_array(n, sizeof(md_str));
+        g->first = mdi_alloc_array(n, sizeof(uint32_t));
+        g->of_input = mdi_alloc_array(n_in, sizeof(uint32_t));
+        if (!order || !rank || !g->bytes || !g->keys || !g->first || !g->of_input) st = MD_ERR_NOMEM;
+    }
+    md_str *ukeys = NULL;
+    if (st == MD_OK) {
+        ukeys = mdi_alloc_array(n, sizeof(md_str));
+        if (!ukeys) st = MD_ERR_NOMEM;
+    }
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) { ukeys[i] = nodes[uniq[i]]; order[i] = i; }
+        key_sort ks = {ukeys, key_prefixes(ukeys, n)};
+        st = mdi_sort_indices(order, n, key_cmp, &ks);
+        free((void *)ks.prefix);
+    }
+    if (st == MD_OK) {
+        size_t at = 0;
+        for (size_t i = 0; i < n; i++) {
+            md_str k = ukeys[order[i]];
+            if (k.len) memcpy(g->bytes + at, k.ptr, k.len);
+            g->keys[i].ptr = g->bytes + at;
+            g->keys[i].len = k.len;
+            at += k.len;
+            g->first[i] = (uint32_t)uniq[order[i]];
+            rank[order[i]] = i;
+        }
+        for (size_t j = 0; j < n_in; j++) g->of_input[j] = (uint32_t)rank[slot[j]];
+        g->n = n;
+        g->n_input = n_in;
+    }
+    free(ukeys); free(order); free(rank); free(uniq); free(slot);
+    return st;
+}
+
+/* An edge while building: ends as node indices. */
+typedef struct edge_rec {
+    uint32_t src, dst;
+    double w;
+} edge_rec;
+
+/* Keep valid edges, fold parallel ones (the first of maximum strength, by the
+ * (src, dst) pair itself), and lay them out by (src, dst) and by (dst, src). */
+static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *dst,
+                             const double *strength, size_t m_in) {
+    size_t n = g->n, n_in = g->n_input;
+    md_status st = MD_OK;
+    edge_rec *a = mdi_alloc_array(m_in, sizeof(edge_rec));
+    edge_rec *b = mdi_alloc_array(m_in, sizeof(edge_rec));
+    uint32_t *cnt = mdi_calloc_array(n + 1, sizeof(uint32_t));
+    g->out_off = mdi_calloc_array(n + 1, sizeof(uint32_t));
+    g->in_off = mdi_calloc_array(n + 1, sizeof(uint32_t));
+    g->out_weight = mdi_alloc_array(n, sizeof(double));
+    if (!a || !b || !cnt || !g->out_off || !g->in_off || !g->out_weight) st = MD_ERR_NOMEM;
+    if (st == MD_OK) {
+        size_t k = 0;
+        for (size_t e = 0; e < m_in; e++) {
+            /* Input indices may name duplicates: map them onto nodes. */
+            if (src[e] >= n_in || dst[e] >= n_in) continue;
+            uint32_t s = g->of_input[src[e]], d = g->of_input[dst[e]];
+            if (s != d) {
+                a[k].src = s; a[k].dst = d; a[k].w = strength[e];
+                k++;
+            }
+        }
+        /* Stable LSD counting sort: by dst into b, then by src into a. */
+        for (size_t i = 0; i < k; i++) cnt[a[i].dst + 1]++;
+        for (size_t v = 0; v < n; v++) cnt[v + 1] += cnt[v];
+        for (size_t i = 0; i < k; i++) b[cnt[a[i].dst]++] = a[i];
+        memset(cnt, 0, (n + 1) * sizeof(uint32_t));
+        for (size_t i = 0; i < k; i++) cnt[b[i].src + 1]++;
+        for (size_t v = 0; v < n; v++) cnt[v + 1] += cnt[v];
+        for (size_t i = 0; i < k; i++) a[cnt[b[i].src]++] = b[i];
+        /* Fold runs of one (src, dst): they stay in input order inside a run. */
+        size_t m = 0;
+        for (size_t i = 0; i < k; i++) {
+            if (m > 0 && a[m - 1].src == a[i].src && a[m - 1].dst == a[i].dst) {
+                if (a[i].w > a[m - 1].w) a[m - 1].w = a[i].w;
+            } else {
+                a[m++] = a[i];
+            }
+        }
+        g->m = m;
+        g->out_dst = mdi_alloc_array(m, sizeof(uint32_t));
+        g->out_w = mdi_alloc_array(m, sizeof(double));
+        g->in_src = mdi_alloc_array(m, sizeof(uint32_t));
+        g->in_w = mdi_alloc_array(m, sizeof(double));
+        if (!g->out_dst || !g->out_w || !g->in_src || !g->in_w) st = MD_ERR_NOMEM;
+    }
+    free(b);
+    if (st == MD_OK) {
+        size_t m = g->m;
+        for (size_t i = 0; i < m; i++) {
+            g->out_off[a[i].src + 1]++;
+            g->in_off[a[i].dst + 1]++;
+            g->out_dst[i] = a[i].dst;
+            g->out_w[i] = a[i].w;
+        }
+        for (size_t v = 0; v < n; v++) {
+            g->out_off[v + 1] += g->out_off[v];
+            g->in_off[v + 1] += g->in_off[v];
+        }
+        /* Edges are by src already, so each in-list fills in src order. */
+        memcpy(cnt, g->in_off, (n + 1) * sizeof(uint32_t));
+        for (size_t u = 0; u < n; u++) {
+            double w = 0;
+            for (uint32_t i = g->out_off[u]; i < g->out_off[u + 1]; i++) {
+                uint32_t at = cnt[g->out_dst[i]]++;
+                g->in_src[at] = (uint32_t)u;
+                g->in_w[at] = g->out_w[i];
+                w += g->out_w[i];
+            }
+            g->out_weight[u] = w;
+        }
+        size_t nd = 0;
+        for (size_t u = 0; u < n; u++) nd += g->out_weight[u] == 0;
+        g->dangling = mdi_alloc_array(nd, sizeof(uint32_t));
+        if (!g->dangling) st = MD_ERR_NOMEM;
+        else {
+            nd = 0;
+            for (size_t u = 0; u < n; u++) {
+                if (g->out_weight[u] != 0) continue;
+                g->dangling[nd++] = (uint32_t)u;
+                if (g->out_off[u + 1] != g->out_off[u]) g->dangling_edges = true;
+            }
+            g->n_dangling = nd;
+        }
+    }
+    free(a); free(cnt);
+    return st;
+}
+
+md_status md_graph_new_indexed(const md_str *nodes, size_t n_nodes, const uint32_t *src,
+                               const uint32_t *dst, const double *strength, size_t n_edges,
+                               md_graph **out) {
+    if (!out) return MD_ERR_NULL;
+    *out = NULL;
+    if (MDI_BAD_IN(nodes, n_nodes) || MDI_BAD_IN(src, n_edges) || MDI_BAD_IN(dst, n_edges) ||
+        MDI_BAD_IN(strength, n_edges))
+        return MD_ERR_NULL;
+    /* Indices and offsets are u32: refuse what they cannot address. */
+    if (n_nodes >= UINT32_MAX || n_edges >= UINT32_MAX) return MD_ERR_RANGE;
+    md_graph *g = calloc(1, sizeof(md_graph));
+    if (!g) return MD_ERR_NOMEM;
+    md_status st = build_nodes(g, nodes, n_nodes);
+    if (st == MD_OK) st = build_edges(g, src, dst, strength, n_edges);
+    if (st != MD_OK) { md_graph_free(g); return st; }
+    *out = g;
+    return MD_OK;
+}
+
+md_status md_graph_new(const md_str *nodes, size_t n_nodes, const md_graph_edge *edges,
+                       size_t n_edges, md_graph **out) {
+    if (!out) return MD_ERR_NULL;
+    *out = NULL;
+    if (MDI_BAD_IN(nodes, n_nodes) || MDI_BAD_IN(edges, n_edges)) return MD_ERR_NULL;
+    if (n_nodes >= UINT32_MAX || n_edges >= UINT32_MAX) return MD_ERR_RANGE;
+    mdi_keymap map;
+    md_status st = mdi_keymap_init(&map, n_nodes);
+    if (st != MD_OK) return st;
+    uint32_t *s = mdi_alloc_array(n_edges, sizeof(uint32_t));
+    uint32_t *d = mdi_alloc_array(n_edges, sizeof(uint32_t));
+    double *w = mdi_alloc_array(n_edges, sizeof(double));
+    if (!s || !d || !w) st = MD_ERR_NOMEM;
+    for (size_t j = 0; j < n_nodes && st == MD_OK; j++) {
+        if (MDI_BAD_IN(nodes[j].ptr, nodes[j].len)) { st = MD_ERR_NULL; break; }
+        st = mdi_keymap_put(&map, nodes[j], j, NULL, NULL);
+    }
+    for (size_t e = 0; e < n_edges && st == MD_OK; e++) {
+        if (MDI_BAD_IN(edges[e].src.ptr, edges[e].src.len) ||
+            MDI_BAD_IN(edges[e].dst.ptr, edges[e].dst.len)) { st = MD_ERR_NULL; break; }
+        size_t a, b;
+        s[e] = mdi_keymap_get(&map, edges[e].src, &a) ? (uint32_t)a : UINT32_MAX;
+        d[e] = mdi_keymap_get(&map, edges[e].dst, &b) ? (uint32_t)b : UINT32_MAX;
+        w[e] = edges[e].strength;
+    }
+    mdi_keymap_free(&map);
+    if (st == MD_OK) st = md_graph_new_indexed(nodes, n_nodes, s, d, w, n_edges, out);
+    free(s); free(d); free(w);
+    return st;
+}
+
+/* ------------------------------------------------------------- iteration */
+
+/* How many times `for (let i = 0; i < n; i++)` runs; infinite when the loop
+ * never ends (n infinite, or beyond 2^53 where i++ stops moving). */
+static double loop_count(double n) {
+    if (!(n > 0)) return 0;
+    if (n > 9007199254740992.0) return INFINITY;
+    return ceil(n);
+}
+
+/* Steps allowed before a run that has not settled gives up: every count up
+ * to 2^16 runs in full; beyond that, about 2^34 units of work. */
+static double step_budget(const md_graph *g) {
+    double per = (double)g->n + (double)g->m + 1;
+    double b = floor(17179869184.0 / per);
+    return b > MD_GRAPH_MIN_BUDGET ? b : MD_GRAPH_MIN_BUDGET;
+}
+
+/* Brent's cycle detection over whole states (bitwise), so huge or infinite
+ * counts answer as soon as the states repeat. */
+typedef struct cycle_watch {
+    void *snap;
+    size_t bytes;
+    double snap_at, power;
+    bool found;
+} cycle_watch;
+
+/* After step `it` produced `state`: returns the cycle length once the state
+ * repeats a snapshot, else 0. */
+static double watch(cycle_watch *w, const void *state, double it) {
+    if (w->found || !w->snap) return 0;
+    if (it - w->snap_at <= w->power && memcmp(w->snap, state, w->bytes) == 0) {
+        w->found = true;
+        return it - w->snap_at;
+    }
+    if (it - w->snap_at >= w->power) {
+        memcpy(w->snap, state, w->bytes);
+        w->snap_at = it;
+        w->power *= 2;
+    }
+    return 0;
+}
+
+/* One PageRank iteration from cur into nxt; returns delta. */
+static double pagerank_step(const md_graph *g, double d, double one_minus_d, const double *tele,
+                            double t_uniform, const double *cur, double *nxt) {
+    size_t n = g->n;
+    double dangling = 0;
+    for (size_t i = 0; i < g->n_dangling; i++) dangling += cur[g->dangling[i]];
+    const uint32_t *off = g->in_off, *srcs = g->in_src;
+    const double *w = g->in_w, *ow = g->out_weight;
+    double delta = 0;
+    for (size_t v = 0; v < n; v++) {
+        double acc = 0;
+        if (!g->dangling_edges) {
+            for (uint32_t e = off[v]; e < off[v + 1]; e++) {
+                uint32_t u = srcs[e];
+                acc += (cur[u] * w[e]) / ow[u];
+            }
+        } else {
+            for (uint32_t e = off[v]; e < off[v + 1]; e++) {
+                uint32_t u = srcs[e];
+                if (ow[u] == 0) continue; /* dangling: its mass went to `dangling` */
+                acc += (cur[u] * w[e]) / ow[u];
+            }
+        }
+        double t = tele ? tele[v] : t_uniform;
+        double value = d * (acc + dangling * t) + one_minus_d * t;
+        delta += fabs(value - cur[v]);
+        nxt[v] = value;
+    }
+    return delta;
+}
+
+md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *options, double *scores) {
+    if (!g) return MD_ERR_NULL;
+    size_t n = g->n;
+    if (MDI_BAD_IN(scores, n)) return MD_ERR_NULL;
+    md_pagerank_options o;
+    if (options) o = *options; else md_pagerank_options_default(&o);
+    if (o.has_seeds && (MDI_BAD_IN(o.seed_nodes, o.n_seeds) || MDI_BAD_IN(o.seed_weights, o.n_seeds)))
+        return MD_ERR_NULL;
+    if (n == 0) return MD_OK;
+    double nn = (double)n;
+    double t_uniform = 1 / nn;
+    double *tele = NULL, *other = mdi_alloc_array(n, sizeof(double));
+    if (!other) return MD_ERR_NOMEM;
+    md_status st = MD_OK;
+    if (o.has_seeds && o.n_seeds) {
+        /* A Map's semantics: each node once, at its first position, with its
+         * last weight; absent nodes and weights that are not > 0 drop; the
+         * rest are normalized by their sum in that order. */
+        size_t *last = mdi_alloc_array(n, sizeof(size_t));
+        if (!last) { free(other); return MD_ERR_NOMEM; }
+        double total = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (size_t i = 0; i < n; i++) last[i] = SIZE_MAX;
+            for (size_t i = 0; i < o.n_seeds; i++)
+                if (o.seed_nodes[i] < n) last[o.seed_nodes[i]] = i;
+            for (size_t i = 0; i < o.n_seeds; i++) {
+                size_t v = o.seed_nodes[i];
+                if (v >= n || last[v] == SIZE_MAX) continue; /* absent, or seen */
+                double w = o.seed_weights[last[v]];
+                last[v] = SIZE_MAX;
+                if (!(w > 0)) continue;
+                if (pass == 0) total += w;
+                else tele[v] = w / total;
+            }
+            if (pass == 0) {
+                if (!(total > 0)) break; /* all absent: the uniform prior */
+                tele = mdi_calloc_array(n, sizeof(double));
+                if (!tele) { free(last); free(other); return MD_ERR_NOMEM; }
+            }
+        }
+        free(last);
+    }
+    double *cur = scores, *nxt = other;
+    for (size_t v = 0; v < n; v++) cur[v] = tele ? tele[v] : t_uniform;
+    double times = loop_count(o.max_iterations);
+    double d = o.damping, one_minus_d = 1 - d;
+    double threshold = o.tolerance * nn;
+    double budget = step_budget(g);
+    cycle_watch cw = {NULL, n * sizeof(double), 0, 1, false};
+    if (times > MD_GRAPH_MIN_BUDGET) {
+        cw.snap = mdi_alloc_array(n, sizeof(double));
+        if (!cw.snap) st = MD_ERR_NOMEM;
+        else memcpy(cw.snap, cur, n * sizeof(double));
+    }
+    double it = 0;
+    while (st == MD_OK && it < times) {
+        double delta = pagerank_step(g, d, one_minus_d, tele, t_uniform, cur, nxt);
+        double *t = cur; cur = nxt; nxt = t;
+        it += 1;
+        if (delta < threshold) break;
+        double lam = watch(&cw, cur, it);
+        if (lam == 1) break; /* a fixed point: every later step repeats it */
+        if (lam > 0) {
+            /* Periodic from here on, and no step of the cycle converged. */
+            if (isinf(times)) { st = MD_ERR_RANGE; break; }
+            it += floor((times - it) / lam) * lam;
+        } else if (it >= budget && it < times && !cw.found) {
+            st = MD_ERR_RANGE;
+        }
+    }
+    if (st == MD_OK && cur != scores) memcpy(scores, cur, n * sizeof(double));
+    free(cw.snap);
+    free(tele);
+    free(other);
+    return st;
+}
+
+/* ------------------------------------------------------- label propagation */
+
+typedef struct lp_work {
+    double *weight;   /* per label: the sum for the node being visited */
+    uint8_t *seen;    /* per label: touched for the node being visited */
+    uint32_t *touched;
+} lp_work;
+
+static inline void lp_add(lp_work *w, size_t *nt, uint32_t label, double s) {
+    if (!w->seen[label]) {
+        w->seen[label] = 1;
+        w->weight[label] = 0 + s;
+        w->touched[(*nt)++] = label;
+    } else {
+        w->weight[label] += s;
+    }
+}
+
+/* One in-place sweep in sorted order; returns whether a label changed. */
+static bool lp_sweep(const md_graph *g, uint32_t *label, lp_work *w) {
+    bool changed = false;
+    for (size_t k = 0; k < g->n; k++) {
+        uint32_t i0 = g->in_off[k], i1 = g->in_off[k + 1];
+        uint32_t o0 = g->out_off[k], o1 = g->out_off[k + 1];
+        if (i0 == i1 && o0 == o1) continue;
+        size_t nt = 0;
+        /* Neighbours in folded-edge order: in-edges from smaller sources,
+         * then out-edges, then in-edges from larger sources. */
+        uint32_t i = i0;
+        for (; i < i1 && g->in_src[i] < k; i++) lp_add(w, &nt, label[g->in_src[i]], g->in_w[i]);
+        for (uint32_t e = o0; e < o1; e++) lp_add(w, &nt, label[g->out_dst[e]], g->out_w[e]);
+        for (; i < i1; i++) lp_add(w, &nt, label[g->in_src[i]], g->in_w[i]);
+        /* The first label in sorted order with strictly greatest weight
+         * (labels are node indices, so sorted order is numeric order). */
+        uint32_t best = UINT32_MAX;
+        double best_w = -INFINITY;
+        for (size_t t = 0; t < nt; t++) {
+            uint32_t l = w->touched[t];
+            double x = w->weight[l];
+            if (x > best_w || (x == best_w && best != UINT32_MAX && l < best)) { best = l; best_w = x; }
+            w->seen[l] = 0;
+        }
+        if (best != UINT32_MAX && best != label[k]) { label[k] = best; changed = true; }
+    }
+    return changed;
+}
+
+md_status md_graph_label_propagation(const md_graph *g, double min_community_size, double max_sweeps,
+                                     size_t *community) {
+    if (!g) return MD_ERR_NULL;
+    size_t n = g->n;
+    if (MDI_BAD_IN(community, n)) return MD_ERR_NULL;
+    if (n == 0) return MD_OK;
+    md_status st = MD_OK;
+    uint32_t *label = mdi_alloc_array(n, sizeof(uint32_t));
+    lp_work w = {mdi_alloc_array(n, sizeof(double)), mdi_calloc_array(n, 1), mdi_alloc_array(n, sizeof(uint32_t))};
+    if (!label || !w.weight || !w.seen || !w.touched) st = MD_ERR_NOMEM;
+    double times = loop_count(max_sweeps);
+    cycle_watch cw = {NULL, n * sizeof(uint32_t), 0, 1, false};
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) label[i] = (uint32_t)i;
+        if (times > MD_GRAPH_MIN_BUDGET) {
+            cw.snap = mdi_alloc_array(n, sizeof(uint32_t));
+            if (!cw.snap) st = MD_ERR_NOMEM;
+            else memcpy(cw.snap, label, n * sizeof(uint32_t));
+        }
+    }
+    double budget = step_budget(g), it = 0;
+    while (st == MD_OK && it < times) {
+        bool changed = lp_sweep(g, label, &w);
+        it += 1;
+        if (!changed) break;
+        double lam = watch(&cw, label, it);
+        if (lam > 0) { /* lam >= 2: a fixed point stopped the loop already */
+            if (isinf(times)) { st = MD_ERR_RANGE; break; }
+            it += floor((times - it) / lam) * lam;
+        } else if (it >= budget && it < times && !cw.found) {
+            st = MD_ERR_RANGE;
+        }
+    }
+    if (st == MD_OK) {
+        /* Canonical label: the community's smallest member (the first in
+         * sorted order); undefined below the size floor. */
+        uint32_t *first = mdi_alloc_array(n, sizeof(uint32_t));
+        uint32_t *size = mdi_calloc_array(n, sizeof(uint32_t));
+        if (!first || !size) st = MD_ERR_NOMEM;
+        else {
+            for (size_t k = 0; k < n; k++) {
+                uint32_t l = label[k];
+                if (size[l]++ == 0) first[l] = (uint32_t)k;
+            }
+            for (size_t k = 0; k < n; k++) {
+                uint32_t l = label[k];
+                community[k] = (double)size[l] >= min_community_size ? first[l] : MD_GRAPH_NONE;
+            }
+        }
+        free(first); free(size);
+    }
+    free(cw.snap);
+    free(label); free(w.weight); free(w.seen); free(w.touched);
+    return st;
+}
+
+md_status md_graph_bridge_counts(const md_graph *g, const size_t *community, size_t *counts) {
+    if (!g) return MD_ERR_NULL;
+    size_t n = g->n;
+    if (MDI_BAD_IN(community, n) || MDI_BAD_IN(counts, n)) return MD_ERR_NULL;
+    for (size_t v = 0; v < n; v++) counts[v] = 0;
+    for (size_t u = 0; u < n; u++) {
+        size_t a = community[u];
+        if (a == MD_GRAPH_NONE) continue;
+        for (uint32_t e = g->out_off[u]; e < g->out_off[u + 1]; e++) {
+            uint32_t v = g->out_dst[e];
+            size_t b = community[v];
+            if (b != MD_GRAPH_NONE && a != b) { counts[u]++; counts[v]++; }
+        }
+    }
+    return MD_OK;
+}
