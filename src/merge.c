@@ -1,0 +1,433 @@
+/* merge module: the near-duplicate merge guards, mergeOutcomes with its role
+ * guard, connectedComponents and excludeSelfSupersede. */
+#include "unicode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const md_merge_stage_names[6] = {"cap", "threshold", "vetoed", "self", "role-guard", "committed"};
+
+md_status md_join_merge_text(const md_merge_text *text, md_text *out) {
+    if (!out) return MD_ERR_NULL;
+    out->ptr = NULL;
+    out->len = 0;
+    if (!text || MDI_BAD_IN(text->gist.ptr, text->gist.len) || MDI_BAD_IN(text->body.ptr, text->body.len))
+        return MD_ERR_NULL;
+    if (text->gist.len > SIZE_MAX - 1 - text->body.len) return MD_ERR_RANGE;
+    size_t n = text->gist.len + 1 + text->body.len;
+    char *b = malloc(n);
+    if (!b) return MD_ERR_NOMEM;
+    if (text->gist.len) memcpy(b, text->gist.ptr, text->gist.len);
+    b[text->gist.len] = '\n';
+    if (text->body.len) memcpy(b + text->gist.len + 1, text->body.ptr, text->body.len);
+    out->ptr = b;
+    out->len = n;
+    return MD_OK;
+}
+
+/* ---------------------------------------------------------------- tokens */
+
+/* The reference's contraction expansions, applied in this order, each to
+ * every occurrence (String.prototype.replaceAll). */
+static const char *const EXPANSIONS[][2] = {
+    {"isn't", "is not"},       {"aren't", "are not"},     {"wasn't", "was not"},
+    {"weren't", "were not"},   {"don't", "do not"},       {"doesn't", "does not"},
+    {"didn't", "did not"},     {"won't", "will not"},     {"can't", "can not"},
+    {"cannot", "can not"},     {"couldn't", "could not"}, {"shouldn't", "should not"},
+    {"wouldn't", "would not"}, {"mustn't", "must not"},   {"haven't", "have not"},
+    {"hasn't", "has not"},     {"hadn't", "had not"},     {"n't", " not"},
+};
+#define N_EXPANSIONS (sizeof EXPANSIONS / sizeof EXPANSIONS[0])
+
+static const char *const NEGATIONS[] = {
+    "not", "no", "never", "none", "cannot", "without", "neither", "nor", "avoid", "disallow",
+    "disallowed", "forbidden", "unsafe", "invalid", "false", "fail", "fails", "failed", "deny",
+    "denied", "reject", "rejected",
+};
+static const char *const VARIANTS[] = {
+    "pro", "max", "beta", "alpha", "rc", "preview", "legacy", "deprecated", "experimental",
+};
+
+/* A growable byte buffer. */
+typedef struct buf {
+    char *p;
+    size_t len, cap;
+} buf;
+
+static bool buf_reserve(buf *b, size_t more) {
+    if (more > SIZE_MAX / 2 - b->len) return false;
+    if (b->len + more <= b->cap) return true;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + more) cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) return false;
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
+/* NFC, then toLowerCase, into b (ASCII input skips the tables). */
+static md_status normalize_lower(md_str s, buf *b) {
+    if (MDI_BAD_IN(s.ptr, s.len)) return MD_ERR_NULL;
+    bool ascii = true;
+    for (size_t i = 0; i < s.len && ascii; i++) ascii = (unsigned char)s.ptr[i] < 0x80;
+    if (ascii) {
+        if (!buf_reserve(b, s.len)) return MD_ERR_NOMEM;
+        for (size_t i = 0; i < s.len; i++) {
+            char c = s.ptr[i];
+            b->p[i] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+        }
+        b->len = s.len;
+        return MD_OK;
+    }
+    uint32_t *cps = NULL, *nfc = NULL, *low = NULL;
+    size_t n = 0, n_nfc = 0, n_low = 0;
+    md_text t = {NULL, 0};
+    md_status st = mdi_utf8_decode(s, &cps, &n);
+    if (st == MD_OK) st = mdi_nfc(cps, n, &nfc, &n_nfc);
+    if (st == MD_OK) st = mdi_to_lower(nfc, n_nfc, &low, &n_low);
+    if (st == MD_OK) st = mdi_utf8_encode(low, n_low, &t);
+    free(cps);
+    free(nfc);
+    free(low);
+    if (st != MD_OK) return st;
+    free(b->p);
+    b->p = t.ptr;
+    b->len = b->cap = t.len;
+    return MD_OK;
+}
+
+static size_t find(const char *s, size_t n, size_t from, const char *pat, size_t m) {
+    for (size_t i = from; i + m <= n; i++)
+        if (s[i] == pat[0] && memcmp(s + i, pat, m) == 0) return i;
+    return SIZE_MAX;
+}
+
+/* One replaceAll pass from a into b (b is reused). */
+static md_status replace_all(buf *a, buf *b, const char *pat, const char *rep) {
+    size_t m = strlen(pat), r = strlen(rep);
+    size_t at = find(a->p, a->len, 0, pat, m);
+    if (at == SIZE_MAX) return MD_OK;
+    b->len = 0;
+    size_t from = 0;
+    while (at != SIZE_MAX) {
+        if (!buf_reserve(b, at - from + r)) return MD_ERR_NOMEM;
+        memcpy(b->p + b->len, a->p + from, at - from);
+        memcpy(b->p + b->len + (at - from), rep, r);
+        b->len += at - from + r;
+        from = at + m;
+        at = find(a->p, a->len, from, pat, m);
+    }
+    if (!buf_reserve(b, a->len - from)) return MD_ERR_NOMEM;
+    if (a->len > from) memcpy(b->p + b->len, a->p + from, a->len - from);
+    b->len += a->len - from;
+    buf t = *a;
+    *a = *b;
+    *b = t;
+    return MD_OK;
+}
+
+/* What the predicates need from one text's tokens. */
+typedef struct profile {
+    buf text;         /* the normalized, expanded text the tokens point into */
+    bool negated;
+    unsigned variants; /* bit i: VARIANTS[i] occurs */
+    md_str *numeric;  /* distinct tokens holding a digit, sorted bytewise */
+    size_t n_numeric;
+} profile;
+
+static void profile_free(profile *p) {
+    free(p->text.p);
+    free(p->numeric);
+    memset(p, 0, sizeof *p);
+}
+
+static bool is_word(const char *tok, size_t len, const char *w) {
+    return strlen(w) == len && memcmp(tok, w, len) == 0;
+}
+
+static int str_cmp(const void *a, const void *b) {
+    const md_str *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = n ? memcmp(x->ptr, y->ptr, n) : 0;
+    return c ? c : (x->len < y->len ? -1 : x->len > y->len);
+}
+
+static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static inline bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z'); }
+
+static md_status profile_of(md_str s, profile *p) {
+    memset(p, 0, sizeof *p);
+    buf tmp = {NULL, 0, 0};
+    md_status st = normalize_lower(s, &p->text);
+    /* Only the patterns' anchors can start a match: skip passes quickly. */
+    bool apostrophe = st == MD_OK && p->text.len && memchr(p->text.p, '\'', p->text.len);
+    for (size_t i = 0; i < N_EXPANSIONS && st == MD_OK; i++) {
+        if (!apostrophe && strchr(EXPANSIONS[i][0], '\'')) continue;
+        st = replace_all(&p->text, &tmp, EXPANSIONS[i][0], EXPANSIONS[i][1]);
+    }
+    free(tmp.p);
+    if (st != MD_OK) { profile_free(p); return st; }
+
+    const char *t = p->text.p;
+    size_t n = p->text.len, cap = 0;
+    for (size_t i = 0; i < n;) {
+        if (!is_alnum(t[i])) { i++; continue; }
+        /* [a-z0-9]+(?:\.[0-9]+)* */
+        size_t start = i;
+        bool digit = false;
+        while (i < n && is_alnum(t[i])) digit |= is_digit(t[i++]);
+        while (i + 1 < n && t[i] == '.' && is_digit(t[i + 1])) {
+            i++;
+            while (i < n && is_digit(t[i])) i++;
+            digit = true;
+        }
+        const char *tok = t + start;
+        size_t len = i - start;
+        if (!p->negated)
+            for (size_t k = 0; k < sizeof NEGATIONS / sizeof NEGATIONS[0]; k++)
+                if (is_word(tok, len, NEGATIONS[k])) { p->negated = true; break; }
+        for (size_t k = 0; k < sizeof VARIANTS / sizeof VARIANTS[0]; k++)
+            if (is_word(tok, len, VARIANTS[k])) p->variants |= 1u << k;
+        if (digit) {
+            if (p->n_numeric == cap) {
+                size_t nc = cap ? cap * 2 : 8;
+                md_str *v = mdi_alloc_array(nc, sizeof(md_str));
+                if (!v) { profile_free(p); return MD_ERR_NOMEM; }
+                if (p->n_numeric) memcpy(v, p->numeric, p->n_numeric * sizeof(md_str));
+                free(p->numeric);
+                p->numeric = v;
+                cap = nc;
+            }
+            p->numeric[p->n_numeric].ptr = tok;
+            p->numeric[p->n_numeric].len = len;
+            p->n_numeric++;
+        }
+    }
+    if (p->n_numeric > 1) {
+        qsort(p->numeric, p->n_numeric, sizeof(md_str), str_cmp);
+        size_t w = 1;
+        for (size_t i = 1; i < p->n_numeric; i++)
+            if (str_cmp(&p->numeric[i], &p->numeric[w - 1]) != 0) p->numeric[w++] = p->numeric[i];
+        p->n_numeric = w;
+    }
+    return MD_OK;
+}
+
+static bool numeric_differs(const profile *a, const profile *b) {
+    if (a->n_numeric == 0 && b->n_numeric == 0) return false;
+    if (a->n_numeric != b->n_numeric) return true;
+    for (size_t i = 0; i < a->n_numeric; i++)
+        if (str_cmp(&a->numeric[i], &b->numeric[i]) != 0) return true;
+    return false;
+}
+
+enum { PRED_NEGATION, PRED_NUMERIC, PRED_VARIANT };
+
+static md_status predicate(md_str a, md_str b, int which, bool *out) {
+    if (!out) return MD_ERR_NULL;
+    *out = false;
+    profile pa, pb;
+    md_status st = profile_of(a, &pa);
+    if (st != MD_OK) return st;
+    st = profile_of(b, &pb);
+    if (st != MD_OK) { profile_free(&pa); return st; }
+    switch (which) {
+    case PRED_NEGATION: *out = pa.negated != pb.negated; break;
+    case PRED_NUMERIC: *out = numeric_differs(&pa, &pb); break;
+    default: *out = pa.variants != pb.variants; break;
+    }
+    profile_free(&pa);
+    profile_free(&pb);
+    return MD_OK;
+}
+
+md_status md_negation_divergent(md_str a, md_str b, bool *out) { return predicate(a, b, PRED_NEGATION, out); }
+md_status md_numeric_token_divergent(md_str a, md_str b, bool *out) { return predicate(a, b, PRED_NUMERIC, out); }
+md_status md_variant_qualifier_divergent(md_str a, md_str b, bool *out) { return predicate(a, b, PRED_VARIANT, out); }
+
+md_status md_merge_veto_reasons(const md_merge_text *a, const md_merge_text *b, unsigned *reasons) {
+    if (!reasons) return MD_ERR_NULL;
+    *reasons = 0;
+    if (!a || !b) return MD_ERR_NULL;
+    md_text ja = {NULL, 0}, jb = {NULL, 0};
+    unsigned r = 0;
+    bool v = false;
+    md_status st = md_join_merge_text(a, &ja);
+    if (st == MD_OK) st = md_join_merge_text(b, &jb);
+    if (st == MD_OK) {
+        md_str sa = {ja.ptr, ja.len}, sb = {jb.ptr, jb.len};
+        profile pa, pb;
+        st = profile_of(sa, &pa);
+        if (st == MD_OK) {
+            st = profile_of(sb, &pb);
+            if (st == MD_OK) {
+                if (pa.negated != pb.negated) r |= MD_VETO_NEGATION;
+                if (pa.variants != pb.variants) r |= MD_VETO_VARIANT;
+                profile_free(&pb);
+            }
+            profile_free(&pa);
+        }
+    }
+    if (st == MD_OK) st = md_numeric_token_divergent(a->gist, b->gist, &v);
+    if (st == MD_OK && v) r |= MD_VETO_NUMERIC;
+    md_text_free(&ja);
+    md_text_free(&jb);
+    if (st == MD_OK) *reasons = r;
+    return st;
+}
+
+/* ---------------------------------------------------------------- outcomes */
+
+md_status md_merge_outcomes(const md_merge_pair *pairs, size_t n, double max_pairs, double threshold,
+                            uint8_t *stages) {
+    if (MDI_BAD_IN(pairs, n) || MDI_BAD_IN(stages, n)) return MD_ERR_NULL;
+    mdi_keymap dropped = {0, 0, NULL, NULL}, kept = {0, 0, NULL, NULL};
+    md_status st = mdi_keymap_init(&dropped, 8);
+    if (st == MD_OK) st = mdi_keymap_init(&kept, 8);
+    double committed = 0;
+    for (size_t i = 0; i < n && st == MD_OK; i++) {
+        const md_merge_pair *p = &pairs[i];
+        if (MDI_BAD_IN(p->keep_path.ptr, p->keep_path.len) || MDI_BAD_IN(p->drop_path.ptr, p->drop_path.len)) {
+            st = MD_ERR_NULL;
+            break;
+        }
+        if (committed >= max_pairs) { stages[i] = MD_STAGE_CAP; continue; }
+        if (p->similarity <= threshold) { stages[i] = MD_STAGE_THRESHOLD; continue; }
+        if (p->keep_text && p->drop_text) {
+            unsigned reasons = 0;
+            st = md_merge_veto_reasons(p->keep_text, p->drop_text, &reasons);
+            if (st != MD_OK) break;
+            if (reasons) { stages[i] = MD_STAGE_VETOED; continue; }
+        }
+        if (mdi_key_equal(p->keep_path, p->drop_path)) { stages[i] = MD_STAGE_SELF; continue; }
+        if (mdi_keymap_get(&dropped, p->drop_path, NULL) || mdi_keymap_get(&kept, p->drop_path, NULL) ||
+            mdi_keymap_get(&dropped, p->keep_path, NULL)) {
+            stages[i] = MD_STAGE_ROLE_GUARD;
+            continue;
+        }
+        st = mdi_keymap_put(&dropped, p->drop_path, i, NULL, NULL);
+        if (st == MD_OK) st = mdi_keymap_put(&kept, p->keep_path, i, NULL, NULL);
+        stages[i] = MD_STAGE_COMMITTED;
+        committed += 1;
+    }
+    mdi_keymap_free(&dropped);
+    mdi_keymap_free(&kept);
+    return st;
+}
+
+md_status md_merge_candidates(const md_merge_pair *pairs, size_t n, double max_pairs, double threshold,
+                              size_t *committed, size_t *n_committed) {
+    if (!n_committed) return MD_ERR_NULL;
+    *n_committed = 0;
+    if (MDI_BAD_IN(committed, n)) return MD_ERR_NULL;
+    uint8_t *stages = mdi_alloc_array(n, 1);
+    if (!stages) return MD_ERR_NOMEM;
+    md_status st = md_merge_outcomes(pairs, n, max_pairs, threshold, stages);
+    if (st == MD_OK) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (stages[i] == MD_STAGE_COMMITTED) committed[k++] = i;
+        *n_committed = k;
+    }
+    free(stages);
+    return st;
+}
+
+/* ---------------------------------------------------------------- components */
+
+void md_components_free(md_components *c) {
+    if (!c) return;
+    free(c->members);
+    free(c->starts);
+    memset(c, 0, sizeof *c);
+}
+
+static size_t uf_find(size_t *parent, size_t x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static int key_cmp(const void *ctx, size_t a, size_t b) {
+    const md_str *keys = ctx;
+    return md_key_compare(keys[a], keys[b]);
+}
+
+md_status md_connected_components(const md_str *ends, size_t n_edges, md_components *out) {
+    if (!out) return MD_ERR_NULL;
+    memset(out, 0, sizeof *out);
+    if (MDI_BAD_IN(ends, n_edges)) return MD_ERR_NULL;
+    if (n_edges > SIZE_MAX / 2) return MD_ERR_RANGE;
+    size_t n_ends = 2 * n_edges;
+    for (size_t i = 0; i < n_ends; i++)
+        if (MDI_BAD_IN(ends[i].ptr, ends[i].len)) return MD_ERR_NULL;
+    mdi_keymap ids = {0, 0, NULL, NULL};
+    md_str *keys = mdi_alloc_array(n_ends, sizeof(md_str));
+    size_t *parent = mdi_alloc_array(n_ends, sizeof(size_t));
+    size_t *order = mdi_alloc_array(n_ends, sizeof(size_t));
+    size_t *comp_of_root = mdi_alloc_array(n_ends, sizeof(size_t));
+    size_t *count = mdi_calloc_array(n_ends + 1, sizeof(size_t));
+    md_status st = (keys && parent && order && comp_of_root && count) ? mdi_keymap_init(&ids, n_ends) : MD_ERR_NOMEM;
+    size_t n = 0;
+    for (size_t e = 0; e < n_edges && st == MD_OK; e++) {
+        size_t id[2];
+        for (int k = 0; k < 2 && st == MD_OK; k++) {
+            bool fresh = false;
+            st = mdi_keymap_put(&ids, ends[2 * e + k], n, &id[k], &fresh);
+            if (st == MD_OK && fresh) { keys[n] = ends[2 * e + k]; parent[n] = n; n++; }
+        }
+        if (st != MD_OK) break;
+        /* The smaller key (JavaScript order) always becomes the root. */
+        size_t ra = uf_find(parent, id[0]), rb = uf_find(parent, id[1]);
+        if (ra == rb) continue;
+        if (md_key_compare(keys[ra], keys[rb]) < 0) parent[rb] = ra;
+        else parent[ra] = rb;
+    }
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) order[i] = i;
+        st = mdi_sort_indices(order, n, key_cmp, keys);
+    }
+    if (st == MD_OK) {
+        /* In sorted order each component first shows its root, its smallest
+         * member: numbering components on first sight orders them by root. */
+        size_t n_comp = 0;
+        for (size_t i = 0; i < n; i++) comp_of_root[i] = SIZE_MAX;
+        for (size_t i = 0; i < n; i++) {
+            size_t r = uf_find(parent, order[i]);
+            if (comp_of_root[r] == SIZE_MAX) comp_of_root[r] = n_comp++;
+            count[comp_of_root[r] + 1]++;
+        }
+        out->members = mdi_alloc_array(n, sizeof(md_str));
+        out->starts = mdi_alloc_array(n_comp + 1, sizeof(size_t));
+        if (!out->members || !out->starts) {
+            st = MD_ERR_NOMEM;
+        } else {
+            for (size_t c = 0; c < n_comp; c++) count[c + 1] += count[c];
+            memcpy(out->starts, count, (n_comp + 1) * sizeof(size_t));
+            for (size_t i = 0; i < n; i++) {
+                size_t c = comp_of_root[uf_find(parent, order[i])];
+                out->members[count[c]++] = keys[order[i]];
+            }
+            out->n_members = n;
+            out->n_components = n_comp;
+        }
+    }
+    if (st != MD_OK) md_components_free(out);
+    mdi_keymap_free(&ids);
+    free(keys);
+    free(parent);
+    free(order);
+    free(comp_of_root);
+    free(count);
+    return st;
+}
+
+md_status md_exclude_self_supersede(md_str canonical, const md_str *members, size_t n, uint8_t *keep) {
+    if (MDI_BAD_IN(canonical.ptr, canonical.len) || MDI_BAD_IN(members, n) || MDI_BAD_IN(keep, n))
+        return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++) keep[i] = !mdi_key_equal(members[i], canonical);
+    return MD_OK;
+}
