@@ -11,6 +11,8 @@ export const GOLDEN = process.env.MEMDOMAIN_GOLDEN ?? `${ROOT}../shared/golden/`
 export const IMPLEMENTED = [
   "cosine",
   "decay",
+  "frame",
+  "merge",
   "mmr",
   "neighbors",
   "ranking",
