@@ -144,7 +144,7 @@ md_status mdi_nfc(const uint32_t *in, size_t n, uint32_t **out, size_t *n_out) {
     if (!d) return MD_ERR_NOMEM;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (in[i] < 0x300) { d[k++] = in[i]; continue; } /* nothing below U+0300 decomposes to a change */
+        if (in[i] < 0xC0) { d[k++] = in[i]; continue; } /* nothing below U+00C0 decomposes */
         size_t start = k;
         k += decompose(in[i], d + k);
         /* Canonical ordering: insertion sort of each new mark into the run
