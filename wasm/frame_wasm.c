@@ -2,7 +2,7 @@
 #include "boundary.h"
 
 /* out: [block, len, found]; block holds the lowercased frame (WTF-8). */
-__attribute__((export_name("mdw_frame_key_of")))
+MDW_EXPORT("mdw_frame_key_of")
 int mdw_frame_key_of(const char *s, size_t len, size_t *out) {
     md_text t;
     bool found = false;

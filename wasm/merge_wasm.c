@@ -7,7 +7,7 @@
  * variantQualifierDivergent over keys[0], keys[1]; out[0] = 0 or 1.
  * which 3: mergeVetoReasons over (keys[0] gist, keys[1] body) and
  * (keys[2], keys[3]); out[0] = the MD_VETO_* bits. */
-__attribute__((export_name("mdw_merge_predicate")))
+MDW_EXPORT("mdw_merge_predicate")
 int mdw_merge_predicate(const uint8_t *bytes, const uint32_t *offsets, size_t n, int which, size_t *out) {
     md_str *k = NULL;
     md_status st = mdw_keys(bytes, offsets, n, &k);
@@ -36,7 +36,7 @@ int mdw_merge_predicate(const uint8_t *bytes, const uint32_t *offsets, size_t n,
 /* Six keys per pair: keepPath, dropPath, keep gist, keep body, drop gist,
  * drop body. texts[i] bit 0: keepText present, bit 1: dropText present.
  * stages_out[i]: the md_merge_stage of pair i. */
-__attribute__((export_name("mdw_merge_outcomes")))
+MDW_EXPORT("mdw_merge_outcomes")
 int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n, const double *similarity,
                        const uint8_t *texts, double max_pairs, double threshold, uint8_t *stages_out) {
     md_str *k = NULL;
@@ -72,7 +72,7 @@ int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n, 
 
 /* keys: edge i's ends are keys[2i], keys[2i+1]. out: [block, n_members,
  * n_components]; block = [u32 key index of each member][u32 starts, n_components + 1]. */
-__attribute__((export_name("mdw_connected_components")))
+MDW_EXPORT("mdw_connected_components")
 int mdw_connected_components(const uint8_t *bytes, const uint32_t *offsets, size_t n_edges, size_t *out) {
     md_str *k = NULL;
     md_components c = {0, NULL, 0, NULL};
@@ -97,7 +97,7 @@ int mdw_connected_components(const uint8_t *bytes, const uint32_t *offsets, size
 }
 
 /* keys[0]: the canonical; keys[1..n]: the members. keep_out[i] for member i. */
-__attribute__((export_name("mdw_exclude_self_supersede")))
+MDW_EXPORT("mdw_exclude_self_supersede")
 int mdw_exclude_self_supersede(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint8_t *keep_out) {
     md_str *k = NULL;
     if (n == SIZE_MAX) return MD_ERR_RANGE;

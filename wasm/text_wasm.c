@@ -13,14 +13,14 @@ static int text_result(md_status st, md_text *t, size_t *out) {
     return MD_OK;
 }
 
-__attribute__((export_name("mdw_nfc")))
+MDW_EXPORT("mdw_nfc")
 int mdw_nfc(const char *s, size_t len, size_t *out) {
     md_text t;
     md_str in = {s, len};
     return text_result(md_nfc(in, &t), &t, out);
 }
 
-__attribute__((export_name("mdw_to_lower")))
+MDW_EXPORT("mdw_to_lower")
 int mdw_to_lower(const char *s, size_t len, size_t *out) {
     md_text t;
     md_str in = {s, len};
@@ -28,7 +28,7 @@ int mdw_to_lower(const char *s, size_t len, size_t *out) {
 }
 
 /* md_key_compare(keys[i], keys[j]) as -1, 0 or 1 in out[0] (as an i32). */
-__attribute__((export_name("mdw_key_compare")))
+MDW_EXPORT("mdw_key_compare")
 int mdw_key_compare(const uint8_t *bytes, const uint32_t *offsets, size_t n, size_t i, size_t j, int32_t *out) {
     md_str *keys = NULL;
     md_status st = mdw_keys(bytes, offsets, n, &keys);
@@ -47,7 +47,7 @@ static int key_order(const void *ctx, size_t a, size_t b) {
 }
 
 /* A stable sort of the n keys by md_key_compare: order_out[0..n). */
-__attribute__((export_name("mdw_sort_keys")))
+MDW_EXPORT("mdw_sort_keys")
 int mdw_sort_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *order_out) {
     md_str *keys = NULL;
     size_t *order = NULL;
