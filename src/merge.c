@@ -38,6 +38,7 @@ static const char *const EXPANSIONS[][2] = {
     {"hasn't", "has not"},     {"hadn't", "had not"},     {"n't", " not"},
 };
 #define N_EXPANSIONS (sizeof EXPANSIONS / sizeof EXPANSIONS[0])
+static const uint8_t EXPANSION_LEN[N_EXPANSIONS] = {5, 6, 6, 7, 5, 7, 6, 5, 5, 6, 8, 9, 8, 7, 7, 6, 6, 3};
 
 static const char *const NEGATIONS[] = {
     "not", "no", "never", "none", "cannot", "without", "neither", "nor", "avoid", "disallow",
@@ -47,6 +48,10 @@ static const char *const NEGATIONS[] = {
 static const char *const VARIANTS[] = {
     "pro", "max", "beta", "alpha", "rc", "preview", "legacy", "deprecated", "experimental",
 };
+#define N_NEGATIONS (sizeof NEGATIONS / sizeof NEGATIONS[0])
+#define N_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
+static const uint8_t NEGATION_LEN[N_NEGATIONS] = {3, 2, 5, 4, 6, 7, 7, 3, 5, 8, 10, 9, 6, 7, 5, 4, 5, 6, 4, 6, 6, 8};
+static const uint8_t VARIANT_LEN[N_VARIANTS] = {3, 3, 4, 5, 2, 7, 6, 10, 12};
 
 /* A growable byte buffer. */
 typedef struct buf {
@@ -84,8 +89,11 @@ static md_status normalize_lower(md_str s, buf *b) {
     size_t n = 0, n_nfc = 0, n_low = 0;
     md_text t = {NULL, 0};
     md_status st = mdi_utf8_decode(s, &cps, &n);
-    if (st == MD_OK) st = mdi_nfc(cps, n, &nfc, &n_nfc);
-    if (st == MD_OK) st = mdi_to_lower(nfc, n_nfc, &low, &n_low);
+    if (st == MD_OK && !mdi_is_nfc(cps, n)) { /* most text is NFC already */
+        st = mdi_nfc(cps, n, &nfc, &n_nfc);
+        if (st == MD_OK) { free(cps); cps = nfc; n = n_nfc; nfc = NULL; }
+    }
+    if (st == MD_OK) st = mdi_to_lower(cps, n, &low, &n_low);
     if (st == MD_OK) st = mdi_utf8_encode(low, n_low, &t);
     free(cps);
     free(nfc);
@@ -97,60 +105,78 @@ static md_status normalize_lower(md_str s, buf *b) {
     return MD_OK;
 }
 
-static size_t find(const char *s, size_t n, size_t from, const char *pat, size_t m) {
-    for (size_t i = from; i + m <= n; i++)
-        if (s[i] == pat[0] && memcmp(s + i, pat, m) == 0) return i;
-    return SIZE_MAX;
-}
-
-/* One replaceAll pass from a into b (b is reused). */
-static md_status replace_all(buf *a, buf *b, const char *pat, const char *rep) {
-    size_t m = strlen(pat), r = strlen(rep);
-    size_t at = find(a->p, a->len, 0, pat, m);
-    if (at == SIZE_MAX) return MD_OK;
-    b->len = 0;
-    size_t from = 0;
-    while (at != SIZE_MAX) {
-        if (!buf_reserve(b, at - from + r)) return MD_ERR_NOMEM;
-        memcpy(b->p + b->len, a->p + from, at - from);
-        memcpy(b->p + b->len + (at - from), rep, r);
-        b->len += at - from + r;
-        from = at + m;
-        at = find(a->p, a->len, from, pat, m);
+/* All the expansions in one left-to-right pass, equal to the reference's
+ * replaceAll passes in order: every pattern but "cannot" ends in "n't", so
+ * each apostrophe anchors at most one specific pattern (their letters before
+ * "n't" never end in one another) or else the generic "n't"; no
+ * replacement contains an apostrophe or can complete a "cannot"; and
+ * "cannot" can overlap no apostrophe pattern. tests/js/merge.test.js holds
+ * this against the sequential replaceAll on random contraction soup. */
+static md_status expand(const buf *in, buf *out) {
+    out->len = 0;
+    if (!buf_reserve(out, in->len + in->len / 2 + 8)) return MD_ERR_NOMEM;
+    const char *t = in->p;
+    size_t n = in->len;
+    const char *q = n ? memchr(t, '\'', n) : NULL;
+    size_t apos = q ? (size_t)(q - t) : SIZE_MAX; /* the next apostrophe at or after i */
+    for (size_t i = 0; i < n;) {
+        const char *rep = NULL;
+        size_t m = 0;
+        char c = t[i];
+        if (apos < i) {
+            q = memchr(t + i, '\'', n - i);
+            apos = q ? (size_t)(q - t) : SIZE_MAX;
+        }
+        /* An apostrophe pattern starting at i has its apostrophe within 7
+         * bytes; otherwise only "cannot" can start here. */
+        if (c == 'c' || (apos - i <= 7 && (c == 'n' || c == 'i' || c == 'a' || c == 'w' || c == 'd' ||
+                                          c == 's' || c == 'h' || c == 'm'))) {
+            for (size_t k = 0; k < N_EXPANSIONS; k++) {
+                const char *pat = EXPANSIONS[k][0];
+                size_t pl = EXPANSION_LEN[k];
+                if (pat[0] == c && pl <= n - i && memcmp(t + i, pat, pl) == 0) {
+                    rep = EXPANSIONS[k][1];
+                    m = pl;
+                    break;
+                }
+            }
+        }
+        if (!rep) {
+            if (out->len == out->cap && !buf_reserve(out, 1)) return MD_ERR_NOMEM;
+            out->p[out->len++] = c;
+            i++;
+            continue;
+        }
+        size_t rl = strlen(rep);
+        if (!buf_reserve(out, rl)) return MD_ERR_NOMEM;
+        memcpy(out->p + out->len, rep, rl);
+        out->len += rl;
+        i += m;
     }
-    if (!buf_reserve(b, a->len - from)) return MD_ERR_NOMEM;
-    if (a->len > from) memcpy(b->p + b->len, a->p + from, a->len - from);
-    b->len += a->len - from;
-    buf t = *a;
-    *a = *b;
-    *b = t;
     return MD_OK;
 }
 
 /* What the predicates need from one text's tokens. */
 typedef struct profile {
-    buf text;         /* the normalized, expanded text the tokens point into */
+    buf text;          /* the normalized, expanded text the tokens point into */
     bool negated;
     unsigned variants; /* bit i: VARIANTS[i] occurs */
-    md_str *numeric;  /* distinct tokens holding a digit, sorted bytewise */
+    md_str *numeric;   /* tokens holding a digit, in order, repeats included */
     size_t n_numeric;
+    mdi_keymap numeric_set; /* the distinct ones */
 } profile;
 
 static void profile_free(profile *p) {
     free(p->text.p);
     free(p->numeric);
+    mdi_keymap_free(&p->numeric_set);
     memset(p, 0, sizeof *p);
 }
 
-static bool is_word(const char *tok, size_t len, const char *w) {
-    return strlen(w) == len && memcmp(tok, w, len) == 0;
-}
-
-static int str_cmp(const void *a, const void *b) {
-    const md_str *x = a, *y = b;
-    size_t n = x->len < y->len ? x->len : y->len;
-    int c = n ? memcmp(x->ptr, y->ptr, n) : 0;
-    return c ? c : (x->len < y->len ? -1 : x->len > y->len);
+static int word_index(const char *tok, size_t len, const char *const *words, const uint8_t *lens, size_t n) {
+    for (size_t k = 0; k < n; k++)
+        if (lens[k] == len && words[k][0] == tok[0] && memcmp(tok, words[k], len) == 0) return (int)k;
+    return -1;
 }
 
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -158,20 +184,17 @@ static inline bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z
 
 static md_status profile_of(md_str s, profile *p) {
     memset(p, 0, sizeof *p);
-    buf tmp = {NULL, 0, 0};
+    buf expanded = {NULL, 0, 0};
     md_status st = normalize_lower(s, &p->text);
-    /* Only the patterns' anchors can start a match: skip passes quickly. */
-    bool apostrophe = st == MD_OK && p->text.len && memchr(p->text.p, '\'', p->text.len);
-    for (size_t i = 0; i < N_EXPANSIONS && st == MD_OK; i++) {
-        if (!apostrophe && strchr(EXPANSIONS[i][0], '\'')) continue;
-        st = replace_all(&p->text, &tmp, EXPANSIONS[i][0], EXPANSIONS[i][1]);
-    }
-    free(tmp.p);
+    if (st == MD_OK) st = expand(&p->text, &expanded);
+    free(p->text.p);
+    p->text = expanded;
+    if (st == MD_OK) st = mdi_keymap_init(&p->numeric_set, 8);
     if (st != MD_OK) { profile_free(p); return st; }
 
     const char *t = p->text.p;
     size_t n = p->text.len, cap = 0;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0; i < n && st == MD_OK;) {
         if (!is_alnum(t[i])) { i++; continue; }
         /* [a-z0-9]+(?:\.[0-9]+)* */
         size_t start = i;
@@ -182,43 +205,32 @@ static md_status profile_of(md_str s, profile *p) {
             while (i < n && is_digit(t[i])) i++;
             digit = true;
         }
-        const char *tok = t + start;
-        size_t len = i - start;
-        if (!p->negated)
-            for (size_t k = 0; k < sizeof NEGATIONS / sizeof NEGATIONS[0]; k++)
-                if (is_word(tok, len, NEGATIONS[k])) { p->negated = true; break; }
-        for (size_t k = 0; k < sizeof VARIANTS / sizeof VARIANTS[0]; k++)
-            if (is_word(tok, len, VARIANTS[k])) p->variants |= 1u << k;
+        md_str tok = {t + start, i - start};
         if (digit) {
             if (p->n_numeric == cap) {
                 size_t nc = cap ? cap * 2 : 8;
-                md_str *v = mdi_alloc_array(nc, sizeof(md_str));
-                if (!v) { profile_free(p); return MD_ERR_NOMEM; }
-                if (p->n_numeric) memcpy(v, p->numeric, p->n_numeric * sizeof(md_str));
-                free(p->numeric);
+                md_str *v = realloc(p->numeric, nc * sizeof(md_str));
+                if (!v) { st = MD_ERR_NOMEM; break; }
                 p->numeric = v;
                 cap = nc;
             }
-            p->numeric[p->n_numeric].ptr = tok;
-            p->numeric[p->n_numeric].len = len;
-            p->n_numeric++;
+            p->numeric[p->n_numeric++] = tok;
+            st = mdi_keymap_put(&p->numeric_set, tok, 0, NULL, NULL);
+            continue;
         }
+        if (tok.len > 12) continue;
+        if (!p->negated && word_index(tok.ptr, tok.len, NEGATIONS, NEGATION_LEN, N_NEGATIONS) >= 0) p->negated = true;
+        int v = word_index(tok.ptr, tok.len, VARIANTS, VARIANT_LEN, N_VARIANTS);
+        if (v >= 0) p->variants |= 1u << v;
     }
-    if (p->n_numeric > 1) {
-        qsort(p->numeric, p->n_numeric, sizeof(md_str), str_cmp);
-        size_t w = 1;
-        for (size_t i = 1; i < p->n_numeric; i++)
-            if (str_cmp(&p->numeric[i], &p->numeric[w - 1]) != 0) p->numeric[w++] = p->numeric[i];
-        p->n_numeric = w;
-    }
-    return MD_OK;
+    if (st != MD_OK) profile_free(p);
+    return st;
 }
 
 static bool numeric_differs(const profile *a, const profile *b) {
-    if (a->n_numeric == 0 && b->n_numeric == 0) return false;
-    if (a->n_numeric != b->n_numeric) return true;
-    for (size_t i = 0; i < a->n_numeric; i++)
-        if (str_cmp(&a->numeric[i], &b->numeric[i]) != 0) return true;
+    if (a->numeric_set.len != b->numeric_set.len) return true;
+    for (size_t i = 0; i < b->n_numeric; i++)
+        if (!mdi_keymap_get(&a->numeric_set, b->numeric[i], NULL)) return true;
     return false;
 }
 

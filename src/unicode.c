@@ -135,9 +135,28 @@ static uint32_t compose(uint32_t a, uint32_t b) {
     return 0;
 }
 
+bool mdi_is_nfc(const uint32_t *cps, size_t n) {
+    unsigned last = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cps[i] < 0x300) { last = 0; continue; } /* NFC_QC Yes, class 0 */
+        const mdi_uni_record *r = record(cps[i]);
+        if ((r->flags & MDI_UNI_NFC_MAYBE) || (r->ccc && last > r->ccc)) return false;
+        last = r->ccc;
+    }
+    return true;
+}
+
 md_status mdi_nfc(const uint32_t *in, size_t n, uint32_t **out, size_t *n_out) {
     *out = NULL;
     *n_out = 0;
+    if (mdi_is_nfc(in, n)) {
+        uint32_t *v = mdi_alloc_array(n, sizeof(uint32_t));
+        if (!v) return MD_ERR_NOMEM;
+        if (n) memcpy(v, in, n * sizeof(uint32_t));
+        *out = v;
+        *n_out = n;
+        return MD_OK;
+    }
     size_t max = mdi_uni_max_decomp < 3 ? 3 : mdi_uni_max_decomp;
     if (n > SIZE_MAX / max) return MD_ERR_RANGE;
     uint32_t *d = mdi_alloc_array(n * max, sizeof(uint32_t));

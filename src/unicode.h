@@ -16,11 +16,12 @@
 typedef struct mdi_uni_record {
     uint8_t ccc;   /* canonical combining class */
     uint8_t delta; /* index into mdi_uni_deltas: simple lowercase = cp + delta */
-    uint8_t flags; /* MDI_UNI_CASED | MDI_UNI_IGNORABLE */
+    uint8_t flags; /* MDI_UNI_CASED | MDI_UNI_IGNORABLE | MDI_UNI_NFC_MAYBE */
 } mdi_uni_record;
 
 #define MDI_UNI_CASED 1
 #define MDI_UNI_IGNORABLE 2
+#define MDI_UNI_NFC_MAYBE 4 /* NFC_QC is No or Maybe */
 
 extern const char mdi_uni_version[];
 extern const mdi_uni_record mdi_uni_records[];
@@ -44,6 +45,9 @@ md_status mdi_utf8_decode(md_str s, uint32_t **out, size_t *n);
 md_status mdi_utf8_encode(const uint32_t *cps, size_t n, md_text *out);
 /* String.prototype.normalize("NFC") over code points; *out malloc'ed. */
 md_status mdi_nfc(const uint32_t *in, size_t n, uint32_t **out, size_t *n_out);
+/* NFC quick check: true when the code points are certainly NFC already
+ * (every NFC_QC is Yes and the combining classes never decrease). */
+bool mdi_is_nfc(const uint32_t *cps, size_t n);
 /* String.prototype.toLowerCase() over code points; *out malloc'ed. */
 md_status mdi_to_lower(const uint32_t *in, size_t n, uint32_t **out, size_t *n_out);
 /* JavaScript's \s (and trim()) whitespace. */

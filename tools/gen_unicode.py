@@ -4,12 +4,12 @@
 Usage: python3 tools/gen_unicode.py [UCD_DIR] > src/unicode_tables.c
 UCD_DIR defaults to /usr/share/unicode (Debian's unicode-data package).
 
-Reads UnicodeData.txt, DerivedNormalizationProps.txt (Full_Composition_Exclusion),
+Reads UnicodeData.txt, DerivedNormalizationProps.txt (Full_Composition_Exclusion, NFC_QC),
 DerivedCoreProperties.txt (Cased, Case_Ignorable) and SpecialCasing.txt, and
 emits compact two-stage tables for what memdomain needs:
 
   - a per-code-point record table (canonical combining class, the simple
-    lowercase delta, Cased and Case_Ignorable): cp >> SHIFT selects a block,
+    lowercase delta, Cased, Case_Ignorable, NFC_QC): cp >> SHIFT selects a block,
     the block holds one record index per code point;
   - the full canonical decomposition of every code point (Hangul is
     algorithmic and not tabled), as UTF-16 units in one pool;
@@ -66,10 +66,12 @@ for f in fields("UnicodeData.txt"):
     if f[13]:
         lower[cp] = int(f[13], 16)
 
-excluded = set()
+excluded, nfc_qc_not_yes = set(), set()
 for f in fields("DerivedNormalizationProps.txt"):
     if f[1] == "Full_Composition_Exclusion":
         excluded.update(cp_range(f[0]))
+    elif f[1] == "NFC_QC" and f[2] in ("N", "M"):
+        nfc_qc_not_yes.update(cp_range(f[0]))
 
 cased, ignorable = set(), set()
 for f in fields("DerivedCoreProperties.txt"):
@@ -139,6 +141,8 @@ for c in cased:
     flags[c] |= 1
 for c in ignorable:
     flags[c] |= 2
+for c in nfc_qc_not_yes:
+    flags[c] |= 4
 records, rindex = [], {}
 rec_of = [0] * MAXCP
 for cp in range(MAXCP):
@@ -202,7 +206,7 @@ out.append("")
 
 # record table
 _, rshift, rs1, rblocks, rs1b = two_stage_fixed(rec_of, 1)
-out.append("/* Records: ccc, index into mdi_uni_deltas, flags (1 Cased, 2 Case_Ignorable). */")
+out.append("/* Records: ccc, index into mdi_uni_deltas, flags (1 Cased, 2 Case_Ignorable, 4 NFC_QC No or Maybe). */")
 out.append("const mdi_uni_record mdi_uni_records[%d] = {" % len(records))
 for r in records:
     out.append("    {%d, %d, %d}," % (r[0], deltas.index(r[1]), r[2]))
