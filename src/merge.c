@@ -227,6 +227,37 @@ static md_status profile_of(md_str s, profile *p) {
     return st;
 }
 
+md_status mdi_merge_tokens(md_str s, md_text *out) {
+    if (!out) return MD_ERR_NULL;
+    out->ptr = NULL;
+    out->len = 0;
+    buf text = {NULL, 0, 0}, expanded = {NULL, 0, 0};
+    md_status st = normalize_lower(s, &text);
+    if (st == MD_OK) st = expand(&text, &expanded);
+    free(text.p);
+    /* tokens can abut ("ve.2n"): room for a space after every byte */
+    char *o = st == MD_OK ? mdi_alloc_array(expanded.len + 1, 2) : NULL;
+    if (st == MD_OK && !o) st = MD_ERR_NOMEM;
+    if (st == MD_OK) {
+        const char *t = expanded.p;
+        size_t n = expanded.len, k = 0;
+        for (size_t i = 0; i < n;) {
+            if (!is_alnum(t[i])) { i++; continue; }
+            size_t start = i;
+            while (i < n && is_alnum(t[i])) i++;
+            while (i + 1 < n && t[i] == '.' && is_digit(t[i + 1]))
+                for (i++; i < n && is_digit(t[i]); i++) {}
+            if (k) o[k++] = ' ';
+            memcpy(o + k, t + start, i - start);
+            k += i - start;
+        }
+        out->ptr = o;
+        out->len = k;
+    }
+    free(expanded.p);
+    return st;
+}
+
 static bool numeric_differs(const profile *a, const profile *b) {
     if (a->numeric_set.len != b->numeric_set.len) return true;
     for (size_t i = 0; i < b->n_numeric; i++)

@@ -50,6 +50,10 @@ md_status mdi_nfc(const uint32_t *in, size_t n, uint32_t **out, size_t *n_out);
 bool mdi_is_nfc(const uint32_t *cps, size_t n);
 /* String.prototype.toLowerCase() over code points; *out malloc'ed. */
 md_status mdi_to_lower(const uint32_t *in, size_t n, uint32_t **out, size_t *n_out);
+/* The merge guards' tokens of s (NFC, toLowerCase, the contraction
+ * expansions, [a-z0-9]+(\.[0-9]+)*), joined by single spaces into *out
+ * (for tests: the predicates only ever show booleans). */
+md_status mdi_merge_tokens(md_str s, md_text *out);
 /* JavaScript's \s (and trim()) whitespace. */
 static inline bool mdi_is_js_space(uint32_t c) {
     if (c < 0x80) return c == 0x20 || (c >= 0x09 && c <= 0x0D);

@@ -1,5 +1,6 @@
 /* Boundary for the merge module. */
 #include "boundary.h"
+#include "unicode.h"
 
 #include <stdlib.h>
 
@@ -105,4 +106,16 @@ int mdw_exclude_self_supersede(const uint8_t *bytes, const uint32_t *offsets, si
     if (st == MD_OK) st = md_exclude_self_supersede(k[0], k + 1, n, keep_out);
     free(k);
     return st;
+}
+
+/* The guards' tokens of one text, space-joined (for the tests). out: [block, len]. */
+MDW_EXPORT("mdw_merge_tokens")
+int mdw_merge_tokens(const char *s, size_t len, size_t *out) {
+    md_text t;
+    md_str in = {s, len};
+    md_status st = mdi_merge_tokens(in, &t);
+    if (st != MD_OK) return st;
+    out[0] = (size_t)t.ptr;
+    out[1] = t.len;
+    return MD_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "boundary.h"
+#include "unicode.h"
 #include "fuzz_input.h"
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
@@ -29,6 +30,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         md_status s1 = preds[k](a, b, &x), s2 = preds[k](b, a, &y);
         REQUIRE(s1 == s2 && (s1 == MD_OK || s1 == MD_ERR_INVALID));
         REQUIRE(x == y);
+    }
+
+    /* the tokens themselves: [a-z0-9.] separated by single spaces */
+    md_text tk;
+    md_status ts = mdi_merge_tokens(a, &tk);
+    REQUIRE(ts == MD_OK || ts == MD_ERR_INVALID);
+    if (ts == MD_OK) {
+        for (size_t i = 0; i < tk.len; i++) {
+            char c = tk.ptr[i];
+            REQUIRE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || (c == ' ' && i && i + 1 < tk.len));
+        }
+        md_text_free(&tk);
     }
 
     /* mergeOutcomes through the boundary: six keys per pair */

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import * as md from "../../js/index.js";
+import { exportsOf, views, withFrame } from "../../js/src/core.js";
 import { ROOT } from "./golden/runner.js";
 
 // ---- the reference, from the design and FACTS section 8 ----
@@ -120,6 +121,24 @@ for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
         expect(md.mergeVetoReasons(a, b)).toEqual(ref.mergeVetoReasons(a, b));
         expect(md.mergeVetoed(a, b)).toBe(ref.mergeVetoReasons(a, b).length > 0);
       }), { numRuns: 2000 });
+    });
+
+    test("the guards' tokens equal the reference's on random texts and contraction soup", () => {
+      const mdTokens = (s) => withFrame("mdTokens", (f) => {
+        const kt = f.keys([s]);
+        f.alloc();
+        const len = views().u32[(f.at(kt.offs) >>> 2) + 1];
+        f.check(exportsOf().mdw_merge_tokens(f.at(kt.bytes), len, f.out()));
+        const block = f.result(f.outU32(0)), n = f.outU32(1);
+        const joined = new TextDecoder().decode(views().u8.slice(block, block + n));
+        return joined ? joined.split(" ") : [];
+      });
+      const FRAG = ["isn't", "n't", "'t", "n'", "can", "cannot", "not", "no", "is", "does", "do", "wo", "won", "sho",
+        "could", "uld", "ha", "ve", "d", "s", "were", "are", "must", "x", "1", ".2", "pro", " ", "'", "\u0303", "N'T"];
+      const soup = fc.array(fc.constantFrom(...FRAG), { maxLength: 16 }).map((a) => a.join(""));
+      fc.assert(fc.property(fc.oneof(soup, text), (s) => {
+        expect(mdTokens(s)).toEqual(tokens(s));
+      }), { numRuns: 10000 });
     });
 
     test("contraction soup: the expansions agree with the reference's replaceAll passes", () => {
