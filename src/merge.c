@@ -85,23 +85,21 @@ static md_status normalize_lower(md_str s, buf *b) {
         b->len = s.len;
         return MD_OK;
     }
-    uint32_t *cps = NULL, *nfc = NULL, *low = NULL;
-    size_t n = 0, n_nfc = 0, n_low = 0;
-    md_text t = {NULL, 0};
-    md_status st = mdi_utf8_decode(s, &cps, &n);
-    if (st == MD_OK && !mdi_is_nfc(cps, n)) { /* most text is NFC already */
-        st = mdi_nfc(cps, n, &nfc, &n_nfc);
-        if (st == MD_OK) { free(cps); cps = nfc; n = n_nfc; nfc = NULL; }
+    const uint8_t *p = (const uint8_t *)s.ptr;
+    if (!mdi_utf8_valid(p, s.len)) return MD_ERR_INVALID;
+    md_text nfc = {NULL, 0};
+    if (!mdi_is_nfc_utf8(p, s.len)) { /* most text is NFC already */
+        md_status st = md_nfc(s, &nfc);
+        if (st != MD_OK) return st;
+        p = (const uint8_t *)nfc.ptr;
+        s.len = nfc.len;
     }
-    if (st == MD_OK) st = mdi_to_lower(cps, n, &low, &n_low);
-    if (st == MD_OK) st = mdi_utf8_encode(low, n_low, &t);
-    free(cps);
-    free(nfc);
-    free(low);
-    if (st != MD_OK) return st;
-    free(b->p);
-    b->p = t.ptr;
-    b->len = b->cap = t.len;
+    if (s.len > (SIZE_MAX - 4) / 2 || !buf_reserve(b, s.len + s.len / 2 + 4)) {
+        md_text_free(&nfc);
+        return MD_ERR_NOMEM;
+    }
+    b->len = mdi_lower_utf8(p, s.len, (uint8_t *)b->p);
+    md_text_free(&nfc);
     return MD_OK;
 }
 

@@ -250,6 +250,108 @@ md_status mdi_to_lower(const uint32_t *in, size_t n, uint32_t **out, size_t *n_o
     return MD_OK;
 }
 
+/* ---------------------------------------------------------------- bytes */
+
+/* Decode the (valid) sequence at s[i]; returns its length. */
+static inline size_t cp_at(const uint8_t *s, size_t i, uint32_t *cp) {
+    uint8_t b = s[i];
+    if (b < 0x80) { *cp = b; return 1; }
+    if (b < 0xE0) { *cp = ((uint32_t)(b & 0x1F) << 6) | (s[i + 1] & 0x3F); return 2; }
+    if (b < 0xF0) {
+        *cp = ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+        return 3;
+    }
+    *cp = ((uint32_t)(b & 0x07) << 18) | ((uint32_t)(s[i + 1] & 0x3F) << 12) | ((uint32_t)(s[i + 2] & 0x3F) << 6) |
+          (s[i + 3] & 0x3F);
+    return 4;
+}
+
+static inline size_t put_cp(uint8_t *b, uint32_t c) {
+    if (c < 0x80) { b[0] = (uint8_t)c; return 1; }
+    if (c < 0x800) { b[0] = (uint8_t)(0xC0 | (c >> 6)); b[1] = (uint8_t)(0x80 | (c & 63)); return 2; }
+    if (c < 0x10000) {
+        b[0] = (uint8_t)(0xE0 | (c >> 12)); b[1] = (uint8_t)(0x80 | ((c >> 6) & 63)); b[2] = (uint8_t)(0x80 | (c & 63));
+        return 3;
+    }
+    b[0] = (uint8_t)(0xF0 | (c >> 18)); b[1] = (uint8_t)(0x80 | ((c >> 12) & 63));
+    b[2] = (uint8_t)(0x80 | ((c >> 6) & 63)); b[3] = (uint8_t)(0x80 | (c & 63));
+    return 4;
+}
+
+bool mdi_utf8_valid(const uint8_t *p, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        uint8_t b = p[i];
+        if (b < 0x80) { i++; continue; }
+        size_t len;
+        uint32_t c, min;
+        if (b >= 0xC2 && b <= 0xDF) { len = 2; c = b & 0x1F; min = 0x80; }
+        else if (b >= 0xE0 && b <= 0xEF) { len = 3; c = b & 0x0F; min = 0x800; }
+        else if (b >= 0xF0 && b <= 0xF4) { len = 4; c = b & 0x07; min = 0x10000; }
+        else return false;
+        if (len > n - i) return false;
+        for (size_t j = 1; j < len; j++) {
+            if ((p[i + j] & 0xC0) != 0x80) return false;
+            c = (c << 6) | (p[i + j] & 0x3F);
+        }
+        if (c < min || c > 0x10FFFF) return false;
+        i += len;
+    }
+    return true;
+}
+
+bool mdi_is_nfc_utf8(const uint8_t *s, size_t n) {
+    unsigned last = 0;
+    for (size_t i = 0; i < n;) {
+        if (s[i] < 0xCC) { last = 0; i += s[i] < 0x80 ? 1 : 2; continue; } /* below U+0300 */
+        uint32_t c;
+        i += cp_at(s, i, &c);
+        const mdi_uni_record *r = record(c);
+        if ((r->flags & MDI_UNI_NFC_MAYBE) || (r->ccc && last > r->ccc)) return false;
+        last = r->ccc;
+    }
+    return true;
+}
+
+/* The final-sigma context over bytes, as cased_before / cased_after. */
+static bool cased_before_utf8(const uint8_t *s, size_t i) {
+    while (i > 0) {
+        size_t j = i - 1;
+        while (j > 0 && (s[j] & 0xC0) == 0x80) j--;
+        uint32_t c;
+        cp_at(s, j, &c);
+        i = j;
+        if (ignorable(c)) continue;
+        return cased(c);
+    }
+    return false;
+}
+
+static bool cased_after_utf8(const uint8_t *s, size_t n, size_t i) {
+    while (i < n) {
+        uint32_t c;
+        i += cp_at(s, i, &c);
+        if (ignorable(c)) continue;
+        return cased(c);
+    }
+    return false;
+}
+
+size_t mdi_lower_utf8(const uint8_t *s, size_t n, uint8_t *out) {
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        uint8_t b = s[i];
+        if (b < 0x80) { out[k++] = (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b; i++; continue; }
+        uint32_t c;
+        size_t len = cp_at(s, i, &c);
+        if (c == 0x130) { out[k++] = 0x69; out[k++] = 0xCC; out[k++] = 0x87; }
+        else if (c == 0x3A3) k += put_cp(out + k, (cased_before_utf8(s, i) && !cased_after_utf8(s, n, i + len)) ? 0x3C2 : 0x3C3);
+        else k += put_cp(out + k, (uint32_t)((int32_t)c + mdi_uni_deltas[record(c)->delta]));
+        i += len;
+    }
+    return k;
+}
+
 /* ---------------------------------------------------------------- public */
 
 typedef md_status (*cp_transform)(const uint32_t *, size_t, uint32_t **, size_t *);
@@ -269,4 +371,16 @@ static md_status transform(md_str s, md_text *out, cp_transform f) {
 }
 
 md_status md_nfc(md_str s, md_text *out) { return transform(s, out, mdi_nfc); }
-md_status md_to_lower(md_str s, md_text *out) { return transform(s, out, mdi_to_lower); }
+md_status md_to_lower(md_str s, md_text *out) {
+    if (!out) return MD_ERR_NULL;
+    out->ptr = NULL;
+    out->len = 0;
+    if (MDI_BAD_IN(s.ptr, s.len)) return MD_ERR_NULL;
+    if (!mdi_utf8_valid((const uint8_t *)s.ptr, s.len)) return MD_ERR_INVALID;
+    if (s.len > (SIZE_MAX - 4) / 2) return MD_ERR_RANGE;
+    uint8_t *b = malloc(s.len + s.len / 2 + 4);
+    if (!b) return MD_ERR_NOMEM;
+    out->ptr = (char *)b;
+    out->len = mdi_lower_utf8((const uint8_t *)s.ptr, s.len, b);
+    return MD_OK;
+}

@@ -48,6 +48,13 @@ md_status mdi_nfc(const uint32_t *in, size_t n, uint32_t **out, size_t *n_out);
 /* NFC quick check: true when the code points are certainly NFC already
  * (every NFC_QC is Yes and the combining classes never decrease). */
 bool mdi_is_nfc(const uint32_t *cps, size_t n);
+/* Byte-level forms over validated WTF-8 (no code point arrays):
+ * mdi_utf8_valid checks what mdi_utf8_decode accepts; mdi_is_nfc_utf8 is
+ * the quick check; mdi_lower_utf8 writes toLowerCase of s[0..n) to out,
+ * which must hold 3 * n / 2 + 4 bytes, and returns the byte count. */
+bool mdi_utf8_valid(const uint8_t *s, size_t n);
+bool mdi_is_nfc_utf8(const uint8_t *s, size_t n);
+size_t mdi_lower_utf8(const uint8_t *s, size_t n, uint8_t *out);
 /* String.prototype.toLowerCase() over code points; *out malloc'ed. */
 md_status mdi_to_lower(const uint32_t *in, size_t n, uint32_t **out, size_t *n_out);
 /* The merge guards' tokens of s (NFC, toLowerCase, the contraction

@@ -93,6 +93,14 @@ for f in fields("SpecialCasing.txt"):
 assert special_lower == {0x130: [0x69, 0x307]}, special_lower
 
 
+# mdi_lower_utf8 sizes its output as 1.5 bytes per input byte: no character
+# lowercases to more than 1.5 times its UTF-8 length (U+023A, U+023E: 2 -> 3;
+# U+0130 -> "i" + U+0307 is 2 -> 3 as well).
+def u8len(c):
+    return 1 if c < 0x80 else 2 if c < 0x800 else 3 if c < 0x10000 else 4
+assert all(2 * u8len(lower[c]) <= 3 * u8len(c) for c in range(MAXCP) if not 0xD800 <= c <= 0xDFFF)
+
+
 def full_decomp(cp):
     if cp not in decomp:
         return [cp]

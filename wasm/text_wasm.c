@@ -1,6 +1,6 @@
 /* Boundary for the text module: NFC, toLowerCase and key ordering, exported
  * so the tests can hold them against JavaScript's own. */
-#include "boundary.h"
+#include "text_wasm.h"
 #include "unicode.h"
 
 #include <stdlib.h>
@@ -65,4 +65,33 @@ int mdw_sort_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint3
     free(order);
     free(keys);
     return st;
+}
+
+md_status mdw_keys_utf16(const uint8_t *bytes, size_t n_bytes, const uint32_t *lens, size_t n, md_str **out) {
+    *out = NULL;
+    if (MDI_BAD_IN(lens, n) || MDI_BAD_IN(bytes, n_bytes)) return MD_ERR_NULL;
+    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
+    if (!keys) return MD_ERR_NOMEM;
+    size_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t start = pos, units = lens[i];
+        while (units > 0) {
+            if (pos >= n_bytes) { free(keys); return MD_ERR_INVALID; }
+            uint8_t b = bytes[pos];
+            size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+            size_t u = len == 4 ? 2 : 1;
+            if (u > units || len > n_bytes - pos) { free(keys); return MD_ERR_INVALID; }
+            units -= u;
+            pos += len;
+        }
+        keys[i].ptr = (const char *)bytes + start;
+        keys[i].len = pos - start;
+    }
+    *out = keys;
+    return MD_OK;
+}
+
+md_status mdw_text_keys(const uint8_t *bytes, const uint32_t *table, size_t n, int utf16, size_t n_bytes,
+                        md_str **out) {
+    return utf16 ? mdw_keys_utf16(bytes, n_bytes, table, n, out) : mdw_keys(bytes, table, n, out);
 }

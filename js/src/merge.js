@@ -1,6 +1,7 @@
 // merge module: the near-duplicate merge guards, mergeOutcomes with its role
 // guard, connectedComponents and excludeSelfSupersede.
 import { arr, exportsOf, num, obj, str, typeError, views, withFrame } from "./core.js";
+import { planText, writeText } from "./text.js";
 
 /** Cosine at or below this never merges (strict: the pair must exceed it). */
 export const NEAR_DUPLICATE_THRESHOLD = 0.92;
@@ -102,12 +103,13 @@ function stagesOf(fn, pairs, options) {
     texts[i] = flags;
   }
   return withFrame(fn, (f) => {
-    const kt = f.keys(keys), ps = f.f64(n), pt = f.u8(n), po = f.u8(n);
+    const t = planText(f, keys), ps = f.f64(n), pt = f.u8(n), po = f.u8(n);
     f.alloc();
+    const [pb, pk, utf16, nBytes] = writeText(f, t);
     f.writeF64(ps, sims);
     views().u8.set(texts, f.at(pt));
-    f.check(exportsOf().mdw_merge_outcomes(f.at(kt.bytes), f.at(kt.offs), n, f.at(ps), f.at(pt), maxPairs,
-      threshold, f.at(po)));
+    f.check(exportsOf().mdw_merge_outcomes(pb, pk, n, utf16, nBytes, f.at(ps), f.at(pt), maxPairs, threshold,
+      f.at(po)));
     return views().u8.slice(f.at(po), f.at(po) + n);
   });
 }

@@ -5,3 +5,5 @@
  * Case- and whitespace-insensitive.
  */
 export function frameKeyOf(gist: string): string | null;
+/** frameKeyOf over many claims in one call (a batch entry point), in order. */
+export function frameKeysOf(gists: readonly string[]): (string | null)[];

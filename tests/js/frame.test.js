@@ -60,6 +60,16 @@ for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
       }), { numRuns: 5000 });
     });
 
+    test("frameKeysOf (the batch form) equals frameKeyOf claim by claim", () => {
+      fc.assert(fc.property(fc.array(fc.oneof(claim, fc.string({ unit: "binary", maxLength: 20 })), { maxLength: 30 }), (gists) => {
+        expect(md.frameKeysOf(gists)).toEqual(gists.map((g) => md.frameKeyOf(g)));
+      }), { numRuns: 1000 });
+      expect(md.frameKeysOf([])).toEqual([]);
+      expect(md.frameKeysOf(["a b is \ud800 y", "a \udc00 of x", "x"])).toEqual(["a b is", "a \udc00 of", null]);
+      expect(() => md.frameKeysOf(["a", 3])).toThrow(/frameKeysOf: gists\[1\]/);
+      expect(() => md.frameKeysOf("a")).toThrow(TypeError);
+    });
+
     test("bad input throws a TypeError naming the argument", () => {
       for (const bad of [undefined, null, 42, {}, ["a"]]) expect(() => md.frameKeyOf(bad)).toThrow(/frameKeyOf: gist/);
       expect(() => md.frameKeyOf(1)).toThrow(TypeError);
