@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "boundary.h"
+#include "unicode.h"
 #include "fuzz_input.h"
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
@@ -33,5 +34,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     md_str s = {(const char *)data, size};
     check(md_nfc, mdw_nfc, s, 1);
     check(md_to_lower, mdw_to_lower, s, 0);
+    /* the byte-level lowercasing equals the code point one */
+    uint32_t *cps = NULL, *low = NULL;
+    size_t n = 0, m = 0;
+    if (mdi_utf8_decode(s, &cps, &n) == MD_OK) {
+        md_text a, b;
+        REQUIRE(mdi_to_lower(cps, n, &low, &m) == MD_OK && mdi_utf8_encode(low, m, &a) == MD_OK);
+        REQUIRE(md_to_lower(s, &b) == MD_OK && a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0);
+        REQUIRE(mdi_is_nfc(cps, n) == mdi_is_nfc_utf8(data, size));
+        md_text_free(&a);
+        md_text_free(&b);
+    }
+    free(cps);
+    free(low);
     return 0;
 }
