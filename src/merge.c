@@ -287,35 +287,40 @@ md_status md_negation_divergent(md_str a, md_str b, bool *out) { return predicat
 md_status md_numeric_token_divergent(md_str a, md_str b, bool *out) { return predicate(a, b, PRED_NUMERIC, out); }
 md_status md_variant_qualifier_divergent(md_str a, md_str b, bool *out) { return predicate(a, b, PRED_VARIANT, out); }
 
+/* The joined text is gist "\n" body, and "\n" separates everything the
+ * tokens depend on (it composes with nothing, is neither cased nor
+ * case-ignorable, and is in no pattern or token): the joined text's
+ * profile is the union of the gist's and the body's, so each of the four
+ * strings is read once and nothing is copied. */
+static md_status veto_reasons(const md_merge_text *a, const md_merge_text *b, unsigned *reasons) {
+    profile p[4];
+    const md_str *s[4] = {&a->gist, &a->body, &b->gist, &b->body};
+    size_t done = 0;
+    md_status st = MD_OK;
+    for (; done < 4 && st == MD_OK; done++) {
+        st = profile_of(*s[done], &p[done]);
+        if (st != MD_OK) break;
+    }
+    if (st == MD_OK) {
+        unsigned r = 0;
+        if ((p[0].negated || p[1].negated) != (p[2].negated || p[3].negated)) r |= MD_VETO_NEGATION;
+        if (numeric_differs(&p[0], &p[2])) r |= MD_VETO_NUMERIC;
+        if ((p[0].variants | p[1].variants) != (p[2].variants | p[3].variants)) r |= MD_VETO_VARIANT;
+        *reasons = r;
+    }
+    for (size_t i = 0; i < done; i++) profile_free(&p[i]);
+    return st;
+}
+
+static bool text_bad(const md_merge_text *t) {
+    return MDI_BAD_IN(t->gist.ptr, t->gist.len) || MDI_BAD_IN(t->body.ptr, t->body.len);
+}
+
 md_status md_merge_veto_reasons(const md_merge_text *a, const md_merge_text *b, unsigned *reasons) {
     if (!reasons) return MD_ERR_NULL;
     *reasons = 0;
-    if (!a || !b) return MD_ERR_NULL;
-    md_text ja = {NULL, 0}, jb = {NULL, 0};
-    unsigned r = 0;
-    bool v = false;
-    md_status st = md_join_merge_text(a, &ja);
-    if (st == MD_OK) st = md_join_merge_text(b, &jb);
-    if (st == MD_OK) {
-        md_str sa = {ja.ptr, ja.len}, sb = {jb.ptr, jb.len};
-        profile pa, pb;
-        st = profile_of(sa, &pa);
-        if (st == MD_OK) {
-            st = profile_of(sb, &pb);
-            if (st == MD_OK) {
-                if (pa.negated != pb.negated) r |= MD_VETO_NEGATION;
-                if (pa.variants != pb.variants) r |= MD_VETO_VARIANT;
-                profile_free(&pb);
-            }
-            profile_free(&pa);
-        }
-    }
-    if (st == MD_OK) st = md_numeric_token_divergent(a->gist, b->gist, &v);
-    if (st == MD_OK && v) r |= MD_VETO_NUMERIC;
-    md_text_free(&ja);
-    md_text_free(&jb);
-    if (st == MD_OK) *reasons = r;
-    return st;
+    if (!a || !b || text_bad(a) || text_bad(b)) return MD_ERR_NULL;
+    return veto_reasons(a, b, reasons);
 }
 
 /* ---------------------------------------------------------------- outcomes */
@@ -329,7 +334,8 @@ md_status md_merge_outcomes(const md_merge_pair *pairs, size_t n, double max_pai
     double committed = 0;
     for (size_t i = 0; i < n && st == MD_OK; i++) {
         const md_merge_pair *p = &pairs[i];
-        if (MDI_BAD_IN(p->keep_path.ptr, p->keep_path.len) || MDI_BAD_IN(p->drop_path.ptr, p->drop_path.len)) {
+        if (MDI_BAD_IN(p->keep_path.ptr, p->keep_path.len) || MDI_BAD_IN(p->drop_path.ptr, p->drop_path.len) ||
+            (p->keep_text && text_bad(p->keep_text)) || (p->drop_text && text_bad(p->drop_text))) {
             st = MD_ERR_NULL;
             break;
         }
@@ -337,7 +343,7 @@ md_status md_merge_outcomes(const md_merge_pair *pairs, size_t n, double max_pai
         if (p->similarity <= threshold) { stages[i] = MD_STAGE_THRESHOLD; continue; }
         if (p->keep_text && p->drop_text) {
             unsigned reasons = 0;
-            st = md_merge_veto_reasons(p->keep_text, p->drop_text, &reasons);
+            st = veto_reasons(p->keep_text, p->drop_text, &reasons);
             if (st != MD_OK) break;
             if (reasons) { stages[i] = MD_STAGE_VETOED; continue; }
         }
