@@ -1,8 +1,9 @@
 // frame module: frameKeyOf, the claim's slot key or null.
-import { arr, decodeWtf8, exportsOf, str, views, withFrame } from "./core.js";
+import { arr, decodeWtf8, exportsOf, raise, str, views, withFrame } from "./core.js";
 import { planText, writeText } from "./text.js";
 
 const decoder = new TextDecoder("utf-8");
+const encoder = new TextEncoder();
 
 /**
  * The lowercased frame of a claim ("the capital of india is"), or null when
@@ -11,6 +12,31 @@ const decoder = new TextDecoder("utf-8");
 export function frameKeyOf(gist) {
   const fn = "frameKeyOf";
   str(fn, "gist", gist);
+  if (!gist.isWellFormed?.()) return frameKeyOfFrame(fn, gist);
+  // The common case in one block and no Frame: out slots, then the UTF-8.
+  const ex = exportsOf();
+  const cap = 16 + 3 * gist.length;
+  const p = ex.md_alloc(cap);
+  if (!p) return frameKeyOfFrame(fn, gist); // reports the allocation failure
+  let block = 0;
+  try {
+    let { u8 } = views();
+    const len = encoder.encodeInto(gist, u8.subarray(p + 16, p + cap)).written;
+    const st = ex.mdw_frame_key_of(p + 16, len, p);
+    if (st !== 0) raise(st, fn);
+    const u32 = views().u32;
+    block = u32[p >>> 2];
+    if (!u32[(p >>> 2) + 2]) return null;
+    u8 = views().u8;
+    const n = u32[(p >>> 2) + 1];
+    return decodeWtf8(u8, block, n);
+  } finally {
+    if (block) ex.md_free(block);
+    ex.md_free(p);
+  }
+}
+
+function frameKeyOfFrame(fn, gist) {
   return withFrame(fn, (f) => {
     const kt = f.keys([gist]);
     f.alloc();
