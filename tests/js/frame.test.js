@@ -1,10 +1,9 @@
-// frameKeyOf on both builds: against a plain-JavaScript port written the way
+// frameKeyOf (on the build tests/js/build.js selects): against a plain-JavaScript port written the way
 // the reference is (the regex, split(" "), toLowerCase), on random claims
 // built to hit the rule's edges; and bad input.
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import * as md from "../../js/index.js";
-import { ROOT } from "./golden/runner.js";
+import { BUILD, wasmBytes } from "./build.js";
 
 function refFrameKeyOf(gist) {
   const s = gist.replace(/\s+/g, " ").trim();
@@ -27,9 +26,8 @@ const SPACES = [" ", " ", " ", "  ", "\t", "\n", "\r\n", "\u000b", "\f", "\u00a0
 const claim = fc.array(fc.tuple(fc.constantFrom(...SPACES), fc.constantFrom(...WORDS)), { maxLength: 14 })
   .chain((parts) => fc.constantFrom(...SPACES).map((tail) => parts.map(([s, w]) => s + w).join("") + tail));
 
-for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
-  describe(`frameKeyOf on ${file}`, () => {
-    beforeAll(() => md.initSync(readFileSync(`${ROOT}build/${file}`)));
+  describe(`frameKeyOf (${BUILD})`, () => {
+    beforeAll(() => md.initSync(wasmBytes()));
 
     test("the design's example and the rule's edges", () => {
       expect(md.frameKeyOf("The capital of India is New Delhi")).toBe("the capital of india is");
@@ -76,4 +74,3 @@ for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
       expect(md.frameKeyOf("x y of z")).toBe("x y of"); // still usable after throwing
     });
   });
-}

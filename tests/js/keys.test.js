@@ -1,12 +1,11 @@
-// Keys across the wasm boundary, on both builds: WTF-8 keeps lone
+// Keys across the wasm boundary (on the build tests/js/build.js selects): WTF-8 keeps lone
 // surrogates distinct, results hand back the very same strings, keys from
 // every plane survive, and md_key_compare orders keys exactly as
 // JavaScript's sort() does (UTF-16 code units).
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { exportsOf, views, withFrame } from "../../js/src/core.js";
-import { ROOT } from "./golden/runner.js";
+import { BUILD, wasmBytes } from "./build.js";
 
 function mdSort(strings) {
   return withFrame("mdSort", (f) => {
@@ -45,9 +44,8 @@ const key = fc.array(unit, { maxLength: 6 }).map((u) => u.join(""));
 // Keys that share prefixes, so comparisons reach the interesting unit.
 const prefixed = fc.tuple(fc.constantFrom("", "a", "\ud83d", "\ud83d\ude00", "\uffff"), key).map(([p, k]) => p + k);
 
-for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
-  describe(`keys on ${file}`, () => {
-    beforeAll(() => md.initSync(readFileSync(`${ROOT}build/${file}`)));
+  describe(`keys (${BUILD})`, () => {
+    beforeAll(() => md.initSync(wasmBytes()));
 
     test("md_key_compare agrees with JavaScript's < on keys from every plane", () => {
       fc.assert(fc.property(prefixed, prefixed, (a, b) => mdCompare(a, b) === jsCompare(a, b)), { numRuns: 3000 });
@@ -90,4 +88,3 @@ for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
       }), { numRuns: 300 });
     });
   });
-}

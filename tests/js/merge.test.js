@@ -1,14 +1,13 @@
-// The merge module on both builds: agreement with a plain-JavaScript port
+// The merge module (on the build tests/js/build.js selects): agreement with a plain-JavaScript port
 // written the way the reference is (regex tokens, Sets), and the design's
 // properties: the predicates and the veto are symmetric, connectedComponents
 // is invariant under shuffle and mirror of its edge set, mergeOutcomes never
 // drops a path twice, never drops a keeper, never keeps a dropped path, and
 // its committed subset is mergeCandidates.
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { exportsOf, views, withFrame } from "../../js/src/core.js";
-import { ROOT } from "./golden/runner.js";
+import { BUILD, wasmBytes } from "./build.js";
 
 // ---- the reference, from the design and FACTS section 8 ----
 const EXPANSIONS = [["isn't", "is not"], ["aren't", "are not"], ["wasn't", "was not"], ["weren't", "were not"],
@@ -92,9 +91,8 @@ function shuffle(arr, seed) {
   return a;
 }
 
-for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
-  describe(`merge on ${file}`, () => {
-    beforeAll(() => md.initSync(readFileSync(`${ROOT}build/${file}`)));
+  describe(`merge (${BUILD})`, () => {
+    beforeAll(() => md.initSync(wasmBytes()));
 
     test("the design's examples", () => {
       expect(md.negationDivergent("X is safe", "X is NOT safe")).toBe(true);
@@ -231,4 +229,3 @@ for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
       expect(md.mergeCandidates([{ keepPath: "a", dropPath: "b", similarity: 1 }]).length).toBe(1); // still usable
     });
   });
-}

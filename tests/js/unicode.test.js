@@ -1,6 +1,6 @@
-// Our NFC and toLowerCase (C, through both wasm builds) against Node's own
+// Our NFC and toLowerCase (C, through the wasm build tests/js/build.js selects) against Node's own
 // String.prototype.normalize("NFC") and toLowerCase(): every code point, and
-// 100,000 random mixed-script strings per build.
+// 100,000 random mixed-script strings.
 //
 // Our tables are Unicode 15.0 (Debian's unicode-data, which the generator
 // reads). When the Node running the tests ships a later Unicode (Node
@@ -11,7 +11,7 @@
 // 15.0, and every random string, must match exactly.
 import { readFileSync } from "node:fs";
 import { decodeWtf8 } from "../../js/src/core.js";
-import { ROOT } from "./golden/runner.js";
+import { BUILD, wasmBytes } from "./build.js";
 
 const UCD = "/usr/share/unicode/UnicodeData.txt";
 
@@ -48,8 +48,8 @@ function wtf8(s) {
 }
 
 /** One instance per build, driven through its raw exports. */
-function textApi(file) {
-  const ex = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(`${ROOT}build/${file}`)), {
+function textApi() {
+  const ex = new WebAssembly.Instance(new WebAssembly.Module(wasmBytes()), {
     env: { emscripten_notify_memory_growth() {} },
   }).exports;
   if (typeof ex._initialize === "function") ex._initialize();
@@ -114,9 +114,8 @@ function randomString(next) {
   return s;
 }
 
-for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
-  describe(`Unicode on ${file}`, () => {
-    const api = textApi(file);
+  describe(`Unicode (${BUILD})`, () => {
+    const api = textApi();
 
     test("known mappings", () => {
       expect(api.lower("\u0130")).toBe("i\u0307");
@@ -167,7 +166,7 @@ for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
       const wrong = divergent.filter((d) => SAME_UNICODE || ASSIGNED[d.c] || d.ours !== String.fromCodePoint(d.c));
       expect(wrong.slice(0, 10)).toEqual([]);
       if (divergent.length)
-        console.log(`${file}: ${divergent.length} code points assigned after Unicode 15.0 map differently in Node's Unicode ${process.versions.unicode}`);
+        console.log(`${BUILD}: ${divergent.length} code points assigned after Unicode 15.0 map differently in Node's Unicode ${process.versions.unicode}`);
     });
 
     test("100,000 random mixed-script strings: identical output", () => {
@@ -183,4 +182,3 @@ for (const file of ["memdomain.wasm", "memdomain.emcc.wasm"]) {
       expect(bad.slice(0, 10)).toEqual([]);
     });
   });
-}
