@@ -786,6 +786,174 @@ md_status md_graph_label_propagation(const md_graph *g, double min_community_siz
  */
 md_status md_graph_bridge_counts(const md_graph *g, const size_t *community, size_t *counts);
 
+/* ======================================================================== */
+/* text: the Unicode JavaScript's string methods use (frame and merge)       */
+/* ======================================================================== */
+
+/**
+ * A string the library produced: WTF-8 bytes owned by the caller, released
+ * with md_text_free. ptr is never NULL after MD_OK (an empty result is a
+ * valid zero-length allocation); after an error ptr is NULL and len 0.
+ */
+typedef struct md_text {
+    char *ptr;
+    size_t len;
+} md_text;
+
+/** Release a md_text's bytes and zero it. NULL is a no-op. */
+void md_text_free(md_text *text);
+
+/** The Unicode version of the text tables ("15.0.0"). */
+const char *md_unicode_version(void);
+
+/**
+ * String.prototype.normalize("NFC"). s is UTF-8 or WTF-8 (a lone surrogate
+ * passes through unchanged, as in JavaScript). Returns MD_OK, MD_ERR_NULL
+ * (out NULL, or s.ptr NULL with s.len > 0), MD_ERR_INVALID (malformed
+ * UTF-8) or MD_ERR_NOMEM.
+ */
+md_status md_nfc(md_str s, md_text *out);
+
+/**
+ * String.prototype.toLowerCase(): full default lowercasing, so U+0130
+ * becomes "i" + U+0307, U+212A becomes "k", and capital sigma becomes final
+ * sigma after a cased letter when no cased letter follows (case-ignorable
+ * characters skipped). Statuses as md_nfc.
+ */
+md_status md_to_lower(md_str s, md_text *out);
+
+/* ======================================================================== */
+/* frame                                                                     */
+/* ======================================================================== */
+
+/**
+ * frameKeyOf: collapse every run of JavaScript whitespace to one space and
+ * trim; take the frame up to the LAST linking token (of, is, in, to, by, as;
+ * lowercase only, ASCII word boundaries) that is followed by a value; drop
+ * at most one final "." from the value; the key is the lowercased frame when
+ * the frame has at least 3 space-separated tokens and the value 1..6.
+ * *found is false (the reference's null) otherwise, and out is then an empty
+ * md_text. Returns MD_OK, MD_ERR_NULL, MD_ERR_INVALID (malformed UTF-8) or
+ * MD_ERR_NOMEM.
+ */
+md_status md_frame_key_of(md_str gist, md_text *out, bool *found);
+
+/* ======================================================================== */
+/* merge                                                                     */
+/* ======================================================================== */
+
+#define MD_NEAR_DUPLICATE_THRESHOLD 0.92
+#define MD_MAX_MERGE_PAIRS 100
+
+/** The two texts the veto reads for one memory: its claim and its article. */
+typedef struct md_merge_text {
+    md_str gist;
+    md_str body;
+} md_merge_text;
+
+/**
+ * joinMergeText: gist + "\n" + body into a fresh md_text. Returns MD_OK,
+ * MD_ERR_NULL or MD_ERR_NOMEM.
+ */
+md_status md_join_merge_text(const md_merge_text *text, md_text *out);
+
+/*
+ * The divergence predicates. Each tokenizes its texts as the reference does
+ * (NFC, toLowerCase, the contraction expansions, then [a-z0-9]+(\.[0-9]+)*)
+ * and stores the answer in *out. Returns MD_OK, MD_ERR_NULL, MD_ERR_INVALID
+ * (malformed UTF-8) or MD_ERR_NOMEM.
+ */
+/** Exactly one side carries a negation marker. */
+md_status md_negation_divergent(md_str a, md_str b, bool *out);
+/** Either side has a token holding a digit, and the two sets of such tokens differ. */
+md_status md_numeric_token_divergent(md_str a, md_str b, bool *out);
+/** The sets of variant qualifiers differ. */
+md_status md_variant_qualifier_divergent(md_str a, md_str b, bool *out);
+
+/** mergeVetoReasons as bits, in the reference's order. */
+#define MD_VETO_NEGATION 1u
+#define MD_VETO_NUMERIC 2u
+#define MD_VETO_VARIANT 4u
+
+/**
+ * mergeVetoReasons: negation and variant over joinMergeText of each side,
+ * numeric over the gists alone; *reasons gets the MD_VETO_* bits that fire
+ * (0: mergeVetoed is false). Statuses as the predicates.
+ */
+md_status md_merge_veto_reasons(const md_merge_text *a, const md_merge_text *b, unsigned *reasons);
+
+/** One oriented candidate pair; a NULL text means the text is absent. */
+typedef struct md_merge_pair {
+    md_str keep_path;
+    md_str drop_path;
+    double similarity;
+    const md_merge_text *keep_text;
+    const md_merge_text *drop_text;
+} md_merge_pair;
+
+/** Where a pair stopped in mergeOutcomes, in the filter's order. */
+typedef enum md_merge_stage {
+    MD_STAGE_CAP = 0,
+    MD_STAGE_THRESHOLD = 1,
+    MD_STAGE_VETOED = 2,
+    MD_STAGE_SELF = 3,
+    MD_STAGE_ROLE_GUARD = 4,
+    MD_STAGE_COMMITTED = 5
+} md_merge_stage;
+
+/** The stage names as the design spells them ("cap", ..., "committed"). */
+extern const char *const md_merge_stage_names[6];
+
+/**
+ * mergeOutcomes: stages[i] (an md_merge_stage) for every pair, applying in
+ * order the cap (committed count >= max_pairs), the threshold
+ * (similarity <= threshold), the veto (both texts present), self
+ * (keep == drop) and the role guard (drop already dropped or kept, keep
+ * already dropped). max_pairs is a JavaScript number (MD_MAX_MERGE_PAIRS by
+ * default; NaN never caps). stages must hold n entries. Returns MD_OK,
+ * MD_ERR_NULL, MD_ERR_INVALID (malformed UTF-8 in a text) or MD_ERR_NOMEM.
+ */
+md_status md_merge_outcomes(const md_merge_pair *pairs, size_t n, double max_pairs, double threshold,
+                            uint8_t *stages);
+
+/**
+ * mergeCandidates: the indices of the committed pairs, in input order, in
+ * committed[0..*n_committed). committed must hold n entries. Statuses as
+ * md_merge_outcomes.
+ */
+md_status md_merge_candidates(const md_merge_pair *pairs, size_t n, double max_pairs, double threshold,
+                              size_t *committed, size_t *n_committed);
+
+/**
+ * connectedComponents as a partition of the distinct keys: members holds
+ * every distinct key once (borrowed from the input), component by component,
+ * each component's members sorted (JavaScript order), components ordered by
+ * their root (their smallest member); component i is
+ * members[starts[i] .. starts[i + 1]). Release with md_components_free.
+ */
+typedef struct md_components {
+    size_t n_members;
+    md_str *members;
+    size_t n_components;
+    size_t *starts; /* n_components + 1 entries */
+} md_components;
+
+void md_components_free(md_components *c);
+
+/**
+ * connectedComponents: ends[2 * i] and ends[2 * i + 1] are edge i's two
+ * keys. Union-find in which the smaller key (JavaScript order) is always
+ * the root, so any order and orientation of one edge set gives one result.
+ * Returns MD_OK, MD_ERR_NULL, MD_ERR_RANGE or MD_ERR_NOMEM (out then empty).
+ */
+md_status md_connected_components(const md_str *ends, size_t n_edges, md_components *out);
+
+/**
+ * excludeSelfSupersede: keep[i] = 1 for the members that are not the
+ * canonical, else 0 (order is the caller's). Returns MD_OK or MD_ERR_NULL.
+ */
+md_status md_exclude_self_supersede(md_str canonical, const md_str *members, size_t n, uint8_t *keep);
+
 #ifdef __cplusplus
 }
 #endif

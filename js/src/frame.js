@@ -1,2 +1,77 @@
-// frame module: not implemented yet (see the open issues).
-export {};
+// frame module: frameKeyOf, the claim's slot key or null.
+import { arr, decodeWtf8, exportsOf, raise, str, views, withFrame } from "./core.js";
+import { planText, writeText } from "./text.js";
+
+const decoder = new TextDecoder("utf-8");
+const encoder = new TextEncoder();
+
+/**
+ * The lowercased frame of a claim ("the capital of india is"), or null when
+ * the claim states no frame+value shape the rule trusts.
+ */
+export function frameKeyOf(gist) {
+  const fn = "frameKeyOf";
+  str(fn, "gist", gist);
+  if (!gist.isWellFormed?.()) return frameKeyOfFrame(fn, gist);
+  // The common case in one block and no Frame: out slots, then the UTF-8.
+  const ex = exportsOf();
+  const cap = 16 + 3 * gist.length;
+  const p = ex.md_alloc(cap);
+  if (!p) return frameKeyOfFrame(fn, gist); // reports the allocation failure
+  let block = 0;
+  try {
+    let { u8 } = views();
+    const len = encoder.encodeInto(gist, u8.subarray(p + 16, p + cap)).written;
+    const st = ex.mdw_frame_key_of(p + 16, len, p);
+    if (st !== 0) raise(st, fn);
+    const u32 = views().u32;
+    block = u32[p >>> 2];
+    if (!u32[(p >>> 2) + 2]) return null;
+    u8 = views().u8;
+    const n = u32[(p >>> 2) + 1];
+    return decodeWtf8(u8, block, n);
+  } finally {
+    if (block) ex.md_free(block);
+    ex.md_free(p);
+  }
+}
+
+function frameKeyOfFrame(fn, gist) {
+  return withFrame(fn, (f) => {
+    const kt = f.keys([gist]);
+    f.alloc();
+    const len = views().u32[(f.at(kt.offs) >>> 2) + 1];
+    f.check(exportsOf().mdw_frame_key_of(f.at(kt.bytes), len, f.out()));
+    const block = f.result(f.outU32(0));
+    if (!f.outU32(2)) return null;
+    return decodeWtf8(views().u8, block, f.outU32(1));
+  });
+}
+
+/**
+ * frameKeyOf over many claims in one call (a batch entry point: the same
+ * keys as mapping frameKeyOf, without a boundary crossing per claim).
+ */
+export function frameKeysOf(gists) {
+  const fn = "frameKeysOf";
+  arr(fn, "gists", gists);
+  for (let i = 0; i < gists.length; i++) str(fn, `gists[${i}]`, gists[i]);
+  return withFrame(fn, (f) => {
+    const t = planText(f, gists);
+    f.alloc();
+    const [pb, pk, utf16, nBytes] = writeText(f, t);
+    f.check(exportsOf().mdw_frame_keys_of(pb, pk, gists.length, utf16, nBytes, f.out()));
+    const block = f.result(f.outU32(0)), used = f.outU32(1), wtf = f.outU32(2) !== 0;
+    const { u8, u32 } = views();
+    const n = gists.length, info = block >>> 2, data = block + 16 * n;
+    const out = new Array(n);
+    const all = wtf ? null : decoder.decode(u8.subarray(data, block + used));
+    for (let i = 0; i < n; i++) {
+      const at = info + 4 * i;
+      if (u32[at + 1] === 0xffffffff) out[i] = null;
+      else if (all !== null) out[i] = all.slice(u32[at + 2], u32[at + 2] + u32[at + 3]);
+      else out[i] = decodeWtf8(u8, block + u32[at], u32[at + 1]);
+    }
+    return out;
+  });
+}

@@ -1,2 +1,182 @@
-// merge module: not implemented yet (see the open issues).
-export {};
+// merge module: the near-duplicate merge guards, mergeOutcomes with its role
+// guard, connectedComponents and excludeSelfSupersede.
+import { arr, exportsOf, num, obj, str, typeError, views, withFrame } from "./core.js";
+import { planText, writeText } from "./text.js";
+
+/** Cosine at or below this never merges (strict: the pair must exceed it). */
+export const NEAR_DUPLICATE_THRESHOLD = 0.92;
+/** Merge decisions applied per sleep cycle. */
+export const MAX_MERGE_PAIRS = 100;
+
+const STAGES = ["cap", "threshold", "vetoed", "self", "role-guard", "committed"];
+const COMMITTED = 5;
+const REASONS = [[1, "negation"], [2, "numeric"], [4, "variant"]];
+
+function mergeText(fn, arg, t) {
+  obj(fn, arg, t);
+  str(fn, `${arg}.gist`, t.gist);
+  str(fn, `${arg}.body`, t.body);
+  return t;
+}
+
+/** The joined text the negation and variant predicates read: claim, newline, article. */
+export function joinMergeText(text) {
+  const t = mergeText("joinMergeText", "text", text);
+  return `${t.gist}\n${t.body}`;
+}
+
+function predicate(fn, which, strings) {
+  return withFrame(fn, (f) => {
+    const kt = f.keys(strings);
+    f.alloc();
+    f.check(exportsOf().mdw_merge_predicate(f.at(kt.bytes), f.at(kt.offs), strings.length, which, f.out()));
+    return f.outU32(0);
+  });
+}
+
+/** True when exactly one side carries a negation marker. */
+export function negationDivergent(textA, textB) {
+  const fn = "negationDivergent";
+  return predicate(fn, 0, [str(fn, "textA", textA), str(fn, "textB", textB)]) !== 0;
+}
+
+/** True when the two texts carry different numeric tokens. */
+export function numericTokenDivergent(textA, textB) {
+  const fn = "numericTokenDivergent";
+  return predicate(fn, 1, [str(fn, "textA", textA), str(fn, "textB", textB)]) !== 0;
+}
+
+/** True when the two texts carry different variant qualifiers. */
+export function variantQualifierDivergent(textA, textB) {
+  const fn = "variantQualifierDivergent";
+  return predicate(fn, 2, [str(fn, "textA", textA), str(fn, "textB", textB)]) !== 0;
+}
+
+function vetoMask(fn, textA, textB) {
+  const a = mergeText(fn, "textA", textA), b = mergeText(fn, "textB", textB);
+  return predicate(fn, 3, [a.gist, a.body, b.gist, b.body]);
+}
+
+/** Which divergence predicates fire: negation and variant over the joined text, numeric over the gist. */
+export function mergeVetoReasons(textA, textB) {
+  const mask = vetoMask("mergeVetoReasons", textA, textB);
+  return REASONS.filter(([bit]) => mask & bit).map(([, name]) => name);
+}
+
+/** The veto: true when any divergence predicate fires. */
+export function mergeVetoed(textA, textB) {
+  return vetoMask("mergeVetoed", textA, textB) !== 0;
+}
+
+function stagesOf(fn, pairs, options) {
+  arr(fn, "pairs", pairs);
+  let maxPairs = MAX_MERGE_PAIRS, threshold = NEAR_DUPLICATE_THRESHOLD;
+  if (options !== undefined) {
+    obj(fn, "options", options);
+    if (options.maxPairs !== undefined) maxPairs = num(fn, "options.maxPairs", options.maxPairs);
+    if (options.threshold !== undefined) threshold = num(fn, "options.threshold", options.threshold);
+  }
+  const n = pairs.length;
+  const keys = new Array(6 * n), sims = new Float64Array(n), texts = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = obj(fn, `pairs[${i}]`, pairs[i]);
+    keys[6 * i] = str(fn, `pairs[${i}].keepPath`, p.keepPath);
+    keys[6 * i + 1] = str(fn, `pairs[${i}].dropPath`, p.dropPath);
+    sims[i] = num(fn, `pairs[${i}].similarity`, p.similarity);
+    let flags = 0;
+    if (p.keepText !== undefined && p.keepText !== null) {
+      const t = mergeText(fn, `pairs[${i}].keepText`, p.keepText);
+      keys[6 * i + 2] = t.gist;
+      keys[6 * i + 3] = t.body;
+      flags |= 1;
+    } else {
+      keys[6 * i + 2] = keys[6 * i + 3] = "";
+    }
+    if (p.dropText !== undefined && p.dropText !== null) {
+      const t = mergeText(fn, `pairs[${i}].dropText`, p.dropText);
+      keys[6 * i + 4] = t.gist;
+      keys[6 * i + 5] = t.body;
+      flags |= 2;
+    } else {
+      keys[6 * i + 4] = keys[6 * i + 5] = "";
+    }
+    texts[i] = flags;
+  }
+  return withFrame(fn, (f) => {
+    const t = planText(f, keys), ps = f.f64(n), pt = f.u8(n), po = f.u8(n);
+    f.alloc();
+    const [pb, pk, utf16, nBytes] = writeText(f, t);
+    f.writeF64(ps, sims);
+    views().u8.set(texts, f.at(pt));
+    f.check(exportsOf().mdw_merge_outcomes(pb, pk, n, utf16, nBytes, f.at(ps), f.at(pt), maxPairs, threshold,
+      f.at(po)));
+    return views().u8.slice(f.at(po), f.at(po) + n);
+  });
+}
+
+/** Every pair with the stage where it stopped: cap, threshold, vetoed, self, role-guard or committed. */
+export function mergeOutcomes(pairs, options) {
+  const stages = stagesOf("mergeOutcomes", pairs, options);
+  const out = new Array(stages.length);
+  for (let i = 0; i < stages.length; i++) out[i] = { pair: pairs[i], stage: STAGES[stages[i]] };
+  return out;
+}
+
+/** The committed outcomes of mergeOutcomes, in input order, as decisions. */
+export function mergeCandidates(pairs, options) {
+  const stages = stagesOf("mergeCandidates", pairs, options);
+  const out = [];
+  for (let i = 0; i < stages.length; i++) {
+    if (stages[i] !== COMMITTED) continue;
+    const p = pairs[i];
+    out.push({ keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity });
+  }
+  return out;
+}
+
+/** Connected components over an undirected edge list, as sorted member lists ordered by root. */
+export function connectedComponents(edges) {
+  const fn = "connectedComponents";
+  arr(fn, "edges", edges);
+  const keys = new Array(2 * edges.length);
+  for (let i = 0; i < edges.length; i++) {
+    const e = edges[i];
+    if (!Array.isArray(e) || e.length < 2) throw typeError(fn, `edges[${i}]`, "a [string, string] pair", e);
+    keys[2 * i] = str(fn, `edges[${i}][0]`, e[0]);
+    keys[2 * i + 1] = str(fn, `edges[${i}][1]`, e[1]);
+  }
+  return withFrame(fn, (f) => {
+    const kt = f.keys(keys);
+    f.alloc();
+    f.check(exportsOf().mdw_connected_components(f.at(kt.bytes), f.at(kt.offs), edges.length, f.out()));
+    const block = f.result(f.outU32(0)) >>> 2;
+    const nMembers = f.outU32(1), nComp = f.outU32(2);
+    const { u32 } = views();
+    const out = new Array(nComp);
+    for (let c = 0; c < nComp; c++) {
+      const a = u32[block + nMembers + c], b = u32[block + nMembers + c + 1];
+      const members = new Array(b - a);
+      for (let j = a; j < b; j++) members[j - a] = keys[u32[block + j]];
+      out[c] = members;
+    }
+    return out;
+  });
+}
+
+/** The members of a batch to supersede, with the canonical removed and order preserved. */
+export function excludeSelfSupersede(canonicalPath, memberPaths) {
+  const fn = "excludeSelfSupersede";
+  str(fn, "canonicalPath", canonicalPath);
+  arr(fn, "memberPaths", memberPaths);
+  const keys = new Array(memberPaths.length + 1);
+  keys[0] = canonicalPath;
+  for (let i = 0; i < memberPaths.length; i++) keys[i + 1] = str(fn, `memberPaths[${i}]`, memberPaths[i]);
+  return withFrame(fn, (f) => {
+    const kt = f.keys(keys), pk = f.u8(memberPaths.length);
+    f.alloc();
+    f.check(exportsOf().mdw_exclude_self_supersede(f.at(kt.bytes), f.at(kt.offs), memberPaths.length, f.at(pk)));
+    const { u8 } = views();
+    const at = f.at(pk);
+    return memberPaths.filter((_, i) => u8[at + i] !== 0);
+  });
+}

@@ -11,7 +11,9 @@ export const GOLDEN = process.env.MEMDOMAIN_GOLDEN ?? `${ROOT}../shared/golden/`
 export const IMPLEMENTED = [
   "cosine",
   "decay",
+  "frame",
   "graph",
+  "merge",
   "mmr",
   "neighbors",
   "ranking",

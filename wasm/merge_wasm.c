@@ -1,0 +1,123 @@
+/* Boundary for the merge module. */
+#include "text_wasm.h"
+#include "unicode.h"
+
+#include <stdlib.h>
+
+/* which 0..2: negationDivergent, numericTokenDivergent,
+ * variantQualifierDivergent over keys[0], keys[1]; out[0] = 0 or 1.
+ * which 3: mergeVetoReasons over (keys[0] gist, keys[1] body) and
+ * (keys[2], keys[3]); out[0] = the MD_VETO_* bits. */
+MDW_EXPORT("mdw_merge_predicate")
+int mdw_merge_predicate(const uint8_t *bytes, const uint32_t *offsets, size_t n, int which, size_t *out) {
+    md_str *k = NULL;
+    md_status st = mdw_keys(bytes, offsets, n, &k);
+    if (st == MD_OK && n != (which == 3 ? 4u : 2u)) st = MD_ERR_INVALID;
+    bool b = false;
+    unsigned reasons = 0;
+    if (st == MD_OK) {
+        switch (which) {
+        case 0: st = md_negation_divergent(k[0], k[1], &b); break;
+        case 1: st = md_numeric_token_divergent(k[0], k[1], &b); break;
+        case 2: st = md_variant_qualifier_divergent(k[0], k[1], &b); break;
+        case 3: {
+            md_merge_text a = {k[0], k[1]}, c = {k[2], k[3]};
+            st = md_merge_veto_reasons(&a, &c, &reasons);
+            b = reasons != 0;
+            break;
+        }
+        default: st = MD_ERR_INVALID;
+        }
+    }
+    if (st == MD_OK) out[0] = which == 3 ? reasons : (size_t)b;
+    free(k);
+    return st;
+}
+
+/* Six keys per pair: keepPath, dropPath, keep gist, keep body, drop gist,
+ * drop body. texts[i] bit 0: keepText present, bit 1: dropText present.
+ * stages_out[i]: the md_merge_stage of pair i. The key table is
+ * mdw_text_keys' (byte offsets, or UTF-16 lengths when utf16). */
+MDW_EXPORT("mdw_merge_outcomes")
+int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *table, size_t n, int utf16, size_t n_bytes,
+                       const double *similarity, const uint8_t *texts, double max_pairs, double threshold,
+                       uint8_t *stages_out) {
+    md_str *k = NULL;
+    md_merge_pair *pairs = NULL;
+    md_merge_text *mt = NULL;
+    if (n > SIZE_MAX / 6) return MD_ERR_RANGE;
+    md_status st = mdw_text_keys(bytes, table, 6 * n, utf16, n_bytes, &k);
+    if (st == MD_OK) {
+        pairs = mdi_alloc_array(n, sizeof(md_merge_pair));
+        mt = mdi_alloc_array(2 * n, sizeof(md_merge_text));
+        if (!pairs || !mt) st = MD_ERR_NOMEM;
+    }
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) {
+            const md_str *s = k + 6 * i;
+            mt[2 * i].gist = s[2];
+            mt[2 * i].body = s[3];
+            mt[2 * i + 1].gist = s[4];
+            mt[2 * i + 1].body = s[5];
+            pairs[i].keep_path = s[0];
+            pairs[i].drop_path = s[1];
+            pairs[i].similarity = similarity[i];
+            pairs[i].keep_text = (texts[i] & 1) ? &mt[2 * i] : NULL;
+            pairs[i].drop_text = (texts[i] & 2) ? &mt[2 * i + 1] : NULL;
+        }
+        st = md_merge_outcomes(pairs, n, max_pairs, threshold, stages_out);
+    }
+    free(mt);
+    free(pairs);
+    free(k);
+    return st;
+}
+
+/* keys: edge i's ends are keys[2i], keys[2i+1]. out: [block, n_members,
+ * n_components]; block = [u32 key index of each member][u32 starts, n_components + 1]. */
+MDW_EXPORT("mdw_connected_components")
+int mdw_connected_components(const uint8_t *bytes, const uint32_t *offsets, size_t n_edges, size_t *out) {
+    md_str *k = NULL;
+    md_components c = {0, NULL, 0, NULL};
+    if (n_edges > SIZE_MAX / 2) return MD_ERR_RANGE;
+    md_status st = mdw_keys(bytes, offsets, 2 * n_edges, &k);
+    if (st == MD_OK) st = md_connected_components(k, n_edges, &c);
+    if (st == MD_OK) {
+        uint32_t *block = mdi_alloc_array(c.n_members + c.n_components + 1, sizeof(uint32_t));
+        if (!block) {
+            st = MD_ERR_NOMEM;
+        } else {
+            for (size_t i = 0; i < c.n_members; i++) block[i] = (uint32_t)mdw_key_index(k, 2 * n_edges, c.members[i]);
+            for (size_t i = 0; i <= c.n_components; i++) block[c.n_members + i] = (uint32_t)c.starts[i];
+            out[0] = (size_t)block;
+            out[1] = c.n_members;
+            out[2] = c.n_components;
+        }
+    }
+    md_components_free(&c);
+    free(k);
+    return st;
+}
+
+/* keys[0]: the canonical; keys[1..n]: the members. keep_out[i] for member i. */
+MDW_EXPORT("mdw_exclude_self_supersede")
+int mdw_exclude_self_supersede(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint8_t *keep_out) {
+    md_str *k = NULL;
+    if (n == SIZE_MAX) return MD_ERR_RANGE;
+    md_status st = mdw_keys(bytes, offsets, n + 1, &k);
+    if (st == MD_OK) st = md_exclude_self_supersede(k[0], k + 1, n, keep_out);
+    free(k);
+    return st;
+}
+
+/* The guards' tokens of one text, space-joined (for the tests). out: [block, len]. */
+MDW_EXPORT("mdw_merge_tokens")
+int mdw_merge_tokens(const char *s, size_t len, size_t *out) {
+    md_text t;
+    md_str in = {s, len};
+    md_status st = mdi_merge_tokens(in, &t);
+    if (st != MD_OK) return st;
+    out[0] = (size_t)t.ptr;
+    out[1] = t.len;
+    return MD_OK;
+}

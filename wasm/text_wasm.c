@@ -1,0 +1,97 @@
+/* Boundary for the text module: NFC, toLowerCase and key ordering, exported
+ * so the tests can hold them against JavaScript's own. */
+#include "text_wasm.h"
+#include "unicode.h"
+
+#include <stdlib.h>
+
+/* out: [block, len]; the block holds the WTF-8 result (freed by the glue). */
+static int text_result(md_status st, md_text *t, size_t *out) {
+    if (st != MD_OK) return st;
+    out[0] = (size_t)t->ptr;
+    out[1] = t->len;
+    return MD_OK;
+}
+
+MDW_EXPORT("mdw_nfc")
+int mdw_nfc(const char *s, size_t len, size_t *out) {
+    md_text t;
+    md_str in = {s, len};
+    return text_result(md_nfc(in, &t), &t, out);
+}
+
+MDW_EXPORT("mdw_to_lower")
+int mdw_to_lower(const char *s, size_t len, size_t *out) {
+    md_text t;
+    md_str in = {s, len};
+    return text_result(md_to_lower(in, &t), &t, out);
+}
+
+/* md_key_compare(keys[i], keys[j]) as -1, 0 or 1 in out[0] (as an i32). */
+MDW_EXPORT("mdw_key_compare")
+int mdw_key_compare(const uint8_t *bytes, const uint32_t *offsets, size_t n, size_t i, size_t j, int32_t *out) {
+    md_str *keys = NULL;
+    md_status st = mdw_keys(bytes, offsets, n, &keys);
+    if (st == MD_OK && (i >= n || j >= n)) st = MD_ERR_RANGE;
+    if (st == MD_OK) {
+        int c = md_key_compare(keys[i], keys[j]);
+        out[0] = c < 0 ? -1 : c > 0;
+    }
+    free(keys);
+    return st;
+}
+
+static int key_order(const void *ctx, size_t a, size_t b) {
+    const md_str *keys = ctx;
+    return md_key_compare(keys[a], keys[b]);
+}
+
+/* A stable sort of the n keys by md_key_compare: order_out[0..n). */
+MDW_EXPORT("mdw_sort_keys")
+int mdw_sort_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *order_out) {
+    md_str *keys = NULL;
+    size_t *order = NULL;
+    md_status st = mdw_keys(bytes, offsets, n, &keys);
+    if (st == MD_OK) {
+        order = mdi_alloc_array(n, sizeof(size_t));
+        if (!order) st = MD_ERR_NOMEM;
+    }
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) order[i] = i;
+        st = mdi_sort_indices(order, n, key_order, keys);
+    }
+    if (st == MD_OK)
+        for (size_t i = 0; i < n; i++) order_out[i] = (uint32_t)order[i];
+    free(order);
+    free(keys);
+    return st;
+}
+
+md_status mdw_keys_utf16(const uint8_t *bytes, size_t n_bytes, const uint32_t *lens, size_t n, md_str **out) {
+    *out = NULL;
+    if (MDI_BAD_IN(lens, n) || MDI_BAD_IN(bytes, n_bytes)) return MD_ERR_NULL;
+    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
+    if (!keys) return MD_ERR_NOMEM;
+    size_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t start = pos, units = lens[i];
+        while (units > 0) {
+            if (pos >= n_bytes) { free(keys); return MD_ERR_INVALID; }
+            uint8_t b = bytes[pos];
+            size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+            size_t u = len == 4 ? 2 : 1;
+            if (u > units || len > n_bytes - pos) { free(keys); return MD_ERR_INVALID; }
+            units -= u;
+            pos += len;
+        }
+        keys[i].ptr = (const char *)bytes + start;
+        keys[i].len = pos - start;
+    }
+    *out = keys;
+    return MD_OK;
+}
+
+md_status mdw_text_keys(const uint8_t *bytes, const uint32_t *table, size_t n, int utf16, size_t n_bytes,
+                        md_str **out) {
+    return utf16 ? mdw_keys_utf16(bytes, n_bytes, table, n, out) : mdw_keys(bytes, table, n, out);
+}
