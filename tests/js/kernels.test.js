@@ -6,20 +6,11 @@
 import * as md from "../../js/index.js";
 import { cosine } from "../../bench/baseline-neighbors.js";
 import { BUILD, wasmBytes } from "./build.js";
+import { rng } from "./rng.js";
 
 const DIMS = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 100, 384];
 const SPECIAL = [NaN, Infinity, -Infinity, 0, -0, 1e-45, -3e-39, 1.1754942106924411e-38, 3.4028234663852886e38];
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 function rows(r, n, d, mode) {
   const m = new Float32Array(n * d);

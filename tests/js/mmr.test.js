@@ -4,18 +4,9 @@
 import * as md from "../../js/index.js";
 import * as base from "../../bench/baseline-mmr.js";
 import { BUILD, wasmBytes } from "./build.js";
+import { rng } from "./rng.js";
 
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const LIMITS = [0, 1, 3, 10, 2.5, -1, NaN, Infinity];
 const LAMBDAS = [undefined, 0, 0.3, 0.5, 0.9, 1, NaN, -1];

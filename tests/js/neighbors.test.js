@@ -6,18 +6,9 @@ import * as md from "../../js/index.js";
 import { tileBounds } from "../../js/src/workers.js";
 import * as base from "../../bench/baseline-neighbors.js";
 import { BUILD, wasmBytes } from "./build.js";
+import { rng } from "./rng.js";
 
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const KEYS = ["a", "b", "ab", "～", "\u{1F600}", "\uE000", "z", "é", "x1", "x10", "x2", ""];
 

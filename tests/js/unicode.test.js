@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import { decodeWtf8 } from "../../js/src/core.js";
 import { BUILD, wasmBytes } from "./build.js";
+import { rng } from "./rng.js";
 
 const UCD = "/usr/share/unicode/UnicodeData.txt";
 
@@ -70,17 +71,6 @@ function textApi() {
   return { nfc: (s) => call("mdw_nfc", s), lower: (s) => call("mdw_to_lower", s), ex };
 }
 
-// A seeded PRNG (mulberry32) so a failure reproduces.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Code point pools for mixed-script strings: the characters whose NFC or
 // lowercase is interesting, plus the cases the final-sigma rule reads.

@@ -4,20 +4,11 @@
 import * as md from "../../js/index.js";
 import * as workers from "../../js/src/workers.js";
 import { wasmBytes } from "./build.js";
+import { rng } from "./rng.js";
 
 const bytes = wasmBytes();
 md.initSync(bytes);
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 describe("workers", () => {
   let pool;
