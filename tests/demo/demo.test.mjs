@@ -1,0 +1,390 @@
+// End-to-end test of the demo page in Debian's headless Chromium (playwright-core).
+//   node tests/demo/demo.test.mjs        (make test-demo; needs make all demo-assets)
+// Starts web-demo/serve.mjs on a free 127.0.0.1 port, loads the page in a fresh
+// profile, and checks every view the package build supports against the same
+// package computed here in Node. Screenshots go to build/demo-test/.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import * as md from "../../js/index.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const OUT = join(ROOT, "build/demo-test");
+mkdirSync(OUT, { recursive: true });
+await md.init(readFileSync(join(ROOT, "build/memdomain.wasm")));
+
+const corpus = JSON.parse(readFileSync(join(ROOT, "build/demo/corpus.json"), "utf8"));
+const vecBytes = readFileSync(join(ROOT, "build/demo/vectors.f32"));
+const vectors = new Float32Array(vecBytes.buffer.slice(vecBytes.byteOffset, vecBytes.byteOffset + vecBytes.byteLength));
+const pathIndex = new Map(corpus.memories.map((m, i) => [m.path, i]));
+const vecOf = (path) => vectors.subarray(pathIndex.get(path) * corpus.dim, (pathIndex.get(path) + 1) * corpus.dim);
+const has = (...names) => names.every((n) => md[n] !== undefined);
+
+let failures = 0, passed = 0;
+async function check(name, body) {
+  try {
+    await body();
+    passed++;
+    console.log(`ok - ${name}`);
+  } catch (e) {
+    failures++;
+    console.log(`not ok - ${name}\n  ${String(e?.stack ?? e).split("\n").slice(0, 6).join("\n  ")}`);
+  }
+}
+const skip = (name, why) => console.log(`ok - ${name} # SKIP ${why}`);
+
+// ------------------------------------------------------------------ server
+
+function startServer() {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, [join(ROOT, "web-demo/serve.mjs"), "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    let buf = "";
+    const timer = setTimeout(() => rej(new Error(`server did not start: ${buf}`)), 10000);
+    child.stdout.on("data", (d) => {
+      buf += d;
+      const m = buf.match(/serving (http:\/\/127\.0\.0\.1:\d+\/)/);
+      if (m) { clearTimeout(timer); res({ child, url: m[1] }); }
+    });
+    child.stderr.on("data", (d) => { buf += d; });
+    child.on("exit", (code) => rej(new Error(`server exited ${code}: ${buf}`)));
+  });
+}
+
+const { child: server, url: BASE } = await startServer();
+const profile = mkdtempSync(join(tmpdir(), "memdomain-demo-"));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: "/usr/bin/chromium", headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  viewport: { width: 1280, height: 800 },
+});
+const consoleErrors = [];
+const offsite = [];
+context.on("request", (r) => { if (!r.url().startsWith(BASE) && !r.url().startsWith("data:") && !r.url().startsWith("blob:")) offsite.push(r.url()); });
+const page = context.pages()[0] ?? (await context.newPage());
+page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+page.on("pageerror", (e) => consoleErrors.push(String(e)));
+
+const demo = (expr) => page.evaluate(expr);
+/** Wait until the page holds a newer result for `op` than `before` (object identity via a counter). */
+async function nextResult(op, before) {
+  await page.waitForFunction(([op, n]) => window.demo.timings[op].length > n, [op, before], { timeout: 30000 });
+}
+const count = (op) => demo(`window.demo.timings[${JSON.stringify(op)}].length`);
+async function setRange(selector, value, op) {
+  const n = await count(op);
+  await page.locator(selector).fill(String(value));
+  await nextResult(op, n);
+}
+
+try {
+  await page.goto(BASE, { waitUntil: "load" });
+  await page.waitForFunction(() => window.demo?.ready && window.demo.results.fusion, null, { timeout: 60000 });
+  const info = await demo("window.demo.info");
+
+  await check("the page runs the same package build: exports match js/index.js", () => {
+    assert.deepEqual(info.exports, Object.keys(md).sort());
+    assert.equal(info.corpus.memories, corpus.memories.length);
+    assert.ok(corpus.memories.length >= 1000, "at least 1,000 memories");
+  });
+
+  await check("the availability the page reports follows the package's exports", () => {
+    assert.equal(info.available.fusion, has("fuseArms", "rankFused", "rrfScore", "rrfContribution", "fuseLateral", "cosine"));
+    assert.equal(info.available.mmr, has("applyMmr", "cosine"));
+    assert.equal(info.available.graph, has("pagerank", "labelPropagation", "bridgeCounts"));
+    assert.equal(info.available.retention, has("computeSignals", "compositeScore", "scoreRetention", "WEIGHT_PROFILES"));
+    assert.equal(info.available.merge, has("topNeighborPairs", "mergeOutcomes", "mergeVetoReasons"));
+  });
+
+  // ---------------------------------------------------------------- fusion
+  async function fusionDom() {
+    return page.$$eval("#fusion-list li", (lis) => lis.map((li) => ({
+      path: li.dataset.path, score: Number(li.dataset.score), shown: li.querySelector(".score").textContent,
+      parts: [...li.querySelectorAll(".bar span")].map((s) => ({ arm: s.dataset.arm, value: Number(s.dataset.value) })),
+    })));
+  }
+  function nodeFusion(inputs, arms) {
+    const [L, V, S, X] = ["lexical", "vector", "salience", "lateral"].map((a) => arms[a]);
+    let fused;
+    if (L.k === V.k && V.k === S.k) fused = md.fuseArms([inputs.lexical, inputs.vector, inputs.salience], [L.weight, V.weight, S.weight], L.k);
+    else {
+      fused = md.fuseArms([inputs.lexical], [L.weight], L.k);
+      fused = md.fuseLateral(fused, inputs.vector.map((h) => h.path), V.weight, V.k);
+      fused = md.fuseLateral(fused, inputs.salience.map((h) => h.path), S.weight, S.k);
+    }
+    fused = md.fuseLateral(fused, inputs.lateral.map((h) => h.path), X.weight, X.k);
+    return md.rankFused(fused);
+  }
+  async function assertFusionMatchesNode() {
+    const r = await demo("window.demo.results.fusion");
+    const arms = await demo("window.demo.state.arms");
+    const dom = await fusionDom();
+    const expect = nodeFusion(r.inputs, arms).slice(0, 20);
+    assert.ok(dom.length > 0, "the fused ranking has rows");
+    assert.deepEqual(dom.map((d) => d.path), expect.map((e) => e.path));
+    assert.deepEqual(dom.map((d) => d.score), expect.map((e) => e.score));
+    for (const [i, d] of dom.entries()) {
+      assert.equal(d.shown, expect[i].score.toFixed(5));
+      let sum = 0;
+      for (const p of d.parts) {
+        const h = r.inputs[p.arm].find((x) => x.path === d.path);
+        assert.ok(h, `${p.arm} contributes to ${d.path} only if it lists it`);
+        assert.equal(p.value, md.rrfScore(h.rank, arms[p.arm].weight, arms[p.arm].k));
+        sum += p.value;
+      }
+      assert.ok(Math.abs(sum - d.score) <= 1e-12, `stacked bar of ${d.path} sums to its fused score`);
+    }
+    return { dom, r, arms };
+  }
+
+  let before;
+  await check("fusion: the fused ranking equals rankFused(fuseArms(...)) computed in Node for the same inputs", async () => {
+    const { dom, r } = await assertFusionMatchesNode();
+    assert.ok(r.inputs.lexical.length > 0 && r.inputs.vector.length > 0, "lexical and vector arms have hits");
+    if (info.available.lateral) assert.ok(r.inputs.lateral.length > 0, "the lateral arm has hits");
+    assert.ok(dom.some((d) => d.parts.length >= 2), "some hit gets contributions from two arms");
+    before = dom;
+  });
+  await page.screenshot({ path: join(OUT, "fusion-1280x800.png") });
+
+  await check("fusion: moving the lexical weight slider to 0 changes the ranking and drops the lexical bars", async () => {
+    await setRange("#w-lexical", 0, "fusion");
+    const { dom } = await assertFusionMatchesNode();
+    assert.notDeepEqual(dom.map((d) => d.path), before.map((d) => d.path));
+    assert.ok(dom.every((d) => d.parts.every((p) => p.arm !== "lexical")), "a zero-weight arm is absent");
+    assert.equal(await page.locator("output[for=w-lexical]").textContent(), "0.00");
+  });
+
+  await check("fusion: a per-arm k (vector k = 5) changes scores and still matches Node", async () => {
+    const prev = await fusionDom();
+    await setRange("#k-vector", 5, "fusion");
+    const { dom } = await assertFusionMatchesNode();
+    assert.notDeepEqual(dom.map((d) => d.score), prev.map((d) => d.score));
+    await setRange("#k-vector", 60, "fusion");
+    await setRange("#w-lexical", 1, "fusion");
+  });
+
+  await check("fusion: another preset query gives another ranking", async () => {
+    const prev = await fusionDom();
+    const n = await count("fusion");
+    await page.selectOption("#query-preset", "5");
+    await nextResult("fusion", n);
+    const { dom } = await assertFusionMatchesNode();
+    assert.notDeepEqual(dom.map((d) => d.path), prev.map((d) => d.path));
+    await page.selectOption("#query-preset", "0");
+  });
+
+  // ---------------------------------------------------------------- MMR
+  const tab = async (name, op) => {
+    const n = op ? await count(op) : 0;
+    await page.click(`#tab-${name}`);
+    if (op) await nextResult(op, n);
+  };
+  if (info.available.mmr) {
+    await check("mmr: the picks equal applyMmr in Node on the same candidates, and lambda moves them", async () => {
+      await tab("mmr", "mmr");
+      const verify = async () => {
+        const st = await demo("window.demo.state");
+        const fused = nodeFusion((await demo("window.demo.results.fusion"))?.inputs ?? {}, st.arms);
+        const r = await demo("window.demo.results.mmr");
+        const rows = await page.$$eval("#mmr-table tbody tr", (trs) => trs.map((t) => t.dataset.path));
+        assert.equal(rows.length, Math.min(st.mmr.limit, r.pool));
+        assert.deepEqual(rows, r.picks.map((p) => p.path));
+        return { st, r, rows, fused };
+      };
+      await setRange("#mmr-lambda", 1, "mmr");
+      let { r } = await verify();
+      assert.ok(r.picks.every((p) => p.order === p.fusedRank), "lambda 1 keeps the fused order");
+      await setRange("#mmr-lambda", 0.2, "mmr");
+      ({ r } = await verify());
+      assert.ok(r.picks.some((p) => p.order !== p.fusedRank), "lambda 0.2 reorders");
+      const cands = r.points.map((p) => p.path);
+      const relevance = new Map(r.picks.map((p) => [p.path, p.relevance]));
+      for (const p of r.picks) assert.equal(typeof relevance.get(p.path), "number");
+      const circles = await page.$$eval("#mmr-plot g[data-pick]:not([data-pick='0'])", (gs) => gs.length);
+      assert.equal(circles, r.picks.length);
+      assert.equal(cands.length, r.pool);
+      for (let i = 1; i < r.picks.length; i++) {
+        let max = -Infinity;
+        for (let j = 0; j < i; j++) max = Math.max(max, md.cosine(vecOf(r.picks[i].path), vecOf(r.picks[j].path)));
+        assert.equal(r.picks[i].penalty, max, "penalty is the max cosine to earlier picks");
+      }
+    });
+    await page.screenshot({ path: join(OUT, "mmr-1280x800.png") });
+  } else {
+    await check("mmr: the view says the module is not available", async () => {
+      await tab("mmr");
+      assert.match(await page.locator("#view-mmr > .unavailable").textContent(), /not available in this build/);
+    });
+  }
+
+  // ---------------------------------------------------------------- communities
+  if (info.available.graph) {
+    await check("communities: PageRank table equals pagerank in Node; personalized mode changes it", async () => {
+      await tab("graph", "graph");
+      await page.waitForFunction(() => document.querySelector("#graph-meta").textContent.length > 0);
+      const edges = corpus.edges.map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
+      const paths = corpus.memories.map((m) => m.path);
+      const expect = md.rankFused(md.pagerank(paths, edges)).slice(0, 12);
+      const rows = await page.$$eval("#graph-top tbody tr", (trs) => trs.map((t) => [t.dataset.path, t.children[1].textContent]));
+      assert.deepEqual(rows.map((r) => r[0]), expect.map((e) => e.path));
+      assert.deepEqual(rows.map((r) => r[1]), expect.map((e) => e.score.toFixed(6)));
+      const comm = md.labelPropagation(paths, edges);
+      const labels = new Set([...comm.values()].filter((x) => x !== undefined));
+      assert.match(await page.locator("#graph-meta").textContent(), new RegExp(`^${labels.size} communities`));
+      const n = await count("graph");
+      await page.check("#graph-mode-ppr");
+      await nextResult("graph", n);
+      const rows2 = await page.$$eval("#graph-top tbody tr", (trs) => trs.map((t) => t.dataset.path));
+      assert.notDeepEqual(rows2, rows.map((r) => r[0]));
+    });
+    await page.waitForFunction(() => !document.querySelector("#status-text").textContent.startsWith("force layout"), null, { timeout: 60000 });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(OUT, "communities-1280x800.png") });
+  } else {
+    await check("communities: the view says the module is not available", async () => {
+      await tab("graph");
+      assert.match(await page.locator("#view-graph > .unavailable").textContent(), /not available in this build/);
+    });
+  }
+
+  // ---------------------------------------------------------------- retention and merge
+  if (info.available.retention) {
+    await check("retention: band counts equal scoreRetention in Node and move with the keep threshold", async () => {
+      await tab("retention", "retention");
+      const counts = async () => Object.fromEntries(await Promise.all(["keep", "compress", "evict"].map(async (b) => [b, Number(await page.locator(`#count-${b} b`).textContent())])));
+      const c0 = await counts();
+      const exp = { keep: 0, compress: 0, evict: 0 };
+      let pr = null, br = null, maxRank = 0;
+      if (info.available.graph) {
+        const edges = corpus.edges.map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
+        const paths = corpus.memories.map((m) => m.path);
+        pr = md.pagerank(paths, edges);
+        br = md.bridgeCounts(paths, edges, md.labelPropagation(paths, edges));
+        for (const v of pr.values()) maxRank = Math.max(maxRank, v);
+      }
+      for (const m of corpus.memories) {
+        exp[md.scoreRetention({ memoryType: m.type, ageDays: m.ageDays, accessCount: m.accessCount, confidence: m.confidence,
+          graphRank: pr ? pr.get(m.path) : 0, maxGraphRank: pr ? maxRank : 0, bridgeCount: br ? br.get(m.path) : 0,
+          reinforcementCount: m.reinforcementCount, wordCount: m.wordCount, contradictionCount: m.contradictionCount }).action]++;
+      }
+      assert.deepEqual(c0, exp);
+      await setRange("#ret-keep", 0.9, "retention");
+      const c1 = await counts();
+      assert.ok(c1.keep < c0.keep || c0.keep === 0, "raising the keep threshold keeps fewer");
+      assert.equal(c1.keep + c1.compress + c1.evict, corpus.memories.length);
+      await setRange("#rw-recency", 0.4, "retention");
+      assert.doesNotMatch(await page.locator("#ret-sum b").textContent(), /^1$/);
+    });
+  } else {
+    await check("retention: the view says the module is not available", async () => {
+      await tab("retention");
+      assert.match(await page.locator("#view-retention > .unavailable").textContent(), /not available in this build/);
+    });
+  }
+  if (info.available.merge) {
+    await check("merge: the table shows committed and vetoed pairs with each veto reason; the threshold moves them", async () => {
+      if (!info.available.retention) await tab("retention");
+      await page.waitForFunction(() => window.demo.results.merge, null, { timeout: 60000 });
+      const r = await demo("window.demo.results.merge");
+      assert.ok(r.stages.committed > 0, "some pairs commit");
+      assert.ok(r.stages.vetoed > 0, "some pairs are vetoed");
+      const reasons = new Set(r.rows.flatMap((x) => x.reasons));
+      for (const want of ["negation", "numeric", "variant"]) assert.ok(reasons.has(want), `a pair vetoed for ${want}`);
+      for (const x of r.rows.slice(0, 50)) assert.deepEqual(x.reasons, md.mergeVetoReasons(
+        { gist: corpus.memories[pathIndex.get(x.keepPath)].gist, body: corpus.memories[pathIndex.get(x.keepPath)].body },
+        { gist: corpus.memories[pathIndex.get(x.dropPath)].gist, body: corpus.memories[pathIndex.get(x.dropPath)].body }));
+      if (info.available.frame) assert.ok(r.rows.some((x) => x.frame?.conflict), "a frame-key conflict is flagged");
+      await setRange("#merge-threshold", 0.985, "merge");
+      const r2 = await demo("window.demo.results.merge");
+      assert.ok((r2.stages.committed ?? 0) < r.stages.committed, "a stricter threshold commits fewer");
+      const shown = await page.$$eval("#merge-table tbody tr", (trs) => trs.length);
+      assert.ok(shown > 0);
+    });
+  } else skip("merge table", "topNeighborPairs / mergeOutcomes not in this build");
+  if (info.available.retention || info.available.merge) await page.screenshot({ path: join(OUT, "retention-1280x800.png"), fullPage: false });
+
+  // ---------------------------------------------------------------- export, labels, layout
+  await check("export settings gives the tuned weights and thresholds as JSON", async () => {
+    await tab("fusion", null);
+    await setRange("#w-salience", 1.25, "fusion");
+    await page.click("#export-btn");
+    const json = JSON.parse(await page.locator("#export-json").inputValue());
+    assert.equal(json.fusion.arms.salience.weight, 1.25);
+    assert.equal(json.mmr.lambda, (await demo("window.demo.state.mmr.lambda")));
+    if (info.available.retention) {
+      assert.equal(json.retention.keepThreshold, 0.9);
+      assert.equal(json.retention.weightProfiles.episodic.recency, 0.4);
+    }
+    await page.click("#export-close");
+  });
+
+  await check("every control has a label", async () => {
+    const unlabeled = await page.$$eval("input, select, textarea, button", (els) => els.filter((e) => {
+      if (e.tagName === "BUTTON") return !e.textContent.trim() && !e.getAttribute("aria-label");
+      return !(e.labels && e.labels.length) && !e.getAttribute("aria-label");
+    }).map((e) => e.id || e.outerHTML.slice(0, 60)));
+    assert.deepEqual(unlabeled, []);
+  });
+
+  await check("no horizontal overflow at 1280x800 and at 390x844; screenshots of the narrow layout", async () => {
+    const overflow = () => demo("document.documentElement.scrollWidth - window.innerWidth");
+    assert.ok((await overflow()) <= 0, "1280 wide");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.click("#tab-fusion");
+    await page.waitForTimeout(300);
+    assert.ok((await overflow()) <= 0, `390 wide overflows by ${await overflow()}px`);
+    await page.screenshot({ path: join(OUT, "fusion-390x844.png"), fullPage: false });
+    if (info.available.retention) {
+      await page.click("#tab-retention");
+      await page.waitForTimeout(300);
+      assert.ok((await overflow()) <= 0, "retention at 390 wide");
+      await page.screenshot({ path: join(OUT, "retention-390x844.png") });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.click("#tab-fusion");
+  });
+
+  // A benchmark, not a timed assertion: slider move -> updated view, median of 15 moves.
+  const bench = {};
+  const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+  async function benchOn(op, selector, values) {
+    const t0 = (await demo(`window.demo.timings[${JSON.stringify(op)}].length`));
+    for (const v of values) await setRange(selector, v, op);
+    const ts = await demo(`window.demo.timings[${JSON.stringify(op)}].slice(${t0})`);
+    bench[op] = { median: median(ts), max: Math.max(...ts), n: ts.length };
+  }
+  const sweep = (a, b, n) => Array.from({ length: n }, (_, i) => +(a + ((b - a) * i) / (n - 1)).toFixed(2));
+  await page.click("#tab-fusion");
+  await benchOn("fusion", "#w-vector", sweep(0.1, 1.5, 15));
+  if (info.available.mmr) { await tab("mmr", "mmr"); await benchOn("mmr", "#mmr-lambda", sweep(0.05, 0.95, 15)); }
+  if (info.available.graph) {
+    await tab("graph", "graph");
+    const t0 = await count("graph");
+    for (let i = 0; i < 15; i++) { const n = await count("graph"); await page.click("#graph-recompute"); await nextResult("graph", n); }
+    const ts = await demo(`window.demo.timings.graph.slice(${t0})`);
+    bench.graph = { median: median(ts), max: Math.max(...ts), n: ts.length, what: "pagerank + labelPropagation + bridgeCounts (+ personalized pagerank)" };
+  }
+  if (info.available.retention) { await tab("retention", "retention"); await benchOn("retention", "#ret-evict", sweep(0.1, 0.5, 15)); }
+  console.log(`# slider -> view (ms): ${JSON.stringify(bench)}`);
+
+  await check("no console errors, no off-site requests", () => {
+    assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(offsite, []);
+    return demo("window.demo.errors").then((errs) => assert.deepEqual(errs, []));
+  });
+} catch (e) {
+  failures++;
+  console.log(`not ok - the test harness: ${e.stack}`);
+  await page.screenshot({ path: join(OUT, "failure.png") }).catch(() => {});
+} finally {
+  await context.close();
+  server.kill("SIGTERM");
+  rmSync(profile, { recursive: true, force: true });
+}
+console.log(`# demo: ${passed} passed, ${failures} failed; screenshots in ${OUT}`);
+process.exit(failures ? 1 : 0);
