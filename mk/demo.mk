@@ -13,7 +13,7 @@ demo-assets: $(DEMO_ASSETS) $(BUILD)/memdomain.wasm
 # (browsers cannot resolve the bare "effect" specifier; module workers have no import maps).
 $(DEMO_DIR)/memdomain.js: $(wildcard js/*.js js/src/*.js) node_modules/.deps-npm
 	@mkdir -p $(dir $@)
-	npx esbuild js/index.js --bundle --format=esm --external:node:fs/promises --log-level=warning --outfile=$@
+	npx esbuild js/index.js --bundle --format=esm '--external:node:*' --log-level=warning --outfile=$@
 
 $(DEMO_DIR)/d3-force.js: node_modules/.deps-npm
 	@mkdir -p $(dir $@)

@@ -289,6 +289,7 @@ async function ensureLayout() {
   const m = await call("layout");
   layoutData = m.result;
   drawGraph();
+  demo.layoutReady = true;
 }
 
 // ------------------------------------------------------------------ retention view

@@ -174,7 +174,7 @@ function fusionView({ query, arms, top = 20 }) {
 // ------------------------------------------------------------------ MMR
 
 function mmrView({ query, arms, pool, limit, lambda }) {
-  const { ranking } = fuse(query, arms);
+  const { ranking, lists } = fuse(query, arms);
   const cands = ranking.slice(0, pool).map((r) => ({ path: r.path, score: r.score, vector: Array.from(S.vec(S.index.get(r.path))) }));
   const picked = md.applyMmr(cands, limit, lambda);
   const order = new Map(picked.map((c, i) => [c.path, i]));
@@ -188,7 +188,7 @@ function mmrView({ query, arms, pool, limit, lambda }) {
   });
   const xy = project2d(cands.map((c) => c.vector));
   const points = cands.map((c, i) => ({ path: c.path, x: xy[i][0], y: xy[i][1], fusedRank: i + 1, pick: order.has(c.path) ? order.get(c.path) + 1 : 0, topic: S.memories[S.index.get(c.path)].topic }));
-  return { picks, points, pool: cands.length };
+  return { picks, points, pool: cands.length, inputs: lists, candidates: cands.map((c) => ({ path: c.path, score: c.score })) };
 }
 
 // ------------------------------------------------------------------ graph

@@ -189,12 +189,16 @@ try {
       await tab("mmr", "mmr");
       const verify = async () => {
         const st = await demo("window.demo.state");
-        const fused = nodeFusion((await demo("window.demo.results.fusion"))?.inputs ?? {}, st.arms);
         const r = await demo("window.demo.results.mmr");
+        // the candidates are the top of rankFused(fuseArms(...)) for the same inputs ...
+        const fused = nodeFusion(r.inputs, st.arms).slice(0, st.mmr.pool);
+        assert.deepEqual(r.candidates, fused);
+        // ... and the picks are applyMmr over them, with their embeddings, computed here
+        const expect = md.applyMmr(fused.map((c) => ({ path: c.path, score: c.score, vector: Array.from(vecOf(c.path)) })), st.mmr.limit, st.mmr.lambda);
         const rows = await page.$$eval("#mmr-table tbody tr", (trs) => trs.map((t) => t.dataset.path));
         assert.equal(rows.length, Math.min(st.mmr.limit, r.pool));
-        assert.deepEqual(rows, r.picks.map((p) => p.path));
-        return { st, r, rows, fused };
+        assert.deepEqual(rows, expect.map((p) => p.path));
+        return { st, r, rows };
       };
       await setRange("#mmr-lambda", 1, "mmr");
       let { r } = await verify();
@@ -242,8 +246,17 @@ try {
       const rows2 = await page.$$eval("#graph-top tbody tr", (trs) => trs.map((t) => t.dataset.path));
       assert.notDeepEqual(rows2, rows.map((r) => r[0]));
     });
-    await page.waitForFunction(() => !document.querySelector("#status-text").textContent.startsWith("force layout"), null, { timeout: 60000 });
-    await page.waitForTimeout(200);
+    await check("communities: the force layout finishes in the worker and is drawn", async () => {
+      await page.waitForFunction(() => window.demo.layoutReady, null, { timeout: 60000 });
+      const painted = await page.evaluate(() => {
+        const c = document.querySelector("#graph-canvas");
+        const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0) n++;
+        return n / (d.length / 4);
+      });
+      assert.ok(painted > 0.02, `canvas has drawing (${painted})`);
+    });
     await page.screenshot({ path: join(OUT, "communities-1280x800.png") });
   } else {
     await check("communities: the view says the module is not available", async () => {

@@ -220,17 +220,19 @@ export function generate(seed = 7) {
   memories.forEach((m, i) => {
     const t = TOPICS.findIndex((x) => x.id === m.topic);
     const pool = members[t];
-    const n = int(1, 3);
+    const n = int(2, 4);
+    const sameSub = pool.filter((j) => memories[j].sub === m.sub);
     for (let e = 0; e < n; e++) {
-      const sameSub = pool.filter((j) => memories[j].sub === m.sub);
-      const j = rnd() < 0.7 ? pick(sameSub) : pick(pool);
+      // preferential: early members of a sub-topic gather most links, so communities form around them
+      const from = rnd() < 0.93 ? sameSub : pool;
+      const j = from[Math.floor(rnd() * rnd() * from.length)];
       const r = rnd();
       if (r < 0.45) edge(i, j, "relates_to", 0.3 + 0.4 * rnd(), true);
       else if (r < 0.75) edge(i, j, "supports", 0.5 + 0.5 * rnd());
       else if (r < 0.9) edge(i, j, "reinforces", 0.5 + 0.4 * rnd());
       else edge(i, j, "derived_from", 0.4 + 0.4 * rnd(), true);
     }
-    if (rnd() < 0.04) { // the occasional cross-topic link makes bridges
+    if (rnd() < 0.025) { // the occasional cross-topic link makes bridges
       const u = pick(members[(t + int(1, TOPICS.length - 1)) % TOPICS.length]);
       edge(i, u, "relates_to", 0.2 + 0.3 * rnd(), true);
     }
