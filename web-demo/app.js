@@ -290,6 +290,7 @@ async function ensureLayout() {
   layoutData = m.result;
   drawGraph();
   demo.layoutReady = true;
+  setStatus(`force layout done: ${layoutData.n} nodes`, 1);
 }
 
 // ------------------------------------------------------------------ retention view
@@ -373,7 +374,8 @@ function renderMerge(r) {
     el("td", { class: "num", text: String(x.i) }), el("td", { class: "num", text: fmt(x.similarity, 4) }),
     el("td", {}, el("span", { class: `stage ${x.stage}`, text: x.stage })),
     el("td", { text: x.reasons.join(", ") || "—" }),
-    el("td", { class: x.frame?.conflict ? "conflict" : "", text: x.frame === null ? "n/a" : x.frame.conflict ? `conflict: "${x.frame.keep}"` : x.frame.keep ?? "—" }),
+    el("td", { class: x.frame?.conflict ? "conflict" : "", title: x.frame ? `keep: ${x.frame.keep ?? "null"}\ndrop: ${x.frame.drop ?? "null"}` : "",
+      text: x.frame === null ? "n/a" : x.frame.conflict ? `conflict: "${x.frame.keep}"` : "—" }),
     el("td", { class: "gist", text: x.keepGist, title: x.keepPath }), el("td", { class: "gist", text: x.dropGist, title: x.dropPath }))));
 }
 

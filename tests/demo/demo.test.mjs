@@ -168,6 +168,25 @@ try {
     await setRange("#w-lexical", 1, "fusion");
   });
 
+  await check("fusion: every arm's weight, k and depth slider moves the fused scores (or is inert when the arm is dark)", async () => {
+    const scores = async () => (await fusionDom()).map((d) => `${d.path}=${d.score}`).join();
+    for (const arm of ["lexical", "vector", "salience", "lateral"]) {
+      const r = await demo("window.demo.results.fusion");
+      const dark = r.inputs[arm].length === 0;
+      for (const [ctl, to, back] of [["w", 1.75, null], ["k", 3, null], ["d", 1, null]]) {
+        const id = `#${ctl}-${arm}`;
+        const orig = await page.locator(id).inputValue();
+        const s0 = await scores();
+        await setRange(id, to, "fusion");
+        await assertFusionMatchesNode();
+        const s1 = await scores();
+        if (dark) assert.equal(s1, s0, `${id} on a dark arm changes nothing`);
+        else assert.notEqual(s1, s0, `${id} changes the fused scores`);
+        await setRange(id, back ?? orig, "fusion");
+      }
+    }
+  });
+
   await check("fusion: another preset query gives another ranking", async () => {
     const prev = await fusionDom();
     const n = await count("fusion");
@@ -206,6 +225,15 @@ try {
       await setRange("#mmr-lambda", 0.2, "mmr");
       ({ r } = await verify());
       assert.ok(r.picks.some((p) => p.order !== p.fusedRank), "lambda 0.2 reorders");
+      await setRange("#mmr-limit", 3, "mmr");
+      assert.equal((await verify()).rows.length, 3);
+      await setRange("#mmr-pool", 12, "mmr");
+      ({ r } = await verify());
+      assert.equal(r.pool, 12);
+      assert.equal(await page.$$eval("#mmr-plot g[data-path]", (gs) => gs.length), 12);
+      await setRange("#mmr-limit", 8, "mmr");
+      await setRange("#mmr-pool", 30, "mmr");
+      ({ r } = await verify());
       const cands = r.points.map((p) => p.path);
       const relevance = new Map(r.picks.map((p) => [p.path, p.relevance]));
       for (const p of r.picks) assert.equal(typeof relevance.get(p.path), "number");
@@ -240,6 +268,15 @@ try {
       const comm = md.labelPropagation(paths, edges);
       const labels = new Set([...comm.values()].filter((x) => x !== undefined));
       assert.match(await page.locator("#graph-meta").textContent(), new RegExp(`^${labels.size} communities`));
+      const pixels = () => page.evaluate(() => {
+        const c = document.querySelector("#graph-canvas");
+        return c.toDataURL().length;
+      });
+      await page.waitForFunction(() => window.demo.layoutReady, null, { timeout: 60000 });
+      const p0 = await pixels();
+      await page.selectOption("#graph-edges", "none");
+      assert.notEqual(await pixels(), p0, "hiding edges redraws the graph");
+      await page.selectOption("#graph-edges", "all");
       const n = await count("graph");
       await page.check("#graph-mode-ppr");
       await nextResult("graph", n);
@@ -290,8 +327,23 @@ try {
       const c1 = await counts();
       assert.ok(c1.keep < c0.keep || c0.keep === 0, "raising the keep threshold keeps fewer");
       assert.equal(c1.keep + c1.compress + c1.evict, corpus.memories.length);
+      const c2 = await counts();
+      await setRange("#ret-evict", 0.45, "retention");
+      const c3 = await counts();
+      assert.ok(c3.evict > c2.evict, "raising the evict threshold evicts more");
+      // an edited half-life: episodic memories decaying over 1 day instead of 10 score lower
+      const hist = () => page.$$eval("#ret-hist rect", (rs) => rs.map((r) => `${r.getAttribute("data-band")}:${r.getAttribute("data-count")}`).join());
+      const h0 = await hist();
+      let n = await count("retention");
+      await page.fill("#hl-episodic", "1");
+      await nextResult("retention", n);
+      const h1 = await hist();
+      assert.notEqual(h1, h0, "the histogram moves with a half-life");
       await setRange("#rw-recency", 0.4, "retention");
       assert.doesNotMatch(await page.locator("#ret-sum b").textContent(), /^1$/);
+      n = await count("retention");
+      await page.selectOption("#ret-type", "semantic");
+      assert.equal(await page.locator("#rw-recency").inputValue(), "0.05", "the semantic profile's own recency weight");
     });
   } else {
     await check("retention: the view says the module is not available", async () => {
@@ -315,11 +367,22 @@ try {
       await setRange("#merge-threshold", 0.985, "merge");
       const r2 = await demo("window.demo.results.merge");
       assert.ok((r2.stages.committed ?? 0) < r.stages.committed, "a stricter threshold commits fewer");
-      const shown = await page.$$eval("#merge-table tbody tr", (trs) => trs.length);
-      assert.ok(shown > 0);
+      await setRange("#merge-threshold", 0.92, "merge");
+      await setRange("#merge-cap", 2, "merge");
+      const r3 = await demo("window.demo.results.merge");
+      assert.equal(r3.stages.committed, 2, "the cap stops commits at maxPairs");
+      assert.ok(r3.stages.cap > 0, "later pairs stop at the cap");
+      await setRange("#merge-cap", 100, "merge");
+      await page.selectOption("#merge-stage", "vetoed");
+      const stages = await page.$$eval("#merge-table tbody tr", (trs) => trs.map((t) => t.dataset.stage));
+      assert.ok(stages.length > 0 && stages.every((x) => x === "vetoed"), "the stage filter shows vetoed rows only");
+      await page.selectOption("#merge-stage", "");
     });
   } else skip("merge table", "topNeighborPairs / mergeOutcomes not in this build");
-  if (info.available.retention || info.available.merge) await page.screenshot({ path: join(OUT, "retention-1280x800.png"), fullPage: false });
+  if (info.available.retention || info.available.merge) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(OUT, "retention-1280x800.png"), fullPage: false });
+  }
 
   // ---------------------------------------------------------------- export, labels, layout
   await check("export settings gives the tuned weights and thresholds as JSON", async () => {
