@@ -309,7 +309,7 @@ function buildRetentionControls() {
       min: 0, max: 0.5, step: 0.01, value: p[s], onInput: (v, t) => { p[s] = v; retentionRun(t); },
     })));
   };
-  sel.onchange = weights;
+  sel.onchange = () => { weights(); if (demo.results.retention) renderRetention(demo.results.retention); };
   weights();
   $("#ret-halflives").replaceChildren(...Object.entries(state.retention.halfLives).map(([t, v]) => {
     const input = el("input", { id: `hl-${t}`, type: "number", min: "0.5", step: "0.5", placeholder: "none" });

@@ -84,15 +84,15 @@ export function generate(seed = 7) {
       default: return `${claim}.`;
     }
   }
-  function bodyFor(gist, topic, { extra = "" } = {}) {
+  function bodyFor(gist, topic, { extra = "", long = false } = {}) {
     const parts = [gist];
-    const nDetails = int(0, 3);
+    const nDetails = long ? int(6, 9) : int(0, 3);
     for (let i = 0; i < nDetails; i++) parts.push(pick(topic.details));
     if (extra) parts.push(extra);
-    const nFill = int(0, 2);
+    const nFill = long ? int(5, 8) : int(0, 2);
     for (let i = 0; i < nFill; i++) parts.push(pick(FILLER));
     if (rnd() < 0.6) parts.push(`Seen in ticket ${topic.id.toUpperCase()}-${int(100, 9999)} on ${dateOf(int(1, 700))}.`);
-    if (rnd() < 0.08) return `${topic.label}: ${topic.sub[0]}.`; // a terse stub, low content density
+    if (!long && rnd() < 0.08) return `${topic.label}: ${topic.sub[0]}.`; // a terse stub, low content density
     return parts.join(" ");
   }
 
@@ -129,7 +129,11 @@ export function generate(seed = 7) {
       const claim = fill(claimT, n);
       const gist = gistFor(type, claim, topic, sub);
       const vec = mix([[0.62, centroids[t]], [0.5, subdirs[t][sub]], [0.6, noise()]]);
-      const i = add({ gist, body: bodyFor(gist, topic), type, topic: topic.id, sub, ageDays: ageFor(type), ...stats() }, vec);
+      // the first memory of each claim is a well-used, well-written core page (and a link hub below)
+      const core = j < topic.claims.length;
+      const st = stats();
+      if (core) Object.assign(st, { accessCount: int(10, 40), confidence: Math.round((0.85 + 0.15 * rnd()) * 100) / 100 });
+      const i = add({ gist, body: bodyFor(gist, topic, { long: core }), type, topic: topic.id, sub, ageDays: core ? Math.min(ageFor(type), int(1, 20)) : ageFor(type), ...st }, vec);
       byTopic[t].push(i);
       if (claimT.includes("{n}") && type !== "episodic" && type !== "arc") numSlot.set(i, n);
     }
