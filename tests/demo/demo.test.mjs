@@ -55,6 +55,64 @@ function startServer() {
 }
 
 const { child: server, url: BASE } = await startServer();
+
+// ------------------------------------------------------------------ server and corpus, without a browser
+
+await check("serve.mjs: correct MIME types, 127.0.0.1 only, no path escapes, GET/HEAD only", async () => {
+  assert.match(BASE, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  const type = async (p) => (await fetch(BASE + p)).headers.get("content-type");
+  assert.equal(await type("build/memdomain.wasm"), "application/wasm");
+  assert.match(await type(""), /^text\/html/);
+  assert.match(await type("app.js"), /^text\/javascript/);
+  assert.match(await type("build/demo/memdomain.js"), /^text\/javascript/);
+  assert.match(await type("build/demo/corpus.json"), /^application\/json/);
+  assert.match(await type("js/index.js"), /^text\/javascript/);
+  assert.match(await type("style.css"), /^text\/css/);
+  const wasm = new Uint8Array(await (await fetch(BASE + "build/memdomain.wasm")).arrayBuffer());
+  assert.deepEqual(wasm, new Uint8Array(readFileSync(join(ROOT, "build/memdomain.wasm"))));
+  for (const p of ["..%2fpackage.json", "%2e%2e/%2e%2e/etc/passwd", "js/..%2f..%2fpackage.json", "build/%00"]) {
+    const st = (await fetch(BASE + p)).status;
+    assert.ok(st === 403 || st === 404, `${p} -> ${st}`);
+  }
+  assert.equal((await fetch(BASE + "nope.html")).status, 404);
+  assert.equal((await fetch(BASE, { method: "POST", body: "x" })).status, 405);
+  assert.equal((await fetch(BASE + "build/memdomain.wasm", { method: "HEAD" })).status, 200);
+});
+
+await check("the corpus: deterministic, >= 1,000 memories of the six types, 384-dim vectors, variants the guards must catch", async () => {
+  const { generate } = await import("../../web-demo/tools/gen-corpus.mjs");
+  const a = generate(corpus.seed), b = generate(corpus.seed);
+  assert.equal(JSON.stringify(a.corpus), JSON.stringify(b.corpus));
+  assert.deepEqual(Buffer.from(a.vectors.buffer), Buffer.from(b.vectors.buffer));
+  assert.equal(JSON.stringify(a.corpus), JSON.stringify(corpus), "build/demo/corpus.json is the generator's output");
+  assert.deepEqual(Buffer.from(a.vectors.buffer), vecBytes, "build/demo/vectors.f32 is the generator's output");
+  assert.notEqual(JSON.stringify(generate(corpus.seed + 1).corpus), JSON.stringify(corpus), "the seed matters");
+  assert.ok(corpus.memories.length >= 1000);
+  assert.equal(corpus.dim, 384);
+  assert.equal(vectors.length, (corpus.memories.length + corpus.topics.length * 5) * 384);
+  assert.deepEqual([...new Set(corpus.memories.map((m) => m.type))].sort(), ["arc", "episodic", "error_pattern", "procedural", "semantic", "task"]);
+  for (const m of corpus.memories) {
+    for (const k of ["path", "gist", "body"]) assert.equal(typeof m[k], "string");
+    for (const k of ["ageDays", "accessCount", "reinforcementCount", "confidence"]) assert.ok(Number.isFinite(m[k]), `${m.path}.${k}`);
+  }
+  assert.equal(new Set(corpus.memories.map((m) => m.path)).size, corpus.memories.length, "paths are unique");
+  for (const kind of ["near-duplicate", "negated", "renumbered", "qualified", "frame-conflict"]) assert.ok(corpus.counts[kind] >= 10, kind);
+  const types = new Set(corpus.edges.map((e) => e.type));
+  for (const t of ["supports", "reinforces", "contradicts", "relates_to", "duplicates"]) assert.ok(types.has(t), t);
+  for (const e of corpus.edges) assert.ok(pathIndex.has(e.src) && pathIndex.has(e.dst) && e.strength >= 0 && e.strength <= 1);
+  // a near-duplicate sits close to its original; the frame conflicts share a slot
+  const dup = corpus.memories.find((m) => m.kind === "near-duplicate");
+  assert.ok(md.cosine(vecOf(dup.path), vecOf(dup.of)) > 0.9);
+  if (has("frameKeyOf")) {
+    const fc = corpus.memories.filter((m) => m.kind === "frame-conflict");
+    for (const m of fc) {
+      const o = corpus.memories[pathIndex.get(m.of)];
+      assert.equal(md.frameKeyOf(m.gist), md.frameKeyOf(o.gist), m.gist);
+      assert.notEqual(md.frameKeyOf(m.gist), null);
+    }
+  }
+});
+
 const profile = mkdtempSync(join(tmpdir(), "memdomain-demo-"));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: "/usr/bin/chromium", headless: true,
