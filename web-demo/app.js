@@ -270,6 +270,11 @@ function drawGraph() {
     ctx.fillStyle = palette(r.community[i]); ctx.fill();
     if (r.bridge[i] > 0) { ctx.lineWidth = 1.6; ctx.strokeStyle = "#202124"; ctx.stroke(); }
   }
+  // personalized mode: the query's seeds get a blue ring
+  for (const sd of r.seedIndex ?? []) {
+    ctx.beginPath(); ctx.arc(X(sd), Y(sd), 14, 0, 2 * Math.PI);
+    ctx.lineWidth = 3; ctx.strokeStyle = "#1a73e8"; ctx.stroke();
+  }
 }
 
 function renderGraph(r) {
@@ -360,6 +365,8 @@ function renderRetention(r) {
     t.textContent = String(v);
     H.append(t);
   }
+  $("#ret-types tbody").replaceChildren(...Object.entries(r.byType).sort().map(([t, c]) => el("tr", { "data-type": t },
+    el("td", { text: t }), ...["keep", "compress", "evict"].map((b) => el("td", { class: "num", text: String(c[b]) })))));
   $("#ret-meta").textContent = `${total} memories scored (${r.exact} by scoreRetention as shipped, the rest by computeSignals + compositeScore with the edited settings). ` +
     `Profile sums: ${sumText}.` + (r.graphSignals ? "" : " Graph module not available: the pagerank and bridge signals read 0.") +
     ` Lowest: ${r.lowest.map((x) => `${fmt(x.score, 4)} ${x.path}`).join("; ")}.`;

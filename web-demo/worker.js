@@ -186,7 +186,10 @@ function mmrView({ query, arms, pool, limit, lambda }) {
     }
     return { order: i + 1, relevance: c.score, penalty, nearest, fusedRank: cands.findIndex((x) => x.path === c.path) + 1, ...memInfo(c.path) };
   });
-  const xy = project2d(cands.map((c) => c.vector));
+  // the projection depends on the pool only, not on lambda or the limit: cache it
+  const poolKey = cands.map((c) => c.path).join("\n");
+  if (S.projection?.key !== poolKey) S.projection = { key: poolKey, xy: project2d(cands.map((c) => c.vector)) };
+  const xy = S.projection.xy;
   const points = cands.map((c, i) => ({ path: c.path, x: xy[i][0], y: xy[i][1], fusedRank: i + 1, pick: order.has(c.path) ? order.get(c.path) + 1 : 0, topic: S.memories[S.index.get(c.path)].topic }));
   return { picks, points, pool: cands.length, inputs: lists, candidates: cands.map((c) => ({ path: c.path, score: c.score })) };
 }
@@ -235,7 +238,7 @@ function graphView({ mode, query, fresh = false }) {
   let sum = 0;
   for (const v of ranks.values()) sum += v;
   return {
-    mode, seeds, community, rank, bridge, top, communities, bridgeNodes, bridgeEdges,
+    mode, seeds, seedIndex: seeds.map((x) => S.index.get(x.path)), community, rank, bridge, top, communities, bridgeNodes, bridgeEdges,
     unassigned: [...g.comm.values()].filter((x) => x === undefined).length, rankSum: sum,
     ms: performance.now() - t0,
   };

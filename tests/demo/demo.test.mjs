@@ -381,6 +381,8 @@ try {
           reinforcementCount: m.reinforcementCount, wordCount: m.wordCount, contradictionCount: m.contradictionCount }).action]++;
       }
       assert.deepEqual(c0, exp);
+      const typeRows = await page.$$eval("#ret-types tbody tr", (trs) => trs.map((t) => [...t.children].slice(1).reduce((a, td) => a + Number(td.textContent), 0)));
+      assert.equal(typeRows.reduce((a, b) => a + b, 0), corpus.memories.length, "the by-type table covers every memory");
       await setRange("#ret-keep", 0.9, "retention");
       const c1 = await counts();
       assert.ok(c1.keep < c0.keep || c0.keep === 0, "raising the keep threshold keeps fewer");
@@ -441,6 +443,12 @@ try {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(OUT, "retention-1280x800.png"), fullPage: false });
   }
+
+  await check("the About tab says how the embeddings were made", async () => {
+    await page.click("#tab-about");
+    assert.match(await page.locator("#about").textContent(), /synthetic, not from a model/i);
+    await page.screenshot({ path: join(OUT, "about-1280x800.png") });
+  });
 
   // ---------------------------------------------------------------- export, labels, layout
   await check("export settings gives the tuned weights and thresholds as JSON", async () => {
