@@ -476,7 +476,7 @@ function setupQuery() {
   sel.replaceChildren(...qs.map((q, i) => el("option", { value: String(i), text: q.text })));
   state.query = qs[0].text;
   text.value = state.query;
-  $("#query-hint").textContent = "lexical: term overlap; vector: topic words map to the synthetic topic directions";
+  $("#query-hint").textContent = "Embeddings are synthetic (topic centroids + noise; see About the data): the vector arm maps topic words to those directions.";
   sel.onchange = (ev) => { state.query = qs[Number(sel.value)].text; text.value = state.query; refreshView(ev.timeStamp); };
   let timer = null;
   text.addEventListener("input", (ev) => {
@@ -494,7 +494,7 @@ function about() {
     p(`${c.memories} memories and ${c.edges} typed edges, generated deterministically (seed ${c.seed}) by web-demo/tools/gen-corpus.mjs at build time (make demo-assets). ` +
       `Types: ${c.types.join(", ")}. Kinds: ${Object.entries(c.counts).map(([k, v]) => `${k} ${v}`).join(", ")}.`),
     el("h3", { text: "How the embeddings were made" }),
-    p(`${c.dim}-dimensional and synthetic, not from a model. ${c.howMade}`),
+    p(`${c.dim} dimensions. ${c.howMade}`),
     p("The query's vector is built the same way from the topics and sub-topics whose keywords the query names, and the lexical arm is a term-overlap score standing in for SQLite FTS5. These are the inputs; every similarity, rank, fused score, contribution, MMR pick, PageRank, community, bridge count, retention score, band and merge stage on the page is computed by the memdomain WebAssembly module, in a Web Worker."),
     el("h3", { text: "Package exports found" }),
     el("p", { class: "note", text: demo.info.exports.join(", ") }),
