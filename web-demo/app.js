@@ -257,8 +257,8 @@ function drawGraph() {
       const a = src[e], b = dst[e];
       const cross = r.community[a] >= 0 && r.community[b] >= 0 && r.community[a] !== r.community[b];
       if (mode === "bridges" && !cross) continue;
-      ctx.strokeStyle = cross ? "rgba(217,48,37,0.75)" : "rgba(120,120,120,0.12)";
-      ctx.lineWidth = cross ? 1.2 : 0.6;
+      ctx.strokeStyle = cross ? "rgba(217,48,37,0.45)" : "rgba(120,120,120,0.18)";
+      ctx.lineWidth = cross ? 0.9 : 0.6;
       ctx.beginPath(); ctx.moveTo(X(a), Y(a)); ctx.lineTo(X(b), Y(b)); ctx.stroke();
     }
   }
