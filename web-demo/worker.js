@@ -5,20 +5,10 @@
 import * as md from "./build/demo/memdomain.js";
 import { forceLink, forceManyBody, forceSimulation, forceX, forceY } from "./build/demo/d3-force.js";
 import { lexicalIndex, lexicalScores, project2d, queryVector } from "./lib/arms.js";
+import { NEEDS } from "./lib/needs.js";
 
 const ARMS = ["lexical", "vector", "salience", "lateral"];
 
-// What each view needs from the package; a view whose functions are missing says so.
-export const NEEDS = {
-  fusion: ["fuseArms", "rankFused", "rrfScore", "rrfContribution", "fuseLateral", "cosine", "RRF_K"],
-  lateral: ["pagerank"],
-  mmr: ["applyMmr", "cosine"],
-  graph: ["pagerank", "labelPropagation", "bridgeCounts"],
-  retention: ["computeSignals", "compositeScore", "weightsFor", "bandFor", "scoreRetention", "profileWeightSum",
-    "WEIGHT_PROFILES", "DEFAULT_WEIGHTS", "HALF_LIVES_DAYS", "DEFAULT_HALF_LIFE_DAYS", "KEEP_THRESHOLD", "EVICT_THRESHOLD", "SIGNAL_NAMES"],
-  merge: ["topNeighborPairs", "mergeOutcomes", "mergeVetoReasons", "NEAR_DUPLICATE_THRESHOLD", "MAX_MERGE_PAIRS"],
-  frame: ["frameKeyOf"],
-};
 const has = (name) => md[name] !== undefined;
 const available = Object.fromEntries(Object.entries(NEEDS).map(([k, names]) => [k, names.every(has)]));
 const missing = Object.fromEntries(Object.entries(NEEDS).map(([k, names]) => [k, names.filter((n) => !has(n))]));
