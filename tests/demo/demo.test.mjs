@@ -253,6 +253,23 @@ try {
     await page.selectOption("#query-preset", "0");
   });
 
+  await check("fusion: a query that names nothing gives an empty ranking, not an error; free text is searched", async () => {
+    let n = await count("fusion");
+    await page.fill("#query-text", "zzqx wvvk");
+    await nextResult("fusion", n);
+    assert.equal((await fusionDom()).length, 0);
+    assert.match(await page.locator("#fusion-meta").textContent(), /names no topic/);
+    n = await count("fusion");
+    await page.fill("#query-text", "backup restore drill");
+    await nextResult("fusion", n);
+    const { dom } = await assertFusionMatchesNode();
+    assert.ok(dom.length > 0 && dom.slice(0, 5).every((d) => corpus.memories[pathIndex.get(d.path)].topic === "backup"), "the top hits are about backups");
+    n = await count("fusion");
+    await page.selectOption("#query-preset", "1");
+    await page.selectOption("#query-preset", "0");
+    await nextResult("fusion", n);
+  });
+
   // ---------------------------------------------------------------- MMR
   const tab = async (name, op) => {
     const n = op ? await count(op) : 0;
