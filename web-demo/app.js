@@ -179,6 +179,11 @@ function renderFusion(r) {
         el("div", { class: "parts", text: parts.join(" · ") || "no arm contributes" }),
         el("div", { class: "path", text: `${row.path} · ${row.type}` })));
   }));
+  const RAW = { lexical: "term score", vector: "cosine", salience: "access count", lateral: "PPR score" };
+  $("#fusion-arms").replaceChildren(...ARMS.map((a) => el("section", { style: `--c: var(--${a})`, "data-arm": a },
+    el("h4", { text: `${a} (${RAW[a]})` }),
+    r.armTop[a].length ? el("ol", {}, ...r.armTop[a].map((h) => el("li", { title: h.path, text: `${fmt(h.value, a === "salience" ? 0 : 4)}  ${h.gist}` })))
+      : el("p", { class: "note", text: a === "lateral" && !demo.info.available.lateral ? "pagerank not available in this build" : "no hits" }))));
   const sizes = ARMS.map((a) => `${a} ${Math.min(r.armSizes[a], state.arms[a].depth)}/${r.armSizes[a]}`).join(", ");
   $("#fusion-meta").textContent = `${r.total} memories fused (${r.calls.join(" → ")}); hits used per arm: ${sizes}` +
     (r.hasQueryVector ? "" : "; the query names no topic, so the vector arm is empty") +

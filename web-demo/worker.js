@@ -157,6 +157,7 @@ function fusionView({ query, arms, top = 20 }) {
   return {
     rows, total: ranking.length, calls, inputs: lists, seeds: q.seeds,
     armSizes: Object.fromEntries(ARMS.map((a) => [a, q[a].length])),
+    armTop: Object.fromEntries(ARMS.map((a) => [a, q[a].slice(0, 5).map((h) => ({ ...h, gist: memInfo(h.path).gist }))])),
     hasQueryVector: q.queryVector !== null,
   };
 }

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import * as md from "../../js/index.js";
 import { NEEDS } from "../../web-demo/lib/needs.js";
+import { queryVector } from "../../web-demo/lib/arms.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const OUT = join(ROOT, "build/demo-test");
@@ -203,6 +204,16 @@ try {
     assert.ok(r.inputs.lexical.length > 0 && r.inputs.vector.length > 0, "lexical and vector arms have hits");
     if (info.available.lateral) assert.ok(r.inputs.lateral.length > 0, "the lateral arm has hits");
     assert.ok(dom.some((d) => d.parts.length >= 2), "some hit gets contributions from two arms");
+    // the vector arm's similarities are cosine() of the query vector, as the package computes it here
+    const T = corpus.topics.length, n = corpus.memories.length, D = corpus.dim;
+    const qv = queryVector(await demo("window.demo.state.query"), corpus.topics,
+      (t) => vectors.subarray((n + t) * D, (n + t + 1) * D), (t, s) => vectors.subarray((n + T + t * 4 + s) * D, (n + T + t * 4 + s + 1) * D), D);
+    const sims = corpus.memories.map((m) => [m.path, md.cosine(qv, vecOf(m.path))]);
+    const byCos = md.rankFused(new Map(sims));
+    assert.deepEqual(r.armTop.vector.map((h) => [h.path, h.value]), byCos.slice(0, 5).map((x) => [x.path, x.score]));
+    assert.deepEqual(r.inputs.vector.map((h) => h.path), byCos.slice(0, r.inputs.vector.length).map((x) => x.path));
+    const shown = await page.$$eval("#fusion-arms section[data-arm=vector] li", (lis) => lis.map((li) => li.textContent.split(" ")[0]));
+    assert.deepEqual(shown, byCos.slice(0, 5).map((x) => x.score.toFixed(4)));
     before = dom;
   });
   await page.screenshot({ path: join(OUT, "fusion-1280x800.png") });
