@@ -72,7 +72,7 @@ export function generate(seed = 7) {
   };
   const fill = (claim, n, v = "") => claim.replace("{n}", String(n)).replace("{v}", v);
   const numberFor = () => pick([2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 45, 60, 90, 120, 250, 500]);
-  const lc = (s) => (/^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s);
+  const lc = (s) => (/^[A-Z][a-z]*$/.test(s.split(" ")[0]) ? s[0].toLowerCase() + s.slice(1) : s); // keep SQLite, VACUUM, PKCE
 
   function gistFor(type, claim, topic, sub) {
     switch (type) {
