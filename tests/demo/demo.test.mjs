@@ -390,6 +390,7 @@ try {
   if (info.available.retention) {
     await check("retention: band counts equal scoreRetention in Node and move with the keep threshold", async () => {
       await tab("retention", "retention");
+      await page.screenshot({ path: join(OUT, "retention-defaults-1280x800.png") });
       const counts = async () => Object.fromEntries(await Promise.all(["keep", "compress", "evict"].map(async (b) => [b, Number(await page.locator(`#count-${b} b`).textContent())])));
       const c0 = await counts();
       const exp = { keep: 0, compress: 0, evict: 0 };
