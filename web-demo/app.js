@@ -46,7 +46,7 @@ const state = {
   merge: { threshold: 0.92, maxPairs: 100, floor: 0.85, stage: "" },
   info: null,
 };
-const demo = (window.demo = { state, results: {}, timings: { fusion: [], mmr: [], graph: [], retention: [], merge: [] }, ready: false, errors: [] });
+const demo = (window.demo = { state, results: {}, busy: {}, timings: { fusion: [], mmr: [], graph: [], retention: [], merge: [] }, ready: false, errors: [] });
 
 // ------------------------------------------------------------------ worker
 
@@ -92,9 +92,11 @@ function call(op, params = {}) {
  */
 function channel(op, build, render) {
   let busy = false, pending = false, since = null;
+  const idle = () => { demo.busy[op] = busy || pending; };
   const run = async () => {
-    if (busy) { pending = true; return; }
+    if (busy) { pending = true; idle(); return; }
     busy = true;
+    idle();
     const t0 = since ?? performance.now();
     since = null;
     setStatus(`computing ${op}…`, 0.5, "busy");
@@ -111,6 +113,7 @@ function channel(op, build, render) {
     } finally {
       busy = false;
       if (pending) { pending = false; run(); }
+      idle();
     }
   };
   return (t) => { if (since === null) since = t ?? performance.now(); run(); };

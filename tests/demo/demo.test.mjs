@@ -130,9 +130,12 @@ page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text(
 page.on("pageerror", (e) => consoleErrors.push(String(e)));
 
 const demo = (expr) => page.evaluate(expr);
-/** Wait until the page holds a newer result for `op` than `before` (object identity via a counter). */
+/**
+ * Wait until the page has rendered a newer result for `op` than the `before`-th and has no
+ * request for it in flight or pending, so the result on the page is computed from the latest settings.
+ */
 async function nextResult(op, before) {
-  await page.waitForFunction(([op, n]) => window.demo.timings[op].length > n, [op, before], { timeout: 30000 });
+  await page.waitForFunction(([op, n]) => window.demo.timings[op].length > n && !window.demo.busy[op], [op, before], { timeout: 30000 });
 }
 const count = (op) => demo(`window.demo.timings[${JSON.stringify(op)}].length`);
 async function setRange(selector, value, op) {
@@ -443,6 +446,7 @@ try {
       if (!info.available.retention) await tab("retention");
       await page.waitForFunction(() => window.demo.results.merge, null, { timeout: 60000 });
       const r = await demo("window.demo.results.merge");
+      await page.locator(".merge-out").screenshot({ path: join(OUT, "merge-table.png") });
       assert.ok(r.stages.committed > 0, "some pairs commit");
       assert.ok(r.stages.vetoed > 0, "some pairs are vetoed");
       const reasons = new Set(r.rows.flatMap((x) => x.reasons));
