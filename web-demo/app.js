@@ -391,7 +391,9 @@ function renderMerge(r) {
     el("td", { text: x.reasons.join(", ") || "—" }),
     el("td", { class: x.frame?.conflict ? "conflict" : "", title: x.frame ? `keep: ${x.frame.keep ?? "null"}\ndrop: ${x.frame.drop ?? "null"}` : "",
       text: x.frame === null ? "n/a" : x.frame.conflict ? `conflict: "${x.frame.keep}"` : "—" }),
-    el("td", { class: "gist", text: x.keepGist, title: x.keepPath }), el("td", { class: "gist", text: x.dropGist, title: x.dropPath }))));
+    el("td", { class: "gist", text: x.keepGist, title: `${x.keepPath}\n\n${x.keepBody}` }),
+    el("td", { class: "gist", text: x.dropGist, title: `${x.dropPath}\n\n${x.dropBody}` }))));
+  $("#merge-meta").append(" Hover a memory for its path and body (negation and variant read gist and body; numeric reads the gist only).");
 }
 
 // ------------------------------------------------------------------ views, query, export

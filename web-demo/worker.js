@@ -382,7 +382,7 @@ function mergeView({ floor, threshold, maxPairs }, id) {
       frame = { keep: ka, drop: kb, conflict: ka !== null && ka === kb && p.keepText.gist !== p.dropText.gist };
     }
     return { i: i + 1, keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity, stage: o.stage, reasons,
-      keepGist: p.keepText.gist, dropGist: p.dropText.gist, frame };
+      keepGist: p.keepText.gist, dropGist: p.dropText.gist, keepBody: p.keepText.body, dropBody: p.dropText.body, frame };
   });
   return { rows, stages, candidates: raw.length, pairs: pairs.length };
 }
