@@ -335,9 +335,15 @@ function buildRetentionControls() {
     });
     return el("label", { for: `hl-${t}` }, `${t}`, input);
   }));
+  for (const [id, v] of [["ret-keep", state.retention.keep], ["ret-evict", state.retention.evict]]) {
+    $(`#${id}`).value = v;
+    $(`output[for=${id}]`).textContent = v.toFixed(2);
+  }
+}
+function bindRetentionOnce() {
   bindRange("ret-keep", () => state.retention.keep, (v) => { state.retention.keep = v; }, 2, retentionRun);
   bindRange("ret-evict", () => state.retention.evict, (v) => { state.retention.evict = v; }, 2, retentionRun);
-  $("#ret-reset").onclick = () => { buildRetentionControls(); retentionRun(); };
+  $("#ret-reset").onclick = (ev) => { buildRetentionControls(); retentionRun(ev.timeStamp); };
 }
 
 function renderRetention(r) {
@@ -535,7 +541,7 @@ async function main() {
   for (const id of ["graph-mode-global", "graph-mode-ppr"]) $(`#${id}`).addEventListener("change", (ev) => { state.graph.mode = ev.target.value; graphRun(ev.timeStamp); });
   $("#graph-recompute").onclick = (ev) => { graphFresh = true; graphRun(ev.timeStamp); };
   $("#graph-edges").onchange = () => { state.graph.edges = $("#graph-edges").value; drawGraph(); };
-  if (demo.info.available.retention) buildRetentionControls();
+  if (demo.info.available.retention) { buildRetentionControls(); bindRetentionOnce(); }
   bindRange("merge-threshold", () => state.merge.threshold, (v) => { state.merge.threshold = v; }, 3, mergeRun);
   bindRange("merge-cap", () => state.merge.maxPairs, (v) => { state.merge.maxPairs = v; }, 0, mergeRun);
   $("#merge-stage").onchange = () => { state.merge.stage = $("#merge-stage").value; if (demo.results.merge) renderMerge(demo.results.merge); };

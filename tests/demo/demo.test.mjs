@@ -434,6 +434,16 @@ try {
       n = await count("retention");
       await page.selectOption("#ret-type", "semantic");
       assert.equal(await page.locator("#rw-recency").inputValue(), "0.05", "the semantic profile's own recency weight");
+      // reset returns to the shipped tables: the counts are scoreRetention's again
+      n = await count("retention");
+      await page.click("#ret-reset");
+      await nextResult("retention", n);
+      assert.deepEqual(await counts(), exp);
+      assert.equal(await page.locator("#hl-episodic").inputValue(), "10");
+      // edit again for the export check below
+      await setRange("#ret-keep", 0.9, "retention");
+      await page.selectOption("#ret-type", "episodic");
+      await setRange("#rw-recency", 0.4, "retention");
     });
   } else {
     await check("retention: the view says the module is not available", async () => {
@@ -532,7 +542,7 @@ try {
     bench[op] = { median: median(ts), max: Math.max(...ts), n: ts.length };
   }
   const sweep = (a, b, n) => Array.from({ length: n }, (_, i) => +(a + ((b - a) * i) / (n - 1)).toFixed(2));
-  await page.click("#tab-fusion");
+  await tab("fusion", "fusion");
   await benchOn("fusion", "#w-vector", sweep(0.1, 1.5, 15));
   if (info.available.mmr) { await tab("mmr", "mmr"); await benchOn("mmr", "#mmr-lambda", sweep(0.05, 0.95, 15)); }
   if (info.available.graph) {
@@ -544,6 +554,9 @@ try {
   }
   if (info.available.retention) { await tab("retention", "retention"); await benchOn("retention", "#ret-evict", sweep(0.1, 0.5, 15)); }
   console.log(`# slider -> view (ms): ${JSON.stringify(bench)}`);
+  await check("one slider move or click is one recomputation (no duplicate listeners, no lost moves)", () => {
+    for (const [op, b] of Object.entries(bench)) assert.equal(b.n, 15, op);
+  });
 
   await check("no console errors, no off-site requests", () => {
     assert.deepEqual(consoleErrors, []);
