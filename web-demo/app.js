@@ -512,6 +512,8 @@ function about() {
     el("h3", { text: "How the embeddings were made" }),
     p(`${c.dim} dimensions. ${c.howMade}`),
     p("The query's vector is built the same way from the topics and sub-topics whose keywords the query names, and the lexical arm is a term-overlap score standing in for SQLite FTS5. These are the inputs; every similarity, rank, fused score, contribution, MMR pick, PageRank, community, bridge count, retention score, band and merge stage on the page is computed by the memdomain WebAssembly module, in a Web Worker."),
+    el("h3", { text: "Third-party code" }),
+    p("The force layout is d3-force (ISC license, © Mike Bostock), bundled from node_modules into build/demo/d3-force.js with its LICENSE beside it; nothing is fetched from a CDN."),
     el("h3", { text: "Package exports found" }),
     el("p", { class: "note", text: demo.info.exports.join(", ") }),
     el("h3", { text: "Views available in this build" }),
