@@ -129,7 +129,7 @@ test: deps
 	$(MAKE) all
 	$(MAKE) test-c test-wasm-imports test-js $(TEST_EXTRA)
 
-demo: deps
+demo: deps demo-assets
 	$(MAKE) all
 	node web-demo/serve.mjs --port $(PORT)
 
