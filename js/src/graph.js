@@ -267,8 +267,8 @@ class GraphHandle {
   get freed() { return this._ptr === 0; }
 
   _live(fn) {
-    if (this._ptr === 0) throw new Error(`${fn}: the Graph has been freed`);
-    if (this._ex !== exportsOf()) throw new Error(`${fn}: the Graph belongs to an earlier init()`);
+    if (this._ptr === 0) throw new RangeError(`${fn}: the Graph has been freed`);
+    if (this._ex !== exportsOf()) throw new RangeError(`${fn}: the Graph belongs to an earlier init()`);
     return this._ex;
   }
 
