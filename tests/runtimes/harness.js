@@ -7,6 +7,10 @@
 // so "effect" resolves to the copy the installed package uses.
 import { Option } from "effect";
 import { decode, mismatch } from "./codec.js";
+import { callExport, corpus } from "./corpus.js";
+
+/** The seeded random corpus every runtime runs after the golden files. */
+export const CORPUS = { seed: 20261130, count: 3000 };
 
 const utf8 = new TextEncoder();
 
@@ -14,7 +18,7 @@ const utf8 = new TextEncoder();
  * Canonical bytes of a value, written to `out` (an array of byte chunks).
  * Tags: n f64 (little-endian bits, every NaN as 0x7ff8...), s UTF-8 string,
  * t/f booleans, z null, u undefined, a array, F Float32Array (elements as f64),
- * D Float64Array, B Uint8Array, m Map (entries in order), T Set, d Date, N/S Option,
+ * D Float64Array, B Uint8Array, W Uint32Array (elements as u32), m Map (entries in order), T Set, d Date, N/S Option,
  * o object (keys in JavaScript order, undefined values dropped), E thrown error (name).
  * Counts and lengths are u32 little-endian.
  */
@@ -33,6 +37,11 @@ export function encodeValue(v, out) {
   if (v instanceof Float32Array || v instanceof Float64Array) {
     out.push(count(v instanceof Float32Array ? "F" : "D", v.length));
     for (const x of v) out.push(f64Bytes("", x));
+    return;
+  }
+  if (v instanceof Uint32Array) {
+    out.push(count("W", v.length));
+    for (const x of v) out.push(count("", x).subarray(1));
     return;
   }
   if (v instanceof Uint8Array) {
@@ -184,5 +193,24 @@ export async function runGolden(api, readText, modules, constantModule) {
     (groups.constants ??= []).push(concat([utf8.encode(k), encodeOutcome(() => api[k])]));
   }
   if (failed > 20) failures.push(`... ${failed} failing cases in all`);
+  // The corpus: no expected values (only the hashes are compared across
+  // runtimes), but every call must return an encodable value or throw a
+  // TypeError/RangeError.
+  const gen = corpus(CORPUS.seed);
+  for (let i = 0; i < CORPUS.count; i++) {
+    const { fn, args } = gen.next();
+    cases++;
+    let bad = null;
+    const bytes = encodeOutcome(() => {
+      try {
+        return callExport(api, fn, args);
+      } catch (e) {
+        if (!(e instanceof TypeError || e instanceof RangeError)) bad = e;
+        throw e;
+      }
+    });
+    if (bad && ++failed <= 20) failures.push(`corpus call ${i} ${fn}: threw ${bad?.name}: ${bad?.message}`);
+    (groups[`corpus.${fn}`] ??= []).push(bytes);
+  }
   return { cases, failed, failures, ...(await hashGroups(groups)) };
 }
