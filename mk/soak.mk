@@ -1,0 +1,8 @@
+# Bounded memory over ten million mixed calls (issue 9): tests/soak/soak.mjs.
+#   make test-soak                 SOAK_CALLS (default 10,000,000) calls on the clang build,
+#                                  SOAK_CALLS_EMCC (default 2,000,000) on the Emscripten build
+.PHONY: test-soak
+test-soak: $(BUILD)/memdomain.wasm $(BUILD)/memdomain.emcc.wasm node_modules/.deps-npm
+	node tests/soak/soak.mjs
+
+TEST_EXTRA += test-soak
