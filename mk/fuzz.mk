@@ -8,9 +8,18 @@ FUZZ_BINS    := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_FLAGS   := $(STD_FLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Iinclude -Isrc -Iwasm -Itests/fuzz
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_input.h $(SRCS) $(WSRCS) $(HDRS)
+# The library (src/ and wasm/) is compiled once, with the same sanitizers and
+# libFuzzer's coverage instrumentation (fuzzer-no-link); each target links it.
+FUZZ_LIB_FLAGS := $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_FLAGS))
+FUZZ_OBJS    := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(SRCS) $(WSRCS))
+
+$(BUILD)/fuzz/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(SRCS) $(WSRCS) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_LIB_FLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_input.h $(FUZZ_OBJS) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_OBJS) -lm -o $@
 
 .PHONY: fuzz test-fuzz-smoke
 fuzz: $(FUZZ_BINS)
