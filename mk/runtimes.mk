@@ -3,14 +3,20 @@
 #   make pack              build/memdomain-<version>.tgz: js/ staged with the real wasm, npm-packed
 #   make test-runtimes     every test below (part of `make test`)
 #     test-runtime-node      Node 20 ESM on the installed tarball; its hashes are the reference
+#                            (the Emscripten build under the same glue must hash the same)
 #     test-runtime-deno      Deno: the golden files from the installed package
 #     test-runtime-workerd   workerd: examples/worker answers fusion/MMR/PageRank requests as Node does;
 #                            a test worker runs the golden files
 #     test-runtime-chromium  Chromium: a module script and a Web Worker run the golden files
-#     test-runtime-native    the native build (libmemdomain.a) on the foundation modules' golden cases
+#     test-runtime-native    the native build (libmemdomain.a) on the golden cases and the corpus of
+#                            every module but frame and merge
 #     test-size              the wasm <= 64 KiB gzipped, the minified glue <= 16 KiB gzipped
 #     test-types             tsc --noEmit on a consumer of every export
 #     test-runtime-hashes    every runtime's golden hashes side by side (build/rt/hashes.txt), all equal
+#
+# Every runtime hashes the outputs of the golden cases and of a seeded random
+# corpus of 3,000 calls over every export (tests/runtimes/corpus.js), which
+# the harness generates itself, so every runtime computes the same inputs.
 #
 # Every test runs against build/rt/app/, a scratch project the tarball is
 # installed into (tests/runtimes/setup.mjs); results go to build/rt/results/.
@@ -31,7 +37,7 @@ pack: $(BUILD)/memdomain.wasm
 $(RT_DIR)/.setup: $(RT_INPUTS) node_modules/.deps-npm
 	$(RT_ENV) node tests/runtimes/setup.mjs
 
-test-runtime-node: $(RT_DIR)/.setup
+test-runtime-node: $(RT_DIR)/.setup $(BUILD)/memdomain.emcc.wasm
 	$(RT_ENV) node tests/runtimes/node.test.mjs
 
 # The other runtimes compare their hashes with Node's (build/rt/results/node.json).

@@ -2,7 +2,7 @@
 // the wasm next to the glue; the golden files of every implemented module pass;
 // the result (hashes of every output) becomes the reference the other runtimes
 // are compared with. Also runs examples/node.
-import { APP, GOLDEN, EXAMPLE_OUTPUT, check, finish, run, saveResult } from "./lib.mjs";
+import { APP, BUILD, GOLDEN, EXAMPLE_OUTPUT, check, checkGolden, finish, run, saveResult } from "./lib.mjs";
 
 console.log("runtime: Node (installed tarball)");
 const r = await run(process.execPath, ["harness/cli-run.mjs", GOLDEN], { cwd: APP, timeoutMs: 120000 });
@@ -14,6 +14,15 @@ if (result) {
   check(result.cases > 0 && result.failed === 0, `${result.cases} golden cases pass bit-exact`, result.failures.join("\n"));
   saveResult("node", result);
   console.log(`  total hash ${result.total}`);
+}
+
+// The Emscripten build under the same glue: the same hashes (golden and corpus).
+const em = await run(process.execPath, ["harness/cli-run.mjs", GOLDEN, `${BUILD}memdomain.emcc.wasm`], { cwd: APP, timeoutMs: 120000 });
+if (check(em.code === 0, "node harness/cli-run.mjs on memdomain.emcc.wasm exits 0", em.stderr) && result) {
+  const r2 = JSON.parse(em.stdout.toString());
+  checkGolden("emcc build", r2, result);
+  check(r2.total === result.total, `emcc build: total hash equals the clang build's`, r2.total);
+  saveResult("node-emcc", r2);
 }
 
 // init() with no arguments reads the .wasm that sits next to the glue: with it

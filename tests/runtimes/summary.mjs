@@ -15,7 +15,7 @@ for (const r of runs) {
 }
 console.log("golden output hashes by runtime\n" + lines.map((l) => `  ${l}`).join("\n"));
 writeFileSync(`${RT}hashes.txt`, lines.join("\n") + "\n");
-for (const name of ["node", "deno", "workerd", "chromium-page", "chromium-worker", "minified-glue"]) {
+for (const name of ["node", "node-emcc", "deno", "workerd", "chromium-page", "chromium-worker", "minified-glue"]) {
   const r = runs.find((x) => x.name === name);
   check(r && r.total === ref.total && r.cases === ref.cases, `${name}: total hash equals Node's over ${ref.cases} cases`, r ? r.total : "no result");
 }
