@@ -1,6 +1,7 @@
 // A TypeScript consumer of the installed package: calls the API the way a user
 // does and pins the result types, so `tsc --noEmit` fails if a declaration
-// drifts. One section per module; a module that lands adds its section here
+// drifts. One section per module and one for the workers entry
+// (memdomain/workers); a module that lands adds its section here
 // (consumer.dom.ts adds the browser types; types.test.mjs separately requires a declaration for EVERY runtime export,
 // through a generated file, and lists the exports this file does not call yet).
 import { Option } from "effect";
@@ -19,7 +20,32 @@ import {
   SCALE, POS_ONE_FP, NEG_ONE_FP, DEFAULT_EWMA_ALPHA, DEFAULT_CONFIDENCE_FLOOR, DEFAULT_CONFIDENCE_DECAY_ALPHA,
   CONFIDENCE_COMMIT_DELTA, toFp, fromFp, ewmaStepFp, applyOutcomesFp, applyNegativeHitsFp, decayConfidenceFp,
   decayConfidenceNFp, decayConfidence, decayConfidenceN, isCommittableConfidenceChange,
+  // retention
+  SIGNAL_NAMES, TRIAGE_ACTIONS, WEIGHT_PROFILES, DEFAULT_WEIGHTS, HALF_LIVES_DAYS, DEFAULT_HALF_LIFE_DAYS, LN2,
+  KEEP_THRESHOLD, EVICT_THRESHOLD, SCORE_PRECISION, REPRIEVE_FLOOR, REPRIEVE_DAYS, MAX_REPRIEVES,
+  SALIENCE_DECAY_RATE, REPRIEVE_W_IMPORTANCE, REPRIEVE_W_ACCESS, REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY,
+  weightsFor, halfLifeFor, profileWeightSum, computeSignals, compositeScore, bandFor, scoreRetention,
+  scoreRetentionMany, reprieveScore, shouldReprieve,
+  type RetentionInput, type RetentionScore, type Signals, type WeightProfile, type SignalName, type TriageAction,
+  type RetentionBatch, type RetentionBatchWithSignals, type ReprieveInput,
+  // graph
+  PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS, PAGERANK_TOLERANCE, MIN_COMMUNITY_SIZE, LABEL_PROPAGATION_MAX_SWEEPS,
+  pagerank, labelPropagation, bridgeCounts, Graph, buildGraph, type GraphEdge,
+  // merge
+  NEAR_DUPLICATE_THRESHOLD, MAX_MERGE_PAIRS, joinMergeText, negationDivergent, numericTokenDivergent,
+  variantQualifierDivergent, mergeVetoReasons, mergeVetoed, mergeOutcomes, mergeCandidates, connectedComponents,
+  excludeSelfSupersede, type MergePair, type MergeOutcome, type MergeDecision, type MergeStage, type MergeVetoReason,
+  // frame
+  frameKeyOf, frameKeysOf,
+  // mmr
+  applyMmr, applyMmrPacked, type MmrCandidate,
+  // neighbors
+  float32View, topNeighborPairs, rankCandidatePairs, topNeighborPairsPacked, neighborTile, mergeNeighborTiles,
+  cosineRows, topCosineRows, residentRows, type KeyedVector, type NeighborPair, type NeighborOptions,
+  type NeighborTile, type ResidentRows,
 } from "memdomain";
+// The workers entry.
+import { tileBounds, createNeighborPool, topNeighborPairsParallel, type NeighborPool } from "memdomain/workers";
 
 // ---- loading (no DOM-only names here: this file also compiles as a Node project, lib ES2022 + @types/node)
 const sources: InitInput[] = [new URL("https://example.com/memdomain.wasm"), "memdomain.wasm", new Uint8Array(8)];
@@ -66,8 +92,117 @@ const conf: number = decayConfidence(0.9) + decayConfidence(0.9, DEFAULT_CONFIDE
   decayConfidenceN(0.9, 4);
 const commit: boolean = isCommittableConfidenceChange(0.5, 0.5 + CONFIDENCE_COMMIT_DELTA);
 
+// ---- retention
+const names: readonly SignalName[] = SIGNAL_NAMES;
+const actions: readonly TriageAction[] = TRIAGE_ACTIONS;
+const episodic: WeightProfile | undefined = WEIGHT_PROFILES["episodic"];
+const halfLives: number | null | undefined = HALF_LIVES_DAYS["procedural"];
+const retentionConstants: number[] = [DEFAULT_HALF_LIFE_DAYS, LN2, KEEP_THRESHOLD, EVICT_THRESHOLD, SCORE_PRECISION,
+  REPRIEVE_FLOOR, REPRIEVE_DAYS, MAX_REPRIEVES, SALIENCE_DECAY_RATE, REPRIEVE_W_IMPORTANCE, REPRIEVE_W_ACCESS,
+  REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY];
+const input: RetentionInput = { memoryType: "episodic", ageDays: 10, accessCount: 4, confidence: 0.9, graphRank: 0.02,
+  maxGraphRank: 0.08, bridgeCount: 1, reinforcementCount: 2, wordCount: 120, contradictionCount: 0 };
+const weights: WeightProfile = weightsFor("semantic");
+const halfLife: number | null = halfLifeFor("task");
+const weightSum: number = profileWeightSum(DEFAULT_WEIGHTS);
+const sig: Signals = computeSignals(input);
+const composite: number = compositeScore(sig, weights);
+const band: "keep" | "compress" | "evict" = bandFor(composite);
+const scored: RetentionScore = scoreRetention(input);
+const recency: number = scored.signals.recency;
+const columns = { memoryType: ["episodic"], ageDays: new Float64Array([10]), accessCount: [4], confidence: [0.9],
+  graphRank: [0.02], maxGraphRank: [0.08], bridgeCount: [1], reinforcementCount: [2], wordCount: [120],
+  contradictionCount: [0] };
+const batch: RetentionBatch = scoreRetentionMany(columns);
+const batchScores: Float64Array = batch.score;
+const batchActions: Uint8Array = batch.action;
+const withSignals: RetentionBatchWithSignals = scoreRetentionMany(columns, { signals: true });
+const recencyColumn: Float64Array = withSignals.signals.recency;
+const reprieve: ReprieveInput = { importance: 7, accessCount: 3, outcomeScore: -0.4, hoursSinceAccess: 48 };
+const reprieved: boolean = shouldReprieve({ score: reprieveScore(reprieve), reprieveCount: 1 });
+// @ts-expect-error a retention input needs every field
+scoreRetention({ memoryType: "episodic" });
+
+// ---- graph
+const nodes = ["a", "b", "c"];
+const edges: GraphEdge[] = [{ src: "a", dst: "b", strength: 1 }, { src: "b", dst: "c", strength: 0.5 }];
+const graphConstants: number[] = [PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS, PAGERANK_TOLERANCE, MIN_COMMUNITY_SIZE,
+  LABEL_PROPAGATION_MAX_SWEEPS];
+const ranks: ReadonlyMap<string, number> = pagerank(nodes, edges, { damping: 0.85, seeds: new Map([["a", 1]]) });
+const communities: ReadonlyMap<string, string | undefined> = labelPropagation(nodes, edges, { minCommunitySize: 2 });
+const bridges: ReadonlyMap<string, number> = bridgeCounts(nodes, edges, communities);
+const g: Graph = new Graph(nodes, edges);
+const g2: Graph = Graph(nodes, edges);
+const g3: Graph = buildGraph(nodes, edges);
+const handleRuns: [readonly string[], number, number, boolean, ReadonlyMap<string, number>, Float64Array,
+  ReadonlyMap<string, string | undefined>, ReadonlyMap<string, number>] = [g.nodes, g.nodeCount, g.edgeCount, g.freed,
+  g.pagerank(), g.pagerankScores({ maxIterations: 10 }), g.labelPropagation({ maxSweeps: 5 }), g.bridgeCounts(communities)];
+g.free();
+g2.free();
+g3.free();
+// @ts-expect-error an edge needs a strength
+pagerank(nodes, [{ src: "a", dst: "b" }]);
+
+// ---- merge
+const mergeConstants: number[] = [NEAR_DUPLICATE_THRESHOLD, MAX_MERGE_PAIRS];
+const joined: string = joinMergeText({ gist: "claim", body: "article" });
+const divergent: boolean[] = [negationDivergent("a", "not a"), numericTokenDivergent("v1", "v2"),
+  variantQualifierDivergent("pro", "beta"), mergeVetoed({ gist: "a", body: "" }, { gist: "b", body: "" })];
+const reasons: readonly MergeVetoReason[] = mergeVetoReasons({ gist: "a", body: "" }, { gist: "not a", body: "" });
+const pairs: MergePair[] = [{ keepPath: "a", dropPath: "b", similarity: 0.95, keepText: { gist: "x", body: "" } }];
+const outcomes: readonly MergeOutcome[] = mergeOutcomes(pairs, { maxPairs: 10, threshold: 0.92 });
+const stage: MergeStage = outcomes[0]!.stage;
+const decisions: readonly MergeDecision[] = mergeCandidates(pairs);
+const components: readonly (readonly string[])[] = connectedComponents([["a", "b"], ["c", "d"]]);
+const members: readonly string[] = excludeSelfSupersede("a", ["a", "b"]);
+
+// ---- frame
+const frame: string | null = frameKeyOf("The capital of France is Paris");
+const frames: (string | null)[] = frameKeysOf(["The capital of France is Paris", "x"]);
+
+// ---- mmr
+type Doc = MmrCandidate & { readonly title: string };
+const docs: Doc[] = [{ path: "a", score: 0.9, vector: [1, 0], title: "A" }, { path: "b", score: 0.8, title: "B" }];
+const diverse: readonly Doc[] = applyMmr(docs, 2, 0.5);
+const title: string = diverse[0]!.title;
+const chosen: Uint32Array = applyMmrPacked([0.9, 0.8], new Float64Array([1, 0, 0, 1]), 1);
+
+// ---- neighbors
+const vectors: KeyedVector[] = [{ key: "a", vec: new Float32Array([1, 0]) }, { key: "b", vec: new Float32Array([0, 1]) }];
+const nopts: NeighborOptions = { floor: 0.5, perSourceK: 5, limit: 10 };
+const view: Float32Array | undefined = float32View(new Uint8Array(8));
+const top: readonly NeighborPair[] = topNeighborPairs(vectors, nopts);
+const rankedPairs: readonly NeighborPair[] = rankCandidatePairs([{ src: "a", dst: "b" }], vectors, nopts);
+const matrix = new Float32Array([1, 0, 0, 1]);
+const packedPairs: readonly NeighborPair[] = topNeighborPairsPacked(matrix, ["a", "b"], nopts);
+const tile: NeighborTile = neighborTile(matrix, ["a", "b"], 0, 2, nopts);
+const merged: readonly NeighborPair[] = mergeNeighborTiles(["a", "b"], [tile], nopts);
+const rowSims: Float64Array = cosineRows(new Float32Array([1, 0]), matrix);
+const best: { readonly indices: Uint32Array; readonly sims: Float64Array } = topCosineRows(new Float32Array([1, 0]), matrix, 1);
+const rows: ResidentRows = residentRows(matrix, 2);
+const resident: [number, number, Float64Array, Uint32Array] = [rows.n, rows.d, rows.cosineRows(new Float32Array([1, 0])),
+  rows.topCosineRows(new Float32Array([1, 0]), 1).indices];
+rows.free();
+// @ts-expect-error the packed forms take a Float32Array
+topNeighborPairsPacked([1, 0, 0, 1], ["a", "b"], nopts);
+
+// ---- the workers entry (memdomain/workers)
+const bounds: number[] = tileBounds(1000, 4);
+const pool: Promise<NeighborPool> = createNeighborPool({ workers: 2 });
+const pooled: Promise<readonly NeighborPair[]> = pool.then(async (p) => {
+  const size: number = p.size;
+  const r = await p.topNeighborPairs(matrix, ["a", "b"], nopts, { tiles: size });
+  await p.close();
+  return r;
+});
+const parallel: Promise<readonly NeighborPair[]> = topNeighborPairsParallel(matrix, ["a", "b"], nopts, { workers: 2, tiles: 2 });
+
 // The namespace import has every export too.
 const viaNamespace: typeof cosine = md.cosine;
 
 export const used = [ready, readyFrom, exportsSync, exportsSync2, loaded, sim, dist, total, k, lambda, cooldown,
-  contributionValue, score, ranked, signals, value, bump, parts, grid, conf, commit, viaNamespace];
+  contributionValue, score, ranked, signals, value, bump, parts, grid, conf, commit, viaNamespace,
+  names, actions, episodic, halfLives, retentionConstants, halfLife, weightSum, band, recency, batchScores, batchActions,
+  recencyColumn, reprieved, graphConstants, ranks, bridges, handleRuns, mergeConstants, joined, divergent, reasons,
+  stage, decisions, components, members, frame, frames, title, chosen, view, top, rankedPairs, packedPairs, merged,
+  rowSims, best, resident, bounds, pooled, parallel];
