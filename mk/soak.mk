@@ -1,6 +1,6 @@
 # Bounded memory over ten million mixed calls (issue 9): tests/soak/soak.mjs.
-#   make test-soak                 SOAK_CALLS (default 10,000,000) calls on the clang build,
-#                                  SOAK_CALLS_EMCC (default 2,000,000) on the Emscripten build
+#   make test-soak    SOAK_CALLS (default 10,000,000) mixed calls on each wasm build
+#                     (SOAK_CALLS_EMCC for the Emscripten build, default the same)
 .PHONY: test-soak
 test-soak: $(BUILD)/memdomain.wasm $(BUILD)/memdomain.emcc.wasm node_modules/.deps-npm
 	node tests/soak/soak.mjs
