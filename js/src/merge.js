@@ -1,6 +1,6 @@
 // merge module: the near-duplicate merge guards, mergeOutcomes with its role
 // guard, connectedComponents and excludeSelfSupersede.
-import { arr, exportsOf, num, obj, str, typeError, views, withFrame } from "./core.js";
+import { arr, exportsOf, num, obj, rangeError, str, typeError, views, withFrame } from "./core.js";
 import { planText, writeText } from "./text.js";
 
 /** Cosine at or below this never merges (strict: the pair must exceed it). */
@@ -10,6 +10,11 @@ export const MAX_MERGE_PAIRS = 100;
 
 const STAGES = ["cap", "threshold", "vetoed", "self", "role-guard", "committed"];
 const COMMITTED = 5;
+// Pairs and edges are u32-indexed key tables in the core (6 and 2 keys each; a
+// pair also has a Float64Array slot, kept under core.js's element limit);
+// checked up front so a huge (sparse) array is a RangeError naming the argument.
+// (memberPaths shares the edges' limit.)
+const MAX_PAIRS = 0x0fffffff, MAX_EDGES = Math.floor(0xfffffffe / 2);
 const REASONS = [[1, "negation"], [2, "numeric"], [4, "variant"]];
 
 function mergeText(fn, arg, t) {
@@ -77,6 +82,7 @@ function stagesOf(fn, pairs, options) {
     if (options.threshold !== undefined) threshold = num(fn, "options.threshold", options.threshold);
   }
   const n = pairs.length;
+  if (n > MAX_PAIRS) throw rangeError(fn, "pairs", `has ${n} entries, more than memdomain accepts`);
   const keys = new Array(6 * n), sims = new Float64Array(n), texts = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const p = obj(fn, `pairs[${i}]`, pairs[i]);
@@ -138,6 +144,7 @@ export function mergeCandidates(pairs, options) {
 export function connectedComponents(edges) {
   const fn = "connectedComponents";
   arr(fn, "edges", edges);
+  if (edges.length > MAX_EDGES) throw rangeError(fn, "edges", `has ${edges.length} entries, more than memdomain accepts`);
   const keys = new Array(2 * edges.length);
   for (let i = 0; i < edges.length; i++) {
     const e = edges[i];
@@ -168,6 +175,8 @@ export function excludeSelfSupersede(canonicalPath, memberPaths) {
   const fn = "excludeSelfSupersede";
   str(fn, "canonicalPath", canonicalPath);
   arr(fn, "memberPaths", memberPaths);
+  if (memberPaths.length > MAX_EDGES)
+    throw rangeError(fn, "memberPaths", `has ${memberPaths.length} entries, more than memdomain accepts`);
   const keys = new Array(memberPaths.length + 1);
   keys[0] = canonicalPath;
   for (let i = 0; i < memberPaths.length; i++) keys[i + 1] = str(fn, `memberPaths[${i}]`, memberPaths[i]);

@@ -1,6 +1,10 @@
 // reinforce module: the access-bump cooldown and the reinforcement signals.
-import { arr, dateMs, exportsOf, numOr, obj, str, typeError, views, withFrame } from "./core.js";
+import { arr, dateMs, exportsOf, numOr, obj, rangeError, str, typeError, views, withFrame } from "./core.js";
 import { REINFORCE_COOLDOWN_S } from "./ranking.js";
+
+// Checked before the typed arrays are sized, so a huge (sparse) array is a
+// RangeError naming the argument (core.js's element limit).
+const MAX_ENTRIES = 0x0fffffff;
 
 export const REINFORCE_SIGNALS = Object.freeze(["positive", "negative", "neutral"]);
 
@@ -32,6 +36,7 @@ export function partitionByCooldown(entries, now, cooldownSeconds = REINFORCE_CO
   const nowMs = dateMs(fn, "now", now);
   const cd = numOr(fn, "cooldownSeconds", cooldownSeconds, REINFORCE_COOLDOWN_S);
   const n = entries.length;
+  if (n > MAX_ENTRIES) throw rangeError(fn, "entries", `has ${n} entries, more than memdomain accepts`);
   const paths = new Array(n), has = new Uint8Array(n), last = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const e = obj(fn, `entries[${i}]`, entries[i]);

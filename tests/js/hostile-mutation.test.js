@@ -40,7 +40,8 @@ const HOSTILE = [
   () => new Float32Array(new SharedArrayBuffer(16)).fill(0.5), detached, () => new Uint8Array(3),
   () => { const a = [1, 2]; a[6] = 3; return a; }, () => new Map([["a", NaN]]), () => new Map([[1, 2]]),
   () => new Set(["a"]), () => new Date(NaN), () => new Date(8.64e15), () => Object.create(null),
-  () => ({ length: 2 ** 32 - 1 }), () => new Array(5), () => function f() {},
+  () => ({ length: 2 ** 32 - 1 }), () => new Array(5), () => new Array(2 ** 31), () => new Array(2 ** 32 - 1),
+  () => function f() {},
   () => new Proxy([1, 2], { get(t, k) { if (k === "length") return 2; throw new CallerError("proxy"); } }),
 ];
 
@@ -153,6 +154,24 @@ test.each(exported.map(([name]) => [name]))("%s: one hostile value inside valid 
       { numRuns: Math.max(20, Math.ceil(600 / lists.length)), seed: 20261130 });
   }
   expect(runs).toBeGreaterThan(0);
+  assertHealthy();
+});
+
+test("a huge sparse array in any argument position of any export is a typed error or an answer, at once", () => {
+  let calls = 0;
+  for (const [name] of exported) {
+    const args = targets.get(name)[0];
+    for (let i = 0; i < Math.max(1, args.length); i++)
+      for (const len of [2 ** 31, 2 ** 32 - 1]) {
+        const bad = args.slice();
+        bad[i] = new Array(len);
+        const t = performance.now();
+        expectTyped(name, () => md[name](...bad));
+        expect(performance.now() - t).toBeLessThan(2000);
+        calls++;
+      }
+  }
+  expect(calls).toBeGreaterThan(2 * exported.length);
   assertHealthy();
 });
 
