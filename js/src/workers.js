@@ -21,14 +21,23 @@ export function tileBounds(n, tiles) {
   num(fn, "n", n);
   num(fn, "tiles", tiles);
   if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw rangeError(fn, "n", "must be an integer in [0, 2^32)");
-  if (!Number.isInteger(tiles) || tiles < 1) throw rangeError(fn, "tiles", "must be a positive integer");
+  if (!Number.isInteger(tiles) || tiles < 1 || tiles > 65536) throw rangeError(fn, "tiles", "must be an integer in [1, 65536]");
   const t = Math.max(1, Math.min(tiles, n));
   const total = (n * (n - 1)) / 2;
+  // Pairs in rows [0, r): the sum of n - 1 - i for i < r.
+  const done = (r) => r * (n - 1) - (r * (r - 1)) / 2;
   const bounds = [0];
-  let row = 0, done = 0;
+  let row = 0;
   for (let k = 1; k < t; k++) {
     const goal = (total * k) / t;
-    while (row < n && done + (n - 1 - row) <= goal) done += n - 1 - row++;
+    // The last row r >= row with done(r) <= goal, by bisection (O(tiles log n), whatever n is).
+    let lo = row, hi = n;
+    while (lo < hi) {
+      const mid = lo + Math.ceil((hi - lo) / 2);
+      if (done(mid) <= goal) lo = mid;
+      else hi = mid - 1;
+    }
+    row = lo;
     bounds.push(Math.max(row, bounds[bounds.length - 1]));
   }
   bounds.push(n);
@@ -60,8 +69,14 @@ async function spawn(url) {
  * each worker passes to init(): bytes, a WebAssembly.Module, or a URL string;
  * omitted, each loads the .wasm next to the glue. Close the pool when done.
  */
-export async function createNeighborPool({ workers = 2, wasm } = {}) {
-  const fn = "createNeighborPool";
+export async function createNeighborPool(opts) {
+  return startPool("createNeighborPool", opts);
+}
+
+/** createNeighborPool for `fn` (errors name the function the caller called). */
+async function startPool(fn, opts) {
+  if (opts !== undefined) obj(fn, "opts", opts);
+  const { workers = 2, wasm } = opts ?? {};
   num(fn, "workers", workers);
   if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw rangeError(fn, "workers", "must be an integer in [1, 256]");
   const url = new URL("./workers-tile.js", import.meta.url);
@@ -92,8 +107,10 @@ export async function createNeighborPool({ workers = 2, wasm } = {}) {
      * worker count) spread over the pool; the calling thread's instance
      * merges them (call init() first). Equal to topNeighborPairsPacked.
      */
-    async topNeighborPairs(matrix, keys, options, { tiles = workers } = {}) {
+    async topNeighborPairs(matrix, keys, options, opts) {
       const fn2 = "topNeighborPairsParallel";
+      if (opts !== undefined) obj(fn2, "opts", opts);
+      const { tiles = workers } = opts ?? {};
       if (!(matrix instanceof Float32Array)) throw typeError(fn2, "matrix", "a Float32Array", matrix);
       arr(fn2, "keys", keys);
       for (let i = 0; i < keys.length; i++) str(fn2, `keys[${i}]`, keys[i]);
@@ -119,8 +136,11 @@ export async function createNeighborPool({ workers = 2, wasm } = {}) {
 }
 
 /** One-shot: a pool of `workers`, the pass in `tiles` tiles, then close. */
-export async function topNeighborPairsParallel(matrix, keys, options, { workers = 2, tiles = workers, wasm } = {}) {
-  const pool = await createNeighborPool({ workers, wasm });
+export async function topNeighborPairsParallel(matrix, keys, options, opts) {
+  const fn = "topNeighborPairsParallel";
+  if (opts !== undefined) obj(fn, "opts", opts);
+  const { workers = 2, tiles = workers, wasm } = opts ?? {};
+  const pool = await startPool(fn, { workers, wasm });
   try {
     return await pool.topNeighborPairs(matrix, keys, options, { tiles });
   } finally {

@@ -11,7 +11,7 @@
 // correctly afterwards.
 import fc from "fast-check";
 import * as md from "../../js/index.js";
-import { tileBounds } from "../../js/src/workers.js";
+import { createNeighborPool, tileBounds, topNeighborPairsParallel } from "../../js/src/workers.js";
 import { wasmBytes } from "./build.js";
 import { decode } from "./golden/codec.js";
 import { IMPLEMENTED, loadCases, runCase } from "./golden/runner.js";
@@ -215,6 +215,48 @@ test("residentRows: hostile arguments to its methods", () => {
 test("memdomain/workers tileBounds: hostile arguments", () => {
   fc.assert(fc.property(mutation([10, 3]), (bad) => expectTyped("tileBounds", () => tileBounds(...bad))),
     { numRuns: 300, seed: 5 });
+});
+
+// Rejections of the async entry points, checked like expectTyped's throws.
+async function expectTypedAsync(name, call) {
+  try {
+    await call();
+  } catch (e) {
+    if (e instanceof CallerError) return;
+    if (!(e instanceof TypeError || e instanceof RangeError)) throw new Error(`${name} threw ${e?.name}: ${e?.message}`);
+    if (!e.message.startsWith(`${name}: `)) throw new Error(`${name}: message does not name the function: ${e.message}`);
+  }
+}
+
+test("memdomain/workers: hostile arguments to createNeighborPool, the pool and topNeighborPairsParallel", async () => {
+  const wasm = wasmBytes();
+  const valid = [rnd32(15), keys5, { floor: 0.1, perSourceK: 2, limit: 10 }];
+  const want = md.topNeighborPairsPacked(...valid);
+  const bad = fc.sample(mutation([...valid, { workers: 1, tiles: 2 }]), { numRuns: 25, seed: 6 });
+  for (const args of bad) {
+    await expectTypedAsync("topNeighborPairsParallel", () => {
+      if (args[3] && typeof args[3] === "object" && !Array.isArray(args[3])) args[3] = { ...args[3], wasm };
+      return topNeighborPairsParallel(...args);
+    });
+  }
+  for (const opts of fc.sample(mutation([{ workers: 1 }]), { numRuns: 25, seed: 7 })) {
+    // (No hostile value is a valid worker count other than 1: at most one thread starts.)
+    let pool = null;
+    await expectTypedAsync("createNeighborPool", async () => {
+      const o = opts[0] && typeof opts[0] === "object" && !Array.isArray(opts[0]) ? { ...opts[0], wasm } : opts[0];
+      pool = await createNeighborPool(o);
+    });
+    await pool?.close();
+  }
+  const pool = await createNeighborPool({ workers: 1, wasm });
+  try {
+    for (const args of fc.sample(mutation([...valid, { tiles: 2 }]), { numRuns: 40, seed: 8 }))
+      await expectTypedAsync("topNeighborPairsParallel", () => pool.topNeighborPairs(...args));
+    expect(await pool.topNeighborPairs(...valid, { tiles: 3 })).toEqual(want);
+  } finally {
+    await pool.close();
+  }
+  assertHealthy();
 });
 
 test("the memory does not grow under mutated traffic", () => {
