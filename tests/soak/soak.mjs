@@ -11,7 +11,7 @@
 //     the golden cases still pass afterwards.
 // Each build gets SOAK_CALLS calls (SOAK_CALLS_EMCC for the Emscripten build,
 // default the same), in its own worker thread so the two builds run on both
-// cores (about 45 s and 80 s here). The clang build starts with 192 KiB of
+// cores (about 40 s each on a quiet 2-core machine here). The clang build starts with 192 KiB of
 // memory, so a leak of a few bytes per call would show; the Emscripten build
 // starts with 16 MiB. Prints "soak: N passed, M failed".
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
