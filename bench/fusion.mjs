@@ -1,31 +1,10 @@
 // Fusion (fuseArms + rankFused) and single cosine calls: memdomain vs a
 // plain-JavaScript implementation of the reference, side by side.
+import { refCosine as jsCosine, refFuse as jsFuse, refRank as jsRank } from "./baseline-fusion.js";
 import { load, row, rng, time } from "./lib.mjs";
 
 const md = await load();
 const rand = rng(1);
-
-function jsFuse(arms, weights, k = 60) {
-  const out = new Map();
-  arms.forEach((hits, i) => {
-    const w = weights[i] ?? 0;
-    if (w === 0) return;
-    for (const h of hits) out.set(h.path, (out.get(h.path) ?? 0) + w / (h.rank + k));
-  });
-  return out;
-}
-function jsRank(fused) {
-  return [...fused].map(([path, score]) => ({ path, score }))
-    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-function jsCosine(a, b) {
-  const n = Math.min(a.length, b.length);
-  let dot = 0, na = 0, nb = 0;
-  for (let i = 0; i < n; i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
-  if (na === 0 || nb === 0) return 0;
-  const s = dot / (Math.sqrt(na) * Math.sqrt(nb));
-  return Number.isNaN(s) ? 0 : Math.max(-1, Math.min(1, s));
-}
 
 for (const n of [100, 1000, 10000]) {
   const paths = Array.from({ length: n * 2 }, (_, i) => `areas/topic${i % 97}/memory-${i}.html`);

@@ -5,36 +5,9 @@
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { wasmBytes } from "./build.js";
+import { refCosine, refFuse, refRank } from "../../bench/baseline-fusion.js";
 
 const exportsObj = md.initSync(wasmBytes());
-
-// ---- plain-JavaScript references (the design's arithmetic, in order) ----
-function refCosine(a, b) {
-  const n = Math.min(a.length, b.length);
-  let dot = 0, na = 0, nb = 0;
-  for (let i = 0; i < n; i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
-  if (na === 0 || nb === 0) return 0;
-  const s = dot / (Math.sqrt(na) * Math.sqrt(nb));
-  if (Number.isNaN(s)) return 0;
-  return Math.max(-1, Math.min(1, s));
-}
-function refFuse(arms, weights, k = 60) {
-  const out = new Map();
-  arms.forEach((hits, i) => {
-    const w = weights[i] ?? 0;
-    if (w === 0) return;
-    for (const h of hits) out.set(h.path, (out.get(h.path) ?? 0) + w / (h.rank + k));
-  });
-  return out;
-}
-function refRank(fused) {
-  return [...fused].map(([path, score]) => ({ path, score })).sort((a, b) => {
-    const na = Number.isNaN(a.score), nb = Number.isNaN(b.score);
-    if (na !== nb) return na ? 1 : -1;
-    if (!na && a.score !== b.score) return b.score - a.score;
-    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-  });
-}
 
 const same = (x, y) => expect(Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y))).toBe(true);
 const keyArb = fc.constantFrom("a", "b", "B", "é", "\u{1F600}", "\uFF5E", "\uD800", "\uDC00", "a b", "");

@@ -13,23 +13,17 @@ import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { createNeighborPool, tileBounds, topNeighborPairsParallel } from "../../js/src/workers.js";
 import { wasmBytes } from "./build.js";
+import { CallerError, detached } from "./hostile-values.js";
 import { decode } from "./golden/codec.js";
 import { IMPLEMENTED, loadCases, runCase } from "./golden/runner.js";
 
 const ex = md.initSync(wasmBytes());
 
-class CallerError extends Error {}
 const getterThrows = (base) => {
   const o = { ...base };
   const k = Object.keys(o)[0] ?? "x";
   Object.defineProperty(o, k, { get() { throw new CallerError("getter"); }, enumerable: true });
   return o;
-};
-const detached = () => {
-  const buf = new ArrayBuffer(16);
-  const view = new Float32Array(buf);
-  structuredClone(buf, { transfer: [buf] });
-  return view;
 };
 const HOSTILE = [
   () => NaN, () => Infinity, () => -Infinity, () => -0, () => -1, () => 0.5, () => 3.7, () => 2 ** 31,

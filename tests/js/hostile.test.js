@@ -7,22 +7,16 @@
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { wasmBytes } from "./build.js";
+import { CallerError, detached } from "./hostile-values.js";
 import { IMPLEMENTED, loadCases, runCase } from "./golden/runner.js";
 
 const ex = md.initSync(wasmBytes());
 
-class CallerError extends Error {}
 const throwingGetter = () => {
   const o = { path: "a", rank: 1, score: 1, src: "a", dst: "b", strength: 1 };
   for (const k of ["vec", "vector", "gist", "body", "key"])
     Object.defineProperty(o, k, { get() { throw new CallerError("getter"); }, enumerable: true });
   return o;
-};
-const detached = () => {
-  const buf = new ArrayBuffer(16);
-  const view = new Float32Array(buf);
-  structuredClone(buf, { transfer: [buf] });
-  return view;
 };
 const shared = () => new Float32Array(new SharedArrayBuffer(16)).fill(0.5);
 const sparse = () => { const a = [1, 2]; a[5] = 3; return a; };
