@@ -14,6 +14,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import * as md from "../js/index.js";
 import * as base from "./baseline-graph.js";
+import { rng as mulberry } from "../tests/js/rng.js";
 
 // graphology (npm), the JavaScript graph library a memory system would reach for:
 // its pagerank and Louvain communities, timed on a graph built beforehand.
@@ -42,15 +43,6 @@ const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const wasmAt = args.includes("--wasm") ? args[args.indexOf("--wasm") + 1] : new URL("../build/memdomain.wasm", import.meta.url);
 md.initSync(readFileSync(wasmAt));
-
-function mulberry(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** n nodes with path-like keys, m edges with skewed (power-law-ish) ends. */
 function powerLawGraph(n, m, seed) {

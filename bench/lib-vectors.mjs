@@ -1,7 +1,8 @@
 // Shared by bench/neighbors.mjs and bench/mmr.mjs (run.mjs skips lib*): deterministic data (the xorshift32 stream that
 // native-bench.c uses too), the native harness, timing and table output.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import * as md from "../js/index.js";
 
@@ -104,3 +105,14 @@ export function table(rows, cols) {
 
 export const fmt = (ms) => (ms === undefined ? "" : ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 export const ratio = (a, b) => (a === undefined || b === undefined ? "" : (a / b).toFixed(1) + "x");
+
+/** Print the rows as a table with the machine's description, then the JSON
+ * (to `jsonPath` when given, else to stdout). */
+export function report(show, results, jsonPath) {
+  const meta = { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, load: os.loadavg().map((x) => x.toFixed(2)).join(" "), date: new Date().toISOString() };
+  console.log(table(show, Object.keys(show[0])));
+  console.log(`\n${meta.cpu}, ${meta.cpus} cores, node ${meta.node}, load average ${meta.load}`);
+  const json = JSON.stringify({ meta, results }, null, 1);
+  if (typeof jsonPath === "string") writeFileSync(jsonPath, json);
+  else console.log(json);
+}

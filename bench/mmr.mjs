@@ -5,10 +5,8 @@
 // packed Float64Array) and native. Every answer is checked against the
 // baseline's.
 //   node bench/mmr.mjs [--pools=1000,10000] [--k=20,100] [--d=384] [--json=out.json]
-import { writeFileSync } from "node:fs";
-import os from "node:os";
 import * as base from "./baseline-mmr.js";
-import { args, best, data, fmt, init, native, ratio, table, time } from "./lib-vectors.mjs";
+import { args, best, data, fmt, init, native, ratio, report, time } from "./lib-vectors.mjs";
 
 const a = args();
 const md = init();
@@ -54,9 +52,4 @@ const show = results.map((r) => ({
   "native ms": fmt(r.native), "JS/wasm": ratio(r.js, r.wasm), "JS/wasm packed": ratio(r.js, r.wasmPacked),
   "JS/native": ratio(r.js, r.native), identical: r.identical,
 }));
-const meta = { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, load: os.loadavg().map((x) => x.toFixed(2)).join(" "), date: new Date().toISOString() };
-console.log(table(show, Object.keys(show[0])));
-console.log(`\n${meta.cpu}, ${meta.cpus} cores, node ${meta.node}, load average ${meta.load}`);
-const json = JSON.stringify({ meta, results }, null, 1);
-if (typeof a.json === "string") writeFileSync(a.json, json);
-else console.log(json);
+report(show, results, a.json);

@@ -10,11 +10,9 @@
 // The 1 x n row's "packed/resident" column is residentRows (matrix copied in
 // once, outside the timing); GFLOP/s count 2 flops per element for the dot
 // and 2 for the row's sum of squares.
-import { writeFileSync } from "node:fs";
-import os from "node:os";
 import * as base from "./baseline-neighbors.js";
 import { createNeighborPool } from "../js/src/workers.js";
-import { args, best, bestAsync, data, fmt, init, native, ratio, table, time, wasmBytes } from "./lib-vectors.mjs";
+import { args, best, bestAsync, data, fmt, init, native, ratio, report, time, wasmBytes } from "./lib-vectors.mjs";
 
 const a = args();
 const md = init();
@@ -118,9 +116,4 @@ const show = results.map((r) => ({
   "JS/wasm": ratio(r.js, r.wasm), "JS/wasm packed": ratio(r.js, r.wasmPacked), "1w/2w": ratio(r.workers1, r.workers2), "cores used (2w)": r.coresUsed2?.toFixed(2), "JS/native": ratio(r.js, r.native),
   "GFLOP/s wasm": r.gflopsWasm?.toFixed(1), "GFLOP/s native": r.gflopsNative?.toFixed(1), identical: r.identical,
 }));
-const meta = { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, load: os.loadavg().map((x) => x.toFixed(2)).join(" "), date: new Date().toISOString() };
-console.log(table(show, Object.keys(show[0])));
-console.log(`\n${meta.cpu}, ${meta.cpus} cores, node ${meta.node}, load average ${meta.load}`);
-const json = JSON.stringify({ meta, results }, null, 1);
-if (typeof a.json === "string") writeFileSync(a.json, json);
-else console.log(json);
+report(show, results, a.json);

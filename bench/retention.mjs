@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as md from "../js/index.js";
 import { refScoreRetention } from "../tools/retention-reference.mjs";
+import { rng } from "../tests/js/rng.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
@@ -17,13 +18,7 @@ const wasmFile = process.argv.includes("--emcc") ? "build/memdomain.emcc.wasm" :
 md.initSync(readFileSync(`${ROOT}${wasmFile}`));
 
 // Seeded synthetic memories (mulberry32).
-let seed = 0x2026;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = rng(0x2026);
 const TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "task", "agent_insight"];
 const inputs = Array.from({ length: N }, () => {
   const maxGraphRank = 0.5 + rand() * 0.5;

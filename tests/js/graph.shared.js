@@ -4,6 +4,7 @@
 // to the one-shot functions, the design's properties, and bad input.
 import fc from "fast-check";
 import * as ref from "../../bench/baseline-graph.js";
+import { rng as mulberry } from "./rng.js";
 
 // Keys that exercise UTF-16 order (astral vs U+FF5E), spaces (the fold-key
 // divergence), a lone surrogate and the empty string.
@@ -44,15 +45,6 @@ function shuffle(xs, rnd) {
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
-}
-
-function mulberry(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A random graph with string keys: n nodes, about m edges, some dangling nodes. */
