@@ -10,7 +10,7 @@ export const BUILD = process.env.MEMDOMAIN_BUILD ?? `${ROOT}build/`;
 export const RT = `${BUILD}rt/`;
 export const APP = `${RT}app/`;
 export const RESULTS = `${RT}results/`;
-export const GOLDEN = process.env.MEMDOMAIN_GOLDEN ?? `${ROOT}../shared/golden/`;
+export const GOLDEN = process.env.MEMDOMAIN_GOLDEN ?? `${ROOT}tests/golden/`;
 export const BIN = `${ROOT}node_modules/.bin/`;
 
 let failures = 0, passes = 0;

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { decode, mismatch } from "./codec.js";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-export const GOLDEN = process.env.MEMDOMAIN_GOLDEN ?? `${ROOT}../shared/golden/`;
+export const GOLDEN = process.env.MEMDOMAIN_GOLDEN ?? `${ROOT}tests/golden/`;
 
 // A module joins this list when all its cases pass; never to skip cases.
 export const IMPLEMENTED = [
