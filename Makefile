@@ -41,13 +41,17 @@ $(BUILD)/native/%.o: src/%.c $(HDRS)
 $(BUILD)/libmemdomain.a: $(NAT_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^
 
-# ---- wasm: exported symbols (one list per module under wasm/exports/) ----
-EXPORTS   := $(shell cat wasm/exports/*.txt 2>/dev/null | sed -e 's/\#.*//' | tr -s ' \n' '\n' | grep -v '^$$' | sort -u)
+# ---- wasm: exported symbols, from the signature table wasm/boundary.def ----
+BOUNDARY  := wasm/boundary.def
+EXPORTS   := $(shell sed -n 's/^export *\([a-z0-9_]*\).*/\1/p' $(BOUNDARY))
+TEST_EXPS := $(shell sed -n 's/^test *\([a-z0-9_]*\).*/\1/p' $(BOUNDARY))
 comma     := ,
 empty     :=
 space     := $(empty) $(empty)
 EXPORT_LD := $(addprefix -Wl$(comma)--export=,$(EXPORTS))
 EMCC_EXP  := [$(subst $(space),$(comma),$(foreach e,$(EXPORTS),'_$(e)'))]
+TEST_LD   := $(EXPORT_LD) $(addprefix -Wl$(comma)--export=,$(TEST_EXPS))
+EMCC_TEST := [$(subst $(space),$(comma),$(foreach e,$(EXPORTS) $(TEST_EXPS),'_$(e)'))]
 
 # ---- wasm with clang + wasi-libc (primary) ----
 SYSROOT := $(BUILD)/wasi-sysroot
@@ -58,28 +62,40 @@ $(SYSROOT)/.stamp:
 	@touch $@
 
 WASM_FLAGS := $(STD_FLAGS) -O3 -DNDEBUG -msimd128 -Iinclude -Isrc
-$(BUILD)/memdomain.wasm: $(SRCS) $(WSRCS) $(HDRS) wasm/exports/*.txt $(SYSROOT)/.stamp
+$(BUILD)/memdomain.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY) $(SYSROOT)/.stamp
 	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -mexec-model=reactor \
 	  -Wl,--strip-debug -Wl,--max-memory=4294967296 $(EXPORT_LD) -o $@ $(SRCS) $(WSRCS)
 
 # ---- wasm with Emscripten (second toolchain) ----
-$(BUILD)/memdomain.emcc.wasm: $(SRCS) $(WSRCS) $(HDRS) wasm/exports/*.txt
+$(BUILD)/memdomain.emcc.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY)
 	NODE_PATH=/usr/share/nodejs $(EMCC) $(WASM_FLAGS) -sSTANDALONE_WASM --no-entry \
 	  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
 	  -sEXPORTED_FUNCTIONS="$(EMCC_EXP)" -o $@ $(SRCS) $(WSRCS)
 
 WASMS := $(BUILD)/memdomain.wasm $(BUILD)/memdomain.emcc.wasm
 
+# The test builds: the same modules plus the `test` rows of the signature
+# table (exact-math, Unicode and key-order internals the tests hold against
+# JavaScript). What ships never exports them.
+$(BUILD)/memdomain.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY) $(SYSROOT)/.stamp
+	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -DMDW_TEST_BUILD -mexec-model=reactor \
+	  -Wl,--strip-debug -Wl,--max-memory=4294967296 $(TEST_LD) -o $@ $(SRCS) $(WSRCS)
+$(BUILD)/memdomain.emcc.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY)
+	NODE_PATH=/usr/share/nodejs $(EMCC) $(WASM_FLAGS) -DMDW_TEST_BUILD -sSTANDALONE_WASM --no-entry \
+	  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
+	  -sEXPORTED_FUNCTIONS="$(EMCC_TEST)" -o $@ $(SRCS) $(WSRCS)
+TEST_WASMS := $(BUILD)/memdomain.test.wasm $(BUILD)/memdomain.emcc.test.wasm
+
 # The clang build capped at 64 MiB of memory: tests use it to show that an
 # allocation failure is a clear RangeError and leaves the instance usable.
-$(BUILD)/memdomain.small.wasm: $(SRCS) $(WSRCS) $(HDRS) wasm/exports/*.txt $(SYSROOT)/.stamp
+$(BUILD)/memdomain.small.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY) $(SYSROOT)/.stamp
 	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -mexec-model=reactor \
 	  -Wl,--strip-debug -Wl,--max-memory=67108864 $(EXPORT_LD) -o $@ $(SRCS) $(WSRCS)
 
 .PHONY: all lib wasm js deps test demo bench clean
 all: lib wasm js
 lib: $(BUILD)/libmemdomain.a
-wasm: $(WASMS) $(BUILD)/memdomain.small.wasm
+wasm: $(WASMS) $(BUILD)/memdomain.small.wasm $(TEST_WASMS)
 # js/memdomain.wasm is a committed symlink to ../build/memdomain.wasm, so the
 # glue finds the module next to itself; `npm pack` copies the real file.
 js: $(BUILD)/memdomain.wasm

@@ -1,6 +1,6 @@
 # JavaScript-exact math against Node: Node writes seeded inputs and its own
 # Math.exp / Math.log1p / Math.round outputs to build/jsmath-vectors.bin and
-# compares both wasm builds' md_js_* exports; a native program (built with
+# compares both wasm test builds' md_js_* exports; a native program (built with
 # the same flags as the library) then compares the C functions.
 
 .PHONY: test-jsmath
@@ -10,6 +10,6 @@ $(BUILD)/tools/jsmath_check: tools/jsmath_check.c $(BUILD)/libmemdomain.a includ
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NAT) $< $(BUILD)/libmemdomain.a -lm -o $@
 
-test-jsmath: $(WASMS) $(BUILD)/tools/jsmath_check
-	node tests/js/jsmath-vectors.mjs $(BUILD)/jsmath-vectors.bin $(WASMS)
+test-jsmath: $(TEST_WASMS) $(BUILD)/tools/jsmath_check
+	node tests/js/jsmath-vectors.mjs $(BUILD)/jsmath-vectors.bin $(TEST_WASMS)
 	$(BUILD)/tools/jsmath_check $(BUILD)/jsmath-vectors.bin

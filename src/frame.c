@@ -34,20 +34,11 @@ static size_t space_at(const uint8_t *s, size_t n, size_t i) {
     return mdi_is_js_space(c) ? 3 : 0;
 }
 
-md_status md_frame_key_of(md_str gist, md_text *out, bool *found) {
-    if (!out || !found) return MD_ERR_NULL;
-    out->ptr = NULL;
-    out->len = 0;
+/* The frame key of s[0..n) (valid UTF-8) into work, which must hold
+ * mdi_frame_work_size(n) bytes: the key is work[0..*len) when *found. */
+void mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *c, size_t *len, bool *found) {
+    *len = 0;
     *found = false;
-    if (MDI_BAD_IN(gist.ptr, gist.len)) return MD_ERR_NULL;
-    const uint8_t *s = (const uint8_t *)gist.ptr;
-    size_t n = gist.len;
-    if (!mdi_utf8_valid(s, n)) return MD_ERR_INVALID;
-    if (n > (SIZE_MAX - 8) / 3) return MD_ERR_RANGE;
-    /* One block: the collapsed text, then room for its lowercased frame. */
-    uint8_t *c = malloc(n + n + n / 2 + 8);
-    if (!c) return MD_ERR_NOMEM;
-
     size_t m = 0;
     for (size_t i = 0; i < n;) {
         size_t w = space_at(s, n, i);
@@ -68,20 +59,36 @@ md_status md_frame_key_of(md_str gist, md_text *out, bool *found) {
             break;
         }
     }
-    if (p != SIZE_MAX) {
-        size_t frame_len = p + 2, v0 = p + 3, v1 = m;
-        if (v1 - v0 >= 2 && c[v1 - 1] == '.') v1--;
-        size_t frame_tokens = 1, value_tokens = 1;
-        for (size_t i = 0; i < frame_len; i++) frame_tokens += c[i] == ' ';
-        for (size_t i = v0; i < v1; i++) value_tokens += c[i] == ' ';
-        if (frame_tokens >= 3 && value_tokens <= 6) {
-            uint8_t *key = c + n;
-            size_t k = mdi_lower_utf8(c, frame_len, key);
-            memmove(c, key, k);
-            out->len = k;
-            *found = true;
-        }
-    }
+    if (p == SIZE_MAX) return;
+    size_t frame_len = p + 2, v0 = p + 3, v1 = m;
+    if (v1 - v0 >= 2 && c[v1 - 1] == '.') v1--;
+    size_t frame_tokens = 1, value_tokens = 1;
+    for (size_t i = 0; i < frame_len; i++) frame_tokens += c[i] == ' ';
+    for (size_t i = v0; i < v1; i++) value_tokens += c[i] == ' ';
+    if (frame_tokens < 3 || value_tokens > 6) return;
+    uint8_t *key = c + n;
+    size_t k = mdi_lower_utf8(c, frame_len, key);
+    memmove(c, key, k);
+    *len = k;
+    *found = true;
+}
+
+md_status md_frame_key_of(md_str gist, md_text *out, bool *found) {
+    if (!out || !found) return MD_ERR_NULL;
+    out->ptr = NULL;
+    out->len = 0;
+    *found = false;
+    if (MDI_BAD_IN(gist.ptr, gist.len)) return MD_ERR_NULL;
+    const uint8_t *s = (const uint8_t *)gist.ptr;
+    size_t n = gist.len;
+    if (!mdi_utf8_valid(s, n)) return MD_ERR_INVALID;
+    if (n > (SIZE_MAX - 8) / 3) return MD_ERR_RANGE;
+    /* One block: the collapsed text, then room for its lowercased frame. */
+    uint8_t *c = malloc(mdi_frame_work_size(n));
+    if (!c) return MD_ERR_NOMEM;
+    size_t len;
+    mdi_frame_key_into(s, n, c, &len, found);
     out->ptr = (char *)c;
+    out->len = len;
     return MD_OK;
 }

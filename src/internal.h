@@ -52,4 +52,18 @@ md_status mdi_keymap_put(mdi_keymap *m, md_str key, size_t fresh, size_t *val, b
 typedef int (*mdi_cmp_fn)(const void *ctx, size_t a, size_t b);
 md_status mdi_sort_indices(size_t *idx, size_t n, mdi_cmp_fn cmp, const void *ctx);
 
+/* ---- fusion over interned ids (rrf.c; md_fuse_arms and the wasm boundary) ----
+ *
+ * fuseArms over hits given as ids (arm-major, arm i has arm_lens[i] hits):
+ * out_ids/out_scores receive the fused map in first-insertion order, and the
+ * count is returned. slot[id] must be UINT32_MAX for every id on entry; it
+ * is again on return. Both outputs must hold as many entries as there are
+ * distinct ids. */
+size_t mdi_fuse_ids(const uint32_t *ids, const double *ranks, const size_t *arm_lens, size_t n_arms,
+                    const double *weights, size_t n_weights, double k, uint32_t *slot, uint32_t *out_ids,
+                    double *out_scores);
+/* order[0..n): indices by score descending, NaN last, ties in input order
+ * (rankFused before its path tie-break). MD_OK or MD_ERR_NOMEM. */
+md_status mdi_rank_scores(const double *scores, size_t n, size_t *order);
+
 #endif

@@ -1,7 +1,24 @@
-/* Shared helpers of the wasm boundary. */
+/* Shared helpers of the wasm boundary: the error record and key tables. */
 #include "boundary.h"
 
 #include <stdlib.h>
+
+mdw_error_record mdw_err = {0, -1, NULL};
+
+int mdw_fail(md_status st, int arg, const char *message) {
+    mdw_err.code = (int32_t)st;
+    mdw_err.arg = arg;
+    mdw_err.message = message ? message : md_status_string(st);
+    return (int)st;
+}
+
+/* The error record's address (the glue reads code, arg and message there). */
+MDW_EXPORT("mdw_error")
+mdw_error_record *mdw_error(void) { return &mdw_err; }
+
+/* md_status_string for the glue's status names (they come from C, once). */
+MDW_EXPORT("mdw_status_string")
+const char *mdw_status_string(int status) { return md_status_string((md_status)status); }
 
 md_status mdw_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, md_str **out) {
     *out = NULL;
@@ -15,6 +32,33 @@ md_status mdw_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, md_s
         keys[i].len = b - a;
     }
     *out = keys;
+    return MD_OK;
+}
+
+/* The glue encodes well-formed keys with ONE TextEncoder.encodeInto of their
+ * concatenation and records each key's UTF-16 length, so no JavaScript loop
+ * walks characters; this turns those lengths (lens[0..n)) into the n + 1
+ * byte offsets of the key table. offsets may be lens - 1 (the glue writes the
+ * lengths where offsets 1..n go: each is read before it is overwritten). Returns
+ * MD_ERR_INVALID when the lengths do not fit the n_bytes bytes. */
+MDW_EXPORT("mdw_key_offsets")
+int mdw_key_offsets(const uint8_t *bytes, size_t n_bytes, const uint32_t *lens, size_t n, uint32_t *offsets) {
+    if (MDI_BAD_IN(lens, n) || MDI_BAD_IN(bytes, n_bytes) || !offsets) return mdw_fail(MD_ERR_NULL, -1, NULL);
+    size_t pos = 0;
+    offsets[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t units = lens[i];
+        while (units > 0) {
+            if (pos >= n_bytes) return mdw_fail(MD_ERR_INVALID, -1, "key table: lengths exceed the bytes");
+            uint8_t b = bytes[pos];
+            size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+            size_t u = len == 4 ? 2 : 1;
+            if (u > units || len > n_bytes - pos) return mdw_fail(MD_ERR_INVALID, -1, "key table: lengths exceed the bytes");
+            units -= u;
+            pos += len;
+        }
+        offsets[i + 1] = (uint32_t)pos;
+    }
     return MD_OK;
 }
 

@@ -1,8 +1,18 @@
-/* The wasm boundary: functions exported exactly as the JavaScript glue calls
- * them. Inputs arrive as flat arrays in linear memory; keys as one byte
- * buffer (WTF-8) plus n + 1 offsets. Results are packed into one block the
- * glue reads and frees with md_free; the block's address and sizes go to the
- * `out` slots the glue passes. Every function returns an md_status. */
+/* The wasm boundary (docs/ARCHITECTURE.md, "The boundary protocol").
+ *
+ * Every boundary function is exported exactly as the glue calls it and is
+ * listed, with its argument and result kinds, in wasm/boundary.def (the one
+ * signature table). Conventions:
+ *  - Arguments are numbers or addresses inside the caller's exchange region.
+ *  - Keys cross as ONE table format: their WTF-8 bytes back to back plus
+ *    n + 1 u32 byte offsets (mdw_keys). The glue may write UTF-16 lengths
+ *    instead and convert them in place with mdw_key_offsets.
+ *  - A function returns an md_status (int), or its f64 result directly
+ *    (NaN plus a filled error record when it fails). On failure the error
+ *    record says which argument (index in the signature table) and why;
+ *    the glue turns that into a TypeError/RangeError naming the argument.
+ *  - Variable-size results are written to caller buffers sized by the glue,
+ *    or packed into one malloc'ed block whose address goes to out[0]. */
 #ifndef MEMDOMAIN_BOUNDARY_H
 #define MEMDOMAIN_BOUNDARY_H
 
@@ -11,14 +21,37 @@
 #include <stdint.h>
 
 /* Export a boundary function from the wasm module under `name`; natively
- * (fuzzing the boundary exactly as the glue calls it) the attribute is absent. */
+ * (fuzzing the boundary exactly as the glue calls it) the attribute is absent.
+ * MDW_TEST_EXPORT marks what only the tests call: it is exported from the
+ * test build (MDW_TEST_BUILD) alone. */
 #if defined(__wasm__)
 #define MDW_EXPORT(name) __attribute__((export_name(name)))
 #else
 #define MDW_EXPORT(name)
 #endif
+#if defined(__wasm__) && defined(MDW_TEST_BUILD)
+#define MDW_TEST_EXPORT(name) __attribute__((export_name(name)))
+#else
+#define MDW_TEST_EXPORT(name)
+#endif
 
-/* Build md_str views over the glue's key table. *out must be freed with free(). */
+/* The error record (yyjson-style): code is an md_status (0: no error), arg
+ * the failing argument's index in the signature table (-1: none), message a
+ * constant English phrase completing "<function>: <argument> ...". The glue
+ * reads it only after a failure and clears it. */
+typedef struct mdw_error_record {
+    int32_t code;
+    int32_t arg;
+    const char *message;
+} mdw_error_record;
+
+extern mdw_error_record mdw_err;
+
+/* Fill the error record and return `st` (for `return mdw_fail(...)`). A NULL
+ * message means md_status_string(st). */
+int mdw_fail(md_status st, int arg, const char *message);
+
+/* Build md_str views over a key table. *out must be freed with free(). */
 md_status mdw_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, md_str **out);
 
 /* The index of the input key that `s` (a view returned by the core) points

@@ -1,5 +1,5 @@
 /* Boundary for the merge module. */
-#include "text_wasm.h"
+#include "boundary.h"
 #include "unicode.h"
 
 #include <stdlib.h>
@@ -36,17 +36,15 @@ int mdw_merge_predicate(const uint8_t *bytes, const uint32_t *offsets, size_t n,
 
 /* Six keys per pair: keepPath, dropPath, keep gist, keep body, drop gist,
  * drop body. texts[i] bit 0: keepText present, bit 1: dropText present.
- * stages_out[i]: the md_merge_stage of pair i. The key table is
- * mdw_text_keys' (byte offsets, or UTF-16 lengths when utf16). */
+ * stages_out[i]: the md_merge_stage of pair i. */
 MDW_EXPORT("mdw_merge_outcomes")
-int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *table, size_t n, int utf16, size_t n_bytes,
-                       const double *similarity, const uint8_t *texts, double max_pairs, double threshold,
+int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n, const double *similarity, const uint8_t *texts, double max_pairs, double threshold,
                        uint8_t *stages_out) {
     md_str *k = NULL;
     md_merge_pair *pairs = NULL;
     md_merge_text *mt = NULL;
     if (n > SIZE_MAX / 6) return MD_ERR_RANGE;
-    md_status st = mdw_text_keys(bytes, table, 6 * n, utf16, n_bytes, &k);
+    md_status st = mdw_keys(bytes, offsets, 6 * n, &k);
     if (st == MD_OK) {
         pairs = mdi_alloc_array(n, sizeof(md_merge_pair));
         mt = mdi_alloc_array(2 * n, sizeof(md_merge_text));
@@ -111,7 +109,7 @@ int mdw_exclude_self_supersede(const uint8_t *bytes, const uint32_t *offsets, si
 }
 
 /* The guards' tokens of one text, space-joined (for the tests). out: [block, len]. */
-MDW_EXPORT("mdw_merge_tokens")
+MDW_TEST_EXPORT("mdw_merge_tokens")
 int mdw_merge_tokens(const char *s, size_t len, size_t *out) {
     md_text t;
     md_str in = {s, len};

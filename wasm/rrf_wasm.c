@@ -1,4 +1,8 @@
-/* Boundary for the rrf module. */
+/* Boundary for the rrf module. fuseArms crosses as interned ids (the glue's
+ * intern table: one Map lookup per hit, no string bytes), rankFused as
+ * scores only (C orders by score; the glue breaks ties inside equal-score
+ * runs with JavaScript's own string order). The string-keyed forms are
+ * test exports the fuzz target holds against the C API. */
 #include "boundary.h"
 
 #include <stdlib.h>
@@ -22,7 +26,7 @@ static md_status pack_fused(const md_fused *f, const md_str *keys, size_t n_keys
 
 /* keys: every hit's path, arm-major; ranks: every hit's rank; arm_lens[i]
  * hits belong to arm i. out: [block, len]. */
-MDW_EXPORT("mdw_fuse_arms")
+MDW_TEST_EXPORT("mdw_fuse_arms")
 int mdw_fuse_arms(const uint8_t *bytes, const uint32_t *offsets, size_t n_keys, const double *ranks,
                   const uint32_t *arm_lens, size_t n_arms, const double *weights, size_t n_weights,
                   double k, size_t *out) {
@@ -59,7 +63,7 @@ int mdw_fuse_arms(const uint8_t *bytes, const uint32_t *offsets, size_t n_keys, 
 }
 
 /* keys: the fused map's paths in order. order_out: n entries, the ranking. */
-MDW_EXPORT("mdw_rank_fused")
+MDW_TEST_EXPORT("mdw_rank_fused")
 int mdw_rank_fused(const uint8_t *bytes, const uint32_t *offsets, size_t n, const double *scores,
                    size_t *order_out) {
     md_str *keys = NULL;
@@ -84,4 +88,31 @@ int mdw_fuse_lateral(const uint8_t *bytes, const uint32_t *offsets, size_t n_fus
     md_fused_free(&fused);
     free(keys);
     return st;
+}
+
+/* fuseArms over ids: hits arm-major (ids[i], ranks[i]); arm_lens[a] hits in
+ * arm a; slot: n_space u32, all 0xFFFFFFFF (restored on return); out_ids and
+ * out_scores: room for n hits. Returns the fused count, or -1 with the error
+ * record filled (an id >= n_space, or arm lengths that overrun n). */
+MDW_EXPORT("mdw_fuse_ids")
+int mdw_fuse_ids(const uint32_t *ids, const double *ranks, size_t n, const size_t *arm_lens, size_t n_arms,
+                 const double *weights, size_t n_weights, double k, uint32_t *slot, size_t n_space,
+                 uint32_t *out_ids, double *out_scores) {
+    size_t total = 0;
+    for (size_t a = 0; a < n_arms; a++) {
+        if (arm_lens[a] > n - total) return -mdw_fail(MD_ERR_INVALID, 0, "arm lengths overrun the hits");
+        total += arm_lens[a];
+    }
+    if (total != n) return -mdw_fail(MD_ERR_INVALID, 0, "arm lengths do not cover the hits");
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] >= n_space) return -mdw_fail(MD_ERR_INVALID, 0, "names an id outside the intern table");
+    return (int)mdi_fuse_ids(ids, ranks, arm_lens, n_arms, weights, n_weights, k, slot, out_ids, out_scores);
+}
+
+/* rankFused's order by score alone: order[0..n) by score descending, NaN
+ * last, ties in input order. */
+MDW_EXPORT("mdw_rank_scores")
+int mdw_rank_scores(const double *scores, size_t n, size_t *order) {
+    md_status st = mdi_rank_scores(scores, n, order);
+    return st == MD_OK ? MD_OK : mdw_fail(st, 0, NULL);
 }

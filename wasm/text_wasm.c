@@ -1,6 +1,6 @@
-/* Boundary for the text module: NFC, toLowerCase and key ordering, exported
- * so the tests can hold them against JavaScript's own. */
-#include "text_wasm.h"
+/* Test-only boundary: NFC, toLowerCase and key ordering, exported from the
+ * test build so the tests can hold them against JavaScript's own. */
+#include "boundary.h"
 #include "unicode.h"
 
 #include <stdlib.h>
@@ -13,14 +13,14 @@ static int text_result(md_status st, md_text *t, size_t *out) {
     return MD_OK;
 }
 
-MDW_EXPORT("mdw_nfc")
+MDW_TEST_EXPORT("mdw_nfc")
 int mdw_nfc(const char *s, size_t len, size_t *out) {
     md_text t;
     md_str in = {s, len};
     return text_result(md_nfc(in, &t), &t, out);
 }
 
-MDW_EXPORT("mdw_to_lower")
+MDW_TEST_EXPORT("mdw_to_lower")
 int mdw_to_lower(const char *s, size_t len, size_t *out) {
     md_text t;
     md_str in = {s, len};
@@ -28,7 +28,7 @@ int mdw_to_lower(const char *s, size_t len, size_t *out) {
 }
 
 /* md_key_compare(keys[i], keys[j]) as -1, 0 or 1 in out[0] (as an i32). */
-MDW_EXPORT("mdw_key_compare")
+MDW_TEST_EXPORT("mdw_key_compare")
 int mdw_key_compare(const uint8_t *bytes, const uint32_t *offsets, size_t n, size_t i, size_t j, int32_t *out) {
     md_str *keys = NULL;
     md_status st = mdw_keys(bytes, offsets, n, &keys);
@@ -47,7 +47,7 @@ static int key_order(const void *ctx, size_t a, size_t b) {
 }
 
 /* A stable sort of the n keys by md_key_compare: order_out[0..n). */
-MDW_EXPORT("mdw_sort_keys")
+MDW_TEST_EXPORT("mdw_sort_keys")
 int mdw_sort_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *order_out) {
     md_str *keys = NULL;
     size_t *order = NULL;
@@ -65,33 +65,4 @@ int mdw_sort_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint3
     free(order);
     free(keys);
     return st;
-}
-
-md_status mdw_keys_utf16(const uint8_t *bytes, size_t n_bytes, const uint32_t *lens, size_t n, md_str **out) {
-    *out = NULL;
-    if (MDI_BAD_IN(lens, n) || MDI_BAD_IN(bytes, n_bytes)) return MD_ERR_NULL;
-    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
-    if (!keys) return MD_ERR_NOMEM;
-    size_t pos = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t start = pos, units = lens[i];
-        while (units > 0) {
-            if (pos >= n_bytes) { free(keys); return MD_ERR_INVALID; }
-            uint8_t b = bytes[pos];
-            size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-            size_t u = len == 4 ? 2 : 1;
-            if (u > units || len > n_bytes - pos) { free(keys); return MD_ERR_INVALID; }
-            units -= u;
-            pos += len;
-        }
-        keys[i].ptr = (const char *)bytes + start;
-        keys[i].len = pos - start;
-    }
-    *out = keys;
-    return MD_OK;
-}
-
-md_status mdw_text_keys(const uint8_t *bytes, const uint32_t *table, size_t n, int utf16, size_t n_bytes,
-                        md_str **out) {
-    return utf16 ? mdw_keys_utf16(bytes, n_bytes, table, n, out) : mdw_keys(bytes, table, n, out);
 }

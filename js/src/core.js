@@ -1,19 +1,30 @@
-// The wasm instance, linear-memory frames, argument checks and errors.
-// Hand-written glue: compile once, instantiate cheaply, rebuild typed-array
-// views after any call that can grow memory, validate before calling into
-// wasm, free in `finally`.
+// The boundary protocol's JavaScript half (docs/ARCHITECTURE.md, "The
+// boundary protocol"): the instance, one exchange region reused by every
+// call, typed-array views rebuilt only when memory has grown, argument checks
+// (JavaScript types only: C checks what C computes), the error record C fills,
+// the one key-table writer, and the intern table that lets strings cross as
+// integers.
 
 /** @type {any} */
 let wasm = null;
 /** @type {WebAssembly.Memory | null} */
 let memory = null;
-let heap = { buffer: null, u8: null, u32: null, f64: null, f32: null };
+const EMPTY = new Uint8Array(0);
+/** Views over linear memory; `u8.byteLength === 0` means memory grew (the old buffer is detached). */
+export const heap = { buffer: null, u8: EMPTY, u32: new Uint32Array(0), i32: new Int32Array(0),
+  f32: new Float32Array(0), f64: new Float64Array(0) };
 
 // The Emscripten build imports this no-op when its memory can grow; the clang
 // build imports nothing. Extra imports are ignored by instantiation.
 const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
 
+// Per instance: a fixed 64-byte block for scalar out-values and out slots, the
+// error record's address, the exchange region, and status names read from C.
 let scratchPtr = 0;
+let errPtr = 0;
+let xPtr = 0, xCap = 0, xBusy = false;
+let statusNames = [];
+const X_KEEP = 1 << 20; // exchange regions up to this size stay between calls
 
 function adopt(instance) {
   const ex = instance.exports;
@@ -21,11 +32,25 @@ function adopt(instance) {
   wasm = ex;
   memory = ex.memory;
   heap.buffer = null;
-  scratchPtr = ex.md_alloc(64); // one block per instance for scalar out-values
+  heap.u8 = EMPTY;
+  xPtr = xCap = 0;
+  xBusy = false;
+  scratchPtr = ex.md_alloc(64);
+  errPtr = ex.mdw_error();
+  const h = views();
+  statusNames = [];
+  for (let s = 0; s <= 4; s++) statusNames.push(cString(h.u8, ex.mdw_status_string(s)));
+  internReset();
   return ex;
 }
 
-/** Address of a 64-byte scratch block for scalar results (out-parameters). */
+function cString(u8, p) {
+  let e = p;
+  while (u8[e] !== 0) e++;
+  return new TextDecoder().decode(u8.subarray(p, e));
+}
+
+/** Address of a 64-byte scratch block for scalar results and out slots. */
 export function scratch() {
   exportsOf();
   return scratchPtr;
@@ -34,6 +59,11 @@ export function scratch() {
 /** The f64 a call stored at scratch() + 8 * i. */
 export function scratchF64(i = 0) {
   return views().f64[(scratchPtr >>> 3) + i];
+}
+
+/** The u32 a call stored at out slot i of the scratch block. */
+export function scratchU32(i = 0) {
+  return views().u32[(scratchPtr >>> 2) + i];
 }
 
 function isModule(x) {
@@ -56,9 +86,18 @@ async function readUrl(url) {
     // or workers (esbuild, wrangler, Vite) would fail to resolve it.
     const fs = process.getBuiltinModule?.("node:fs/promises") ??
       (await import(/* webpackIgnore: true */ /* @vite-ignore */ ["node:fs", "promises"].join("/")));
-    return fs.readFile(url);
+    try {
+      return await fs.readFile(url);
+    } catch (e) {
+      throw new Error(`memdomain: could not load ${decodeURIComponent(url.pathname)}: ${e.code ?? e.message}`);
+    }
   }
-  const res = await fetch(url);
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new Error(`memdomain: could not load ${url}: ${e.message}`);
+  }
   if (!res.ok) throw new Error(`memdomain: could not load ${url}: HTTP ${res.status}`);
   return res;
 }
@@ -111,38 +150,102 @@ export function isInitialized() {
   return wasm !== null;
 }
 
-/** The raw exports (for the batch APIs and tests). Throws before init. */
+function notInitialized() {
+  throw new Error("memdomain: call `await init()` (or initSync(module)) first");
+}
+
+/** The raw exports. Throws before init. */
 export function exportsOf() {
-  if (!wasm) throw new Error("memdomain: call init() or initSync() before using the library");
+  if (wasm === null) notInitialized();
   return wasm;
 }
 
 /** Current typed-array views over linear memory (rebuilt after growth). */
 export function views() {
+  if (heap.u8.byteLength !== 0) return heap;
+  if (memory === null) notInitialized();
   const buf = memory.buffer;
-  if (heap.buffer !== buf) {
-    heap = {
-      buffer: buf,
-      u8: new Uint8Array(buf),
-      u32: new Uint32Array(buf),
-      f64: new Float64Array(buf),
-      f32: new Float32Array(buf),
-    };
-  }
+  heap.buffer = buf;
+  heap.u8 = new Uint8Array(buf);
+  heap.u32 = new Uint32Array(buf);
+  heap.i32 = new Int32Array(buf);
+  heap.f32 = new Float32Array(buf);
+  heap.f64 = new Float64Array(buf);
   return heap;
+}
+
+// ---------------------------------------------------------------- the exchange region
+
+/**
+ * The exchange region: one block per instance, at least `bytes` long, reused
+ * by every call (grown when a call needs more). A call writes its arguments
+ * there, calls into wasm and reads its results before anything else runs.
+ * Regions above 1 MiB are released by `done()` so one big call does not pin
+ * memory. Returns the region's address (8-byte aligned).
+ */
+export function region(fn, bytes) {
+  if (bytes <= xCap) return xPtr;
+  const ex = exportsOf();
+  if (bytes > 0xfff00000) throw rangeError(fn, "input", "is too large for WebAssembly memory");
+  if (xPtr) ex.md_free(xPtr);
+  xPtr = 0;
+  xCap = 0;
+  const want = Math.max(bytes, 4096);
+  const p = ex.md_alloc(want);
+  if (!p) throw rangeError(fn, "input", `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);
+  xPtr = p;
+  xCap = want;
+  return p;
+}
+
+/** After a call that used a large region: give the memory back. */
+export function done() {
+  if (xCap > X_KEEP && wasm !== null) {
+    wasm.md_free(xPtr);
+    xPtr = 0;
+    xCap = 0;
+  }
 }
 
 // ---------------------------------------------------------------- errors
 
-const STATUS = ["ok", "null pointer", "out of memory", "count or size out of range", "invalid argument"];
+/** The md_status names, read from C at init ("ok", "null pointer", ...). */
+export function statusName(status) {
+  return statusNames[status] ?? `status ${status}`;
+}
+
+function errorFor(status, msg) {
+  if (status === 4) return new TypeError(msg);
+  if (status === 2 || status === 3) return new RangeError(msg);
+  return new Error(`${msg} (internal error in memdomain)`);
+}
+
+/**
+ * Throw the error C recorded. `args` names the call's arguments in
+ * signature-table order (the record's argument index picks one), and
+ * `values` optionally gives their values for the message.
+ */
+export function raiseRecord(fn, args, values) {
+  const { i32, u32, u8 } = views();
+  const at = errPtr >>> 2;
+  const code = i32[at], arg = i32[at + 1], msgPtr = u32[at + 2];
+  i32[at] = 0;
+  if (code === 0) return;
+  const msg = msgPtr ? cString(u8, msgPtr) : statusName(code);
+  const name = arg >= 0 && args && arg < args.length ? args[arg] : "";
+  const shown = name && values && values[arg] !== undefined ? ` (${values[arg]})` : "";
+  throw errorFor(code, `${fn}: ${name ? name + shown + " " : ""}${msg}`);
+}
+
+/** Clear a recorded error without throwing (a call that handled its status itself). */
+export function clearRecord() {
+  if (errPtr) views().i32[errPtr >>> 2] = 0;
+}
 
 /** Turn a nonzero md_status into the JavaScript error the API documents. */
 export function raise(status, fn, what) {
-  const text = STATUS[status] ?? `status ${status}`;
-  const msg = `${fn}: ${what ? what + ": " : ""}${text}`;
-  if (status === 4) throw new TypeError(msg);
-  if (status === 2 || status === 3) throw new RangeError(msg);
-  throw new Error(`${msg} (internal error in memdomain)`);
+  clearRecord();
+  throw errorFor(status, `${fn}: ${what ? what + ": " : ""}${statusName(status)}`);
 }
 
 export function typeError(fn, arg, expected, value) {
@@ -153,10 +256,15 @@ export function rangeError(fn, arg, why) {
   return new RangeError(`${fn}: ${arg} ${why}`);
 }
 
+const article = (name) => (/^[AEIOUaeiou]/.test(name) ? `an ${name}` : `a ${name}`);
+
 function describe(v) {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return v.constructor?.name ? `a ${v.constructor.name}` : "an object";
+  if (typeof v === "object") {
+    const ctor = v.constructor?.name;
+    return typeof ctor === "string" && ctor ? article(ctor) : "an object";
+  }
   if (typeof v === "string") return "a string";
   return typeof v === "number" ? String(v) : typeof v;
 }
@@ -168,9 +276,14 @@ export function num(fn, arg, v) {
   return v;
 }
 
-/** A number, or the default when undefined (as a JS default parameter). */
+/** A number, or the default when undefined (a JavaScript default parameter: null is an error). */
 export function numOr(fn, arg, v, dflt) {
   return v === undefined ? dflt : num(fn, arg, v);
+}
+
+/** A number, or the default when undefined or null (the reference reads the field with `??`). */
+export function numNullish(fn, arg, v, dflt) {
+  return v === undefined || v === null ? dflt : num(fn, arg, v);
 }
 
 export function str(fn, arg, v) {
@@ -199,7 +312,7 @@ export function dateMs(fn, arg, v) {
   return Date.prototype.getTime.call(v);
 }
 
-const MAX_ELEMENTS = 0x0fffffff; // 2^28: 2 GiB of f64, past what wasm32 can hold
+export const MAX_ELEMENTS = 0x0fffffff; // 2^28: 2 GiB of f64, past what wasm32 can hold
 
 /**
  * An ArrayLike<number> as doubles: a Float32Array is widened exactly, a
@@ -226,29 +339,13 @@ export function vector(fn, arg, v) {
   return v;
 }
 
-// ---------------------------------------------------------------- strings
+// ---------------------------------------------------------------- strings: the one key table
 
 const encoder = new TextEncoder();
-const hasWellFormed = typeof String.prototype.isWellFormed === "function";
-
-function isWellFormed(s) {
-  if (hasWellFormed) return s.isWellFormed();
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdfff) {
-      if (c >= 0xdc00 || i + 1 >= s.length) return false;
-      const d = s.charCodeAt(i + 1);
-      if (d < 0xdc00 || d > 0xdfff) return false;
-      i++;
-    }
-  }
-  return true;
-}
 
 /** Encode s as WTF-8 at u8[at]; returns the byte count. Lone surrogates keep
  * their own 3-byte form, so distinct JavaScript strings stay distinct. */
-function encodeAt(s, u8, at) {
-  if (isWellFormed(s)) return encoder.encodeInto(s, u8.subarray(at, at + 3 * s.length)).written;
+function encodeWtf8(s, u8, at) {
   let p = at;
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
@@ -271,51 +368,64 @@ function encodeAt(s, u8, at) {
   return p - at;
 }
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-const ASCII = /^[\x00-\x7F]*$/;
+const hasWellFormed = typeof String.prototype.isWellFormed === "function";
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = hasWellFormed ? (s) => s.isWellFormed() : (s) => !LONE.test(s);
 
-/** The exact WTF-8 byte length of the strings, end to end. */
-function wtf8Length(strings) {
-  const joined = strings.length === 1 ? strings[0] : strings.join("");
-  if (ASCII.test(joined)) return joined.length;
-  let n = 0;
-  for (let j = 0; j < joined.length; j++) {
-    const c = joined.charCodeAt(j);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3; // a surrogate pair counts 3 + 3 >= its 4 bytes
-  }
-  return n;
+/**
+ * The bytes a key table for `strings` needs at most, plus its offsets: the
+ * caller reserves this in its region plan. (3 bytes per UTF-16 unit covers
+ * UTF-8 and WTF-8.)
+ */
+export function keyTableBytes(strings, units) {
+  return 8 * (strings.length + 2) + 3 * units;
 }
 
-/** Write a key table: the strings' WTF-8 bytes at u8[start] and n + 1 byte
- * offsets at u32[offs]. Without surrogates the keys are encoded in one
- * encodeInto call (and, all ASCII, their offsets are their lengths). */
-function writeKeys(strings, u8, u32, start, offs) {
+/** The total UTF-16 length of the strings (one pass over .length). */
+export function unitsOf(strings) {
+  let u = 0;
+  for (let i = 0; i < strings.length; i++) u += strings[i].length;
+  return u;
+}
+
+/**
+ * Write the key table of `strings` (the one format every boundary function
+ * takes: WTF-8 bytes back to back plus n + 1 u32 byte offsets) with the
+ * offsets at `offs` and the bytes at `bytes` (addresses inside the caller's
+ * region, room as keyTableBytes says). Well-formed strings are encoded with
+ * ONE TextEncoder.encodeInto of their concatenation; when that is not all
+ * ASCII, C turns their UTF-16 lengths into byte offsets (mdw_key_offsets).
+ * A string holding a lone surrogate takes the WTF-8 path, which keeps it
+ * distinct. Returns the byte count.
+ */
+export function writeKeys(fn, strings, offs, bytes, units) {
   const n = strings.length;
-  u32[offs] = 0;
-  if (n === 0) return;
-  const joined = n === 1 ? strings[0] : strings.join("");
-  if (!SURROGATE.test(joined)) {
-    const written = encoder.encodeInto(joined, u8.subarray(start)).written;
-    let at = 0;
-    if (written === joined.length) {
-      for (let i = 0; i < n; i++) u32[offs + i + 1] = at += strings[i].length;
-    } else {
-      for (let i = 0; i < n; i++) {
-        const s = strings[i];
-        for (let j = 0; j < s.length; j++) {
-          const c = s.charCodeAt(j);
-          at += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
-        }
-        u32[offs + i + 1] = at;
-      }
+  let { u8, u32 } = views();
+  const o = offs >>> 2;
+  u32[o] = 0;
+  if (n === 0) return 0;
+  let ok = true;
+  for (let i = 0; i < n; i++) if (!wellFormed(strings[i])) { ok = false; break; }
+  if (!ok) {
+    let at = bytes;
+    for (let i = 0; i < n; i++) {
+      at += encodeWtf8(strings[i], u8, at);
+      u32[o + i + 1] = at - bytes;
     }
-    return;
+    return at - bytes;
   }
-  let at = start;
-  for (let i = 0; i < n; i++) {
-    at += encodeAt(strings[i], u8, at);
-    u32[offs + i + 1] = at - start;
+  const joined = n === 1 ? strings[0] : strings.join("");
+  const written = encoder.encodeInto(joined, u8.subarray(bytes, bytes + 3 * units)).written;
+  if (written === joined.length) {
+    let at = 0;
+    for (let i = 0; i < n; i++) u32[o + i + 1] = at += strings[i].length;
+    return written;
   }
+  // Not ASCII: the UTF-16 lengths go where the offsets end up, and C converts them.
+  for (let i = 0; i < n; i++) u32[o + i + 1] = strings[i].length;
+  const st = exportsOf().mdw_key_offsets(bytes, written, offs + 4, n, offs);
+  if (st !== 0) raiseRecord(fn, null);
+  return written;
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
@@ -325,7 +435,7 @@ export function decodeWtf8(u8, at, len) {
   const bytes = u8.subarray(at, at + len);
   let wtf = false;
   for (let i = 0; i + 1 < len; i++) if (bytes[i] === 0xed && bytes[i + 1] >= 0xa0) { wtf = true; break; }
-  if (!wtf) return decoder.decode(bytes.slice());
+  if (!wtf) return decoder.decode(bytes);
   let s = "";
   for (let i = 0; i < len;) {
     const b = bytes[i];
@@ -340,20 +450,81 @@ export function decodeWtf8(u8, at, len) {
   return s;
 }
 
+// ---------------------------------------------------------------- the intern table
+
+// Strings that C only needs to tell apart (never to order or hash) cross as
+// u32 ids: one Map lookup per string, as plain JavaScript would do anyway,
+// and the table is reused across calls, so a path seen by the previous
+// keystroke costs a lookup, not an insertion. Bounded: a call that finds the
+// table past INTERN_MAX entries starts it afresh. `internSlots` is the id
+// space's scratch for C (u32 per id, all 0xFFFFFFFF between calls).
+const INTERN_MAX = 1 << 16;
+let internIds = new Map();
+let internKeys = [];
+let slotsPtr = 0, slotsCap = 0;
+
+function internReset() {
+  internIds = new Map();
+  internKeys = [];
+  slotsPtr = slotsCap = 0;
+}
+
+/** Start a call that interns: the table restarts when it has grown past its bound. */
+export function internBegin() {
+  if (internKeys.length > INTERN_MAX) {
+    internIds.clear();
+    internKeys.length = 0;
+  }
+  return internIds;
+}
+
+/** The id of string s (interned now if new). */
+export function internId(ids, s) {
+  let id = ids.get(s);
+  if (id === undefined) {
+    id = internKeys.length;
+    ids.set(s, id);
+    internKeys.push(s);
+  }
+  return id;
+}
+
+/** The interned strings, by id. */
+export function internStrings() {
+  return internKeys;
+}
+
+/** A u32 per id (all 0xFFFFFFFF), kept by the instance for C's scratch. */
+export function internSlots(fn) {
+  const need = internKeys.length;
+  if (need <= slotsCap) return slotsPtr;
+  const ex = exportsOf();
+  const cap = Math.max(need, 1024) * 2;
+  const p = ex.md_alloc(4 * cap);
+  if (!p) throw rangeError(fn, "input", "needs more WebAssembly memory than could be allocated");
+  if (slotsPtr) ex.md_free(slotsPtr);
+  slotsPtr = p;
+  slotsCap = cap;
+  views().u32.fill(0xffffffff, p >>> 2, (p >>> 2) + cap);
+  return p;
+}
+
 // ---------------------------------------------------------------- frames
 
 /**
- * One call's linear-memory layout. Plan every region first (f64, f32, u32,
- * u8 and key tables), then `alloc()` reserves them with ONE md_alloc, the
- * caller fills them, makes its call, and `free()` releases the block and any
- * result blocks the call handed back. The first 64 bytes are `out` slots the
- * boundary writes result addresses and sizes into.
+ * One call's layout inside the exchange region: plan every region first
+ * (f64, f32, u32, u8 and key tables), `alloc()` places them in the region
+ * (no allocation unless the region must grow), the caller fills them, makes
+ * its call, and `free()` releases any result blocks C handed back. The first
+ * 64 bytes are `out` slots the boundary writes result addresses and sizes
+ * into.
  */
 export class Frame {
   constructor(fn) {
     this.fn = fn;
     this.size = 64;
     this.base = 0;
+    this.own = false;
     this.results = [];
     this.pendingKeys = [];
   }
@@ -368,22 +539,30 @@ export class Frame {
   f32(n) { return this._region(n * 4, 8); }
   u32(n) { return this._region(n * 4, 8); }
   u8(n) { return this._region(n, 8); }
-  /** Plan a key table for `strings`: n + 1 u32 offsets and the WTF-8 bytes. */
+  /** Plan a key table for `strings`: n + 1 u32 offsets and the bytes. */
   keys(strings) {
-    const t = { n: strings.length, offs: this.u32(strings.length + 1), bytes: 0, strings };
-    t.bytes = this.u8(wtf8Length(strings));
+    const units = unitsOf(strings);
+    const t = { n: strings.length, offs: this.u32(strings.length + 2), bytes: 0, strings, units, len: 0 };
+    t.bytes = this.u8(3 * units);
     this.pendingKeys.push(t);
     return t;
   }
-  /** Reserve the planned block (one md_alloc) and write the key tables. */
+  /** Place the planned layout in the exchange region and write the key tables. */
   alloc() {
     const ex = exportsOf();
-    const p = ex.md_alloc(this.size);
-    if (!p) throw rangeError(this.fn, "input", `needs ${this.size} bytes of WebAssembly memory, which could not be allocated`);
-    this.base = p;
-    const { u8, u32 } = views();
-    u8.fill(0, p, p + 64);
-    for (const t of this.pendingKeys) writeKeys(t.strings, u8, u32, p + t.bytes, (p + t.offs) >>> 2);
+    if (xBusy) {
+      // A frame inside another frame's call: a block of its own.
+      const p = ex.md_alloc(this.size);
+      if (!p) throw rangeError(this.fn, "input", `needs ${this.size} bytes of WebAssembly memory, which could not be allocated`);
+      this.base = p;
+      this.own = true;
+    } else {
+      this.base = region(this.fn, this.size);
+      xBusy = true;
+    }
+    const { u8 } = views();
+    u8.fill(0, this.base, this.base + 64);
+    for (const t of this.pendingKeys) t.len = writeKeys(this.fn, t.strings, this.base + t.offs, this.base + t.bytes, t.units);
     return this;
   }
   /** Absolute address of a planned region. */
@@ -391,9 +570,11 @@ export class Frame {
   /** Address of out slot i (u32 slots). */
   out(i = 0) { return this.base + 4 * i; }
   outU32(i) { return views().u32[(this.base >>> 2) + i]; }
-  /** Check a status and remember result blocks to free. */
+  /** Check a status: the error C recorded, or the status's own name. */
   check(status, what) {
-    if (status !== 0) raise(status, this.fn, what);
+    if (status === 0) return;
+    if (views().i32[errPtr >>> 2] !== 0 && !what) raiseRecord(this.fn, null);
+    raise(status, this.fn, what);
   }
   /** A result block the frame frees in free(). */
   result(ptr) { if (ptr) this.results.push(ptr); return ptr; }
@@ -422,12 +603,13 @@ export class Frame {
     if (!wasm) return;
     for (const r of this.results) wasm.md_free(r);
     this.results.length = 0;
-    if (this.base) wasm.md_free(this.base);
+    if (this.own) { if (this.base) wasm.md_free(this.base); }
+    else if (this.base) { xBusy = false; done(); }
     this.base = 0;
   }
 }
 
-/** Run `body(frame)` with a frame that is always freed. */
+/** Run `body(frame)` with a frame whose result blocks are always freed. */
 export function withFrame(fn, body) {
   const f = new Frame(fn);
   try {

@@ -1,29 +1,43 @@
-// cosine module: cosine, cosineDistance, compensatedSum.
-import { exportsOf, num, typeError, vector, views, withFrame } from "./core.js";
+// cosine module: cosine, cosineDistance, compensatedSum. The vectors are
+// copied into the exchange region and the similarity comes back as the
+// call's f64 result: one crossing, no allocation.
+import { exportsOf, num, region, typeError, vector, views } from "./core.js";
 
-function similarity(fn, a, b, distance) {
+/** Copy a and b (n elements each) into the region and run the kernel. */
+function similarity(fn, a, b) {
   const va = vector(fn, "a", a);
   const vb = vector(fn, "b", b);
   const n = Math.min(va.length, vb.length); // the reference walks the shorter vector
-  return withFrame(fn, (f) => {
-    const pa = f.f64(n), pb = f.f64(n), po = f.f64(1);
-    f.alloc();
-    f.writeF64(pa, va, n);
-    f.writeF64(pb, vb, n);
-    const ex = exportsOf();
-    f.check((distance ? ex.md_cosine_distance : ex.md_cosine)(f.at(pa), n, f.at(pb), n, f.at(po)));
-    return views().f64[f.at(po) >>> 3];
-  });
+  const ex = exportsOf();
+  if (va instanceof Float32Array && vb instanceof Float32Array) {
+    const p = region(fn, 8 * n + 8), q = p + ((4 * n + 7) & ~7);
+    const { f32 } = views();
+    f32.set(n === va.length ? va : va.subarray(0, n), p >>> 2);
+    f32.set(n === vb.length ? vb : vb.subarray(0, n), q >>> 2);
+    return ex.mdw_cosine_f32(p, n, q, n);
+  }
+  const p = region(fn, 16 * n + 8), q = p + 8 * n;
+  const { f64 } = views();
+  put64(f64, p >>> 3, va, n);
+  put64(f64, q >>> 3, vb, n);
+  return ex.mdw_cosine(p, n, q, n);
+}
+
+function put64(f64, at, v, n) {
+  if (n === 0) return;
+  if (ArrayBuffer.isView(v)) f64.set(n === v.length ? v : v.subarray(0, n), at);
+  else if (n === v.length && Array.isArray(v)) f64.set(v, at);
+  else for (let i = 0; i < n; i++) f64[at + i] = v[i];
 }
 
 /** Cosine similarity, total and clamped to [-1, 1]. */
 export function cosine(a, b) {
-  return similarity("cosine", a, b, false);
+  return similarity("cosine", a, b);
 }
 
 /** Cosine distance, 1 - similarity, in [0, 2]. */
 export function cosineDistance(a, b) {
-  return similarity("cosineDistance", a, b, true);
+  return 1 - similarity("cosineDistance", a, b);
 }
 
 /** Neumaier compensated summation of an iterable of numbers, in order. */
@@ -37,11 +51,7 @@ export function compensatedSum(values) {
     if (values instanceof BigInt64Array || values instanceof BigUint64Array) throw typeError(fn, "values", "an iterable of numbers", values);
   }
   const list = ArrayBuffer.isView(values) ? values : Array.from(values, (v, i) => num(fn, `values[${i}]`, v));
-  return withFrame(fn, (f) => {
-    const pv = f.f64(list.length), po = f.f64(1);
-    f.alloc();
-    f.writeF64(pv, list);
-    f.check(exportsOf().md_compensated_sum(f.at(pv), list.length, f.at(po)));
-    return views().f64[f.at(po) >>> 3];
-  });
+  const p = region(fn, 8 * list.length + 8);
+  put64(views().f64, p >>> 3, list, list.length);
+  return exportsOf().mdw_compensated_sum(p, list.length);
 }

@@ -1,13 +1,12 @@
 // decay module: the fixed-point grid, the outcome EWMA and confidence decay.
-import { arr, exportsOf, num, numOr, raise, rangeError, scratch, scratchF64, views, withFrame } from "./core.js";
+// Scalar calls pass numbers and get their f64 back; a fold C refuses to run
+// returns NaN with the error record filled (the only time it is read).
+import { arr, exportsOf, num, numOr, raiseRecord, region, views } from "./core.js";
+import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR,
+  DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE } from "./constants.js";
 
-export const SCALE = 10000;
-export const POS_ONE_FP = SCALE;
-export const NEG_ONE_FP = -SCALE;
-export const DEFAULT_EWMA_ALPHA = 0.3;
-export const DEFAULT_CONFIDENCE_FLOOR = 0.2;
-export const DEFAULT_CONFIDENCE_DECAY_ALPHA = 0.1;
-export const CONFIDENCE_COMMIT_DELTA = 0.005;
+export { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, DEFAULT_EWMA_ALPHA,
+  NEG_ONE_FP, POS_ONE_FP, SCALE };
 
 /** A float in [-1, 1] onto the grid, rounded to the nearest grid point. */
 export function toFp(value) {
@@ -33,24 +32,24 @@ export function applyOutcomesFp(alphaFp, prevFp, signalsFp) {
   arr(fn, "signalsFp", signalsFp);
   const n = signalsFp.length;
   for (let i = 0; i < n; i++) num(fn, `signalsFp[${i}]`, signalsFp[i]);
-  return withFrame(fn, (f) => {
-    const ps = f.f64(n), po = f.f64(1);
-    f.alloc();
-    f.writeF64(ps, signalsFp);
-    f.check(exportsOf().md_apply_outcomes_fp(alphaFp, prevFp, f.at(ps), n, f.at(po)));
-    return views().f64[f.at(po) >>> 3];
-  });
+  const p = region(fn, 8 * n + 8);
+  if (n) views().f64.set(signalsFp, p >>> 3);
+  return exportsOf().mdw_apply_outcomes_fp(alphaFp, prevFp, p, n);
 }
 
+/** The result of a fold, or the error C recorded (its argument named). */
+function fold(fn, r, names, values) {
+  if (r === r) return r;
+  raiseRecord(fn, names, values);
+  return r; // a NaN the fold computed
+}
 
+const HITS = ["alphaFp", "prevFp", "hits"];
 /** Decay a score toward -1.0 over `hits` negative corrections; hits <= 0 is a no-op. */
 export function applyNegativeHitsFp(alphaFp, prevFp, hits) {
   const fn = "applyNegativeHitsFp";
-  const st = exportsOf().md_apply_negative_hits_fp(num(fn, "alphaFp", alphaFp), num(fn, "prevFp", prevFp),
-    num(fn, "hits", hits), scratch());
-  if (st === 3) throw rangeError(fn, "hits", hits >= 2 ** 32 ? `(${hits}) is not a valid array length` : `(${hits}) needs more than 2^26 steps before the value settles; memdomain refuses to run that long`);
-  if (st !== 0) raise(st, fn);
-  return scratchF64();
+  const r = exportsOf().mdw_apply_negative_hits_fp(num(fn, "alphaFp", alphaFp), num(fn, "prevFp", prevFp), num(fn, "hits", hits));
+  return fold(fn, r, HITS, [alphaFp, prevFp, hits]);
 }
 
 /** One confidence-decay step on the grid: EWMA toward the floor, then a min with the previous value. */
@@ -59,18 +58,13 @@ export function decayConfidenceFp(alphaFp, confFp, floorFp) {
   return exportsOf().md_decay_confidence_fp(num(fn, "alphaFp", alphaFp), num(fn, "confFp", confFp), num(fn, "floorFp", floorFp));
 }
 
-function cyclesError(fn, cycles) {
-  return rangeError(fn, "cycles", `(${cycles}) needs more than 2^26 steps before the value settles; memdomain refuses to run that long`);
-}
-
+const NFP = ["alphaFp", "confFp", "floorFp", "cycles"];
 /** Fold `cycles` decay steps; cycles <= 0 is a no-op. */
 export function decayConfidenceNFp(alphaFp, confFp, floorFp, cycles) {
   const fn = "decayConfidenceNFp";
-  const st = exportsOf().md_decay_confidence_n_fp(num(fn, "alphaFp", alphaFp), num(fn, "confFp", confFp),
-    num(fn, "floorFp", floorFp), num(fn, "cycles", cycles), scratch());
-  if (st === 3) throw cyclesError(fn, cycles);
-  if (st !== 0) raise(st, fn);
-  return scratchF64();
+  const r = exportsOf().mdw_decay_confidence_n_fp(num(fn, "alphaFp", alphaFp), num(fn, "confFp", confFp),
+    num(fn, "floorFp", floorFp), num(fn, "cycles", cycles));
+  return fold(fn, r, NFP, [alphaFp, confFp, floorFp, cycles]);
 }
 
 /** One confidence-decay step in [0, 1] float space. */
@@ -80,14 +74,16 @@ export function decayConfidence(confidence, alpha = DEFAULT_CONFIDENCE_DECAY_ALP
     numOr(fn, "alpha", alpha, DEFAULT_CONFIDENCE_DECAY_ALPHA), numOr(fn, "floor", floor, DEFAULT_CONFIDENCE_FLOOR));
 }
 
+const N = ["confidence", "cycles", "alpha", "floor"];
 /** decayConfidence folded over `cycles` unreinforced sleep cycles. */
 export function decayConfidenceN(confidence, cycles, alpha = DEFAULT_CONFIDENCE_DECAY_ALPHA, floor = DEFAULT_CONFIDENCE_FLOOR) {
   const fn = "decayConfidenceN";
-  const st = exportsOf().md_decay_confidence_n(num(fn, "confidence", confidence), num(fn, "cycles", cycles),
-    numOr(fn, "alpha", alpha, DEFAULT_CONFIDENCE_DECAY_ALPHA), numOr(fn, "floor", floor, DEFAULT_CONFIDENCE_FLOOR), scratch());
-  if (st === 3) throw cyclesError(fn, cycles);
-  if (st !== 0) raise(st, fn);
-  return scratchF64();
+  if (typeof confidence !== "number") num(fn, "confidence", confidence);
+  if (typeof cycles !== "number") num(fn, "cycles", cycles);
+  if (typeof alpha !== "number") alpha = numOr(fn, "alpha", alpha, DEFAULT_CONFIDENCE_DECAY_ALPHA);
+  if (typeof floor !== "number") floor = numOr(fn, "floor", floor, DEFAULT_CONFIDENCE_FLOOR);
+  const r = exportsOf().mdw_decay_confidence_n(confidence, cycles, alpha, floor);
+  return r === r ? r : fold(fn, r, N, [confidence, cycles, alpha, floor]);
 }
 
 /** True when a decayed confidence differs enough from the stored one to be worth a commit. */

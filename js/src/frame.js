@@ -1,6 +1,5 @@
 // frame module: frameKeyOf, the claim's slot key or null.
 import { arr, decodeWtf8, exportsOf, raise, str, views, withFrame } from "./core.js";
-import { planText, writeText } from "./text.js";
 
 const decoder = new TextDecoder("utf-8");
 const encoder = new TextEncoder();
@@ -57,10 +56,9 @@ export function frameKeysOf(gists) {
   arr(fn, "gists", gists);
   for (let i = 0; i < gists.length; i++) str(fn, `gists[${i}]`, gists[i]);
   return withFrame(fn, (f) => {
-    const t = planText(f, gists);
+    const kt = f.keys(gists);
     f.alloc();
-    const [pb, pk, utf16, nBytes] = writeText(f, t);
-    f.check(exportsOf().mdw_frame_keys_of(pb, pk, gists.length, utf16, nBytes, f.out()));
+    f.check(exportsOf().mdw_frame_keys_of(f.at(kt.bytes), f.at(kt.offs), gists.length, f.out()));
     const block = f.result(f.outU32(0)), used = f.outU32(1), wtf = f.outU32(2) !== 0;
     const { u8, u32 } = views();
     const n = gists.length, info = block >>> 2, data = block + 16 * n;

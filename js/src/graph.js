@@ -2,11 +2,11 @@
 // graph, and a reusable Graph handle (build once, run any number of times).
 import { arr, exportsOf, map, obj, raise, rangeError, str, typeError, views, withFrame } from "./core.js";
 
-export const PAGERANK_DAMPING = 0.85;
-export const PAGERANK_MAX_ITERATIONS = 100;
-export const PAGERANK_TOLERANCE = 1e-6;
-export const MIN_COMMUNITY_SIZE = 3;
-export const LABEL_PROPAGATION_MAX_SWEEPS = 100;
+import { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
+  PAGERANK_TOLERANCE } from "./constants.js";
+
+export { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
+  PAGERANK_TOLERANCE };
 
 const NONE = 0xffffffff;
 const MAX_COUNT = 0xfffffffe; // node and edge indices are u32 in the core

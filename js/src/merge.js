@@ -1,15 +1,11 @@
 // merge module: the near-duplicate merge guards, mergeOutcomes with its role
 // guard, connectedComponents and excludeSelfSupersede.
-import { arr, exportsOf, num, obj, rangeError, str, typeError, views, withFrame } from "./core.js";
-import { planText, writeText } from "./text.js";
+import { arr, exportsOf, num, numNullish, obj, rangeError, str, typeError, views, withFrame } from "./core.js";
+import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD } from "./constants.js";
 
-/** Cosine at or below this never merges (strict: the pair must exceed it). */
-export const NEAR_DUPLICATE_THRESHOLD = 0.92;
-/** Merge decisions applied per sleep cycle. */
-export const MAX_MERGE_PAIRS = 100;
+export { MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD };
 
-const STAGES = ["cap", "threshold", "vetoed", "self", "role-guard", "committed"];
-const COMMITTED = 5;
+const COMMITTED = STAGES.indexOf("committed");
 // Pairs and edges are u32-indexed key tables in the core (6 and 2 keys each; a
 // pair also has a Float64Array slot, kept under core.js's element limit);
 // checked up front so a huge (sparse) array is a RangeError naming the argument.
@@ -78,8 +74,9 @@ function stagesOf(fn, pairs, options) {
   let maxPairs = MAX_MERGE_PAIRS, threshold = NEAR_DUPLICATE_THRESHOLD;
   if (options !== undefined) {
     obj(fn, "options", options);
-    if (options.maxPairs !== undefined) maxPairs = num(fn, "options.maxPairs", options.maxPairs);
-    if (options.threshold !== undefined) threshold = num(fn, "options.threshold", options.threshold);
+    // The reference reads both with `??`: null is the default too.
+    maxPairs = numNullish(fn, "options.maxPairs", options.maxPairs, MAX_MERGE_PAIRS);
+    threshold = numNullish(fn, "options.threshold", options.threshold, NEAR_DUPLICATE_THRESHOLD);
   }
   const n = pairs.length;
   if (n > MAX_PAIRS) throw rangeError(fn, "pairs", `has ${n} entries, more than memdomain accepts`);
@@ -109,12 +106,11 @@ function stagesOf(fn, pairs, options) {
     texts[i] = flags;
   }
   return withFrame(fn, (f) => {
-    const t = planText(f, keys), ps = f.f64(n), pt = f.u8(n), po = f.u8(n);
+    const kt = f.keys(keys), ps = f.f64(n), pt = f.u8(n), po = f.u8(n);
     f.alloc();
-    const [pb, pk, utf16, nBytes] = writeText(f, t);
     f.writeF64(ps, sims);
     views().u8.set(texts, f.at(pt));
-    f.check(exportsOf().mdw_merge_outcomes(pb, pk, n, utf16, nBytes, f.at(ps), f.at(pt), maxPairs, threshold,
+    f.check(exportsOf().mdw_merge_outcomes(f.at(kt.bytes), f.at(kt.offs), n, f.at(ps), f.at(pt), maxPairs, threshold,
       f.at(po)));
     return views().u8.slice(f.at(po), f.at(po) + n);
   });

@@ -1,7 +1,7 @@
 // mmr module: applyMmr (greedy maximal marginal relevance with a cached
 // per-candidate max), and applyMmrPacked over a packed matrix.
 import { arr, exportsOf, num, numOr, obj, rangeError, typeError, vector, views, withFrame } from "./core.js";
-import { MMR_LAMBDA } from "./ranking.js";
+import { MMR_LAMBDA } from "./constants.js";
 
 const MAX_ELEMENTS = 0x0fffffff;
 

@@ -1,19 +1,19 @@
 // reinforce module: the access-bump cooldown and the reinforcement signals.
 import { arr, dateMs, exportsOf, numOr, obj, rangeError, str, typeError, views, withFrame } from "./core.js";
-import { REINFORCE_COOLDOWN_S } from "./ranking.js";
+import { REINFORCE_COOLDOWN_S, REINFORCE_SIGNALS } from "./constants.js";
 
 // Checked before the typed arrays are sized, so a huge (sparse) array is a
 // RangeError naming the argument (core.js's element limit).
 const MAX_ENTRIES = 0x0fffffff;
 
-export const REINFORCE_SIGNALS = Object.freeze(["positive", "negative", "neutral"]);
+export { REINFORCE_SIGNALS };
 
-/** The outcome-EWMA value of a reinforcement signal: 1, -1 or 0. */
+/** The outcome-EWMA value of a reinforcement signal: 1, -1 or 0; undefined
+ * for any other string, as the reference's lookup gives. */
 export function signalValue(signal) {
+  if (typeof signal !== "string") throw typeError("signalValue", "signal", '"positive", "negative" or "neutral"', signal);
   const i = REINFORCE_SIGNALS.indexOf(signal);
-  if (typeof signal !== "string" || i < 0)
-    throw typeError("signalValue", "signal", '"positive", "negative" or "neutral"', signal);
-  return [1, -1, 0][i];
+  return i < 0 ? undefined : [1, -1, 0][i];
 }
 
 function stamp(fn, arg, v) {

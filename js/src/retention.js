@@ -2,42 +2,27 @@
 // gate, and a batch scorer over typed-array columns. Every number is computed
 // in C (src/retention.c); this file validates arguments, classifies memory
 // types once per distinct string (cached), and shapes the results.
-import { arr, exportsOf, num, numOr, obj, raise, rangeError, scratch, str, typeError, vector, views, withFrame } from "./core.js";
+import { arr, exportsOf, num, numNullish, obj, raise, rangeError, scratch, str, typeError, vector, views, withFrame } from "./core.js";
+
+import { DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROFILE, EVICT_THRESHOLD, HALF_LIFE_TABLE, KEEP_THRESHOLD, MAX_REPRIEVES,
+  MEMORY_TYPE_NAMES, PROFILE_TABLE, REPRIEVE_DAYS, REPRIEVE_FLOOR, REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE,
+  REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY, SALIENCE_DECAY_RATE, SCORE_PRECISION, SIGNAL_NAMES,
+  TRIAGE_ACTIONS } from "./constants.js";
+
+export { DEFAULT_HALF_LIFE_DAYS, EVICT_THRESHOLD, KEEP_THRESHOLD, MAX_REPRIEVES, REPRIEVE_DAYS, REPRIEVE_FLOOR,
+  REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE, REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY, SALIENCE_DECAY_RATE,
+  SCORE_PRECISION, SIGNAL_NAMES, TRIAGE_ACTIONS };
 
 const freeze = Object.freeze;
-
-export const SIGNAL_NAMES = freeze(["recency", "accessFrequency", "confidence", "pagerank",
-  "bridgeImportance", "reinforcementCount", "contentDensity", "contestedStatus"]);
-export const TRIAGE_ACTIONS = freeze(["keep", "compress", "evict"]);
-
-const profile = (...w) => freeze(Object.fromEntries(SIGNAL_NAMES.map((n, i) => [n, w[i]])));
-export const WEIGHT_PROFILES = freeze({
-  episodic: profile(0.25, 0.15, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1),
-  semantic: profile(0.05, 0.15, 0.2, 0.2, 0.15, 0.1, 0.1, 0.05),
-  procedural: profile(0.0, 0.2, 0.15, 0.15, 0.1, 0.2, 0.1, 0.1),
-  arc: profile(0.1, 0.1, 0.15, 0.15, 0.15, 0.15, 0.1, 0.1),
-  error_pattern: profile(0.2, 0.15, 0.1, 0.05, 0.05, 0.2, 0.1, 0.15),
-});
-export const DEFAULT_WEIGHTS = profile(0.15, 0.15, 0.15, 0.15, 0.1, 0.1, 0.1, 0.1);
-export const HALF_LIVES_DAYS = freeze({ episodic: 10, semantic: 90, procedural: null, arc: 30, error_pattern: 14, task: null });
-export const DEFAULT_HALF_LIFE_DAYS = 30;
+const profile = (w) => freeze(Object.fromEntries(SIGNAL_NAMES.map((n, i) => [n, w[i]])));
+// The tables as the design exports them, built from C's own (js/src/constants.js).
+export const WEIGHT_PROFILES = freeze(Object.fromEntries(PROFILE_TABLE.map(([name, w]) => [name, profile(w)])));
+export const DEFAULT_WEIGHTS = profile(DEFAULT_PROFILE);
+export const HALF_LIVES_DAYS = freeze(Object.fromEntries(MEMORY_TYPE_NAMES.map((name, i) => [name, HALF_LIFE_TABLE[i]])));
 export const LN2 = Math.LN2;
-export const KEEP_THRESHOLD = 0.7;
-export const EVICT_THRESHOLD = 0.3;
-export const SCORE_PRECISION = 4;
-
-export const REPRIEVE_FLOOR = 0.5;
-export const REPRIEVE_DAYS = 14;
-export const MAX_REPRIEVES = 3;
-export const SALIENCE_DECAY_RATE = 0.01;
-export const REPRIEVE_W_IMPORTANCE = 0.4;
-export const REPRIEVE_W_ACCESS = 0.3;
-export const REPRIEVE_W_OUTCOME = 0.2;
-export const REPRIEVE_W_RECENCY = 0.1;
 
 // md_memory_type codes: the five profiles in this order, then task, then any other type.
-const PROFILE_BY_CODE = [WEIGHT_PROFILES.episodic, WEIGHT_PROFILES.semantic, WEIGHT_PROFILES.procedural,
-  WEIGHT_PROFILES.arc, WEIGHT_PROFILES.error_pattern, DEFAULT_WEIGHTS, DEFAULT_WEIGHTS];
+const PROFILE_BY_CODE = [...PROFILE_TABLE.map(([name]) => WEIGHT_PROFILES[name]), DEFAULT_WEIGHTS, DEFAULT_WEIGHTS];
 
 // ---------------------------------------------------------------- memory types
 
@@ -258,7 +243,7 @@ export function reprieveScore(input) {
   return exportsOf().md_reprieve_score(num(fn, "input.importance", input.importance),
     num(fn, "input.accessCount", input.accessCount), num(fn, "input.outcomeScore", input.outcomeScore),
     num(fn, "input.hoursSinceAccess", input.hoursSinceAccess),
-    numOr(fn, "input.decayRate", input.decayRate, SALIENCE_DECAY_RATE));
+    numNullish(fn, "input.decayRate", input.decayRate, SALIENCE_DECAY_RATE));
 }
 
 /** The bounded reprieve gate: score >= floor and reprieveCount < maxReprieves. */
@@ -266,6 +251,6 @@ export function shouldReprieve(input) {
   const fn = "shouldReprieve";
   obj(fn, "input", input);
   return exportsOf().md_should_reprieve(num(fn, "input.score", input.score),
-    num(fn, "input.reprieveCount", input.reprieveCount), numOr(fn, "input.floor", input.floor, REPRIEVE_FLOOR),
-    numOr(fn, "input.maxReprieves", input.maxReprieves, MAX_REPRIEVES)) !== 0;
+    num(fn, "input.reprieveCount", input.reprieveCount), numNullish(fn, "input.floor", input.floor, REPRIEVE_FLOOR),
+    numNullish(fn, "input.maxReprieves", input.maxReprieves, MAX_REPRIEVES)) !== 0;
 }

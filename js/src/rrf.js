@@ -1,11 +1,115 @@
-// rrf module: the reference reciprocal-rank fusion fold.
-import { arr, exportsOf, map, num, numOr, obj, str, typeError, views, withFrame } from "./core.js";
-import { RRF_K } from "./ranking.js";
+// rrf module: the reference reciprocal-rank fusion fold. fuseArms crosses as
+// interned ids (one Map lookup per hit; no string bytes) and C folds them;
+// rankFused crosses as scores (C orders them; ties inside an equal-score run
+// are ordered here with JavaScript's own string order).
+import { arr, done, exportsOf, internBegin, internId, internSlots, internStrings, map, num, numOr, obj,
+  raiseRecord, region, str, typeError, views, withFrame } from "./core.js";
+import { RRF_K } from "./constants.js";
 
 /** weight / (rank + k). */
 export function rrfScore(rank, weight, k = RRF_K) {
   const fn = "rrfScore";
   return exportsOf().md_rrf_score(num(fn, "rank", rank), num(fn, "weight", weight), numOr(fn, "k", k, RRF_K));
+}
+
+/** Fuse per-arm ranked lists into one path -> score map by summing contributions. */
+export function fuseArms(armResults, weights, k = RRF_K) {
+  const fn = "fuseArms";
+  arr(fn, "armResults", armResults);
+  arr(fn, "weights", weights);
+  if (typeof k !== "number") k = numOr(fn, "k", k, RRF_K);
+  const nArms = armResults.length;
+  let total = 0;
+  for (let i = 0; i < nArms; i++) total += arr(fn, `armResults[${i}]`, armResults[i]).length;
+  // Layout: ids[total] u32, ranks[total] f64, lens[nArms] u32, weights[nArms] f64,
+  // then the results: fused ids[total] u32, scores[total] f64.
+  const a8 = (x) => (x + 7) & ~7;
+  const oRanks = a8(4 * total), oLens = oRanks + 8 * total, oW = a8(oLens + 4 * nArms);
+  const oOutIds = oW + 8 * nArms, oOutS = a8(oOutIds + 4 * total);
+  const base = region(fn, oOutS + 8 * total + 8);
+  const ids = internBegin();
+  let { u32, f64 } = views();
+  const pi = base >>> 2, pr = (base + oRanks) >>> 3, pl = (base + oLens) >>> 2, pw = (base + oW) >>> 3;
+  let at = 0;
+  for (let i = 0; i < nArms; i++) {
+    const hits = armResults[i];
+    const w = weights[i] ?? 0;
+    f64[pw + i] = typeof w === "number" ? w : num(fn, `weights[${i}]`, w);
+    u32[pl + i] = hits.length;
+    for (let j = 0; j < hits.length; j++, at++) {
+      const h = hits[j];
+      if (h === null || typeof h !== "object") obj(fn, `armResults[${i}][${j}]`, h);
+      const p = h.path, r = h.rank;
+      if (typeof p !== "string") str(fn, `armResults[${i}][${j}].path`, p);
+      if (typeof r !== "number") num(fn, `armResults[${i}][${j}].rank`, r);
+      u32[pi + at] = internId(ids, p);
+      f64[pr + at] = r;
+    }
+  }
+  if (at !== total) throw typeError(fn, "armResults", "arrays that keep their length while read", armResults);
+  const slots = internSlots(fn); // may grow memory
+  const count = exportsOf().mdw_fuse_ids(base, base + oRanks, total, base + oLens, nArms, base + oW,
+    weights.length, k, slots, internStrings().length, base + oOutIds, base + oOutS);
+  if (count < 0) raiseRecord(fn, ["armResults"]);
+  ({ u32, f64 } = views());
+  const keys = internStrings(), out = new Map();
+  const po = (base + oOutIds) >>> 2, ps = (base + oOutS) >>> 3;
+  for (let i = 0; i < count; i++) out.set(keys[u32[po + i]], f64[ps + i]);
+  done();
+  return out;
+}
+
+// Reused between calls: the paths of the Map being ranked (cleared after use).
+let rankPaths = [];
+
+/** Fused scores as a ranked list, best first; ties break on path ascending. */
+export function rankFused(fused) {
+  const fn = "rankFused";
+  map(fn, "fused", fused);
+  const n = fused.size;
+  const base = region(fn, 16 * n + 8), oOrder = 8 * n;
+  const { f64 } = views();
+  const ps = base >>> 3;
+  const paths = rankPaths.length >= n ? rankPaths : (rankPaths = new Array(n));
+  let i = 0;
+  for (const p of fused.keys()) {
+    if (typeof p !== "string") str(fn, "fused key", p);
+    if (i < n) paths[i] = p;
+    i++;
+  }
+  i = 0;
+  for (const s of fused.values()) {
+    if (typeof s !== "number") num(fn, `fused.get(${JSON.stringify(paths[i])})`, s);
+    if (i < n) f64[ps + i] = s;
+    i++;
+  }
+  const st = exportsOf().mdw_rank_scores(base, n, base + oOrder);
+  if (st !== 0) raiseRecord(fn, ["fused"]);
+  const h = views();
+  const o = (base + oOrder) >>> 2, sc = h.f64, ord = h.u32;
+  const out = new Array(n);
+  for (let r = 0; r < n;) {
+    // A run of equal scores (or of NaN scores) is ordered by path, as `<` orders strings.
+    const j0 = ord[o + r], s0 = sc[ps + j0];
+    let e = r + 1;
+    while (e < n) {
+      const s = sc[ps + ord[o + e]];
+      if (!(s === s0 || (s !== s && s0 !== s0))) break;
+      e++;
+    }
+    if (e - r === 1) {
+      out[r] = { path: paths[j0], score: s0 };
+    } else {
+      const run = [];
+      for (let t = r; t < e; t++) { const j = ord[o + t]; run.push({ path: paths[j], score: sc[ps + j] }); }
+      run.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      for (let t = 0; t < run.length; t++) out[r + t] = run[t];
+    }
+    r = e;
+  }
+  paths.fill(undefined, 0, n);
+  done();
+  return out;
 }
 
 /** Read a fused result block ([f64 scores][u32 key indices]) into a Map. */
@@ -20,70 +124,15 @@ function readFused(f, keys) {
   return out;
 }
 
-/** Fuse per-arm ranked lists into one path -> score map by summing contributions. */
-export function fuseArms(armResults, weights, k = RRF_K) {
-  const fn = "fuseArms";
-  arr(fn, "armResults", armResults);
-  arr(fn, "weights", weights);
-  k = numOr(fn, "k", k, RRF_K);
-  const paths = [], ranks = [], lens = new Array(armResults.length), ws = new Array(armResults.length);
-  for (let i = 0; i < armResults.length; i++) {
-    const hits = arr(fn, `armResults[${i}]`, armResults[i]);
-    lens[i] = hits.length;
-    const w = weights[i] ?? 0;
-    ws[i] = num(fn, `weights[${i}]`, w);
-    for (let j = 0; j < hits.length; j++) {
-      const h = obj(fn, `armResults[${i}][${j}]`, hits[j]);
-      paths.push(str(fn, `armResults[${i}][${j}].path`, h.path));
-      ranks.push(num(fn, `armResults[${i}][${j}].rank`, h.rank));
-    }
-  }
-  return withFrame(fn, (f) => {
-    const kt = f.keys(paths), pr = f.f64(ranks.length), pl = f.u32(lens.length), pw = f.f64(ws.length);
-    f.alloc();
-    f.writeF64(pr, ranks);
-    f.writeU32(pl, lens);
-    f.writeF64(pw, ws);
-    f.check(exportsOf().mdw_fuse_arms(f.at(kt.bytes), f.at(kt.offs), paths.length, f.at(pr), f.at(pl),
-      lens.length, f.at(pw), ws.length, k, f.out()));
-    return readFused(f, paths);
-  });
-}
-
-function fusedEntries(fn, fused) {
+/** Fold a graph walk's best-first order into fused scores as one more arm. */
+export function fuseLateral(fused, order, weight, k = RRF_K) {
+  const fn = "fuseLateral";
   map(fn, "fused", fused);
   const paths = [], scores = [];
   for (const [p, s] of fused) {
     paths.push(str(fn, "fused key", p));
     scores.push(num(fn, `fused.get(${JSON.stringify(p)})`, s));
   }
-  return { paths, scores };
-}
-
-/** Fused scores as a ranked list, best first; ties break on path ascending. */
-export function rankFused(fused) {
-  const fn = "rankFused";
-  const { paths, scores } = fusedEntries(fn, fused);
-  return withFrame(fn, (f) => {
-    const kt = f.keys(paths), ps = f.f64(scores.length), po = f.u32(paths.length);
-    f.alloc();
-    f.writeF64(ps, scores);
-    f.check(exportsOf().mdw_rank_fused(f.at(kt.bytes), f.at(kt.offs), paths.length, f.at(ps), f.at(po)));
-    const { u32 } = views();
-    const o0 = f.at(po) >>> 2;
-    const out = new Array(paths.length);
-    for (let i = 0; i < paths.length; i++) {
-      const j = u32[o0 + i];
-      out[i] = { path: paths[j], score: scores[j] };
-    }
-    return out;
-  });
-}
-
-/** Fold a graph walk's best-first order into fused scores as one more arm. */
-export function fuseLateral(fused, order, weight, k = RRF_K) {
-  const fn = "fuseLateral";
-  const { paths, scores } = fusedEntries(fn, fused);
   arr(fn, "order", order);
   num(fn, "weight", weight);
   k = numOr(fn, "k", k, RRF_K);

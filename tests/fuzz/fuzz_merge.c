@@ -11,9 +11,8 @@
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 
 int mdw_merge_predicate(const uint8_t *bytes, const uint32_t *offsets, size_t n, int which, size_t *out);
-int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *table, size_t n, int utf16, size_t n_bytes,
-                       const double *similarity, const uint8_t *texts, double max_pairs, double threshold,
-                       uint8_t *stages_out);
+int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n, const double *similarity,
+                       const uint8_t *texts, double max_pairs, double threshold, uint8_t *stages_out);
 int mdw_connected_components(const uint8_t *bytes, const uint32_t *offsets, size_t n_edges, size_t *out);
 
 enum { MAXP = 12 };
@@ -60,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     for (size_t i = 0; i < n; i++) { sims[i] = take_num(&in); texts[i] = take_u8(&in) & 3; }
     double cap = take_num(&in), threshold = take_u8(&in) % 2 ? 0.92 : take_num(&in);
-    int st = mdw_merge_outcomes(bytes, offs, n, 0, 0, sims, texts, cap, threshold, stages);
+    int st = mdw_merge_outcomes(bytes, offs, n, sims, texts, cap, threshold, stages);
     REQUIRE(st == MD_OK || st == MD_ERR_INVALID);
     if (st == MD_OK) {
         for (size_t i = 0; i < n; i++) {

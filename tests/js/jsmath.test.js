@@ -4,7 +4,7 @@
 // (every exponent, subnormals, NaN payloads, the algorithms' branch
 // boundaries): zero differing bits. The native build is checked by
 // `make test-jsmath` with the same vectors.
-import { BUILD, WASM_PATH } from "./build.js";
+import { BUILD, TEST_WASM_PATH as WASM_PATH } from "./build.js";
 import { COUNT, FUNCS, compare, generate, loadWasm, sameBits } from "./jsmath-vectors.mjs";
 
 const inputs = Object.fromEntries(FUNCS.map(({ name, js }) => {

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { exportsOf, views, withFrame } from "../../js/src/core.js";
-import { BUILD, wasmBytes } from "./build.js";
+import { BUILD, testWasmBytes as wasmBytes } from "./build.js";
 
 function mdSort(strings) {
   return withFrame("mdSort", (f) => {

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { exportsOf, views, withFrame } from "../../js/src/core.js";
-import { BUILD, wasmBytes } from "./build.js";
+import { BUILD, testWasmBytes as wasmBytes } from "./build.js";
 
 // ---- the reference, from the design and FACTS section 8 ----
 const EXPANSIONS = [["isn't", "is not"], ["aren't", "are not"], ["wasn't", "was not"], ["weren't", "were not"],

@@ -11,7 +11,7 @@
 // 15.0, and every random string, must match exactly.
 import { readFileSync } from "node:fs";
 import { decodeWtf8 } from "../../js/src/core.js";
-import { BUILD, wasmBytes } from "./build.js";
+import { BUILD, testWasmBytes as wasmBytes } from "./build.js";
 import { rng } from "./rng.js";
 
 const UCD = "/usr/share/unicode/UnicodeData.txt";

@@ -1,0 +1,66 @@
+// The signature table, wasm/boundary.def: every function the wasm module
+// exports, with its arguments and result, stated once. This module parses it
+// (for the Makefile's export lists, the checks in tests/js/boundary.test.js,
+// and the docs), and maps C declarations onto the same notation.
+//
+//   node tools/boundary.mjs exports        the production export names, one a line
+//   node tools/boundary.mjs test-exports   the test build's extra export names
+import { readFileSync, readdirSync } from "node:fs";
+
+const ROOT = new URL("../", import.meta.url);
+const read = (p) => readFileSync(new URL(p, ROOT), "utf8");
+
+/** [{ kind: "export"|"test", name, args: [{name, type}], result }] */
+export function table() {
+  const rows = [];
+  for (const raw of read("wasm/boundary.def").split("\n")) {
+    const line = raw.replace(/#.*/, "").trim();
+    if (!line) continue;
+    const m = line.match(/^(export|test)\s+([a-z0-9_]+)\((.*)\)\s*->\s*(\w+)$/);
+    if (!m) throw new Error(`wasm/boundary.def: cannot read "${raw}"`);
+    const args = m[3].trim() ? m[3].split(",").map((a) => {
+      const [name, type] = a.trim().split(":");
+      return { name, type };
+    }) : [];
+    rows.push({ kind: m[1], name: m[2], args, result: m[4] });
+  }
+  return rows;
+}
+
+// C type -> the table's notation (wasm32: pointers and size_t are 32-bit).
+export function cType(t) {
+  t = t.replace(/\bconst\b/g, "").replace(/\s+/g, " ").trim();
+  if (/\*$/.test(t)) return "ptr";
+  if (t === "double") return "f64";
+  if (t === "float") return "f32";
+  if (t === "size_t" || t === "uint32_t" || t === "unsigned") return "u32";
+  if (t === "int" || t === "int32_t" || t === "md_status" || t === "md_memory_type" || t === "md_triage_action") return "i32";
+  if (t === "bool") return "bool";
+  if (t === "void") return "void";
+  return `?${t}`;
+}
+
+/** Every C definition of an exported function: name -> { args: [type], result }. */
+export function cDefinitions() {
+  const out = new Map();
+  const add = (src, names) => {
+    const re = /^([a-z_0-9 *]+?)\s*\b(mdw?_[a-z0-9_]+)\(([^)]*)\)\s*[{;]/gms;
+    for (const m of src.matchAll(re)) {
+      if (names && !names.has(m[2])) continue;
+      const args = m[3].trim() === "void" || !m[3].trim() ? [] : m[3].split(",").map((a) => {
+        const decl = a.trim().replace(/\s*\b[a-z_0-9]+$/, (x) => (/\*\s*$/.test(a.trim().slice(0, -x.trim().length)) || true ? "" : x));
+        return cType(decl.replace(/\[\]$/, "*"));
+      });
+      out.set(m[2], { args, result: cType(m[1].replace(/^(static|extern|inline)\s+/g, "")) });
+    }
+  };
+  for (const f of readdirSync(new URL("wasm/", ROOT))) if (f.endsWith(".c")) add(read(`wasm/${f}`));
+  add(read("include/memdomain.h"));
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const what = process.argv[2];
+  const kind = what === "test-exports" ? "test" : "export";
+  for (const r of table()) if (r.kind === kind) console.log(r.name);
+}
