@@ -48,6 +48,12 @@ static bool same(double a, double b) {
  * be needed (the reference would run that long, or forever). */
 static bool fold(const fold_ctx *c, double x0, double times, double *out) {
     if (times <= 0) { *out = x0; return true; }
+    if (times <= 64) { /* short folds: the plain loop is cheaper than watching for a cycle */
+        double v = x0;
+        for (double k = 0; k < times; k++) v = c->step(c, v);
+        *out = v;
+        return true;
+    }
     double tortoise = x0, hare = c->step(c, x0);
     double i = 1; /* the hare's index */
     double power = 1, lam = 1;

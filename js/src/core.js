@@ -396,9 +396,10 @@ export function unitsOf(strings) {
  * ONE TextEncoder.encodeInto of their concatenation; when that is not all
  * ASCII, C turns their UTF-16 lengths into byte offsets (mdw_key_offsets).
  * A string holding a lone surrogate takes the WTF-8 path, which keeps it
- * distinct. Returns the byte count.
+ * distinct. Returns the byte count, or -1 when `cap` bytes are not enough
+ * (the caller reserves 3 bytes per UTF-16 unit and writes again).
  */
-export function writeKeys(fn, strings, offs, bytes, units) {
+export function writeKeys(fn, strings, offs, bytes, units, cap = 3 * units) {
   const n = strings.length;
   let { u8, u32 } = views();
   const o = offs >>> 2;
@@ -407,6 +408,7 @@ export function writeKeys(fn, strings, offs, bytes, units) {
   let ok = true;
   for (let i = 0; i < n; i++) if (!wellFormed(strings[i])) { ok = false; break; }
   if (!ok) {
+    if (cap < 3 * units) return -1;
     let at = bytes;
     for (let i = 0; i < n; i++) {
       at += encodeWtf8(strings[i], u8, at);
@@ -415,7 +417,9 @@ export function writeKeys(fn, strings, offs, bytes, units) {
     return at - bytes;
   }
   const joined = n === 1 ? strings[0] : strings.join("");
-  const written = encoder.encodeInto(joined, u8.subarray(bytes, bytes + 3 * units)).written;
+  const r = encoder.encodeInto(joined, u8.subarray(bytes, bytes + cap));
+  if (r.read < joined.length) return -1;
+  const written = r.written;
   if (written === joined.length) {
     let at = 0;
     for (let i = 0; i < n; i++) u32[o + i + 1] = at += strings[i].length;
@@ -525,6 +529,7 @@ export class Frame {
     this.size = 64;
     this.base = 0;
     this.own = false;
+    this.inRegion = false;
     this.results = [];
     this.pendingKeys = [];
   }
@@ -542,27 +547,43 @@ export class Frame {
   /** Plan a key table for `strings`: n + 1 u32 offsets and the bytes. */
   keys(strings) {
     const units = unitsOf(strings);
-    const t = { n: strings.length, offs: this.u32(strings.length + 2), bytes: 0, strings, units, len: 0 };
-    t.bytes = this.u8(3 * units);
+    // The bytes go after every planned region, placed by alloc(): room for
+    // one byte per UTF-16 unit first (ASCII fits), three when that is short.
+    const t = { n: strings.length, offs: this.u32(strings.length + 2), bytes: 0, strings, units, room: units, len: 0 };
     this.pendingKeys.push(t);
     return t;
   }
   /** Place the planned layout in the exchange region and write the key tables. */
   alloc() {
     const ex = exportsOf();
-    if (xBusy) {
-      // A frame inside another frame's call: a block of its own.
-      const p = ex.md_alloc(this.size);
-      if (!p) throw rangeError(this.fn, "input", `needs ${this.size} bytes of WebAssembly memory, which could not be allocated`);
-      this.base = p;
-      this.own = true;
-    } else {
-      this.base = region(this.fn, this.size);
-      xBusy = true;
+    for (;;) {
+      let size = this.size;
+      for (const t of this.pendingKeys) {
+        size = (size + 7) & ~7;
+        t.bytes = size;
+        size += t.room;
+      }
+      if (size > 0xfff00000) throw rangeError(this.fn, "input", "is too large for WebAssembly memory");
+      if (this.own) { ex.md_free(this.base); this.own = false; }
+      if (xBusy && !this.inRegion) {
+        // A frame inside another frame's call: a block of its own.
+        const p = ex.md_alloc(size);
+        if (!p) throw rangeError(this.fn, "input", `needs ${size} bytes of WebAssembly memory, which could not be allocated`);
+        this.base = p;
+        this.own = true;
+      } else {
+        this.base = region(this.fn, size);
+        xBusy = true;
+        this.inRegion = true;
+      }
+      let fits = true;
+      for (const t of this.pendingKeys) {
+        t.len = writeKeys(this.fn, t.strings, this.base + t.offs, this.base + t.bytes, t.units, t.room);
+        if (t.len < 0) { t.room = 3 * t.units; fits = false; }
+      }
+      if (fits) break;
     }
-    const { u8 } = views();
-    u8.fill(0, this.base, this.base + 64);
-    for (const t of this.pendingKeys) t.len = writeKeys(this.fn, t.strings, this.base + t.offs, this.base + t.bytes, t.units);
+    views().u8.fill(0, this.base, this.base + 64);
     return this;
   }
   /** Absolute address of a planned region. */
@@ -604,7 +625,7 @@ export class Frame {
     for (const r of this.results) wasm.md_free(r);
     this.results.length = 0;
     if (this.own) { if (this.base) wasm.md_free(this.base); }
-    else if (this.base) { xBusy = false; done(); }
+    else if (this.inRegion) { xBusy = false; done(); }
     this.base = 0;
   }
 }

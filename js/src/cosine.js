@@ -2,6 +2,9 @@
 // copied into the exchange region and the similarity comes back as the
 // call's f64 result: one crossing, no allocation.
 import { exportsOf, num, region, typeError, vector, views } from "./core.js";
+import { COSINE_JS_MAX, cosineSmall } from "./fastpaths.js";
+
+const SMALL = 64; // below this, element stores beat two TypedArray.prototype.set calls
 
 /** Copy a and b (n elements each) into the region and run the kernel. */
 function similarity(fn, a, b) {
@@ -9,11 +12,18 @@ function similarity(fn, a, b) {
   const vb = vector(fn, "b", b);
   const n = Math.min(va.length, vb.length); // the reference walks the shorter vector
   const ex = exportsOf();
+  if (n <= COSINE_JS_MAX) return cosineSmall(va, vb, n);
   if (va instanceof Float32Array && vb instanceof Float32Array) {
     const p = region(fn, 8 * n + 8), q = p + ((4 * n + 7) & ~7);
     const { f32 } = views();
-    f32.set(n === va.length ? va : va.subarray(0, n), p >>> 2);
-    f32.set(n === vb.length ? vb : vb.subarray(0, n), q >>> 2);
+    if (n <= SMALL) {
+      // A few stores cost less than two TypedArray.prototype.set calls.
+      const a0 = p >>> 2, b0 = q >>> 2;
+      for (let i = 0; i < n; i++) { f32[a0 + i] = va[i]; f32[b0 + i] = vb[i]; }
+    } else {
+      f32.set(n === va.length ? va : va.subarray(0, n), p >>> 2);
+      f32.set(n === vb.length ? vb : vb.subarray(0, n), q >>> 2);
+    }
     return ex.mdw_cosine_f32(p, n, q, n);
   }
   const p = region(fn, 16 * n + 8), q = p + 8 * n;

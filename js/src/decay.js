@@ -2,6 +2,7 @@
 // Scalar calls pass numbers and get their f64 back; a fold C refuses to run
 // returns NaN with the error record filled (the only time it is read).
 import { arr, exportsOf, num, numOr, raiseRecord, region, views } from "./core.js";
+import { DECAY_JS_MAX, decayConfidenceNSmall } from "./fastpaths.js";
 import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR,
   DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE } from "./constants.js";
 
@@ -82,7 +83,10 @@ export function decayConfidenceN(confidence, cycles, alpha = DEFAULT_CONFIDENCE_
   if (typeof cycles !== "number") num(fn, "cycles", cycles);
   if (typeof alpha !== "number") alpha = numOr(fn, "alpha", alpha, DEFAULT_CONFIDENCE_DECAY_ALPHA);
   if (typeof floor !== "number") floor = numOr(fn, "floor", floor, DEFAULT_CONFIDENCE_FLOOR);
-  const r = exportsOf().mdw_decay_confidence_n(confidence, cycles, alpha, floor);
+  const ex = exportsOf();
+  // A short fold is cheaper than the crossing: the same steps in JavaScript (js/src/fastpaths.js).
+  if (cycles <= DECAY_JS_MAX) return decayConfidenceNSmall(confidence, cycles, alpha, floor);
+  const r = ex.mdw_decay_confidence_n(confidence, cycles, alpha, floor);
   return r === r ? r : fold(fn, r, N, [confidence, cycles, alpha, floor]);
 }
 

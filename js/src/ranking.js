@@ -1,6 +1,7 @@
 // ranking module: production constants and rrfContribution.
 import * as Option from "effect/Option";
-import { exportsOf, num, scratch, scratchF64 } from "./core.js";
+import { exportsOf, num } from "./core.js";
+import { rrfContributionValue } from "./fastpaths.js";
 import { MMR_LAMBDA, REINFORCE_COOLDOWN_S, RRF_K } from "./constants.js";
 
 export { MMR_LAMBDA, REINFORCE_COOLDOWN_S, RRF_K };
@@ -9,6 +10,8 @@ export { MMR_LAMBDA, REINFORCE_COOLDOWN_S, RRF_K };
 export function rrfContribution(rank, weight) {
   if (typeof rank !== "number") num("rrfContribution", "rank", rank);
   if (typeof weight !== "number") num("rrfContribution", "weight", weight);
-  const at = scratch();
-  return exportsOf().md_rrf_contribution(rank, weight, at) ? Option.some(scratchF64()) : Option.none();
+  exportsOf(); // the same "call init() first" as every export
+  // One comparison chain and one division: computed here (js/src/fastpaths.js), bit-identical to md_rrf_contribution.
+  const v = rrfContributionValue(rank, weight);
+  return v === undefined ? Option.none() : Option.some(v);
 }

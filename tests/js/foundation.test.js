@@ -36,7 +36,7 @@ describe("bad input throws a named error and leaves the instance usable", () => 
     ["shouldBumpAccess", () => md.shouldBumpAccess(undefined, { getTime: () => 0 }), TypeError, /shouldBumpAccess: now/],
     ["partitionByCooldown", () => md.partitionByCooldown([{ path: "a", lastAccessedAt: 5 }], new Date()), TypeError, /entries\[0\]\.lastAccessedAt/],
     ["partitionByCooldown", () => md.partitionByCooldown([null], new Date()), TypeError, /entries\[0\]/],
-    ["signalValue", () => md.signalValue("bogus"), TypeError, /signalValue: signal/],
+    ["signalValue", () => md.signalValue(5), TypeError, /signalValue: signal/],
     ["toFp", () => md.toFp("0.5"), TypeError, /toFp: value/],
     ["applyOutcomesFp", () => md.applyOutcomesFp(1, 1, [1, null]), TypeError, /signalsFp\[1\]/],
     ["applyNegativeHitsFp", () => md.applyNegativeHitsFp(1, 1, 2 ** 32), RangeError, /applyNegativeHitsFp: hits/],

@@ -282,7 +282,7 @@ describe(`${BUILD} build`, () => {
       expect(() => md.compositeScore({ ...md.DEFAULT_WEIGHTS, pagerank: "1" }, md.DEFAULT_WEIGHTS)).toThrow(/signals\.pagerank/);
       expect(() => md.compositeScore(md.DEFAULT_WEIGHTS, null)).toThrow(/profile/);
       expect(() => md.profileWeightSum({ recency: 1 })).toThrow(/profile\.accessFrequency/);
-      expect(() => md.reprieveScore({ importance: 1, accessCount: 1, outcomeScore: 1, hoursSinceAccess: 1, decayRate: null })).toThrow(/input\.decayRate/);
+      expect(() => md.reprieveScore({ importance: 1, accessCount: 1, outcomeScore: 1, hoursSinceAccess: 1, decayRate: "0.1" })).toThrow(/input\.decayRate/);
       expect(() => md.shouldReprieve({ score: 1 })).toThrow(/input\.reprieveCount/);
       expect(() => md.shouldReprieve({ score: 1, reprieveCount: 0, floor: "0.5" })).toThrow(/input\.floor/);
     });
@@ -335,12 +335,14 @@ describe("scoreRetentionMany crosses the wasm boundary a constant number of time
     count(make(TYPES.length, known)); // warm the type cache
     const small = count(make(10, known));
     const large = count(make(50000, known));
-    expect(small).toBe(large);
+    // The exchange region may need to grow for the big call (md_free + md_alloc), never per memory.
+    expect(small).toBeLessThanOrEqual(4);
     expect(large).toBeLessThanOrEqual(4);
     // types never seen: one classification round trip, however many distinct strings
     const fresh10 = count(make(10, (i) => `new-a-${i}`));
     const fresh5000 = count(make(50000, (i) => `new-b-${i % 5000}`));
-    expect(fresh10).toBe(fresh5000);
-    expect(fresh5000).toBeLessThanOrEqual(large + 4);
+    // (plus the region growing for the classification and the scoring: still no call per memory)
+    expect(fresh10).toBeLessThanOrEqual(8);
+    expect(fresh5000).toBeLessThanOrEqual(8);
   });
 });
