@@ -188,9 +188,9 @@ md_status md_fuse_lateral(const md_str *paths, const double *scores, size_t n, c
 
 /** The reinforcement signals in REINFORCE_SIGNALS order. */
 typedef enum md_reinforce_signal {
-    MD_SIGNAL_POSITIVE = 0,
-    MD_SIGNAL_NEGATIVE = 1,
-    MD_SIGNAL_NEUTRAL = 2
+    MD_REINFORCE_POSITIVE = 0,
+    MD_REINFORCE_NEGATIVE = 1,
+    MD_REINFORCE_NEUTRAL = 2
 } md_reinforce_signal;
 
 /** The signal names in order: "positive", "negative", "neutral". */
@@ -300,9 +300,6 @@ double md_js_exp(double x);
  * log1p(-1) is -Infinity, x < -1 and NaN give NaN, -0 gives -0.
  */
 double md_js_log1p(double x);
-
-/* @@MODULE-SECTIONS@@: modules added after the foundation append their
- * sections below, one block per module of the design. */
 
 /* ======================================================================== */
 /* retention                                                                 */

@@ -46,3 +46,19 @@ double mdi_js_min(double a, double b) {
 }
 
 void *md_alloc(size_t n) { return malloc(n ? n : 1); }
+
+double mdi_js_loop_count(double n) {
+    if (!(n > 0)) return 0;
+    if (n > 9007199254740992.0) return INFINITY;
+    return ceil(n);
+}
+
+size_t mdi_js_slice_len(size_t len, double end) {
+    if (isnan(end)) return 0;
+    double t = trunc(end);
+    if (t < 0) {
+        double r = (double)len + t;
+        return r <= 0 ? 0 : (size_t)r;
+    }
+    return t >= (double)len ? len : (size_t)t;
+}

@@ -4,10 +4,9 @@
 
 #include <math.h>
 
-/* The reference's finishing step: zero norm -> 0, NaN -> 0, clamp. */
-static double finish(double dot, double na, double nb) {
-    if (na == 0 || nb == 0) return 0;
-    double s = dot / (sqrt(na) * sqrt(nb));
+double mdi_cosine_finish(double dot, double sa, double sb) {
+    if (sa == 0 || sb == 0) return 0;
+    double s = dot / (sqrt(sa) * sqrt(sb));
     if (isnan(s)) return 0;
     return mdi_js_max(-1, mdi_js_min(1, s));
 }
@@ -22,7 +21,7 @@ md_status md_cosine(const double *a, size_t na, const double *b, size_t nb, doub
         sa += x * x;
         sb += y * y;
     }
-    *out = finish(dot, sa, sb);
+    *out = mdi_cosine_finish(dot, sa, sb);
     return MD_OK;
 }
 
@@ -36,7 +35,7 @@ md_status md_cosine_f32(const float *a, size_t na, const float *b, size_t nb, do
         sa += x * x;
         sb += y * y;
     }
-    *out = finish(dot, sa, sb);
+    *out = mdi_cosine_finish(dot, sa, sb);
     return MD_OK;
 }
 

@@ -76,13 +76,6 @@ static bool fold(const fold_ctx *c, double x0, double times, double *out) {
     return true;
 }
 
-/* The number of times `for (let i = 0; i < n; i++)` runs; infinite when the
- * loop never ends (n infinite, or beyond 2^53 where i++ stops moving). */
-static double loop_count(double n) {
-    if (!(n > 0)) return 0;
-    if (n > 9007199254740992.0) return INFINITY;
-    return ceil(n);
-}
 
 md_status md_apply_negative_hits_fp(double alpha_fp, double prev_fp, double hits, double *out) {
     if (!out) return MD_ERR_NULL;
@@ -103,7 +96,7 @@ md_status md_decay_confidence_n_fp(double alpha_fp, double conf_fp, double floor
                                    double *out) {
     if (!out) return MD_ERR_NULL;
     fold_ctx c = {alpha_fp, floor_fp, decay_step};
-    return fold(&c, conf_fp, loop_count(cycles), out) ? MD_OK : MD_ERR_RANGE;
+    return fold(&c, conf_fp, mdi_js_loop_count(cycles), out) ? MD_OK : MD_ERR_RANGE;
 }
 
 double md_decay_confidence(double confidence, double alpha, double floor_) {

@@ -78,75 +78,6 @@ bool md_graph_find(const md_graph *g, md_str key, size_t *index) {
 
 /* ------------------------------------------------------------------ build */
 
-typedef struct key_sort {
-    const md_str *keys;
-    const uint64_t *prefix; /* NULL: compare with md_key_compare only */
-} key_sort;
-
-static int key_cmp(const void *ctx, size_t a, size_t b) {
-    const key_sort *c = ctx;
-    if (c->prefix && c->prefix[a] != c->prefix[b]) return c->prefix[a] < c->prefix[b] ? -1 : 1;
-    return md_key_compare(c->keys[a], c->keys[b]);
-}
-
-/* True when every key is well-formed UTF-8 without surrogates. For such keys,
- * byte order is code point order, and UTF-16 order differs from it only in
- * putting U+10000.. (lead bytes F0-F4) below U+E000..U+FFFF (EE, EF): after
- * swapping those lead-byte ranges, plain byte order is JavaScript's order. */
-static bool plain_utf8(const md_str *k, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *p = (const uint8_t *)k[i].ptr;
-        size_t len = k[i].len, j = 0;
-        while (j < len) {
-            uint8_t b = p[j];
-            if (b < 0x80) { j++; continue; }
-            size_t need;
-            uint32_t min, v;
-            if (b >= 0xC2 && b <= 0xDF) { need = 1; min = 0x80; v = b & 0x1F; }
-            else if (b >= 0xE0 && b <= 0xEF) { need = 2; min = 0x800; v = b & 0x0F; }
-            else if (b >= 0xF0 && b <= 0xF4) { need = 3; min = 0x10000; v = b & 0x07; }
-            else return false;
-            if (j + need >= len) return false;
-            for (size_t t = 1; t <= need; t++) {
-                if ((p[j + t] & 0xC0) != 0x80) return false;
-                v = (v << 6) | (p[j + t] & 0x3F);
-            }
-            if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return false;
-            j += need + 1;
-        }
-    }
-    return true;
-}
-
-static inline uint8_t utf16_rank(uint8_t b) {
-    if (b >= 0xF0 && b <= 0xF4) return (uint8_t)(b - 2);  /* F0..F4 -> EE..F2 */
-    if (b == 0xEE || b == 0xEF) return (uint8_t)(b + 5);  /* EE, EF -> F3, F4 */
-    return b;
-}
-
-/* 8 order-preserving bytes after the keys' common prefix, big-endian (a
- * shorter key pads with 0; ties fall back to md_key_compare). NULL when the
- * keys are not plain UTF-8 (or on allocation failure: the sort is then slower,
- * not different). */
-static uint64_t *key_prefixes(const md_str *k, size_t n) {
-    if (n < 64 || !plain_utf8(k, n)) return NULL;
-    size_t lcp = k[0].len;
-    for (size_t i = 1; i < n && lcp; i++) {
-        size_t l = k[i].len < lcp ? k[i].len : lcp, j = 0;
-        while (j < l && k[i].ptr[j] == k[0].ptr[j]) j++;
-        lcp = j;
-    }
-    uint64_t *pre = mdi_alloc_array(n, sizeof(uint64_t));
-    if (!pre) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v = 0;
-        const uint8_t *p = (const uint8_t *)k[i].ptr;
-        for (size_t j = 0; j < 8; j++) v = (v << 8) | (lcp + j < k[i].len ? utf16_rank(p[lcp + j]) : 0);
-        pre[i] = v;
-    }
-    return pre;
-}
-
 /* Intern, dedupe and sort the nodes; copy their bytes into the handle. */
 static md_status build_nodes(md_graph *g, const md_str *nodes, size_t n_in) {
     mdi_keymap map;
@@ -182,10 +113,8 @@ static md_status build_nodes(md_graph *g, const md_str *nodes, size_t n_in) {
         if (!ukeys) st = MD_ERR_NOMEM;
     }
     if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) { ukeys[i] = nodes[uniq[i]]; order[i] = i; }
-        key_sort ks = {ukeys, key_prefixes(ukeys, n)};
-        st = mdi_sort_indices(order, n, key_cmp, &ks);
-        free((void *)ks.prefix);
+        for (size_t i = 0; i < n; i++) ukeys[i] = nodes[uniq[i]];
+        st = mdi_sort_keys(ukeys, n, order);
     }
     if (st == MD_OK) {
         size_t at = 0;
@@ -355,13 +284,6 @@ md_status md_graph_new(const md_str *nodes, size_t n_nodes, const md_graph_edge 
 
 /* ------------------------------------------------------------- iteration */
 
-/* How many times `for (let i = 0; i < n; i++)` runs; infinite when the loop
- * never ends (n infinite, or beyond 2^53 where i++ stops moving). */
-static double loop_count(double n) {
-    if (!(n > 0)) return 0;
-    if (n > 9007199254740992.0) return INFINITY;
-    return ceil(n);
-}
 
 /* Steps allowed before a run that has not settled gives up: every count up
  * to 2^16 runs in full; beyond that, about 2^34 units of work. */
@@ -471,7 +393,7 @@ md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *option
     }
     double *cur = scores, *nxt = other;
     for (size_t v = 0; v < n; v++) cur[v] = tele ? tele[v] : t_uniform;
-    double times = loop_count(o.max_iterations);
+    double times = mdi_js_loop_count(o.max_iterations);
     double d = o.damping, one_minus_d = 1 - d;
     double threshold = o.tolerance * nn;
     double budget = step_budget(g);
@@ -561,7 +483,7 @@ md_status md_graph_label_propagation(const md_graph *g, double min_community_siz
     uint32_t *label = mdi_alloc_array(n, sizeof(uint32_t));
     lp_work w = {mdi_alloc_array(n, sizeof(double)), mdi_calloc_array(n, 1), mdi_alloc_array(n, sizeof(uint32_t))};
     if (!label || !w.weight || !w.seen || !w.touched) st = MD_ERR_NOMEM;
-    double times = loop_count(max_sweeps);
+    double times = mdi_js_loop_count(max_sweeps);
     cycle_watch cw = {NULL, n * sizeof(uint32_t), 0, 1, false};
     if (st == MD_OK) {
         for (size_t i = 0; i < n; i++) label[i] = (uint32_t)i;

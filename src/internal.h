@@ -23,6 +23,17 @@ void *mdi_calloc_array(size_t n, size_t size);
 double mdi_js_max(double a, double b);
 double mdi_js_min(double a, double b);
 
+/* The number of times `for (let i = 0; i < n; i++)` runs; infinite when the
+ * loop never ends (n infinite, or beyond 2^53 where i++ stops moving). */
+double mdi_js_loop_count(double n);
+/* The length of arr.slice(0, end) for an array of len elements, with
+ * JavaScript's ToIntegerOrInfinity (NaN -> 0, truncation, negative from the end). */
+size_t mdi_js_slice_len(size_t len, double end);
+
+/* cosine's finishing step over in-order sums (cosine.c): zero norm -> 0,
+ * NaN -> 0, clamp. Every similarity in the library ends here. */
+double mdi_cosine_finish(double dot, double sa, double sb);
+
 /* ---- keys: hashing and a string -> index map ---- */
 
 uint64_t mdi_key_hash(md_str s);
@@ -46,6 +57,12 @@ bool mdi_keymap_get(const mdi_keymap *m, md_str key, size_t *val);
 md_status mdi_keymap_put(mdi_keymap *m, md_str key, size_t fresh, size_t *val, bool *inserted);
 
 /* ---- sorting ---- */
+
+/* order[0..n) := the indices of keys in JavaScript string order (UTF-16 code
+ * units), stable. Plain UTF-8 key sets sort on 8-byte prefixes first (byte
+ * order with the lead bytes of U+10000.. moved below U+E000..U+FFFF), then
+ * md_key_compare. MD_OK or MD_ERR_NOMEM. */
+md_status mdi_sort_keys(const md_str *keys, size_t n, size_t *order);
 
 /* Stable merge sort of idx[0..n) by cmp(ctx, a, b) (<0 means a first).
  * MD_OK or MD_ERR_NOMEM (idx unchanged then). */

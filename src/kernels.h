@@ -77,13 +77,4 @@ void mdi_rows_f32_scalar(const double *q, const float *rows, size_t n, size_t d,
 void mdi_rows_f32_simd(const double *q, const float *rows, size_t n, size_t d, double *dot,
                        double *sumsq);
 
-/* ---- shared by the vector modules (defined in neighbors.c) ---- */
-
-/* The length of arr.slice(0, end) for an array of len elements, with
- * JavaScript's ToIntegerOrInfinity (NaN -> 0, truncation, negative from the end). */
-size_t mdi_js_slice_len(size_t len, double end);
-
-/* cosine's finishing step over in-order sums: zero norm -> 0, NaN -> 0, clamp. */
-double mdi_cosine_finish(double dot, double sa, double sb);
-
 #endif

@@ -149,3 +149,83 @@ md_status mdi_keymap_put(mdi_keymap *m, md_str key, size_t fresh, size_t *val, b
     if (inserted) *inserted = true;
     return MD_OK;
 }
+
+/* ---- sorting keys: the one key sort (graph nodes, components, neighbour
+ * key ranks, the test build's mdw_sort_keys) ---- */
+
+typedef struct key_sort {
+    const md_str *keys;
+    const uint64_t *prefix; /* NULL: compare with md_key_compare only */
+} key_sort;
+
+static int key_cmp(const void *ctx, size_t a, size_t b) {
+    const key_sort *c = ctx;
+    if (c->prefix && c->prefix[a] != c->prefix[b]) return c->prefix[a] < c->prefix[b] ? -1 : 1;
+    return md_key_compare(c->keys[a], c->keys[b]);
+}
+
+/* True when every key is well-formed UTF-8 without surrogates. For such keys,
+ * byte order is code point order, and UTF-16 order differs from it only in
+ * putting U+10000.. (lead bytes F0-F4) below U+E000..U+FFFF (EE, EF): after
+ * swapping those lead-byte ranges, plain byte order is JavaScript's order. */
+static bool plain_utf8(const md_str *k, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = (const uint8_t *)k[i].ptr;
+        size_t len = k[i].len, j = 0;
+        while (j < len) {
+            uint8_t b = p[j];
+            if (b < 0x80) { j++; continue; }
+            size_t need;
+            uint32_t min, v;
+            if (b >= 0xC2 && b <= 0xDF) { need = 1; min = 0x80; v = b & 0x1F; }
+            else if (b >= 0xE0 && b <= 0xEF) { need = 2; min = 0x800; v = b & 0x0F; }
+            else if (b >= 0xF0 && b <= 0xF4) { need = 3; min = 0x10000; v = b & 0x07; }
+            else return false;
+            if (j + need >= len) return false;
+            for (size_t t = 1; t <= need; t++) {
+                if ((p[j + t] & 0xC0) != 0x80) return false;
+                v = (v << 6) | (p[j + t] & 0x3F);
+            }
+            if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return false;
+            j += need + 1;
+        }
+    }
+    return true;
+}
+
+static inline uint8_t utf16_rank(uint8_t b) {
+    if (b >= 0xF0 && b <= 0xF4) return (uint8_t)(b - 2);  /* F0..F4 -> EE..F2 */
+    if (b == 0xEE || b == 0xEF) return (uint8_t)(b + 5);  /* EE, EF -> F3, F4 */
+    return b;
+}
+
+/* 8 order-preserving bytes after the keys' common prefix, big-endian (a
+ * shorter key pads with 0; ties fall back to md_key_compare). NULL when the
+ * keys are not plain UTF-8 (or on allocation failure: the sort is then slower,
+ * not different). */
+static uint64_t *key_prefixes(const md_str *k, size_t n) {
+    if (n < 64 || !plain_utf8(k, n)) return NULL;
+    size_t lcp = k[0].len;
+    for (size_t i = 1; i < n && lcp; i++) {
+        size_t l = k[i].len < lcp ? k[i].len : lcp, j = 0;
+        while (j < l && k[i].ptr[j] == k[0].ptr[j]) j++;
+        lcp = j;
+    }
+    uint64_t *pre = mdi_alloc_array(n, sizeof(uint64_t));
+    if (!pre) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = 0;
+        const uint8_t *p = (const uint8_t *)k[i].ptr;
+        for (size_t j = 0; j < 8; j++) v = (v << 8) | (lcp + j < k[i].len ? utf16_rank(p[lcp + j]) : 0);
+        pre[i] = v;
+    }
+    return pre;
+}
+
+md_status mdi_sort_keys(const md_str *keys, size_t n, size_t *order) {
+    for (size_t i = 0; i < n; i++) order[i] = i;
+    key_sort ks = {keys, key_prefixes(keys, n)};
+    md_status st = mdi_sort_indices(order, n, key_cmp, &ks);
+    free((void *)ks.prefix);
+    return st;
+}

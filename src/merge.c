@@ -398,11 +398,6 @@ static size_t uf_find(size_t *parent, size_t x) {
     return x;
 }
 
-static int key_cmp(const void *ctx, size_t a, size_t b) {
-    const md_str *keys = ctx;
-    return md_key_compare(keys[a], keys[b]);
-}
-
 md_status md_connected_components(const md_str *ends, size_t n_edges, md_components *out) {
     if (!out) return MD_ERR_NULL;
     memset(out, 0, sizeof *out);
@@ -434,8 +429,7 @@ md_status md_connected_components(const md_str *ends, size_t n_edges, md_compone
         else parent[ra] = rb;
     }
     if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) order[i] = i;
-        st = mdi_sort_indices(order, n, key_cmp, keys);
+        st = mdi_sort_keys(keys, n, order);
     }
     if (st == MD_OK) {
         /* In sorted order each component first shows its root, its smallest

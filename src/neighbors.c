@@ -11,23 +11,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-size_t mdi_js_slice_len(size_t len, double end) {
-    if (isnan(end)) return 0;
-    double t = trunc(end);
-    if (t < 0) {
-        double r = (double)len + t;
-        return r <= 0 ? 0 : (size_t)r;
-    }
-    return t >= (double)len ? len : (size_t)t;
-}
-
-double mdi_cosine_finish(double dot, double sa, double sb) {
-    if (sa == 0 || sb == 0) return 0;
-    double s = dot / (sqrt(sa) * sqrt(sb));
-    if (isnan(s)) return 0;
-    return mdi_js_max(-1, mdi_js_min(1, s));
-}
-
 /* topNeighborPairs' hoisted form: norms are square roots already; NaN stays. */
 static inline double hoisted(double dot, double na, double nb) {
     if (na == 0 || nb == 0) return 0;
@@ -60,15 +43,6 @@ static double dot_f32(const float *a, const float *b, size_t n) {
 
 /* ---------------------------------------------------------------- key ranks */
 
-typedef struct key_ctx {
-    const md_str *keys;
-} key_ctx;
-
-static int key_cmp(const void *vctx, size_t a, size_t b) {
-    const key_ctx *c = vctx;
-    return md_key_compare(c->keys[a], c->keys[b]);
-}
-
 /* rank[i]: the position of keys[i] among the distinct keys in JavaScript
  * order (equal keys share a rank). *dup: the index of some repeated key's
  * later occurrence, or SIZE_MAX. */
@@ -76,9 +50,7 @@ static md_status key_ranks(const md_str *keys, size_t n, size_t *rank, size_t *d
     *dup = SIZE_MAX;
     size_t *order = mdi_alloc_array(n, sizeof(size_t));
     if (!order) return MD_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) order[i] = i;
-    key_ctx c = {keys};
-    md_status st = mdi_sort_indices(order, n, key_cmp, &c);
+    md_status st = mdi_sort_keys(keys, n, order);
     if (st == MD_OK) {
         size_t r = 0;
         for (size_t i = 0; i < n; i++) {

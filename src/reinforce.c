@@ -6,9 +6,9 @@ const char *const md_reinforce_signals[3] = {"positive", "negative", "neutral"};
 md_status md_signal_value(md_reinforce_signal signal, double *out) {
     if (!out) return MD_ERR_NULL;
     switch (signal) {
-    case MD_SIGNAL_POSITIVE: *out = 1; return MD_OK;
-    case MD_SIGNAL_NEGATIVE: *out = -1; return MD_OK;
-    case MD_SIGNAL_NEUTRAL: *out = 0; return MD_OK;
+    case MD_REINFORCE_POSITIVE: *out = 1; return MD_OK;
+    case MD_REINFORCE_NEGATIVE: *out = -1; return MD_OK;
+    case MD_REINFORCE_NEUTRAL: *out = 0; return MD_OK;
     }
     return MD_ERR_INVALID;
 }

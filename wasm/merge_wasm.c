@@ -73,7 +73,7 @@ int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n, 
 
 /* keys: edge i's ends are keys[2i], keys[2i+1]. out: [block, n_members,
  * n_components]; block = [u32 key index of each member][u32 starts, n_components + 1]. */
-MDW_EXPORT("mdw_connected_components")
+MDW_TEST_EXPORT("mdw_connected_components")
 int mdw_connected_components(const uint8_t *bytes, const uint32_t *offsets, size_t n_edges, size_t *out) {
     md_str *k = NULL;
     md_components c = {0, NULL, 0, NULL};
@@ -118,4 +118,63 @@ int mdw_merge_tokens(const char *s, size_t len, size_t *out) {
     out[0] = (size_t)t.ptr;
     out[1] = t.len;
     return MD_OK;
+}
+
+/* connectedComponents over ids: the glue sends each distinct key once (a
+ * key table of n keys) and the edges as ids (ends[2m], each < n). Roots are
+ * the smaller key in JavaScript order (rank from one key sort), members come
+ * out sorted, components by root. out: [block, n_members, n_components];
+ * block = [u32 key id of each member][u32 starts, n_components + 1]. */
+MDW_EXPORT("mdw_components_ids")
+int mdw_components_ids(const uint8_t *bytes, const uint32_t *offsets, size_t n, const uint32_t *ends, size_t m,
+                       size_t *out) {
+    md_str *k = NULL;
+    if (m > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, 0, NULL);
+    for (size_t i = 0; i < 2 * m; i++)
+        if (ends[i] >= n) return mdw_fail(MD_ERR_INVALID, 0, "names a key outside the table");
+    md_status st = mdw_keys(bytes, offsets, n, &k);
+    size_t *order = NULL, *rank = NULL, *parent = NULL, *count = NULL, *comp = NULL;
+    uint32_t *block = NULL;
+    if (st == MD_OK) {
+        order = mdi_alloc_array(n, sizeof(size_t));
+        rank = mdi_alloc_array(n, sizeof(size_t));
+        parent = mdi_alloc_array(n, sizeof(size_t));
+        comp = mdi_alloc_array(n, sizeof(size_t));
+        count = mdi_calloc_array(n + 1, sizeof(size_t));
+        if (!order || !rank || !parent || !comp || !count) st = MD_ERR_NOMEM;
+    }
+    if (st == MD_OK) st = mdi_sort_keys(k, n, order);
+    if (st == MD_OK) {
+        /* Work in rank space: node r is the r-th key in JavaScript order, so
+         * the smaller root is the smaller number. */
+        for (size_t r = 0; r < n; r++) { rank[order[r]] = r; parent[r] = r; }
+        for (size_t e = 0; e < m; e++) {
+            size_t a = rank[ends[2 * e]], b = rank[ends[2 * e + 1]];
+            while (parent[a] != a) { parent[a] = parent[parent[a]]; a = parent[a]; }
+            while (parent[b] != b) { parent[b] = parent[parent[b]]; b = parent[b]; }
+            if (a < b) parent[b] = a; else if (b < a) parent[a] = b;
+        }
+        /* Ranks ascending: each component first shows its root (its smallest
+         * member), so numbering on first sight orders components by root. */
+        size_t n_comp = 0;
+        for (size_t r = 0; r < n; r++) {
+            size_t x = r;
+            while (parent[x] != x) x = parent[x];
+            parent[r] = x;
+            if (x == r) comp[r] = n_comp++;
+            count[comp[x] + 1]++;
+        }
+        block = mdi_alloc_array(n + n_comp + 1, sizeof(uint32_t));
+        if (!block) st = MD_ERR_NOMEM;
+        else {
+            for (size_t c = 0; c < n_comp; c++) count[c + 1] += count[c];
+            for (size_t c = 0; c <= n_comp; c++) block[n + c] = (uint32_t)count[c];
+            for (size_t r = 0; r < n; r++) block[count[comp[parent[r]]]++] = (uint32_t)order[r];
+            out[0] = (size_t)block;
+            out[1] = n;
+            out[2] = n_comp;
+        }
+    }
+    free(k); free(order); free(rank); free(parent); free(comp); free(count);
+    return st == MD_OK ? MD_OK : mdw_fail(st, 0, NULL);
 }

@@ -41,11 +41,6 @@ int mdw_key_compare(const uint8_t *bytes, const uint32_t *offsets, size_t n, siz
     return st;
 }
 
-static int key_order(const void *ctx, size_t a, size_t b) {
-    const md_str *keys = ctx;
-    return md_key_compare(keys[a], keys[b]);
-}
-
 /* A stable sort of the n keys by md_key_compare: order_out[0..n). */
 MDW_TEST_EXPORT("mdw_sort_keys")
 int mdw_sort_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *order_out) {
@@ -57,8 +52,7 @@ int mdw_sort_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint3
         if (!order) st = MD_ERR_NOMEM;
     }
     if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) order[i] = i;
-        st = mdi_sort_indices(order, n, key_order, keys);
+        st = mdi_sort_keys(keys, n, order);
     }
     if (st == MD_OK)
         for (size_t i = 0; i < n; i++) order_out[i] = (uint32_t)order[i];

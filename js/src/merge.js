@@ -140,18 +140,29 @@ export function mergeCandidates(pairs, options) {
 export function connectedComponents(edges) {
   const fn = "connectedComponents";
   arr(fn, "edges", edges);
-  if (edges.length > MAX_EDGES) throw rangeError(fn, "edges", `has ${edges.length} entries, more than memdomain accepts`);
-  const keys = new Array(2 * edges.length);
-  for (let i = 0; i < edges.length; i++) {
+  const m = edges.length;
+  if (m > MAX_EDGES) throw rangeError(fn, "edges", `has ${m} entries, more than memdomain accepts`);
+  // Strings cross once: each distinct key is sent once (its bytes: C orders
+  // them), every edge end as that key's id.
+  const index = new Map(), keys = [], ends = new Uint32Array(2 * m);
+  for (let i = 0; i < m; i++) {
     const e = edges[i];
     if (!Array.isArray(e) || e.length < 2) throw typeError(fn, `edges[${i}]`, "a [string, string] pair", e);
-    keys[2 * i] = str(fn, `edges[${i}][0]`, e[0]);
-    keys[2 * i + 1] = str(fn, `edges[${i}][1]`, e[1]);
+    const a = e[0], b = e[1];
+    if (typeof a !== "string") str(fn, `edges[${i}][0]`, a);
+    if (typeof b !== "string") str(fn, `edges[${i}][1]`, b);
+    let ia = index.get(a);
+    if (ia === undefined) { ia = keys.length; index.set(a, ia); keys.push(a); }
+    let ib = index.get(b);
+    if (ib === undefined) { ib = keys.length; index.set(b, ib); keys.push(b); }
+    ends[2 * i] = ia;
+    ends[2 * i + 1] = ib;
   }
   return withFrame(fn, (f) => {
-    const kt = f.keys(keys);
+    const kt = f.keys(keys), pe = f.u32(2 * m);
     f.alloc();
-    f.check(exportsOf().mdw_connected_components(f.at(kt.bytes), f.at(kt.offs), edges.length, f.out()));
+    f.writeU32(pe, ends);
+    f.check(exportsOf().mdw_components_ids(f.at(kt.bytes), f.at(kt.offs), keys.length, f.at(pe), m, f.out()));
     const block = f.result(f.outU32(0)) >>> 2;
     const nMembers = f.outU32(1), nComp = f.outU32(2);
     const { u32 } = views();

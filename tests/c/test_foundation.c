@@ -189,9 +189,9 @@ static void test_rrf(void) {
 
 static void test_reinforce(void) {
     double v;
-    CHECK(md_signal_value(MD_SIGNAL_POSITIVE, &v) == MD_OK && v == 1);
-    CHECK(md_signal_value(MD_SIGNAL_NEGATIVE, &v) == MD_OK && v == -1);
-    CHECK(md_signal_value(MD_SIGNAL_NEUTRAL, &v) == MD_OK && same_bits(v, 0));
+    CHECK(md_signal_value(MD_REINFORCE_POSITIVE, &v) == MD_OK && v == 1);
+    CHECK(md_signal_value(MD_REINFORCE_NEGATIVE, &v) == MD_OK && v == -1);
+    CHECK(md_signal_value(MD_REINFORCE_NEUTRAL, &v) == MD_OK && same_bits(v, 0));
     CHECK(md_signal_value((md_reinforce_signal)7, &v) == MD_ERR_INVALID);
     CHECK(md_should_bump_access(false, NAN, 0, 900));
     CHECK(md_should_bump_access(true, 0, 900000, 900));  /* exactly the cooldown: bumpable */
