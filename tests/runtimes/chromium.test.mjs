@@ -35,6 +35,14 @@ function importMap(nodeModules) {
     const exp = pkg.exports && (typeof pkg.exports === "string" || Array.isArray(pkg.exports) || !Object.keys(pkg.exports)[0]?.startsWith(".") ? pkg.exports : pkg.exports["."]);
     const entry = pick(exp) ?? pkg.module ?? pkg.main;
     if (entry && /\.m?js$/.test(entry)) imports[name] = `/node_modules/${name}/${entry.replace(/^\.\//, "")}`;
+    // Subpath exports ("effect/Option") too: the glue imports one module of effect.
+    if (pkg.exports && typeof pkg.exports === "object" && !Array.isArray(pkg.exports)) {
+      for (const [key, value] of Object.entries(pkg.exports)) {
+        if (!key.startsWith("./") || key.includes("*")) continue;
+        const sub = pick(value);
+        if (typeof sub === "string" && /\.m?js$/.test(sub)) imports[`${name}/${key.slice(2)}`] = `/node_modules/${name}/${sub.replace(/^\.\//, "")}`;
+      }
+    }
   }
   return { imports };
 }
