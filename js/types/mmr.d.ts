@@ -8,7 +8,7 @@
 export interface MmrCandidate {
   readonly path: string;
   readonly score: number;
-  readonly vector?: readonly number[];
+  readonly vector?: readonly number[] | Float32Array | Float64Array;
 }
 
 /**

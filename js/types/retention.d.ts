@@ -1,3 +1,9 @@
+/**
+ * A memory type: the six the tables name (completion offers them) or any
+ * other string, which takes DEFAULT_WEIGHTS and DEFAULT_HALF_LIFE_DAYS.
+ */
+export type MemoryType = "episodic" | "semantic" | "procedural" | "arc" | "error_pattern" | "task" | (string & {});
+
 // retention module: the eight-signal scorer, triage bands, reprieve gate, and
 // the batch scorer scoreRetentionMany (memdomain's addition).
 
@@ -34,7 +40,7 @@ export declare const REPRIEVE_W_RECENCY: 0.1;
 
 /** The raw per-memory inputs the SQL phase gathers. */
 export interface RetentionInput {
-  readonly memoryType: string;
+  readonly memoryType: MemoryType;
   readonly ageDays: number;
   readonly accessCount: number;
   readonly confidence: number;
@@ -63,9 +69,9 @@ export interface ReprieveInput {
 }
 
 /** The weight profile for a memory type (own-key lookup; others take DEFAULT_WEIGHTS). */
-export declare function weightsFor(memoryType: string): WeightProfile;
+export declare function weightsFor(memoryType: MemoryType): WeightProfile;
 /** The recency half-life in days for a memory type; null means no time decay. */
-export declare function halfLifeFor(memoryType: string): number | null;
+export declare function halfLifeFor(memoryType: MemoryType): number | null;
 /** A profile's weight sum under compensated summation. */
 export declare function profileWeightSum(profile: WeightProfile): number;
 /** Normalize the raw inputs to their [0, 1] signal values. */
@@ -82,7 +88,7 @@ export type NumberColumn = ArrayLike<number>;
 
 /** n memories as columns: each RetentionInput field as an array of length n. */
 export interface RetentionColumns {
-  readonly memoryType: readonly string[];
+  readonly memoryType: readonly MemoryType[];
   readonly ageDays: NumberColumn;
   readonly accessCount: NumberColumn;
   readonly confidence: NumberColumn;

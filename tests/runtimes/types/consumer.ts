@@ -206,3 +206,12 @@ export const used = [ready, readyFrom, exportsSync, exportsSync2, loaded, sim, d
   recencyColumn, reprieved, graphConstants, ranks, bridges, handleRuns, mergeConstants, joined, divergent, reasons,
   stage, decisions, components, members, frame, frames, title, chosen, view, top, rankedPairs, packedPairs, merged,
   rowSims, best, resident, bounds, pooled, parallel];
+
+// Issue 12 item 8: memoryType offers the six types and still takes any string;
+// an MmrCandidate's vector may be a Float32Array.
+import type { MemoryType } from "memdomain";
+const typed: MemoryType = "episodic";
+const other: MemoryType = "agent_insight" as string;
+weightsFor(typed); halfLifeFor(other);
+const f32Candidate: MmrCandidate = { path: "f", score: 1, vector: new Float32Array([1, 0]) };
+applyMmr([f32Candidate], 1);
