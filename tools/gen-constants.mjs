@@ -32,9 +32,19 @@ function names(file, table) {
 }
 
 const retention = read("src/retention.c");
-const profiles = [...retention.matchAll(/\{\{([^}]*)\}\},\s*\/\* ([a-z_]+) \*\//g)].map((m) => [m[2], m[1].split(",").map(Number)]);
-const dflt = retention.match(/md_default_weights = \{\{([^}]*)\}\}/)[1].split(",").map(Number);
-const lives = retention.match(/half_lives\[MD_MEMORY_TYPE_COUNT\] = \{([^}]*)\}/)[1].split(",").map((s) => s.trim());
+// Profiles are `#define NAME {{w, ...}}`; the classes table gives each type its profile and half-life.
+const macro = (name) => {
+  const m = retention.match(new RegExp(`#define ${name} \\{\\{([^}]*)\\}\\}`));
+  if (!m) throw new Error(`gen-constants: no #define ${name} {{...}} in src/retention.c`);
+  return m[1].split(",").map(Number);
+};
+const classes = retention.match(/md_default_retention_classes\[MD_MEMORY_TYPE_COUNT\] = \{([\s\S]*?)\n\};/);
+if (!classes) throw new Error("gen-constants: no md_default_retention_classes in src/retention.c");
+const entries = [...classes[1].matchAll(/\{([A-Z_]+), ([A-Z_0-9]+)\}/g)].map((m) => [m[1], m[2]]);
+const PROFILE_MACROS = ["EPISODIC", "SEMANTIC", "PROCEDURAL", "ARC", "ERROR_PATTERN"];
+const profiles = PROFILE_MACROS.map((name) => [name.toLowerCase(), macro(name)]);
+const dflt = macro("DEFAULT_WEIGHTS");
+const lives = entries.map(([, h]) => h);
 const typeNames = [...retention.matchAll(/\{"([a-z_]+)", \d+\}/g)].map((m) => m[1]);
 
 const lines = [
