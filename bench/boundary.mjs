@@ -6,8 +6,12 @@
 // answer.
 //
 //   node --expose-gc bench/boundary.mjs [--quick] [--only=fusion,cosine,...] [--wasm=build/memdomain.emcc.wasm]
+//                                       [--ref=build/ref/main]
 //
 // --quick shrinks the big inputs (100k -> 10k, 1M -> 100k) for a fast look.
+// --ref=DIR adds a third side, interleaved with the other two: the glue in
+// DIR/js with DIR/build/memdomain.wasm (another checkout, e.g. main's; `make
+// bench-ref REF=main` builds one under build/ref/ and runs this with it).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as md from "../js/index.js";
@@ -26,37 +30,44 @@ const quick = process.argv.includes("--quick");
 const only = arg("only")?.split(",");
 const wasmFile = arg("wasm") ?? "build/memdomain.wasm";
 md.initSync(readFileSync(`${ROOT}${wasmFile}`));
+const refDir = arg("ref");
+const ref = refDir ? await import(new URL(`${refDir.replace(/\/?$/, "/")}js/index.js`, `file://${ROOT}`).href) : null;
+if (ref) ref.initSync(readFileSync(new URL(`${refDir.replace(/\/?$/, "/")}build/memdomain.wasm`, `file://${ROOT}`)));
 
 const rand = rng(13);
 const pick = (a) => a[Math.floor(rand() * a.length)];
 let sink = 0;
 
 /** Median per-call ms of each side over interleaved rounds; `calls` calls per timed sample. */
-function measure(jsFn, mdFn, { rounds, calls }) {
+function measure(sides, { rounds, calls }) {
   const sample = (fn) => {
     globalThis.gc?.();
     const t = performance.now();
     for (let i = 0; i < calls; i++) sink += fn() ? 1 : 0;
     return (performance.now() - t) / calls;
   };
-  for (let w = 0; w < 2; w++) { sample(jsFn); sample(mdFn); }
-  const js = [], ours = [];
+  const names = Object.keys(sides), times = Object.fromEntries(names.map((k) => [k, []]));
+  for (let w = 0; w < 2; w++) for (const k of names) sample(sides[k]);
   for (let r = 0; r < rounds; r++) {
-    if (r % 2) { ours.push(sample(mdFn)); js.push(sample(jsFn)); }
-    else { js.push(sample(jsFn)); ours.push(sample(mdFn)); }
+    // Rotate the order every round so no side always runs first.
+    for (let q = 0; q < names.length; q++) { const k = names[(q + r) % names.length]; times[k].push(sample(sides[k])); }
   }
   const med = (a) => a.sort((x, y) => x - y)[a.length >> 1];
-  return { js: med(js), md: med(ours) };
+  return Object.fromEntries(names.map((k) => [k, med(times[k])]));
 }
 
 const rows = [];
-function row(group, name, jsFn, mdFn, opts, same) {
+const fmt = (ms) => (ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : ms >= 0.001 ? `${(ms * 1000).toFixed(2)} us` : `${(ms * 1e6).toFixed(0)} ns`);
+/** One row: `call(api)` runs the memdomain side on an API (ours, or the --ref one). */
+function row(group, name, jsFn, call, opts, same) {
   if (only && !only.some((o) => group.includes(o))) return;
   if (!same()) throw new Error(`${name}: memdomain and the plain-JS baseline disagree`);
-  const m = measure(jsFn, mdFn, opts);
+  const sides = { js: jsFn, md: () => call(md) };
+  if (ref) sides.ref = () => call(ref);
+  const m = measure(sides, opts);
   rows.push({ name, ...m });
-  const fmt = (ms) => (ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : ms >= 0.001 ? `${(ms * 1000).toFixed(2)} us` : `${(ms * 1e6).toFixed(0)} ns`);
-  console.log(`| ${name} | ${fmt(m.md)} | ${fmt(m.js)} | ${(m.js / m.md).toFixed(2)}x |`);
+  const extra = ref ? ` ${fmt(m.ref)} | ${(m.ref / m.md).toFixed(2)}x |` : "";
+  console.log(`| ${name} | ${fmt(m.md)} | ${fmt(m.js)} | ${(m.js / m.md).toFixed(2)}x |${extra}`);
 }
 
 const sameList = (a, b) => a.length === b.length && a.every((x, i) => x.path === b[i].path && Object.is(x.score, b[i].score));
@@ -70,9 +81,9 @@ const sameMap = (a, b) => {
 let uptime = "";
 try { uptime = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "); } catch {}
 console.log(`memdomain boundary benchmark (${wasmFile}), node ${process.version}, load average ${uptime}`);
-console.log("median per call over interleaved rounds; ratio = plain JS / memdomain (>= 1: memdomain no slower)\n");
-console.log("| call | memdomain | plain JS | ratio |");
-console.log("|---|---|---|---|");
+console.log(`median per call over interleaved rounds; ratio = plain JS / memdomain (>= 1: memdomain no slower)${ref ? `; memdomain vs ${refDir} = its time / ours` : ""}\n`);
+console.log(`| call | memdomain | plain JS | ratio |${ref ? ` ${refDir} | memdomain vs it |` : ""}`);
+console.log(`|---|---|---|---|${ref ? "---|---|" : ""}`);
 
 // ---- fusion: what a search box does per keystroke
 const corpus = Array.from({ length: 20000 }, (_, i) => `areas/topic${i % 97}/memory-${i}.html`);
@@ -83,19 +94,19 @@ function armsOf(nArms, hits) {
 for (const [nArms, hits, calls] of [[2, 50, 2000], [4, 1000, 40]]) {
   const arms = armsOf(nArms, hits), w = [1, 0.8, 0.5, 0.3].slice(0, nArms);
   row("fusion", `fuseArms + rankFused, ${nArms} arms x ${hits.toLocaleString("en")} hits`,
-    () => refRank(refFuse(arms, w)).length, () => md.rankFused(md.fuseArms(arms, w)).length, { rounds: 15, calls },
+    () => refRank(refFuse(arms, w)).length, (api) => api.rankFused(api.fuseArms(arms, w)).length, { rounds: 15, calls },
     () => sameList(md.rankFused(md.fuseArms(arms, w)), refRank(refFuse(arms, w))));
 }
 {
   const arms = armsOf(4, 1000), w = [1, 0.8, 0.5, 0.3];
-  row("fusion", "fuseArms alone, 4 arms x 1,000 hits", () => refFuse(arms, w).size, () => md.fuseArms(arms, w).size,
+  row("fusion", "fuseArms alone, 4 arms x 1,000 hits", () => refFuse(arms, w).size, (api) => api.fuseArms(arms, w).size,
     { rounds: 15, calls: 40 }, () => sameMap(md.fuseArms(arms, w), refFuse(arms, w)));
 }
 
 // ---- cosine: one Float32Array pair per call
 for (const [d, calls] of [[8, 200000], [384, 20000], [1536, 5000]]) {
   const a = new Float32Array(d).map(() => rand() - 0.5), b = new Float32Array(d).map(() => rand() - 0.5);
-  row("cosine", `cosine, one Float32Array pair, d = ${d}`, () => refCosine(a, b), () => md.cosine(a, b),
+  row("cosine", `cosine, one Float32Array pair, d = ${d}`, () => refCosine(a, b), (api) => api.cosine(a, b),
     { rounds: 15, calls }, () => Object.is(md.cosine(a, b), refCosine(a, b)));
 }
 
@@ -104,7 +115,7 @@ for (const [d, calls] of [[8, 200000], [384, 20000], [1536, 5000]]) {
   const ranks = Array.from({ length: 64 }, (_, i) => i - 3), weights = [1, 0.5, 0, -1, NaN];
   let i = 0;
   row("scalars", "rrfContribution", () => Option.isSome(scalars.rrfContribution(ranks[i++ & 63], weights[i % 5])),
-    () => Option.isSome(md.rrfContribution(ranks[i++ & 63], weights[i % 5])), { rounds: 15, calls: 200000 },
+    (api) => Option.isSome(api.rrfContribution(ranks[i++ & 63], weights[i % 5])), { rounds: 15, calls: 200000 },
     () => ranks.every((r) => weights.every((w) => {
       const x = md.rrfContribution(r, w), y = scalars.rrfContribution(r, w);
       return Option.isSome(x) === Option.isSome(y) && (Option.isNone(x) || Object.is(Option.getOrThrow(x), Option.getOrThrow(y)));
@@ -112,7 +123,7 @@ for (const [d, calls] of [[8, 200000], [384, 20000], [1536, 5000]]) {
   let j = 0;
   const confs = [0.9, 0.5, 0.21, 1, 0.35], cycles = [3, 1, 10, 0, 30];
   row("scalars", "decayConfidenceN", () => scalars.decayConfidenceN(confs[j % 5], cycles[j++ % 5]),
-    () => md.decayConfidenceN(confs[j % 5], cycles[j++ % 5]), { rounds: 15, calls: 200000 },
+    (api) => api.decayConfidenceN(confs[j % 5], cycles[j++ % 5]), { rounds: 15, calls: 200000 },
     () => confs.every((c) => cycles.every((n) => Object.is(md.decayConfidenceN(c, n), scalars.decayConfidenceN(c, n)))));
   const TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "task", "agent_insight"];
   const inputs = Array.from({ length: 64 }, () => ({ memoryType: pick(TYPES), ageDays: rand() * 400, accessCount: Math.floor(rand() * 50),
@@ -120,14 +131,14 @@ for (const [d, calls] of [[8, 200000], [384, 20000], [1536, 5000]]) {
     reinforcementCount: Math.floor(rand() * 6), wordCount: Math.floor(rand() * 500), contradictionCount: Math.floor(rand() * 4) }));
   let k = 0;
   row("scalars", "scoreRetention (single)", () => refScoreRetention(inputs[k++ & 63]).score,
-    () => md.scoreRetention(inputs[k++ & 63]).score, { rounds: 15, calls: 50000 },
+    (api) => api.scoreRetention(inputs[k++ & 63]).score, { rounds: 15, calls: 50000 },
     () => inputs.every((x) => JSON.stringify(md.scoreRetention(x)) === JSON.stringify(refScoreRetention(x))));
   for (const [n, lim, calls] of [[50, 10, 2000], [1000, 20, 20]]) {
     const d = 384;
     const cands = Array.from({ length: n }, (_, c) => ({ path: `p${c}`, score: rand(),
       vector: Array.from({ length: d }, () => rand() - 0.5) }));
     row("scalars", `applyMmr, choose ${lim} of ${n.toLocaleString("en")} (d = ${d})`, () => jsApplyMmr(cands, lim).length,
-      () => md.applyMmr(cands, lim).length, { rounds: 11, calls },
+      (api) => api.applyMmr(cands, lim).length, { rounds: 11, calls },
       () => { const x = md.applyMmr(cands, lim), y = jsApplyMmr(cands, lim); return x.length === y.length && x.every((c, q) => c === y[q]); });
   }
 }
@@ -140,7 +151,7 @@ const big = quick ? 10 : 1;
   const edges = Array.from({ length: n }, () => [pick(keys), pick(keys)]);
   const same = (x, y) => x.length === y.length && x.every((c, i) => c.length === y[i].length && c.every((m, q) => m === y[i][q]));
   row("components", `connectedComponents, ${n.toLocaleString("en")} string pairs`, () => text.connectedComponents(edges).length,
-    () => md.connectedComponents(edges).length, { rounds: 5, calls: 1 }, () => same(md.connectedComponents(edges), text.connectedComponents(edges)));
+    (api) => api.connectedComponents(edges).length, { rounds: 5, calls: 1 }, () => same(md.connectedComponents(edges), text.connectedComponents(edges)));
 }
 {
   const WORDS = ["run", "the", "cutover", "during", "business", "hours", "draining", "does", "NOT", "complete", "retry",
@@ -155,7 +166,7 @@ const big = quick ? 10 : 1;
   });
   const opts = { maxPairs: Infinity };
   row("merge", `mergeOutcomes, ${pairs.length.toLocaleString("en")} pairs with texts`, () => text.mergeOutcomes(pairs, opts).length,
-    () => md.mergeOutcomes(pairs, opts).length, { rounds: 3, calls: 1 },
+    (api) => api.mergeOutcomes(pairs, opts).length, { rounds: 3, calls: 1 },
     () => { const a = md.mergeOutcomes(pairs, opts), b = text.mergeOutcomes(pairs, opts); return a.every((o, i) => o.stage === b[i].stage); });
 }
 {
@@ -167,7 +178,7 @@ const big = quick ? 10 : 1;
   const claims = Array.from({ length: 1000000 / big }, (_, i) =>
     `${pick(SUBJ)} ${pick(LINK)} ${pick(OBJ)}${rand() < 0.5 ? " is" : ""} ${pick(VAL)}${rand() < 0.3 ? "." : ""} #${i}`);
   row("frame", `frameKeysOf, ${claims.length.toLocaleString("en")} claims`, () => claims.map(text.frameKeyOf).length,
-    () => md.frameKeysOf(claims).length, { rounds: 3, calls: 1 },
+    (api) => api.frameKeysOf(claims).length, { rounds: 3, calls: 1 },
     () => { const a = md.frameKeysOf(claims); return claims.every((c, i) => a[i] === text.frameKeyOf(c)); });
 }
 {
@@ -176,7 +187,7 @@ const big = quick ? 10 : 1;
   const nodes = Array.from({ length: n }, (_, i) => `areas/notes/${(i * 2654435761 >>> 0).toString(36)}-${i}.html`);
   const edges = Array.from({ length: m }, () => ({ src: nodes[Math.floor(r() ** 1.5 * n)], dst: nodes[Math.floor(r() ** 3 * n)], strength: r() }));
   row("pagerank", `pagerank one-shot, ${n.toLocaleString("en")} nodes / ${m.toLocaleString("en")} edges`,
-    () => graph.pagerank(nodes, edges).size, () => md.pagerank(nodes, edges).size, { rounds: 3, calls: 1 },
+    () => graph.pagerank(nodes, edges).size, (api) => api.pagerank(nodes, edges).size, { rounds: 3, calls: 1 },
     () => sameMap(md.pagerank(nodes, edges), graph.pagerank(nodes, edges)));
 }
 if (sink === 42) console.log("");

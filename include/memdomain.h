@@ -979,6 +979,24 @@ extern const char *const md_merge_stage_names[6];
 md_status md_merge_outcomes(const md_merge_pair *pairs, size_t n, double max_pairs, double threshold,
                             uint8_t *stages);
 
+/** A pair without that text, in md_merge_outcomes_indexed. */
+#define MD_MERGE_NO_TEXT UINT32_MAX
+
+/**
+ * mergeOutcomes over interned paths and texts: pair i keeps path id
+ * keep_path[i] and drops drop_path[i] (ids < n_paths; equal ids are equal
+ * paths), with similarity[i] and the texts keep_text[i] and drop_text[i]
+ * (ids < n_texts, or MD_MERGE_NO_TEXT); text t's gist is texts[2 t] and its
+ * body texts[2 t + 1]. Each text is tokenized at most once, however many
+ * pairs name it. stages as md_merge_outcomes. Returns MD_OK, MD_ERR_NULL,
+ * MD_ERR_INVALID (an id out of range, or malformed UTF-8 in a text a pair
+ * reads) or MD_ERR_NOMEM.
+ */
+md_status md_merge_outcomes_indexed(const md_str *texts, size_t n_texts, const uint32_t *keep_path,
+                                    const uint32_t *drop_path, size_t n_paths, const uint32_t *keep_text,
+                                    const uint32_t *drop_text, const double *similarity, size_t n,
+                                    double max_pairs, double threshold, uint8_t *stages);
+
 /**
  * mergeCandidates: the indices of the committed pairs, in input order, in
  * committed[0..*n_committed). committed must hold n entries. Statuses as

@@ -5,3 +5,15 @@
 test-boundary:
 	node tools/gen-constants.mjs --check
 TEST_EXTRA += test-boundary
+
+# bench/boundary.mjs with a third side: the glue and wasm of another git ref
+# (default main), extracted and built under build/ref/<ref>/, interleaved with
+# this checkout and the plain-JavaScript baselines in one run.
+#   make bench-ref [REF=main]
+REF ?= main
+.PHONY: bench-ref
+bench-ref: $(BUILD)/memdomain.wasm node_modules/.deps-npm
+	rm -rf $(BUILD)/ref/$(REF) && mkdir -p $(BUILD)/ref/$(REF)
+	git archive $(REF) | tar -x -C $(BUILD)/ref/$(REF)
+	$(MAKE) -C $(BUILD)/ref/$(REF) build/memdomain.wasm
+	node --expose-gc bench/boundary.mjs --ref=$(BUILD)/ref/$(REF)

@@ -18,14 +18,9 @@ struct md_graph {
     uint32_t *out_off;   /* n + 1 */
     uint32_t *out_dst;   /* m */
     double *out_w;       /* m */
-    /* The same edges by (dst, src): the in-adjacency PageRank pulls from. */
-    uint32_t *in_off;    /* n + 1 */
-    uint32_t *in_src;    /* m */
-    double *in_w;        /* m */
     double *out_weight;  /* n: sum of out-strengths in dst order, from 0 */
     uint32_t *dangling;  /* nodes whose out-weight is exactly 0, ascending */
     size_t n_dangling;
-    bool dangling_edges; /* some edge leaves a zero-out-weight node */
 };
 
 void md_pagerank_options_default(md_pagerank_options *o) {
@@ -43,7 +38,6 @@ void md_graph_free(md_graph *g) {
     if (!g) return;
     free(g->bytes); free(g->keys); free(g->first); free(g->of_input);
     free(g->out_off); free(g->out_dst); free(g->out_w);
-    free(g->in_off); free(g->in_src); free(g->in_w);
     free(g->out_weight); free(g->dangling);
     free(g);
 }
@@ -135,100 +129,123 @@ static md_status build_nodes(md_graph *g, const md_str *nodes, size_t n_in) {
     return st;
 }
 
-/* An edge while building: ends as node indices. */
+/* An out-edge while building. */
 typedef struct edge_rec {
-    uint32_t src, dst;
+    uint32_t dst;
     double w;
 } edge_rec;
 
+/* Stable sort of r[0..k) by dst: insertion for short runs, else a bottom-up
+ * merge through tmp (room for k). */
+static void sort_by_dst(edge_rec *r, size_t k, edge_rec *tmp) {
+    if (k <= 24) {
+        for (size_t i = 1; i < k; i++) {
+            edge_rec x = r[i];
+            size_t j = i;
+            while (j > 0 && r[j - 1].dst > x.dst) { r[j] = r[j - 1]; j--; }
+            r[j] = x;
+        }
+        return;
+    }
+    for (size_t i = 0; i < k; i += 16) sort_by_dst(r + i, k - i < 16 ? k - i : 16, tmp);
+    edge_rec *from = r, *to = tmp;
+    for (size_t width = 16; width < k; width *= 2) {
+        for (size_t lo = 0; lo < k; lo += 2 * width) {
+            size_t mid = lo + width < k ? lo + width : k, hi = lo + 2 * width < k ? lo + 2 * width : k;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) to[o++] = from[j].dst < from[i].dst ? from[j++] : from[i++];
+            while (i < mid) to[o++] = from[i++];
+            while (j < hi) to[o++] = from[j++];
+        }
+        edge_rec *t = from; from = to; to = t;
+    }
+    if (from != r) memcpy(r, from, k * sizeof(edge_rec));
+}
+
 /* Keep valid edges, fold parallel ones (the first of maximum strength, by the
- * (src, dst) pair itself), and lay them out by (src, dst) and by (dst, src). */
+ * (src, dst) pair itself), and lay them out by (src, dst): one counting pass
+ * by source, then each source's short list sorted by destination. */
 static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *dst,
                              const double *strength, size_t m_in) {
     size_t n = g->n, n_in = g->n_input;
     md_status st = MD_OK;
-    edge_rec *a = mdi_alloc_array(m_in, sizeof(edge_rec));
-    edge_rec *b = mdi_alloc_array(m_in, sizeof(edge_rec));
-    uint32_t *cnt = mdi_calloc_array(n + 1, sizeof(uint32_t));
+    uint32_t *ends = mdi_alloc_array(m_in, 2 * sizeof(uint32_t)); /* valid edges' (src, dst), in order */
+    uint32_t *keep = mdi_alloc_array(m_in, sizeof(uint32_t));     /* their input positions */
+    uint32_t *pos = mdi_calloc_array(n + 1, sizeof(uint32_t));
     g->out_off = mdi_calloc_array(n + 1, sizeof(uint32_t));
-    g->in_off = mdi_calloc_array(n + 1, sizeof(uint32_t));
     g->out_weight = mdi_alloc_array(n, sizeof(double));
-    if (!a || !b || !cnt || !g->out_off || !g->in_off || !g->out_weight) st = MD_ERR_NOMEM;
+    edge_rec *rec = NULL, *tmp = NULL;
+    if (!ends || !keep || !pos || !g->out_off || !g->out_weight) st = MD_ERR_NOMEM;
+    size_t k = 0;
     if (st == MD_OK) {
-        size_t k = 0;
         for (size_t e = 0; e < m_in; e++) {
             /* Input indices may name duplicates: map them onto nodes. */
             if (src[e] >= n_in || dst[e] >= n_in) continue;
             uint32_t s = g->of_input[src[e]], d = g->of_input[dst[e]];
-            if (s != d) {
-                a[k].src = s; a[k].dst = d; a[k].w = strength[e];
-                k++;
-            }
+            if (s == d) continue;
+            ends[2 * k] = s;
+            ends[2 * k + 1] = d;
+            keep[k++] = (uint32_t)e;
+            pos[s + 1]++;
         }
-        /* Stable LSD counting sort: by dst into b, then by src into a. */
-        for (size_t i = 0; i < k; i++) cnt[a[i].dst + 1]++;
-        for (size_t v = 0; v < n; v++) cnt[v + 1] += cnt[v];
-        for (size_t i = 0; i < k; i++) b[cnt[a[i].dst]++] = a[i];
-        memset(cnt, 0, (n + 1) * sizeof(uint32_t));
-        for (size_t i = 0; i < k; i++) cnt[b[i].src + 1]++;
-        for (size_t v = 0; v < n; v++) cnt[v + 1] += cnt[v];
-        for (size_t i = 0; i < k; i++) a[cnt[b[i].src]++] = b[i];
-        /* Fold runs of one (src, dst): they stay in input order inside a run. */
-        size_t m = 0;
+        for (size_t v = 0; v < n; v++) pos[v + 1] += pos[v];
+        size_t widest = 0;
+        for (size_t v = 0; v < n; v++)
+            if (pos[v + 1] - pos[v] > widest) widest = pos[v + 1] - pos[v];
+        rec = mdi_alloc_array(k, sizeof(edge_rec));
+        tmp = mdi_alloc_array(widest, sizeof(edge_rec));
+        if (!rec || !tmp) st = MD_ERR_NOMEM;
+    }
+    if (st == MD_OK) {
+        /* By source, each source's edges in input order. */
+        uint32_t *at = g->out_off; /* borrowed as the fill cursor; rebuilt below */
+        memcpy(at, pos, (n + 1) * sizeof(uint32_t));
         for (size_t i = 0; i < k; i++) {
-            if (m > 0 && a[m - 1].src == a[i].src && a[m - 1].dst == a[i].dst) {
-                if (a[i].w > a[m - 1].w) a[m - 1].w = a[i].w;
-            } else {
-                a[m++] = a[i];
+            edge_rec *r = &rec[at[ends[2 * i]]++];
+            r->dst = ends[2 * i + 1];
+            r->w = strength[keep[i]];
+        }
+        /* Sort each source's list by destination (stable), fold runs of one
+         * (src, dst), and pack the lists from the front. */
+        size_t m = 0;
+        g->out_off[0] = 0;
+        for (size_t u = 0; u < n; u++) {
+            edge_rec *r = rec + pos[u];
+            size_t len = pos[u + 1] - pos[u], m0 = m;
+            sort_by_dst(r, len, tmp);
+            double w = 0;
+            for (size_t i = 0; i < len; i++) {
+                if (m > m0 && rec[m - 1].dst == r[i].dst) {
+                    if (r[i].w > rec[m - 1].w) rec[m - 1].w = r[i].w;
+                } else {
+                    rec[m++] = r[i];
+                }
             }
+            for (size_t i = m0; i < m; i++) w += rec[i].w;
+            g->out_weight[u] = w;
+            g->out_off[u + 1] = (uint32_t)m;
         }
         g->m = m;
         g->out_dst = mdi_alloc_array(m, sizeof(uint32_t));
         g->out_w = mdi_alloc_array(m, sizeof(double));
-        g->in_src = mdi_alloc_array(m, sizeof(uint32_t));
-        g->in_w = mdi_alloc_array(m, sizeof(double));
-        if (!g->out_dst || !g->out_w || !g->in_src || !g->in_w) st = MD_ERR_NOMEM;
+        if (!g->out_dst || !g->out_w) st = MD_ERR_NOMEM;
+        else {
+            for (size_t i = 0; i < m; i++) { g->out_dst[i] = rec[i].dst; g->out_w[i] = rec[i].w; }
+        }
     }
-    free(b);
     if (st == MD_OK) {
-        size_t m = g->m;
-        for (size_t i = 0; i < m; i++) {
-            g->out_off[a[i].src + 1]++;
-            g->in_off[a[i].dst + 1]++;
-            g->out_dst[i] = a[i].dst;
-            g->out_w[i] = a[i].w;
-        }
-        for (size_t v = 0; v < n; v++) {
-            g->out_off[v + 1] += g->out_off[v];
-            g->in_off[v + 1] += g->in_off[v];
-        }
-        /* Edges are by src already, so each in-list fills in src order. */
-        memcpy(cnt, g->in_off, (n + 1) * sizeof(uint32_t));
-        for (size_t u = 0; u < n; u++) {
-            double w = 0;
-            for (uint32_t i = g->out_off[u]; i < g->out_off[u + 1]; i++) {
-                uint32_t at = cnt[g->out_dst[i]]++;
-                g->in_src[at] = (uint32_t)u;
-                g->in_w[at] = g->out_w[i];
-                w += g->out_w[i];
-            }
-            g->out_weight[u] = w;
-        }
         size_t nd = 0;
         for (size_t u = 0; u < n; u++) nd += g->out_weight[u] == 0;
         g->dangling = mdi_alloc_array(nd, sizeof(uint32_t));
         if (!g->dangling) st = MD_ERR_NOMEM;
         else {
             nd = 0;
-            for (size_t u = 0; u < n; u++) {
-                if (g->out_weight[u] != 0) continue;
-                g->dangling[nd++] = (uint32_t)u;
-                if (g->out_off[u + 1] != g->out_off[u]) g->dangling_edges = true;
-            }
+            for (size_t u = 0; u < n; u++)
+                if (g->out_weight[u] == 0) g->dangling[nd++] = (uint32_t)u;
             g->n_dangling = nd;
         }
     }
-    free(a); free(cnt);
+    free(ends); free(keep); free(pos); free(rec); free(tmp);
     return st;
 }
 
@@ -318,31 +335,27 @@ static double watch(cycle_watch *w, const void *state, double it) {
     return 0;
 }
 
-/* One PageRank iteration from cur into nxt; returns delta. */
+/* One PageRank iteration from cur into nxt; returns delta. Mass is pushed
+ * along out-edges in the design's order (sources ascending, each source's
+ * edges by destination), so each next[v] sums its terms as the reference
+ * does. */
 static double pagerank_step(const md_graph *g, double d, double one_minus_d, const double *tele,
                             double t_uniform, const double *cur, double *nxt) {
     size_t n = g->n;
     double dangling = 0;
     for (size_t i = 0; i < g->n_dangling; i++) dangling += cur[g->dangling[i]];
-    const uint32_t *off = g->in_off, *srcs = g->in_src;
-    const double *w = g->in_w, *ow = g->out_weight;
+    const uint32_t *off = g->out_off, *dst = g->out_dst;
+    const double *w = g->out_w, *ow = g->out_weight;
+    for (size_t v = 0; v < n; v++) nxt[v] = 0;
+    for (size_t u = 0; u < n; u++) {
+        double wu = ow[u], mass = cur[u];
+        if (wu == 0) continue; /* dangling: its mass went to `dangling` */
+        for (uint32_t e = off[u]; e < off[u + 1]; e++) nxt[dst[e]] += (mass * w[e]) / wu;
+    }
     double delta = 0;
     for (size_t v = 0; v < n; v++) {
-        double acc = 0;
-        if (!g->dangling_edges) {
-            for (uint32_t e = off[v]; e < off[v + 1]; e++) {
-                uint32_t u = srcs[e];
-                acc += (cur[u] * w[e]) / ow[u];
-            }
-        } else {
-            for (uint32_t e = off[v]; e < off[v + 1]; e++) {
-                uint32_t u = srcs[e];
-                if (ow[u] == 0) continue; /* dangling: its mass went to `dangling` */
-                acc += (cur[u] * w[e]) / ow[u];
-            }
-        }
         double t = tele ? tele[v] : t_uniform;
-        double value = d * (acc + dangling * t) + one_minus_d * t;
+        double value = d * (nxt[v] + dangling * t) + one_minus_d * t;
         delta += fabs(value - cur[v]);
         nxt[v] = value;
     }
@@ -444,20 +457,54 @@ static inline void lp_add(lp_work *w, size_t *nt, uint32_t label, double s) {
     }
 }
 
+/* The in-adjacency (the folded edges by (dst, src)), which only label
+ * propagation reads: built per call from the out-lists. */
+typedef struct in_adj {
+    uint32_t *off; /* n + 1 */
+    uint32_t *src; /* m */
+    double *w;     /* m */
+} in_adj;
+
+static void in_adj_free(in_adj *a) {
+    free(a->off); free(a->src); free(a->w);
+}
+
+static md_status in_adj_build(const md_graph *g, in_adj *a) {
+    size_t n = g->n, m = g->m;
+    a->off = mdi_calloc_array(n + 1, sizeof(uint32_t));
+    a->src = mdi_alloc_array(m, sizeof(uint32_t));
+    a->w = mdi_alloc_array(m, sizeof(double));
+    uint32_t *at = mdi_alloc_array(n + 1, sizeof(uint32_t));
+    if (!a->off || !a->src || !a->w || !at) { free(at); in_adj_free(a); return MD_ERR_NOMEM; }
+    for (size_t i = 0; i < m; i++) a->off[g->out_dst[i] + 1]++;
+    for (size_t v = 0; v < n; v++) a->off[v + 1] += a->off[v];
+    memcpy(at, a->off, (n + 1) * sizeof(uint32_t));
+    /* Sources ascending, so each in-list fills in source order. */
+    for (size_t u = 0; u < n; u++) {
+        for (uint32_t e = g->out_off[u]; e < g->out_off[u + 1]; e++) {
+            uint32_t k = at[g->out_dst[e]]++;
+            a->src[k] = (uint32_t)u;
+            a->w[k] = g->out_w[e];
+        }
+    }
+    free(at);
+    return MD_OK;
+}
+
 /* One in-place sweep in sorted order; returns whether a label changed. */
-static bool lp_sweep(const md_graph *g, uint32_t *label, lp_work *w) {
+static bool lp_sweep(const md_graph *g, const in_adj *in, uint32_t *label, lp_work *w) {
     bool changed = false;
     for (size_t k = 0; k < g->n; k++) {
-        uint32_t i0 = g->in_off[k], i1 = g->in_off[k + 1];
+        uint32_t i0 = in->off[k], i1 = in->off[k + 1];
         uint32_t o0 = g->out_off[k], o1 = g->out_off[k + 1];
         if (i0 == i1 && o0 == o1) continue;
         size_t nt = 0;
         /* Neighbours in folded-edge order: in-edges from smaller sources,
          * then out-edges, then in-edges from larger sources. */
         uint32_t i = i0;
-        for (; i < i1 && g->in_src[i] < k; i++) lp_add(w, &nt, label[g->in_src[i]], g->in_w[i]);
+        for (; i < i1 && in->src[i] < k; i++) lp_add(w, &nt, label[in->src[i]], in->w[i]);
         for (uint32_t e = o0; e < o1; e++) lp_add(w, &nt, label[g->out_dst[e]], g->out_w[e]);
-        for (; i < i1; i++) lp_add(w, &nt, label[g->in_src[i]], g->in_w[i]);
+        for (; i < i1; i++) lp_add(w, &nt, label[in->src[i]], in->w[i]);
         /* The first label in sorted order with strictly greatest weight
          * (labels are node indices, so sorted order is numeric order). */
         uint32_t best = UINT32_MAX;
@@ -482,7 +529,9 @@ md_status md_graph_label_propagation(const md_graph *g, double min_community_siz
     md_status st = MD_OK;
     uint32_t *label = mdi_alloc_array(n, sizeof(uint32_t));
     lp_work w = {mdi_alloc_array(n, sizeof(double)), mdi_calloc_array(n, 1), mdi_alloc_array(n, sizeof(uint32_t))};
+    in_adj in = {NULL, NULL, NULL};
     if (!label || !w.weight || !w.seen || !w.touched) st = MD_ERR_NOMEM;
+    if (st == MD_OK) st = in_adj_build(g, &in);
     double times = mdi_js_loop_count(max_sweeps);
     cycle_watch cw = {NULL, n * sizeof(uint32_t), 0, 1, false};
     if (st == MD_OK) {
@@ -495,7 +544,7 @@ md_status md_graph_label_propagation(const md_graph *g, double min_community_siz
     }
     double budget = step_budget(g), it = 0;
     while (st == MD_OK && it < times) {
-        bool changed = lp_sweep(g, label, &w);
+        bool changed = lp_sweep(g, &in, label, &w);
         it += 1;
         if (!changed) break;
         double lam = watch(&cw, label, it);
@@ -525,6 +574,7 @@ md_status md_graph_label_propagation(const md_graph *g, double min_community_siz
         free(first); free(size);
     }
     free(cw.snap);
+    in_adj_free(&in);
     free(label); free(w.weight); free(w.seen); free(w.touched);
     return st;
 }

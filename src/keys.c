@@ -156,19 +156,49 @@ md_status mdi_keymap_put(mdi_keymap *m, md_str key, size_t fresh, size_t *val, b
 typedef struct key_sort {
     const md_str *keys;
     const uint64_t *prefix; /* NULL: compare with md_key_compare only */
+    size_t from;            /* prefix[i]: the 8 bytes of key i at `from` */
+    bool remap;             /* some key has a lead byte the UTF-16 order moves (EE-F4) */
 } key_sort;
+
+static inline uint8_t utf16_rank(uint8_t b) {
+    if (b >= 0xF0 && b <= 0xF4) return (uint8_t)(b - 2);  /* F0..F4 -> EE..F2 */
+    if (b == 0xEE || b == 0xEF) return (uint8_t)(b + 5);  /* EE, EF -> F3, F4 */
+    return b;
+}
+
+/* Plain UTF-8 keys (see plain_utf8) in JavaScript order: their prefixes,
+ * then the bytes after them (lead bytes remapped when any key needs it). */
+static int key_cmp_plain(const void *ctx, size_t a, size_t b) {
+    const key_sort *c = ctx;
+    if (c->prefix[a] != c->prefix[b]) return c->prefix[a] < c->prefix[b] ? -1 : 1;
+    md_str x = c->keys[a], y = c->keys[b];
+    size_t from = c->from + 8, n = x.len < y.len ? x.len : y.len;
+    if (from < n) {
+        const uint8_t *p = (const uint8_t *)x.ptr, *q = (const uint8_t *)y.ptr;
+        if (!c->remap) {
+            int r = memcmp(p + from, q + from, n - from);
+            if (r) return r;
+        } else {
+            for (size_t i = from; i < n; i++)
+                if (p[i] != q[i]) return utf16_rank(p[i]) < utf16_rank(q[i]) ? -1 : 1;
+        }
+    }
+    /* Equal up to the shorter one's end (padding included): the shorter is a prefix. */
+    return x.len < y.len ? -1 : x.len > y.len ? 1 : 0;
+}
 
 static int key_cmp(const void *ctx, size_t a, size_t b) {
     const key_sort *c = ctx;
-    if (c->prefix && c->prefix[a] != c->prefix[b]) return c->prefix[a] < c->prefix[b] ? -1 : 1;
     return md_key_compare(c->keys[a], c->keys[b]);
 }
 
 /* True when every key is well-formed UTF-8 without surrogates. For such keys,
  * byte order is code point order, and UTF-16 order differs from it only in
  * putting U+10000.. (lead bytes F0-F4) below U+E000..U+FFFF (EE, EF): after
- * swapping those lead-byte ranges, plain byte order is JavaScript's order. */
-static bool plain_utf8(const md_str *k, size_t n) {
+ * swapping those lead-byte ranges, plain byte order is JavaScript's order.
+ * *remap: some key holds one of those lead bytes. */
+static bool plain_utf8(const md_str *k, size_t n, bool *remap) {
+    bool moved = false;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *p = (const uint8_t *)k[i].ptr;
         size_t len = k[i].len, j = 0;
@@ -187,24 +217,20 @@ static bool plain_utf8(const md_str *k, size_t n) {
                 v = (v << 6) | (p[j + t] & 0x3F);
             }
             if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return false;
+            moved |= b >= 0xEE;
             j += need + 1;
         }
     }
+    *remap = moved;
     return true;
 }
 
-static inline uint8_t utf16_rank(uint8_t b) {
-    if (b >= 0xF0 && b <= 0xF4) return (uint8_t)(b - 2);  /* F0..F4 -> EE..F2 */
-    if (b == 0xEE || b == 0xEF) return (uint8_t)(b + 5);  /* EE, EF -> F3, F4 */
-    return b;
-}
-
-/* 8 order-preserving bytes after the keys' common prefix, big-endian (a
- * shorter key pads with 0; ties fall back to md_key_compare). NULL when the
- * keys are not plain UTF-8 (or on allocation failure: the sort is then slower,
- * not different). */
-static uint64_t *key_prefixes(const md_str *k, size_t n) {
-    if (n < 64 || !plain_utf8(k, n)) return NULL;
+/* 8 order-preserving bytes of each key after the keys' common prefix,
+ * big-endian (a shorter key pads with 0: ties then go to the bytes after, and
+ * to the length). NULL when the keys are not plain UTF-8 (or on allocation
+ * failure: the sort is then slower, not different). */
+static uint64_t *key_prefixes(const md_str *k, size_t n, size_t *from, bool *remap) {
+    if (n < 64 || !plain_utf8(k, n, remap)) return NULL;
     size_t lcp = k[0].len;
     for (size_t i = 1; i < n && lcp; i++) {
         size_t l = k[i].len < lcp ? k[i].len : lcp, j = 0;
@@ -219,13 +245,15 @@ static uint64_t *key_prefixes(const md_str *k, size_t n) {
         for (size_t j = 0; j < 8; j++) v = (v << 8) | (lcp + j < k[i].len ? utf16_rank(p[lcp + j]) : 0);
         pre[i] = v;
     }
+    *from = lcp;
     return pre;
 }
 
 md_status mdi_sort_keys(const md_str *keys, size_t n, size_t *order) {
     for (size_t i = 0; i < n; i++) order[i] = i;
-    key_sort ks = {keys, key_prefixes(keys, n)};
-    md_status st = mdi_sort_indices(order, n, key_cmp, &ks);
+    key_sort ks = {keys, NULL, 0, false};
+    ks.prefix = key_prefixes(keys, n, &ks.from, &ks.remap);
+    md_status st = mdi_sort_indices(order, n, ks.prefix ? key_cmp_plain : key_cmp, &ks);
     free((void *)ks.prefix);
     return st;
 }

@@ -384,3 +384,42 @@ md_status md_to_lower(md_str s, md_text *out) {
     out->len = mdi_lower_utf8((const uint8_t *)s.ptr, s.len, b);
     return MD_OK;
 }
+
+size_t mdi_token_fold_utf8(const uint8_t *s, size_t n, bool check_nfc, uint8_t *out) {
+    unsigned last = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        uint8_t b = s[i];
+        if (b < 0x80) {
+            out[k++] = (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
+            last = 0;
+            i++;
+            continue;
+        }
+        size_t len;
+        uint32_t c, min;
+        if (b >= 0xC2 && b <= 0xDF) { len = 2; c = b & 0x1F; min = 0x80; }
+        else if (b >= 0xE0 && b <= 0xEF) { len = 3; c = b & 0x0F; min = 0x800; }
+        else if (b >= 0xF0 && b <= 0xF4) { len = 4; c = b & 0x07; min = 0x10000; }
+        else return MDI_FOLD_MALFORMED;
+        if (len > n - i) return MDI_FOLD_MALFORMED;
+        for (size_t j = 1; j < len; j++) {
+            if ((s[i + j] & 0xC0) != 0x80) return MDI_FOLD_MALFORMED;
+            c = (c << 6) | (s[i + j] & 0x3F);
+        }
+        if (c < min || c > 0x10FFFF) return MDI_FOLD_MALFORMED;
+        const mdi_uni_record *r = record(c);
+        if (check_nfc && ((r->flags & MDI_UNI_NFC_MAYBE) || (r->ccc && last > r->ccc))) return MDI_FOLD_NOT_NFC;
+        last = r->ccc;
+        /* toLowerCase as mdi_lower_utf8 does it, keeping only what is ASCII:
+         * U+0130 lowers to i + U+0307; every other character to one code
+         * point (final sigma's choice is between two non-ASCII ones). */
+        if (c == 0x130) { out[k++] = 'i'; out[k++] = 0x80; }
+        else {
+            int32_t l = (int32_t)c + mdi_uni_deltas[r->delta];
+            out[k++] = l < 0x80 ? (uint8_t)l : 0x80;
+        }
+        i += len;
+    }
+    return k;
+}

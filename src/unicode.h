@@ -55,6 +55,15 @@ bool mdi_is_nfc(const uint32_t *cps, size_t n);
 bool mdi_utf8_valid(const uint8_t *s, size_t n);
 bool mdi_is_nfc_utf8(const uint8_t *s, size_t n);
 size_t mdi_lower_utf8(const uint8_t *s, size_t n, uint8_t *out);
+/* The merge tokenizer's view of WTF-8 s[0..n): toLowerCase with each
+ * character whose lowercase is not ASCII written as the one byte 0x80 (no
+ * token or pattern holds it, so tokens and pattern matches are the same as
+ * over the real lowercased text), into out (n bytes suffice). Returns the
+ * length, MDI_FOLD_MALFORMED, or (check_nfc) MDI_FOLD_NOT_NFC when s is not
+ * certainly NFC (the NFC quick check); the caller then normalizes first. */
+#define MDI_FOLD_MALFORMED SIZE_MAX
+#define MDI_FOLD_NOT_NFC (SIZE_MAX - 1)
+size_t mdi_token_fold_utf8(const uint8_t *s, size_t n, bool check_nfc, uint8_t *out);
 /* String.prototype.toLowerCase() over code points; *out malloc'ed. */
 md_status mdi_to_lower(const uint32_t *in, size_t n, uint32_t **out, size_t *n_out);
 /* The merge guards' tokens of s (NFC, toLowerCase, the contraction

@@ -2,6 +2,7 @@
 #include "boundary.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 mdw_error_record mdw_err = {0, -1, NULL};
 
@@ -49,6 +50,11 @@ int mdw_key_offsets(const uint8_t *bytes, size_t n_bytes, const uint32_t *lens, 
     for (size_t i = 0; i < n; i++) {
         size_t units = lens[i];
         while (units > 0) {
+            if (units >= 8 && n_bytes - pos >= 8) { /* eight ASCII bytes: eight units */
+                uint64_t w;
+                memcpy(&w, bytes + pos, 8);
+                if (!(w & 0x8080808080808080ull)) { pos += 8; units -= 8; continue; }
+            }
             if (pos >= n_bytes) return mdw_fail(MD_ERR_INVALID, -1, "key table: lengths exceed the bytes");
             uint8_t b = bytes[pos];
             size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;

@@ -34,41 +34,22 @@ int mdw_merge_predicate(const uint8_t *bytes, const uint32_t *offsets, size_t n,
     return st;
 }
 
-/* Six keys per pair: keepPath, dropPath, keep gist, keep body, drop gist,
- * drop body. texts[i] bit 0: keepText present, bit 1: dropText present.
- * stages_out[i]: the md_merge_stage of pair i. */
+/* mergeOutcomes over ids: the glue interns the paths (a JavaScript Map) and
+ * the texts (by object), and sends each distinct text once, as two keys (its
+ * gist, then its body); pairs cross as ids (MD_MERGE_NO_TEXT: no text). */
 MDW_EXPORT("mdw_merge_outcomes")
-int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n, const double *similarity, const uint8_t *texts, double max_pairs, double threshold,
-                       uint8_t *stages_out) {
+int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n_texts, const uint32_t *keep_path,
+                       const uint32_t *drop_path, size_t n_paths, const uint32_t *keep_text,
+                       const uint32_t *drop_text, const double *similarity, size_t n, double max_pairs,
+                       double threshold, uint8_t *stages_out) {
     md_str *k = NULL;
-    md_merge_pair *pairs = NULL;
-    md_merge_text *mt = NULL;
-    if (n > SIZE_MAX / 6) return MD_ERR_RANGE;
-    md_status st = mdw_keys(bytes, offsets, 6 * n, &k);
-    if (st == MD_OK) {
-        pairs = mdi_alloc_array(n, sizeof(md_merge_pair));
-        mt = mdi_alloc_array(2 * n, sizeof(md_merge_text));
-        if (!pairs || !mt) st = MD_ERR_NOMEM;
-    }
-    if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) {
-            const md_str *s = k + 6 * i;
-            mt[2 * i].gist = s[2];
-            mt[2 * i].body = s[3];
-            mt[2 * i + 1].gist = s[4];
-            mt[2 * i + 1].body = s[5];
-            pairs[i].keep_path = s[0];
-            pairs[i].drop_path = s[1];
-            pairs[i].similarity = similarity[i];
-            pairs[i].keep_text = (texts[i] & 1) ? &mt[2 * i] : NULL;
-            pairs[i].drop_text = (texts[i] & 2) ? &mt[2 * i + 1] : NULL;
-        }
-        st = md_merge_outcomes(pairs, n, max_pairs, threshold, stages_out);
-    }
-    free(mt);
-    free(pairs);
+    if (n_texts > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, 2, NULL);
+    md_status st = mdw_keys(bytes, offsets, 2 * n_texts, &k);
+    if (st == MD_OK)
+        st = md_merge_outcomes_indexed(k, n_texts, keep_path, drop_path, n_paths, keep_text, drop_text, similarity,
+                                       n, max_pairs, threshold, stages_out);
     free(k);
-    return st;
+    return st == MD_OK ? MD_OK : mdw_fail(st, -1, NULL);
 }
 
 /* keys: edge i's ends are keys[2i], keys[2i+1]. out: [block, n_members,

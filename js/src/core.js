@@ -181,18 +181,21 @@ export function views() {
  * by every call (grown when a call needs more). A call writes its arguments
  * there, calls into wasm and reads its results before anything else runs.
  * Regions above 1 MiB are released by `done()` so one big call does not pin
- * memory. Returns the region's address (8-byte aligned).
+ * memory. Growing keeps the first `keep` bytes. Returns the region's address
+ * (8-byte aligned).
  */
-export function region(fn, bytes) {
+export function region(fn, bytes, keep = 0) {
   if (bytes <= xCap) return xPtr;
   const ex = exportsOf();
   if (bytes > 0xfff00000) throw rangeError(fn, "input", "is too large for WebAssembly memory");
-  if (xPtr) ex.md_free(xPtr);
-  xPtr = 0;
-  xCap = 0;
+  if (xPtr && !keep) { ex.md_free(xPtr); xPtr = 0; xCap = 0; }
   const want = Math.max(bytes, 4096);
   const p = ex.md_alloc(want);
   if (!p) throw rangeError(fn, "input", `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);
+  if (xPtr) { // growing with `keep` bytes already written: carry them over
+    views().u8.copyWithin(p, xPtr, xPtr + keep);
+    ex.md_free(xPtr);
+  }
   xPtr = p;
   xCap = want;
   return p;
@@ -372,15 +375,6 @@ const hasWellFormed = typeof String.prototype.isWellFormed === "function";
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const wellFormed = hasWellFormed ? (s) => s.isWellFormed() : (s) => !LONE.test(s);
 
-/**
- * The bytes a key table for `strings` needs at most, plus its offsets: the
- * caller reserves this in its region plan. (3 bytes per UTF-16 unit covers
- * UTF-8 and WTF-8.)
- */
-export function keyTableBytes(strings, units) {
-  return 8 * (strings.length + 2) + 3 * units;
-}
-
 /** The total UTF-16 length of the strings (one pass over .length). */
 export function unitsOf(strings) {
   let u = 0;
@@ -389,47 +383,82 @@ export function unitsOf(strings) {
 }
 
 /**
- * Write the key table of `strings` (the one format every boundary function
- * takes: WTF-8 bytes back to back plus n + 1 u32 byte offsets) with the
- * offsets at `offs` and the bytes at `bytes` (addresses inside the caller's
- * region, room as keyTableBytes says). Well-formed strings are encoded with
- * ONE TextEncoder.encodeInto of their concatenation; when that is not all
- * ASCII, C turns their UTF-16 lengths into byte offsets (mdw_key_offsets).
- * A string holding a lone surrogate takes the WTF-8 path, which keeps it
- * distinct. Returns the byte count, or -1 when `cap` bytes are not enough
- * (the caller reserves 3 bytes per UTF-16 unit and writes again).
+ * A planned key table (the one format every boundary function takes: the
+ * strings' WTF-8 bytes back to back plus n + 1 u32 byte offsets).
+ * `Frame.alloc` writes it: the strings are joined a chunk at a time (short
+ * strings the young generation collects cheaply, never one huge one), each
+ * chunk checked for lone surrogates once and encoded with one
+ * TextEncoder.encodeInto (room for 1.125 bytes per UTF-16 unit first, grown in
+ * place when that is short); when the bytes are not all ASCII, C turns the
+ * UTF-16 lengths into byte offsets (mdw_key_offsets). A table holding a lone
+ * surrogate is written as WTF-8 by JavaScript, so distinct strings stay
+ * distinct.
  */
-export function writeKeys(fn, strings, offs, bytes, units, cap = 3 * units) {
-  const n = strings.length;
+class KeyTable {
+  constructor(strings, offs) {
+    this.strings = strings;
+    this.n = strings.length;
+    this.units = unitsOf(strings);
+    this.offs = offs;
+    this.bytes = 0;
+    this.len = 0;
+    this.room = this.units + (this.units >>> 3) + 16;
+  }
+}
+
+const CHUNK_UNITS = 1 << 14; // UTF-16 units per joined chunk (32 KiB at most)
+
+/** Write key table t (its room placed at f.base + t.bytes); may grow the frame's block. */
+function writeTable(f, t, k) {
   let { u8, u32 } = views();
-  const o = offs >>> 2;
-  u32[o] = 0;
-  if (n === 0) return 0;
-  let ok = true;
-  for (let i = 0; i < n; i++) if (!wellFormed(strings[i])) { ok = false; break; }
-  if (!ok) {
-    if (cap < 3 * units) return -1;
-    let at = bytes;
-    for (let i = 0; i < n; i++) {
-      at += encodeWtf8(strings[i], u8, at);
-      u32[o + i + 1] = at - bytes;
+  u32[(f.base + t.offs) >>> 2] = 0;
+  const { strings, n } = t;
+  if (n === 0) return;
+  let written = 0, ascii = true, wtf = false;
+  for (let i0 = 0, done = 0; i0 < n;) {
+    let i1 = i0 + 1, units = strings[i0].length;
+    while (i1 < n && units < CHUNK_UNITS) units += strings[i1++].length;
+    const chunk = i1 - i0 === 1 ? strings[i0] : strings.slice(i0, i1).join("");
+    if (!wellFormed(chunk)) { wtf = true; break; }
+    let at = f.base + t.bytes + written;
+    const r = encoder.encodeInto(chunk, u8.subarray(at, f.base + t.bytes + t.room));
+    let w = r.written;
+    if (r.read < chunk.length) {
+      // Short: room for the rest at 3 bytes a unit, keeping what is written.
+      f._growTable(k, written + w + 3 * (t.units - done - r.read), t.bytes + written + w);
+      ({ u8, u32 } = views());
+      at = f.base + t.bytes + written + w;
+      w += encoder.encodeInto(chunk.substring(r.read), u8.subarray(at, f.base + t.bytes + t.room)).written;
     }
-    return at - bytes;
+    ascii &&= w === chunk.length;
+    written += w;
+    done += chunk.length;
+    i0 = i1;
   }
-  const joined = n === 1 ? strings[0] : strings.join("");
-  const r = encoder.encodeInto(joined, u8.subarray(bytes, bytes + cap));
-  if (r.read < joined.length) return -1;
-  const written = r.written;
-  if (written === joined.length) {
-    let at = 0;
-    for (let i = 0; i < n; i++) u32[o + i + 1] = at += strings[i].length;
-    return written;
+  if (!wtf) {
+    t.len = written;
+    const o = (f.base + t.offs) >>> 2;
+    if (ascii) { // offsets are the lengths' running sums
+      let end = 0;
+      for (let i = 0; i < n; i++) u32[o + i + 1] = end += strings[i].length;
+      return;
+    }
+    // Not ASCII: the UTF-16 lengths go where the offsets end up, and C converts them.
+    for (let i = 0; i < n; i++) u32[o + i + 1] = strings[i].length;
+    if (exportsOf().mdw_key_offsets(f.base + t.bytes, written, f.base + t.offs + 4, n, f.base + t.offs) === 0) return;
+    // Two strings that each end or start with a lone half of one surrogate
+    // pair joined into a well-formed pair: write them one by one as WTF-8.
+    clearRecord();
   }
-  // Not ASCII: the UTF-16 lengths go where the offsets end up, and C converts them.
-  for (let i = 0; i < n; i++) u32[o + i + 1] = strings[i].length;
-  const st = exportsOf().mdw_key_offsets(bytes, written, offs + 4, n, offs);
-  if (st !== 0) raiseRecord(fn, null);
-  return written;
+  if (t.room < 3 * t.units) f._growTable(k, 3 * t.units, t.bytes);
+  ({ u8, u32 } = views());
+  let at = f.base + t.bytes;
+  const o = (f.base + t.offs) >>> 2;
+  for (let i = 0; i < n; i++) {
+    at += encodeWtf8(strings[i], u8, at);
+    u32[o + i + 1] = at - f.base - t.bytes;
+  }
+  t.len = at - f.base - t.bytes;
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
@@ -529,6 +558,7 @@ export class Frame {
     this.size = 64;
     this.base = 0;
     this.own = false;
+    this.cap = 0;
     this.inRegion = false;
     this.results = [];
     this.pendingKeys = [];
@@ -546,43 +576,53 @@ export class Frame {
   u8(n) { return this._region(n, 8); }
   /** Plan a key table for `strings`: n + 1 u32 offsets and the bytes. */
   keys(strings) {
-    const units = unitsOf(strings);
-    // The bytes go after every planned region, placed by alloc(): room for
-    // one byte per UTF-16 unit first (ASCII fits), three when that is short.
-    const t = { n: strings.length, offs: this.u32(strings.length + 2), bytes: 0, strings, units, room: units, len: 0 };
+    const t = new KeyTable(strings, this.u32(strings.length + 2));
     this.pendingKeys.push(t);
     return t;
   }
+  /** Key tables' bytes go after every planned region: place them from table k on; returns the total size. */
+  _placeTables(k) {
+    let size = k === 0 ? this.size : this.pendingKeys[k - 1].bytes + this.pendingKeys[k - 1].room;
+    for (let i = k; i < this.pendingKeys.length; i++) {
+      const t = this.pendingKeys[i];
+      size = (size + 7) & ~7;
+      t.bytes = size;
+      size += t.room;
+    }
+    if (size > 0xfff00000) throw rangeError(this.fn, "input", "is too large for WebAssembly memory");
+    return size;
+  }
+  /** A block of at least `size` bytes for the frame, keeping its first `keep` bytes. */
+  _reserve(size, keep) {
+    const ex = exportsOf();
+    if (!this.own && !this.inRegion && xBusy) {
+      // A frame inside another frame's call: a block of its own.
+      this.own = true;
+      this.cap = 0;
+    }
+    if (this.own) {
+      if (size <= this.cap) return;
+      const p = ex.md_alloc(size);
+      if (!p) throw rangeError(this.fn, "input", `needs ${size} bytes of WebAssembly memory, which could not be allocated`);
+      if (keep) views().u8.copyWithin(p, this.base, this.base + keep);
+      if (this.base) ex.md_free(this.base);
+      this.base = p;
+      this.cap = size;
+      return;
+    }
+    this.base = region(this.fn, size, keep);
+    xBusy = true;
+    this.inRegion = true;
+  }
+  /** Table k needs `room` bytes: place it and the later ones again and grow, keeping `keep` bytes. */
+  _growTable(k, room, keep) {
+    this.pendingKeys[k].room = room;
+    this._reserve(this._placeTables(k), keep);
+  }
   /** Place the planned layout in the exchange region and write the key tables. */
   alloc() {
-    const ex = exportsOf();
-    for (;;) {
-      let size = this.size;
-      for (const t of this.pendingKeys) {
-        size = (size + 7) & ~7;
-        t.bytes = size;
-        size += t.room;
-      }
-      if (size > 0xfff00000) throw rangeError(this.fn, "input", "is too large for WebAssembly memory");
-      if (this.own) { ex.md_free(this.base); this.own = false; }
-      if (xBusy && !this.inRegion) {
-        // A frame inside another frame's call: a block of its own.
-        const p = ex.md_alloc(size);
-        if (!p) throw rangeError(this.fn, "input", `needs ${size} bytes of WebAssembly memory, which could not be allocated`);
-        this.base = p;
-        this.own = true;
-      } else {
-        this.base = region(this.fn, size);
-        xBusy = true;
-        this.inRegion = true;
-      }
-      let fits = true;
-      for (const t of this.pendingKeys) {
-        t.len = writeKeys(this.fn, t.strings, this.base + t.offs, this.base + t.bytes, t.units, t.room);
-        if (t.len < 0) { t.room = 3 * t.units; fits = false; }
-      }
-      if (fits) break;
-    }
+    this._reserve(this._placeTables(0), 0);
+    for (let k = 0; k < this.pendingKeys.length; k++) writeTable(this, this.pendingKeys[k], k);
     views().u8.fill(0, this.base, this.base + 64);
     return this;
   }

@@ -2,6 +2,7 @@
 import { arr, decodeWtf8, exportsOf, raise, str, views, withFrame } from "./core.js";
 
 const decoder = new TextDecoder("utf-8");
+const CHUNK_BYTES = 1 << 14;
 const encoder = new TextEncoder();
 
 /**
@@ -61,14 +62,28 @@ export function frameKeysOf(gists) {
     f.check(exportsOf().mdw_frame_keys_of(f.at(kt.bytes), f.at(kt.offs), gists.length, f.out()));
     const block = f.result(f.outU32(0)), used = f.outU32(1), wtf = f.outU32(2) !== 0;
     const { u8, u32 } = views();
-    const n = gists.length, info = block >>> 2, data = block + 16 * n;
+    const n = gists.length, info = block >>> 2;
     const out = new Array(n);
-    const all = wtf ? null : decoder.decode(u8.subarray(data, block + used));
-    for (let i = 0; i < n; i++) {
-      const at = info + 4 * i;
-      if (u32[at + 1] === 0xffffffff) out[i] = null;
-      else if (all !== null) out[i] = all.slice(u32[at + 2], u32[at + 2] + u32[at + 3]);
-      else out[i] = decodeWtf8(u8, block + u32[at], u32[at + 1]);
+    if (wtf) {
+      for (let i = 0; i < n; i++) {
+        const at = info + 4 * i;
+        out[i] = u32[at + 1] === 0xffffffff ? null : decodeWtf8(u8, block + u32[at], u32[at + 1]);
+      }
+      return out;
+    }
+    // The keys are back to back: decode a run of them at a time (strings the
+    // young generation collects, never one huge one) and slice each out.
+    for (let i0 = 0; i0 < n;) {
+      const a0 = info + 4 * i0, b0 = u32[a0], u0 = u32[a0 + 2];
+      let i1 = i0 + 1;
+      while (i1 < n && u32[info + 4 * i1] - b0 < CHUNK_BYTES) i1++;
+      const b1 = i1 < n ? u32[info + 4 * i1] : used;
+      const run = decoder.decode(u8.subarray(block + b0, block + b1));
+      for (let i = i0; i < i1; i++) {
+        const at = info + 4 * i;
+        out[i] = u32[at + 1] === 0xffffffff ? null : run.slice(u32[at + 2] - u0, u32[at + 2] - u0 + u32[at + 3]);
+      }
+      i0 = i1;
     }
     return out;
   });

@@ -69,6 +69,14 @@ export function mergeVetoed(textA, textB) {
   return vetoMask("mergeVetoed", textA, textB) !== 0;
 }
 
+const NO_TEXT = 0xffffffff;
+
+/**
+ * The stage of every pair. Paths cross as ids (a Map, as the reference's
+ * Sets would hash them anyway) and each distinct MergeText object once
+ * (its gist and body, read once), so C tokenizes a text once however many
+ * pairs name it.
+ */
 function stagesOf(fn, pairs, options) {
   arr(fn, "pairs", pairs);
   let maxPairs = MAX_MERGE_PAIRS, threshold = NEAR_DUPLICATE_THRESHOLD;
@@ -80,38 +88,43 @@ function stagesOf(fn, pairs, options) {
   }
   const n = pairs.length;
   if (n > MAX_PAIRS) throw rangeError(fn, "pairs", `has ${n} entries, more than memdomain accepts`);
-  const keys = new Array(6 * n), sims = new Float64Array(n), texts = new Uint8Array(n);
+  const ids = new Uint32Array(4 * n), sims = new Float64Array(n);
+  const paths = new Map(), textIds = new Map(), strings = [];
+  const text = (arg, t) => {
+    if (t === undefined || t === null) return NO_TEXT;
+    let id = textIds.get(t);
+    if (id === undefined) {
+      mergeText(fn, arg, t);
+      id = strings.length >>> 1;
+      strings.push(t.gist, t.body);
+      textIds.set(t, id);
+    }
+    return id;
+  };
+  const path = (arg, p) => {
+    if (typeof p !== "string") str(fn, arg, p);
+    let id = paths.get(p);
+    if (id === undefined) paths.set(p, (id = paths.size));
+    return id;
+  };
   for (let i = 0; i < n; i++) {
-    const p = obj(fn, `pairs[${i}]`, pairs[i]);
-    keys[6 * i] = str(fn, `pairs[${i}].keepPath`, p.keepPath);
-    keys[6 * i + 1] = str(fn, `pairs[${i}].dropPath`, p.dropPath);
-    sims[i] = num(fn, `pairs[${i}].similarity`, p.similarity);
-    let flags = 0;
-    if (p.keepText !== undefined && p.keepText !== null) {
-      const t = mergeText(fn, `pairs[${i}].keepText`, p.keepText);
-      keys[6 * i + 2] = t.gist;
-      keys[6 * i + 3] = t.body;
-      flags |= 1;
-    } else {
-      keys[6 * i + 2] = keys[6 * i + 3] = "";
-    }
-    if (p.dropText !== undefined && p.dropText !== null) {
-      const t = mergeText(fn, `pairs[${i}].dropText`, p.dropText);
-      keys[6 * i + 4] = t.gist;
-      keys[6 * i + 5] = t.body;
-      flags |= 2;
-    } else {
-      keys[6 * i + 4] = keys[6 * i + 5] = "";
-    }
-    texts[i] = flags;
+    const p = pairs[i];
+    if (p === null || typeof p !== "object") obj(fn, `pairs[${i}]`, p);
+    ids[i] = path(`pairs[${i}].keepPath`, p.keepPath);
+    ids[n + i] = path(`pairs[${i}].dropPath`, p.dropPath);
+    const s = p.similarity;
+    sims[i] = typeof s === "number" ? s : num(fn, `pairs[${i}].similarity`, s);
+    ids[2 * n + i] = text(`pairs[${i}].keepText`, p.keepText);
+    ids[3 * n + i] = text(`pairs[${i}].dropText`, p.dropText);
   }
   return withFrame(fn, (f) => {
-    const kt = f.keys(keys), ps = f.f64(n), pt = f.u8(n), po = f.u8(n);
+    const kt = f.keys(strings), pi = f.u32(4 * n), ps = f.f64(n), po = f.u8(n);
     f.alloc();
+    f.writeU32(pi, ids);
     f.writeF64(ps, sims);
-    views().u8.set(texts, f.at(pt));
-    f.check(exportsOf().mdw_merge_outcomes(f.at(kt.bytes), f.at(kt.offs), n, f.at(ps), f.at(pt), maxPairs, threshold,
-      f.at(po)));
+    const at = f.at(pi);
+    f.check(exportsOf().mdw_merge_outcomes(f.at(kt.bytes), f.at(kt.offs), strings.length >>> 1, at, at + 4 * n,
+      paths.size, at + 8 * n, at + 12 * n, f.at(ps), n, maxPairs, threshold, f.at(po)));
     return views().u8.slice(f.at(po), f.at(po) + n);
   });
 }

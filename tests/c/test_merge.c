@@ -217,11 +217,58 @@ static void test_outcomes(void) {
     }
 }
 
+/* md_merge_outcomes_indexed over a shared table of texts and interned paths
+ * gives md_merge_outcomes' stages for the same pairs; ids out of range are
+ * MD_ERR_INVALID. */
+static void test_outcomes_indexed(void) {
+    check_rng r = {47};
+    enum { NT = 8, NP = 40 };
+    md_merge_text texts[NT];
+    md_str flat[2 * NT];
+    char bufs[2 * NT][256];
+    md_merge_pair pairs[NP];
+    uint32_t kp[NP], dp[NP], kt[NP], dt[NP];
+    double sim[NP];
+    uint8_t a[NP], b[NP];
+    static const double sims[] = {0.92, 0.93, 1, 0.5, NAN};
+    for (int it = 0; it < 2000; it++) {
+        for (size_t t = 0; t < NT; t++) {
+            flat[2 * t] = texts[t].gist = (md_str){bufs[2 * t], random_text(&r, bufs[2 * t])};
+            flat[2 * t + 1] = texts[t].body = (md_str){bufs[2 * t + 1], random_text(&r, bufs[2 * t + 1])};
+        }
+        size_t n = rng_below(&r, NP);
+        for (size_t i = 0; i < n; i++) {
+            kp[i] = (uint32_t)rng_below(&r, 6);
+            dp[i] = (uint32_t)rng_below(&r, 6);
+            kt[i] = rng_below(&r, 4) ? (uint32_t)rng_below(&r, NT) : MD_MERGE_NO_TEXT;
+            dt[i] = rng_below(&r, 4) ? (uint32_t)rng_below(&r, NT) : MD_MERGE_NO_TEXT;
+            sim[i] = sims[rng_below(&r, 5)];
+            pairs[i] = (md_merge_pair){KEYS[kp[i]], KEYS[dp[i]], sim[i], kt[i] == MD_MERGE_NO_TEXT ? NULL : &texts[kt[i]],
+                                       dt[i] == MD_MERGE_NO_TEXT ? NULL : &texts[dt[i]]};
+        }
+        double cap = rng_below(&r, 2) ? 100 : 2;
+        CHECK(md_merge_outcomes(pairs, n, cap, 0.92, a) == MD_OK);
+        CHECK(md_merge_outcomes_indexed(flat, NT, kp, dp, 6, kt, dt, sim, n, cap, 0.92, b) == MD_OK);
+        for (size_t i = 0; i < n; i++) CHECK(a[i] == b[i]);
+    }
+    kp[0] = 6;
+    dp[0] = 0;
+    kt[0] = dt[0] = MD_MERGE_NO_TEXT;
+    sim[0] = 1;
+    CHECK(md_merge_outcomes_indexed(flat, NT, kp, dp, 6, kt, dt, sim, 1, 100, 0.92, a) == MD_ERR_INVALID);
+    kp[0] = 0;
+    kt[0] = NT;
+    CHECK(md_merge_outcomes_indexed(flat, NT, kp, dp, 6, kt, dt, sim, 1, 100, 0.92, a) == MD_ERR_INVALID);
+    CHECK(md_merge_outcomes_indexed(NULL, 1, kp, dp, 6, kt, dt, sim, 1, 100, 0.92, a) == MD_ERR_NULL);
+    CHECK(md_merge_outcomes_indexed(NULL, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 100, 0.92, NULL) == MD_OK);
+}
+
 int main(void) {
     test_cases();
     test_null();
     test_symmetry();
     test_components();
     test_outcomes();
+    test_outcomes_indexed();
     return check_report("test_merge");
 }
