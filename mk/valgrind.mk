@@ -13,7 +13,7 @@ $(BUILD)/vg/tests/%: tests/c/%.c tests/c/check.h $(VG_OBJS)
 .PHONY: test-valgrind
 test-valgrind: $(VG_TESTS)
 	@set -e; for t in $(VG_TESTS); do echo "== valgrind $$t"; \
-	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all $$t > /dev/null; \
+	  MD_TEST_UNDER_VALGRIND=1 valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all $$t > /dev/null; \
 	  echo "valgrind-$$(basename $$t): 1 passed, 0 failed"; done
 
 TEST_EXTRA += test-valgrind

@@ -226,10 +226,25 @@ static void test_decay(void) {
     for (int i = 0; i < 3; i++) x = md_decay_confidence_fp(20000, x, 0);
     CHECK_SAME(out, x);
     CHECK(md_decay_confidence_n(0.5, 4, 0.1, 0.2, &f2) == MD_OK);
-    /* a tiny alpha creeps down by one grid step per cycle: past the budget
-     * with an endless count there is no prompt answer */
+    /* a tiny alpha creeps down by one grid step per cycle: with an endless
+     * count the reference never returns, and the value does not settle
+     * within the budget */
     CHECK(md_decay_confidence_n_fp(1e-12, 1e9, 0, INFINITY, &out) == MD_ERR_RANGE);
+    CHECK(md_decay_confidence_n_fp(1e-12, 1e9, 0, 9007199254740994.0, &out) == MD_ERR_RANGE);
     CHECK(md_decay_confidence_n_fp(1e-12, 1e9, 0, 1000, &out) == MD_OK && same_bits(out, 1e9 - 1000));
+    /* Every finite count is followed to its end, past the old 2^26-step
+     * budget (tens of millions of steps: skipped under valgrind, where the
+     * same code runs 50 times slower and the ASan run already covers it). */
+    if (!getenv("MD_TEST_UNDER_VALGRIND")) {
+        /* issue 12: the reference returns 7.161032925508409e+270 */
+        CHECK(md_decay_confidence_n_fp(0.01, 1e300, 0, 67108865, &out) == MD_OK &&
+              same_bits(out, 7.161032925508409e+270));
+        CHECK(md_decay_confidence_n_fp(1e-12, 1e9, 0, 67108869, &out) == MD_OK &&
+              same_bits(out, 1e9 - 67108869));
+        /* toward -1.0 from far away, one grid step per hit: 2^26 + 3 hits */
+        CHECK(md_apply_negative_hits_fp(1e-12, 1e9, 67108867, &out) == MD_OK &&
+              same_bits(out, 1e9 - 67108867));
+    }
     CHECK(md_is_committable_confidence_change(0.005, 0));
     CHECK(!md_is_committable_confidence_change(0.0049, 0));
 

@@ -53,6 +53,19 @@ describe("bad input throws a named error and leaves the instance usable", () => 
     expect(md.applyNegativeHitsFp(1, 5000, 2 ** 32 - 1)).toBe(-10000);
     expect(md.decayConfidenceNFp(1000, 9000, 2000, Infinity)).toBe(2000);
   });
+
+  test("every finite count is folded to its end, as the reference loops (issue 12)", () => {
+    // The reference returns this after 67,108,865 steps.
+    expect(md.decayConfidenceNFp(0.01, 1e300, 0, 67108865)).toBe(7.161032925508409e+270);
+    // Past 2^26 steps without settling: with alpha 1e-12 each step moves the
+    // value down by exactly one grid step, floor((SCALE - 1e-12) * v / SCALE) = v - 1
+    // (a loop in the test itself would take a minute under Jest's vm context).
+    const n = 2 ** 26 + 3;
+    expect(md.applyNegativeHitsFp(1e-12, 1e9, n)).toBe(1e9 - n);
+    expect(md.decayConfidenceNFp(1e-12, 1e9, 0, n - 0.5)).toBe(1e9 - n);
+    // Only an endless count whose value never settles is refused (the reference never returns).
+    expect(() => md.decayConfidenceNFp(1e-12, 1e9, 0, 2 ** 53 + 2)).toThrow(/decayConfidenceNFp: cycles \(9007199254740994\) never ends/);
+  });
 });
 
 describe("properties", () => {
