@@ -807,7 +807,7 @@ typedef struct md_text {
 /** Release a md_text's bytes and zero it. NULL is a no-op. */
 void md_text_free(md_text *text);
 
-/** The Unicode version of the text tables ("15.0.0"). */
+/** The Unicode version of the text tables ("17.0.0", as Node 20 / ICU 78, Chromium and Deno). */
 const char *md_unicode_version(void);
 
 /**
