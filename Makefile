@@ -107,9 +107,9 @@ TEST_EXTRA ?=
 -include mk/*.mk
 
 # The README's C example, compiled and run as written.
-$(BUILD)/tests/readme_c: README.md tests/readme_snippet.py $(SAN_OBJS)
+$(BUILD)/tests/readme_c: README.md tests/readme/snippets.mjs $(SAN_OBJS) node_modules/.deps-npm
 	@mkdir -p $(dir $@)
-	python3 tests/readme_snippet.py c README.md > $(BUILD)/tests/readme_c.c
+	node tests/readme/snippets.mjs c README.md > $(BUILD)/tests/readme_c.c
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude $(BUILD)/tests/readme_c.c $(SAN_OBJS) -lm -o $@
 
 .PHONY: test-c test-js test-wasm-imports
