@@ -125,9 +125,12 @@ test-js: all node_modules/.deps-npm
 	NODE_OPTIONS=--experimental-vm-modules npx jest --ci
 	MEMDOMAIN_WASM=emcc NODE_OPTIONS=--experimental-vm-modules npx jest --ci --testPathIgnorePatterns '/golden\.'
 
+# Every part of the test, one after another even if one fails, with the time
+# each took (tools/timed-make.sh prints the table at the end).
+TEST_PARTS = test-c test-wasm-imports test-js $(TEST_EXTRA)
 test: deps
 	$(MAKE) all
-	$(MAKE) test-c test-wasm-imports test-js $(TEST_EXTRA)
+	MAKE="$(MAKE)" bash tools/timed-make.sh $(TEST_PARTS)
 
 demo: deps demo-assets
 	$(MAKE) all
