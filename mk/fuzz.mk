@@ -32,3 +32,4 @@ test-fuzz-smoke: $(FUZZ_BINS)
 	  echo "$$n: 1 passed, 0 failed ($$(grep -o 'Done [0-9]* runs' $(BUILD)/fuzz/$$n.log))"; done
 
 TEST_EXTRA += test-fuzz-smoke
+TEST_BUILD += $(FUZZ_BINS)

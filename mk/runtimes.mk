@@ -75,3 +75,4 @@ test-runtimes: test-runtime-node test-runtime-deno test-runtime-workerd test-run
                test-runtime-native test-size test-types test-runtime-hashes test-readme
 
 TEST_EXTRA += test-runtimes
+TEST_BUILD += $(BUILD)/tests/native_hash

@@ -17,3 +17,4 @@ test-valgrind: $(VG_TESTS)
 	  echo "valgrind-$$(basename $$t): 1 passed, 0 failed"; done
 
 TEST_EXTRA += test-valgrind
+TEST_BUILD += $(VG_TESTS)
