@@ -44,7 +44,7 @@ static void test_cosine(void) {
 
     /* properties: total, clamped, symmetric; distance in [0, 2]; f32 == widened f64 */
     check_rng r = {42};
-    for (int t = 0; t < 20000; t++) {
+    for (int t = 0; t < check_iters(20000); t++) {
         size_t na = rng_below(&r, 9), nb = rng_below(&r, 9);
         double x[8], y[8], s1, s2, d;
         float xf[8], yf[8];
@@ -128,7 +128,7 @@ static void test_rrf(void) {
      * same keys and scores within rounding */
     check_rng r = {7};
     const char *names[] = {"x", "y", "z", "\xF0\x9F\x98\x80", "\xEF\xBD\x9E", "w"};
-    for (int t = 0; t < 500; t++) {
+    for (int t = 0; t < check_iters(500); t++) {
         enum { NA = 4, NH = 6 };
         md_arm_hit hits[NA][NH];
         md_arm as[NA], rev[NA];
@@ -249,7 +249,7 @@ static void test_decay(void) {
     CHECK(!md_is_committable_confidence_change(0.0049, 0));
 
     check_rng r = {99};
-    for (int t = 0; t < 20000; t++) {
+    for (int t = 0; t < check_iters(20000); t++) {
         double a = (double)rng_below(&r, 10001), c = (double)rng_below(&r, 10001) * (rng_below(&r, 2) ? 1 : -1);
         double fl = (double)rng_below(&r, 10001);
         /* decay is unconditionally non-increasing */
@@ -272,7 +272,7 @@ static void test_decay(void) {
         CHECK(md_apply_negative_hits_fp(a, c, hits, &hf) == MD_OK && same_bits(hf, hl));
     }
     /* odd alphas (outside [0, SCALE]) still agree with the plain loop */
-    for (int t = 0; t < 2000; t++) {
+    for (int t = 0; t < check_iters(2000); t++) {
         double a = rng_range(&r, -30000, 30000), c = rng_range(&r, -1e4, 1e4), fl = rng_range(&r, -1e4, 1e4);
         double cycles = (double)rng_below(&r, 64), loop = c, folded;
         for (double i = 0; i < cycles; i++) loop = md_decay_confidence_fp(a, loop, fl);
@@ -331,7 +331,7 @@ static void test_keys(void) {
     check_rng r = {2024};
     static const uint32_t pool[] = {0x41, 0x61, 0x7F, 0xE9, 0x7FF, 0x800, 0xD7FF, 0xD83D, 0xDE00, 0xDBFF, 0xDC00,
                                     0xE000, 0xFF5E, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF};
-    for (int t = 0; t < 50000; t++) {
+    for (int t = 0; t < check_iters(50000); t++) {
         char a[64], b[64];
         size_t na = 0, nb = 0, la = rng_below(&r, 6), lb = rng_below(&r, 6);
         for (size_t i = 0; i < la; i++) na += put_cp(a + na, pool[rng_below(&r, 17)]);
@@ -349,7 +349,7 @@ static void test_keys(void) {
     /* the key map finds every key it was given, and only those */
     mdi_keymap m = {0};
     char buf[2000][8];
-    for (size_t i = 0; i < 2000; i++) {
+    for (size_t i = 0; i < (size_t)check_iters(2000); i++) {
         size_t at, n = (size_t)snprintf(buf[i], 8, "k%zu", i);
         bool fresh;
         CHECK(mdi_keymap_put(&m, (md_str){buf[i], n}, i, &at, &fresh) == MD_OK && fresh && at == i);
@@ -370,7 +370,7 @@ static int by_tenth(const void *ctx, size_t a, size_t b) {
 
 static void test_sort(void) {
     check_rng r = {5};
-    for (int t = 0; t < 200; t++) {
+    for (int t = 0; t < check_iters(200); t++) {
         size_t n = rng_below(&r, 300);
         int vals[300];
         size_t idx[300];

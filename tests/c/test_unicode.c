@@ -97,7 +97,7 @@ static void test_properties(void) {
     static const uint32_t pool[] = {'A', 'e', 0x301, 0x323, 0x307, 0x130, 0x3A3, 0x391, 0x345, 0x1100, 0x1161,
                                     0x11A8, 0xAC00, 0x212A, 0x212B, 0x958, 0x93C, 0x1E0A, 0xD800, 0x1D15E, ' '};
     char buf[128];
-    for (int it = 0; it < 20000; it++) {
+    for (int it = 0; it < check_iters(20000); it++) {
         size_t n = 0, len = rng_below(&r, 12);
         for (size_t i = 0; i < len; i++) n += put_cp(buf + n, pool[rng_below(&r, sizeof pool / sizeof pool[0])]);
         md_text a, b;
@@ -112,7 +112,7 @@ static void test_properties(void) {
         md_text_free(&a);
     }
     /* Arbitrary bytes: a status, never an out-of-bounds read (ASan watches). */
-    for (int it = 0; it < 20000; it++) {
+    for (int it = 0; it < check_iters(20000); it++) {
         size_t n = rng_below(&r, 16);
         char *p = malloc(n ? n : 1);
         for (size_t i = 0; i < n; i++) p[i] = (char)(rng_below(&r, 4) ? 0x80 + rng_below(&r, 0x80) : rng_below(&r, 0x100));
