@@ -507,6 +507,72 @@ md_status md_score_retention_many(const md_retention_columns *columns, double *s
                                   double *signals);
 
 /**
+ * One memory type's settings under a retention policy: its weight profile and
+ * its recency half-life in days (> 0, or 0 for no time decay, the design's
+ * null). The profile need not sum to 1: the composite is then no longer a
+ * convex combination, and may leave [0, 1].
+ */
+typedef struct md_retention_class {
+    md_weight_profile weights;
+    double half_life_days;
+} md_retention_class;
+
+/**
+ * A retention policy (RetentionPolicy in the JS API): settings per type class
+ * and the band thresholds. Under a policy, a memory's type code
+ * (md_retention_input.memory_type, the bytes of md_retention_columns.memory_type)
+ * indexes classes[0..n_classes): the md_memory_type codes index the design's
+ * seven classes in md_default_retention_classes, and a policy may append
+ * classes of its own for other type names (the batch's byte codes reach 255).
+ * A memory keeps when score > keep_threshold, evicts when
+ * score <= evict_threshold, and compresses in between, so each boundary
+ * belongs to the lower band as in bandFor.
+ *
+ * A policy is valid when classes is non-NULL (or n_classes is 0), every
+ * weight is finite and >= 0, every half-life is finite and >= 0, both
+ * thresholds are finite, and evict_threshold <= keep_threshold.
+ */
+typedef struct md_retention_policy {
+    const md_retention_class *classes;
+    size_t n_classes;
+    double keep_threshold;
+    double evict_threshold;
+} md_retention_policy;
+
+/** The design's classes in md_memory_type order: WEIGHT_PROFILES / DEFAULT_WEIGHTS and HALF_LIVES_DAYS. */
+extern const md_retention_class md_default_retention_classes[MD_MEMORY_TYPE_COUNT];
+/** The design's policy: md_default_retention_classes, KEEP_THRESHOLD and EVICT_THRESHOLD. */
+extern const md_retention_policy md_default_retention_policy;
+
+/**
+ * Check a policy against the rules above. Returns MD_OK, MD_ERR_NULL (policy
+ * NULL, or classes NULL with n_classes > 0) or MD_ERR_INVALID (a weight or
+ * half-life negative or not finite, a threshold not finite, or
+ * evict_threshold > keep_threshold).
+ */
+md_status md_retention_policy_check(const md_retention_policy *policy);
+
+/**
+ * scoreRetention under a policy: the signals with the half-life of class
+ * input->memory_type, the composite under its weights, the band by the
+ * policy's thresholds. With md_default_retention_policy the result is
+ * md_score_retention's, bit for bit. Returns MD_OK, MD_ERR_NULL (a pointer
+ * NULL), MD_ERR_INVALID (input->memory_type >= n_classes) or
+ * md_retention_policy_check's status (out is then untouched).
+ */
+md_status md_score_retention_policy(const md_retention_input *input, const md_retention_policy *policy,
+                                    md_retention_score *out);
+
+/**
+ * md_score_retention_many under a policy: memory_type[i] indexes
+ * policy->classes. Bit-identical to md_score_retention_policy per memory.
+ * Returns md_score_retention_many's statuses (MD_ERR_INVALID for a code
+ * >= n_classes) or md_retention_policy_check's.
+ */
+md_status md_score_retention_many_policy(const md_retention_columns *columns, const md_retention_policy *policy,
+                                         double *score, uint8_t *action, double *signals);
+
+/**
  * reprieveScore: 0.4 * max(1, min(10, importance)) / 10
  *   + 0.3 * log1p(max(0, access_count)) + 0.2 * max(0, outcome_score)
  *   + 0.1 * exp(-decay_rate * max(0, hours_since_access)), summed left to

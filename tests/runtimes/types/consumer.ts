@@ -27,7 +27,7 @@ import {
   weightsFor, halfLifeFor, profileWeightSum, computeSignals, compositeScore, bandFor, scoreRetention,
   scoreRetentionMany, reprieveScore, shouldReprieve,
   type RetentionInput, type RetentionScore, type Signals, type WeightProfile, type SignalName, type TriageAction,
-  type RetentionBatch, type RetentionBatchWithSignals, type ReprieveInput,
+  type RetentionBatch, type RetentionBatchWithSignals, type ReprieveInput, type RetentionPolicy,
   // graph
   PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS, PAGERANK_TOLERANCE, MIN_COMMUNITY_SIZE, LABEL_PROPAGATION_MAX_SWEEPS,
   pagerank, labelPropagation, bridgeCounts, Graph, buildGraph, type GraphEdge,
@@ -122,6 +122,13 @@ const reprieve: ReprieveInput = { importance: 7, accessCount: 3, outcomeScore: -
 const reprieved: boolean = shouldReprieve({ score: reprieveScore(reprieve), reprieveCount: 1 });
 // @ts-expect-error a retention input needs every field
 scoreRetention({ memoryType: "episodic" });
+const policy: RetentionPolicy = { weights: { episodic: weights, note: DEFAULT_WEIGHTS }, halfLives: { note: 5, arc: null },
+  defaultHalfLife: null, keepThreshold: 0.6, evictThreshold: 0.2 };
+const tuned: RetentionScore = scoreRetention(input, policy);
+const tunedBatch: RetentionBatchWithSignals = scoreRetentionMany(columns, { signals: true, policy });
+const tunedScores: Float64Array = scoreRetentionMany(columns, { policy: {} }).score;
+// @ts-expect-error a half-life is a number of days or null
+scoreRetention(input, { halfLives: { arc: "5" } });
 
 // ---- graph
 const nodes = ["a", "b", "c"];
