@@ -114,8 +114,12 @@ $(BUILD)/tests/readme_c: README.md tests/readme/snippets.mjs $(SAN_OBJS) node_mo
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude $(BUILD)/tests/readme_c.c $(SAN_OBJS) -lm -o $@
 
 .PHONY: test-c test-js test-wasm-imports
-test-c: $(C_TESTS) $(BUILD)/tests/readme_c
-	@set -e; for t in $(C_TESTS) $(BUILD)/tests/readme_c; do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
+# One phony target per test binary, so that make -j2 runs two at a time.
+RUN_C := $(patsubst %,%.run,$(C_TESTS) $(BUILD)/tests/readme_c)
+.PHONY: $(RUN_C)
+test-c: $(RUN_C)
+$(RUN_C): %.run: %
+	@echo "== $<"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $<
 
 test-wasm-imports: $(WASMS) node_modules/.deps-npm
 	node tests/js/check-imports.mjs $(WASMS)
@@ -143,10 +147,12 @@ test-build: $(TEST_BUILD)
 # Every part of the test, one after another even if one fails, with the time
 # each took (tools/timed-make.sh prints the table at the end).
 TEST_PARTS = test-c test-wasm-imports test-js $(TEST_EXTRA)
+# Each part runs with two jobs (one per core; -Otarget keeps each job's output
+# together): test binaries, fuzz targets, valgrind runs and runtimes two at a time.
 test: deps
 	$(MAKE) -j2 all
 	$(MAKE) -j2 test-build
-	MAKE="$(MAKE)" bash tools/timed-make.sh $(TEST_PARTS)
+	MAKE="$(MAKE)" MAKEFLAGS_PART="-j2 -Otarget" bash tools/timed-make.sh $(TEST_PARTS)
 
 demo: deps demo-assets
 	$(MAKE) all

@@ -3,7 +3,8 @@
 # an earlier one failed. Prints a table at the end: wall time, and the CPU time
 # (user + system, all processes) each took, which depends less on what else
 # the machine is running; exits nonzero if any failed.
-#   usage: tools/timed-make.sh TARGET...        (MAKE may name the make to run)
+#   usage: tools/timed-make.sh TARGET...
+#   MAKE names the make to run; MAKEFLAGS_PART adds flags to each (e.g. "-j2 -Otarget").
 set -uo pipefail
 make=${MAKE:-make}
 declare -a rows
@@ -15,7 +16,8 @@ failed=0
 t0=$EPOCHREALTIME
 for t in "$@"; do
   s=$EPOCHREALTIME; cpu; c=$CPU
-  if "$make" --no-print-directory "$t"; then r=ok; else r=FAILED; failed=1; fi
+  # shellcheck disable=SC2086
+  if "$make" --no-print-directory ${MAKEFLAGS_PART:-} "$t"; then r=ok; else r=FAILED; failed=1; fi
   cpu
   rows+=("$(awk -v a="$s" -v b="$EPOCHREALTIME" -v c="$c" -v d="$CPU" -v t="$t" -v r="$r" 'BEGIN { printf "%-24s %7.1f s wall %7.1f s cpu  %s", t, b - a, d - c, r }')")
 done
