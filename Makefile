@@ -147,12 +147,11 @@ test-build: $(TEST_BUILD)
 # Every part of the test, one after another even if one fails, with the time
 # each took (tools/timed-make.sh prints the table at the end).
 TEST_PARTS = test-c test-wasm-imports test-js $(TEST_EXTRA)
-# Each part runs with two jobs (one per core; -Otarget keeps each job's output
-# together): test binaries, fuzz targets, valgrind runs and runtimes two at a time.
+# The build, the test binaries, then each part, timed, each with two jobs (one
+# per core; -Otarget keeps each job's output together): objects, test binaries,
+# fuzz targets, valgrind runs and runtimes two at a time.
 test: deps
-	$(MAKE) -j2 all
-	$(MAKE) -j2 test-build
-	MAKE="$(MAKE)" MAKEFLAGS_PART="-j2 -Otarget" bash tools/timed-make.sh $(TEST_PARTS)
+	MAKE="$(MAKE)" MAKEFLAGS_PART="-j2 -Otarget" bash tools/timed-make.sh all test-build $(TEST_PARTS)
 
 demo: deps demo-assets
 	$(MAKE) all
