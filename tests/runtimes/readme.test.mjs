@@ -115,6 +115,10 @@ const worker :Workerd.Worker = (
 }
 
 async function runSh(b) {
+  // As a fresh clone has it: no git-ignored output of an earlier run (npm keeps an
+  // installed file: dependency, so an old node_modules/ would hide a stale tarball).
+  if (/examples\/worker/.test(b.code))
+    for (const d of ["node_modules", "dist"]) rmSync(`${ROOT}examples/worker/${d}`, { recursive: true, force: true });
   const env = { ...process.env };
   for (const k of ["MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"]) delete env[k];
   const r = await run("bash", ["-euo", "pipefail", "-c", b.code], { cwd: ROOT, env, timeoutMs: 300000 });
