@@ -5,8 +5,9 @@
 
 #include <math.h>
 
-static const char *const TOO_LONG =
-    "needs more than 2^26 steps before the value settles; memdomain refuses to run that long";
+/* A fold refuses only a count the reference's loop never finishes. */
+static const char *const ENDLESS =
+    "never ends (infinite, or beyond 2^53), and the value does not settle within 2^26 steps: the reference never returns";
 
 static double value_or_fail(md_status st, double v, int arg, const char *msg) {
     if (st == MD_OK) return v;
@@ -24,17 +25,17 @@ MDW_EXPORT("mdw_apply_negative_hits_fp")
 double mdw_apply_negative_hits_fp(double alpha_fp, double prev_fp, double hits) {
     double v = 0;
     md_status st = md_apply_negative_hits_fp(alpha_fp, prev_fp, hits, &v);
-    return value_or_fail(st, v, 2, hits >= 4294967296.0 ? "is not a valid array length" : TOO_LONG);
+    return value_or_fail(st, v, 2, "is not a valid array length");
 }
 
 MDW_EXPORT("mdw_decay_confidence_n_fp")
 double mdw_decay_confidence_n_fp(double alpha_fp, double conf_fp, double floor_fp, double cycles) {
     double v = 0;
-    return value_or_fail(md_decay_confidence_n_fp(alpha_fp, conf_fp, floor_fp, cycles, &v), v, 3, TOO_LONG);
+    return value_or_fail(md_decay_confidence_n_fp(alpha_fp, conf_fp, floor_fp, cycles, &v), v, 3, ENDLESS);
 }
 
 MDW_EXPORT("mdw_decay_confidence_n")
 double mdw_decay_confidence_n(double confidence, double cycles, double alpha, double floor_) {
     double v = 0;
-    return value_or_fail(md_decay_confidence_n(confidence, cycles, alpha, floor_, &v), v, 1, TOO_LONG);
+    return value_or_fail(md_decay_confidence_n(confidence, cycles, alpha, floor_, &v), v, 1, ENDLESS);
 }
