@@ -20,19 +20,63 @@ int mdw_frame_key_of(const char *s, size_t len, size_t *out) {
     return MD_OK;
 }
 
+/* Keys already written, by their bytes: slot[h] is a claim index + 1 (0:
+ * empty). Claims often share a frame (that is what the key is for), so each
+ * distinct key crosses back once. */
+typedef struct seen_keys {
+    uint32_t *slot;
+    size_t cap, len;
+} seen_keys;
+
+static md_str key_at(const uint8_t *block, size_t i) {
+    const uint32_t *info = (const uint32_t *)block + 4 * i;
+    return (md_str){(const char *)block + info[0], info[1]};
+}
+
+/* The claim holding key s already, or SIZE_MAX after recording claim i as
+ * its first; false when memory runs out. */
+static bool seen_find_or_add(seen_keys *t, const uint8_t *block, md_str s, size_t i, size_t *first) {
+    if ((t->len + 1) * 2 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        uint32_t *slot = mdi_calloc_array(cap, sizeof(uint32_t));
+        if (!slot) return false;
+        for (size_t j = 0; j < t->cap; j++) {
+            if (!t->slot[j]) continue;
+            size_t h = (size_t)mdi_key_hash(key_at(block, t->slot[j] - 1)) & (cap - 1);
+            while (slot[h]) h = (h + 1) & (cap - 1);
+            slot[h] = t->slot[j];
+        }
+        free(t->slot);
+        t->slot = slot;
+        t->cap = cap;
+    }
+    size_t h = (size_t)mdi_key_hash(s) & (t->cap - 1);
+    for (; t->slot[h]; h = (h + 1) & (t->cap - 1)) {
+        if (mdi_key_equal(key_at(block, t->slot[h] - 1), s)) { *first = t->slot[h] - 1; return true; }
+    }
+    t->slot[h] = (uint32_t)i + 1;
+    t->len++;
+    *first = SIZE_MAX;
+    return true;
+}
+
 /* frameKeysOf, the batch form, over a key table of n claims. out: [block,
- * used, wtf]; block = u32 info[4n] (byte start, byte length or 0xFFFFFFFF
- * for null, UTF-16 start, UTF-16 length) then the keys' bytes back to back
- * from block + 16n. wtf = 1 when a key holds a lone surrogate (the glue then
- * decodes key by key). One work buffer serves every claim. */
+ * used, wtf]; block = u32 info[4n] then the distinct keys' bytes back to back
+ * from block + 16n. info[4i..4i+4) for claim i: (byte start, byte length,
+ * UTF-16 start, UTF-16 length) of its key, or (byte start, 0xFFFFFFFF, ...)
+ * for null, or (byte start, 0xFFFFFFFE, j, 0) when claim j < i has the same
+ * key (byte starts never decrease). wtf = 1 when a key holds a lone
+ * surrogate (the glue then decodes key by key). One work buffer serves every
+ * claim. */
 MDW_EXPORT("mdw_frame_keys_of")
 int mdw_frame_keys_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, size_t *out) {
     md_str *k = NULL;
     md_status st = mdw_keys(bytes, offsets, n, &k);
     if (st != MD_OK) return mdw_fail(st, 0, NULL);
-    if (n > SIZE_MAX / 16) { free(k); return mdw_fail(MD_ERR_RANGE, 0, NULL); }
+    if (n > UINT32_MAX / 16) { free(k); return mdw_fail(MD_ERR_RANGE, 0, NULL); }
     size_t cap = 16 * n + 64, used = 16 * n, u16 = 0, work_cap = 0;
     uint8_t *block = malloc(cap), *work = NULL;
+    seen_keys seen = {NULL, 0, 0};
     bool wtf = false;
     if (!block) st = MD_ERR_NOMEM;
     for (size_t i = 0; i < n && st == MD_OK; i++) {
@@ -52,6 +96,12 @@ int mdw_frame_keys_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, s
         uint32_t *info = (uint32_t *)block + 4 * i;
         if (!found) {
             info[0] = (uint32_t)used; info[1] = 0xFFFFFFFFu; info[2] = (uint32_t)u16; info[3] = 0;
+            continue;
+        }
+        size_t first;
+        if (!seen_find_or_add(&seen, block, (md_str){(const char *)work, klen}, i, &first)) { st = MD_ERR_NOMEM; break; }
+        if (first != SIZE_MAX) {
+            info[0] = (uint32_t)used; info[1] = 0xFFFFFFFEu; info[2] = (uint32_t)first; info[3] = 0;
             continue;
         }
         if (klen > cap - used) {
@@ -74,6 +124,7 @@ int mdw_frame_keys_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, s
         used += klen;
         u16 += units;
     }
+    free(seen.slot);
     free(work);
     free(k);
     if (st != MD_OK) { free(block); return mdw_fail(st, 0, NULL); }

@@ -3,6 +3,7 @@ import { arr, decodeWtf8, exportsOf, raise, str, views, withFrame } from "./core
 
 const decoder = new TextDecoder("utf-8");
 const CHUNK_BYTES = 1 << 14;
+const NULL_KEY = 0xffffffff, SAME_KEY = 0xfffffffe;
 const encoder = new TextEncoder();
 
 /**
@@ -64,24 +65,32 @@ export function frameKeysOf(gists) {
     const { u8, u32 } = views();
     const n = gists.length, info = block >>> 2;
     const out = new Array(n);
+    // info per claim: (byte start, byte length | NULL_KEY | SAME_KEY, UTF-16 start | earlier claim, UTF-16 length).
     if (wtf) {
       for (let i = 0; i < n; i++) {
-        const at = info + 4 * i;
-        out[i] = u32[at + 1] === 0xffffffff ? null : decodeWtf8(u8, block + u32[at], u32[at + 1]);
+        const at = info + 4 * i, len = u32[at + 1];
+        out[i] = len === NULL_KEY ? null : len === SAME_KEY ? out[u32[at + 2]] : decodeWtf8(u8, block + u32[at], len);
       }
       return out;
     }
-    // The keys are back to back: decode a run of them at a time (strings the
-    // young generation collects, never one huge one) and slice each out.
+    // The distinct keys are back to back: decode a run of them at a time
+    // (strings the young generation collects, never one huge one) and slice
+    // each out; a claim whose key an earlier claim has shares that string.
     for (let i0 = 0; i0 < n;) {
-      const a0 = info + 4 * i0, b0 = u32[a0], u0 = u32[a0 + 2];
+      const a0 = info + 4 * i0, b0 = u32[a0];
       let i1 = i0 + 1;
       while (i1 < n && u32[info + 4 * i1] - b0 < CHUNK_BYTES) i1++;
       const b1 = i1 < n ? u32[info + 4 * i1] : used;
-      const run = decoder.decode(u8.subarray(block + b0, block + b1));
+      const run = b1 > b0 ? decoder.decode(u8.subarray(block + b0, block + b1)) : "";
+      let u0 = -1;
       for (let i = i0; i < i1; i++) {
-        const at = info + 4 * i;
-        out[i] = u32[at + 1] === 0xffffffff ? null : run.slice(u32[at + 2] - u0, u32[at + 2] - u0 + u32[at + 3]);
+        const at = info + 4 * i, len = u32[at + 1];
+        if (len === NULL_KEY) out[i] = null;
+        else if (len === SAME_KEY) out[i] = out[u32[at + 2]];
+        else {
+          if (u0 < 0) u0 = u32[at + 2];
+          out[i] = run.slice(u32[at + 2] - u0, u32[at + 2] - u0 + u32[at + 3]);
+        }
       }
       i0 = i1;
     }
