@@ -72,60 +72,40 @@ bool md_graph_find(const md_graph *g, md_str key, size_t *index) {
 
 /* ------------------------------------------------------------------ build */
 
-/* Intern, dedupe and sort the nodes; copy their bytes into the handle. */
+/* Sort the nodes (JavaScript order, stable), drop repeats (adjacent once
+ * sorted; the first input naming a node stays its `first`), and copy the
+ * distinct keys' bytes into the handle. */
 static md_status build_nodes(md_graph *g, const md_str *nodes, size_t n_in) {
-    mdi_keymap map;
-    md_status st = mdi_keymap_init(&map, n_in);
-    if (st != MD_OK) return st;
-    size_t *uniq = mdi_alloc_array(n_in, sizeof(size_t));
-    size_t *slot = mdi_alloc_array(n_in, sizeof(size_t)); /* input -> unique ordinal */
-    size_t n = 0, total = 0;
-    if (!uniq || !slot) st = MD_ERR_NOMEM;
-    for (size_t j = 0; j < n_in && st == MD_OK; j++) {
-        if (MDI_BAD_IN(nodes[j].ptr, nodes[j].len)) { st = MD_ERR_NULL; break; }
-        bool fresh;
-        st = mdi_keymap_put(&map, nodes[j], n, &slot[j], &fresh);
-        if (st == MD_OK && fresh) {
-            uniq[n++] = j;
-            total += nodes[j].len;
+    size_t total = 0;
+    for (size_t j = 0; j < n_in; j++) {
+        if (MDI_BAD_IN(nodes[j].ptr, nodes[j].len)) return MD_ERR_NULL;
+        total += nodes[j].len;
+    }
+    size_t *order = mdi_alloc_array(n_in, sizeof(size_t));
+    g->bytes = mdi_alloc_array(total, 1);
+    g->keys = mdi_alloc_array(n_in, sizeof(md_str));
+    g->first = mdi_alloc_array(n_in, sizeof(uint32_t));
+    g->of_input = mdi_alloc_array(n_in, sizeof(uint32_t));
+    md_status st = order && g->bytes && g->keys && g->first && g->of_input ? MD_OK : MD_ERR_NOMEM;
+    if (st == MD_OK) st = mdi_sort_keys(nodes, n_in, order);
+    if (st == MD_OK) {
+        size_t n = 0, at = 0;
+        for (size_t r = 0; r < n_in; r++) {
+            md_str k = nodes[order[r]];
+            if (n == 0 || !mdi_key_equal(g->keys[n - 1], k)) {
+                if (k.len) memcpy(g->bytes + at, k.ptr, k.len);
+                g->keys[n].ptr = g->bytes + at;
+                g->keys[n].len = k.len;
+                g->first[n] = (uint32_t)order[r];
+                at += k.len;
+                n++;
+            }
+            g->of_input[order[r]] = (uint32_t)(n - 1);
         }
-    }
-    mdi_keymap_free(&map);
-    size_t *order = NULL, *rank = NULL;
-    if (st == MD_OK) {
-        order = mdi_alloc_array(n, sizeof(size_t));
-        rank = mdi_alloc_array(n, sizeof(size_t));
-        g->bytes = mdi_alloc_array(total, 1);
-        g->keys = mdi_alloc_array(n, sizeof(md_str));
-        g->first = mdi_alloc_array(n, sizeof(uint32_t));
-        g->of_input = mdi_alloc_array(n_in, sizeof(uint32_t));
-        if (!order || !rank || !g->bytes || !g->keys || !g->first || !g->of_input) st = MD_ERR_NOMEM;
-    }
-    md_str *ukeys = NULL;
-    if (st == MD_OK) {
-        ukeys = mdi_alloc_array(n, sizeof(md_str));
-        if (!ukeys) st = MD_ERR_NOMEM;
-    }
-    if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) ukeys[i] = nodes[uniq[i]];
-        st = mdi_sort_keys(ukeys, n, order);
-    }
-    if (st == MD_OK) {
-        size_t at = 0;
-        for (size_t i = 0; i < n; i++) {
-            md_str k = ukeys[order[i]];
-            if (k.len) memcpy(g->bytes + at, k.ptr, k.len);
-            g->keys[i].ptr = g->bytes + at;
-            g->keys[i].len = k.len;
-            at += k.len;
-            g->first[i] = (uint32_t)uniq[order[i]];
-            rank[order[i]] = i;
-        }
-        for (size_t j = 0; j < n_in; j++) g->of_input[j] = (uint32_t)rank[slot[j]];
         g->n = n;
         g->n_input = n_in;
     }
-    free(ukeys); free(order); free(rank); free(uniq); free(slot);
+    free(order);
     return st;
 }
 

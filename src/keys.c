@@ -155,36 +155,12 @@ md_status mdi_keymap_put(mdi_keymap *m, md_str key, size_t fresh, size_t *val, b
 
 typedef struct key_sort {
     const md_str *keys;
-    const uint64_t *prefix; /* NULL: compare with md_key_compare only */
-    size_t from;            /* prefix[i]: the 8 bytes of key i at `from` */
-    bool remap;             /* some key has a lead byte the UTF-16 order moves (EE-F4) */
 } key_sort;
 
 static inline uint8_t utf16_rank(uint8_t b) {
     if (b >= 0xF0 && b <= 0xF4) return (uint8_t)(b - 2);  /* F0..F4 -> EE..F2 */
     if (b == 0xEE || b == 0xEF) return (uint8_t)(b + 5);  /* EE, EF -> F3, F4 */
     return b;
-}
-
-/* Plain UTF-8 keys (see plain_utf8) in JavaScript order: their prefixes,
- * then the bytes after them (lead bytes remapped when any key needs it). */
-static int key_cmp_plain(const void *ctx, size_t a, size_t b) {
-    const key_sort *c = ctx;
-    if (c->prefix[a] != c->prefix[b]) return c->prefix[a] < c->prefix[b] ? -1 : 1;
-    md_str x = c->keys[a], y = c->keys[b];
-    size_t from = c->from + 8, n = x.len < y.len ? x.len : y.len;
-    if (from < n) {
-        const uint8_t *p = (const uint8_t *)x.ptr, *q = (const uint8_t *)y.ptr;
-        if (!c->remap) {
-            int r = memcmp(p + from, q + from, n - from);
-            if (r) return r;
-        } else {
-            for (size_t i = from; i < n; i++)
-                if (p[i] != q[i]) return utf16_rank(p[i]) < utf16_rank(q[i]) ? -1 : 1;
-        }
-    }
-    /* Equal up to the shorter one's end (padding included): the shorter is a prefix. */
-    return x.len < y.len ? -1 : x.len > y.len ? 1 : 0;
 }
 
 static int key_cmp(const void *ctx, size_t a, size_t b) {
@@ -225,35 +201,98 @@ static bool plain_utf8(const md_str *k, size_t n, bool *remap) {
     return true;
 }
 
-/* 8 order-preserving bytes of each key after the keys' common prefix,
- * big-endian (a shorter key pads with 0: ties then go to the bytes after, and
- * to the length). NULL when the keys are not plain UTF-8 (or on allocation
- * failure: the sort is then slower, not different). */
-static uint64_t *key_prefixes(const md_str *k, size_t n, size_t *from, bool *remap) {
-    if (n < 64 || !plain_utf8(k, n, remap)) return NULL;
+/* Plain UTF-8 keys sort as records: 16 order-preserving bytes of each key
+ * after the keys' common prefix (big-endian, lead bytes remapped when any key
+ * needs it, a shorter key padded with 0), compared inline, and only ties
+ * read the keys: the bytes after those 16, then the length (the shorter one
+ * is then a prefix of the other), then the index (stable). */
+typedef struct key_rec {
+    uint64_t hi, lo;
+    size_t i;
+} key_rec;
+
+typedef struct plain_sort {
+    const md_str *keys;
+    size_t from; /* the keys' bytes from here on are not in the records */
+    bool remap;
+} plain_sort;
+
+static int rec_cmp(const plain_sort *c, const key_rec *x, const key_rec *y) {
+    if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
+    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    md_str p = c->keys[x->i], q = c->keys[y->i];
+    size_t n = p.len < q.len ? p.len : q.len;
+    if (c->from < n) {
+        const uint8_t *a = (const uint8_t *)p.ptr, *b = (const uint8_t *)q.ptr;
+        if (!c->remap) {
+            int r = memcmp(a + c->from, b + c->from, n - c->from);
+            if (r) return r;
+        } else {
+            for (size_t k = c->from; k < n; k++)
+                if (a[k] != b[k]) return utf16_rank(a[k]) < utf16_rank(b[k]) ? -1 : 1;
+        }
+    }
+    if (p.len != q.len) return p.len < q.len ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i ? 1 : 0;
+}
+
+static uint64_t be_bytes(const uint8_t *p, size_t len, size_t at, bool remap) {
+    uint64_t v = 0;
+    for (size_t j = 0; j < 8; j++) {
+        uint8_t b = at + j < len ? p[at + j] : 0;
+        v = (v << 8) | (remap ? utf16_rank(b) : b);
+    }
+    return v;
+}
+
+/* A stable sort of plain UTF-8 keys; false when memory runs out. */
+static bool sort_plain(const md_str *k, size_t n, bool remap, size_t *order) {
+    key_rec *r = mdi_alloc_array(n, sizeof(key_rec)), *t = mdi_alloc_array(n, sizeof(key_rec));
+    if (!r || !t) { free(r); free(t); return false; }
     size_t lcp = k[0].len;
     for (size_t i = 1; i < n && lcp; i++) {
         size_t l = k[i].len < lcp ? k[i].len : lcp, j = 0;
         while (j < l && k[i].ptr[j] == k[0].ptr[j]) j++;
         lcp = j;
     }
-    uint64_t *pre = mdi_alloc_array(n, sizeof(uint64_t));
-    if (!pre) return NULL;
     for (size_t i = 0; i < n; i++) {
-        uint64_t v = 0;
         const uint8_t *p = (const uint8_t *)k[i].ptr;
-        for (size_t j = 0; j < 8; j++) v = (v << 8) | (lcp + j < k[i].len ? utf16_rank(p[lcp + j]) : 0);
-        pre[i] = v;
+        r[i].hi = be_bytes(p, k[i].len, lcp, remap);
+        r[i].lo = be_bytes(p, k[i].len, lcp + 8, remap);
+        r[i].i = i;
     }
-    *from = lcp;
-    return pre;
+    plain_sort c = {k, lcp + 16, remap};
+    /* Insertion-sorted runs of 16, then bottom-up merges (stable). */
+    for (size_t lo = 0; lo < n; lo += 16) {
+        size_t hi = lo + 16 < n ? lo + 16 : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            key_rec x = r[i];
+            size_t j = i;
+            while (j > lo && rec_cmp(&c, &r[j - 1], &x) > 0) { r[j] = r[j - 1]; j--; }
+            r[j] = x;
+        }
+    }
+    key_rec *from = r, *to = t;
+    for (size_t width = 16; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) to[o++] = rec_cmp(&c, &from[j], &from[i]) < 0 ? from[j++] : from[i++];
+            while (i < mid) to[o++] = from[i++];
+            while (j < hi) to[o++] = from[j++];
+        }
+        key_rec *x = from; from = to; to = x;
+    }
+    for (size_t i = 0; i < n; i++) order[i] = from[i].i;
+    free(r);
+    free(t);
+    return true;
 }
 
 md_status mdi_sort_keys(const md_str *keys, size_t n, size_t *order) {
+    bool remap = false;
+    if (n >= 32 && plain_utf8(keys, n, &remap) && sort_plain(keys, n, remap, order)) return MD_OK;
     for (size_t i = 0; i < n; i++) order[i] = i;
-    key_sort ks = {keys, NULL, 0, false};
-    ks.prefix = key_prefixes(keys, n, &ks.from, &ks.remap);
-    md_status st = mdi_sort_indices(order, n, ks.prefix ? key_cmp_plain : key_cmp, &ks);
-    free((void *)ks.prefix);
-    return st;
+    key_sort ks = {keys};
+    return mdi_sort_indices(order, n, key_cmp, &ks);
 }

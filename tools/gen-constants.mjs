@@ -1,8 +1,10 @@
-// Generates js/src/constants.js from the C sources, so every constant, name
-// table and weight profile the glue exports is stated once, in C:
+// Generates js/src/constants.js from the C sources and wasm/boundary.def, so
+// every constant, name table, weight profile and argument layout the glue uses
+// is stated once:
 //   node tools/gen-constants.mjs           rewrite js/src/constants.js
 //   node tools/gen-constants.mjs --check   exit 1 when it is stale (make test runs this)
 import { readFileSync, writeFileSync } from "node:fs";
+import { table } from "./boundary.mjs";
 
 const ROOT = new URL("../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, ROOT), "utf8");
@@ -65,6 +67,11 @@ lines.push(`export const DEFAULT_PROFILE = [${dflt.join(", ")}];`);
 lines.push(`/** Half-lives in md_memory_type order (null: no decay): ${typeNames.join(", ")}, then any other type. */`);
 lines.push(`export const HALF_LIFE_TABLE = Object.freeze([${lives.map((v) => (v === "0" ? "null" : v === "MD_DEFAULT_HALF_LIFE_DAYS" ? define("DEFAULT_HALF_LIFE_DAYS") : Number(v))).join(", ")}]);`);
 lines.push(`export const MEMORY_TYPE_NAMES = ${list(typeNames)};`);
+// The signature table's export rows as argument kinds, one letter each (p: an
+// address, n: a number): core.js's call() checks every call against them.
+const sigs = table().filter((r) => r.kind === "export").map((r) => `${r.name}: "${r.args.map((a) => (a.type === "ptr" ? "p" : "n")).join("")}"`);
+lines.push(`/** wasm/boundary.def's export rows: each argument an address (p) or a number (n). */`);
+lines.push(`export const SIGNATURES = Object.freeze({\n  ${sigs.join(",\n  ")},\n});`);
 const out = lines.join("\n") + "\n";
 
 const target = new URL("js/src/constants.js", ROOT);

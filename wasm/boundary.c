@@ -8,7 +8,7 @@ mdw_error_record mdw_err = {0, -1, NULL};
 
 int mdw_fail(md_status st, int arg, const char *message) {
     mdw_err.code = (int32_t)st;
-    mdw_err.arg = arg;
+    mdw_err.arg = st == MD_ERR_NOMEM ? -1 : arg;
     mdw_err.message = message ? message : md_status_string(st);
     return (int)st;
 }

@@ -48,7 +48,8 @@ typedef struct mdw_error_record {
 extern mdw_error_record mdw_err;
 
 /* Fill the error record and return `st` (for `return mdw_fail(...)`). A NULL
- * message means md_status_string(st). */
+ * message means md_status_string(st). Running out of memory names no
+ * argument (arg is recorded as -1 for MD_ERR_NOMEM). */
 int mdw_fail(md_status st, int arg, const char *message);
 
 /* Build md_str views over a key table. *out must be freed with free(). */

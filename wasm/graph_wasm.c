@@ -1,7 +1,7 @@
 /* Boundary for the graph module: a handle built once from a key table and
- * indexed edges, and one-shot calls that build, run and free in one call.
- * Node indices crossing the boundary are u32; UINT32_MAX means "none"
- * (an absent node, an undefined community). */
+ * indexed edges (the glue's one-shot calls build, run and free one). Node
+ * indices crossing the boundary are u32; UINT32_MAX means "none" (an absent
+ * node, an undefined community). */
 #include "boundary.h"
 
 #include <stdlib.h>
@@ -31,7 +31,7 @@ int mdw_graph_new(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes,
                   size_t *out) {
     md_graph *g = NULL;
     md_status st = build(bytes, offsets, n_nodes, src, dst, strength, n_edges, &g);
-    if (st != MD_OK) return st;
+    if (st != MD_OK) return mdw_fail(st, -1, NULL);
     write_first(g, first_out);
     out[0] = (size_t)g;
     out[1] = md_graph_node_count(g);
@@ -67,12 +67,16 @@ static md_status run_pagerank(const md_graph *g, double damping, double max_iter
     return st;
 }
 
+/* An iteration count the core refuses: the count argument, and why. */
+static const char *const ENDLESS = "leaves an iteration that never converges or runs past memdomain's work budget";
+
 MDW_EXPORT("mdw_graph_pagerank")
 int mdw_graph_pagerank(const md_graph *g, double damping, double max_iterations, double tolerance,
                        int has_seeds, const uint32_t *seed_inputs, const double *seed_weights,
                        size_t n_seeds, double *scores) {
-    return run_pagerank(g, damping, max_iterations, tolerance, has_seeds, seed_inputs, seed_weights,
-                        n_seeds, scores);
+    md_status st = run_pagerank(g, damping, max_iterations, tolerance, has_seeds, seed_inputs, seed_weights,
+                                n_seeds, scores);
+    return st == MD_OK ? MD_OK : mdw_fail(st, st == MD_ERR_RANGE ? 2 : -1, st == MD_ERR_RANGE ? ENDLESS : NULL);
 }
 
 static md_status run_lp(const md_graph *g, double min_size, double max_sweeps, uint32_t *community) {
@@ -89,7 +93,8 @@ static md_status run_lp(const md_graph *g, double min_size, double max_sweeps, u
 /* community (node count): the community's smallest member, NONE32 undefined. */
 MDW_EXPORT("mdw_graph_label_propagation")
 int mdw_graph_label_propagation(const md_graph *g, double min_size, double max_sweeps, uint32_t *community) {
-    return run_lp(g, min_size, max_sweeps, community);
+    md_status st = run_lp(g, min_size, max_sweeps, community);
+    return st == MD_OK ? MD_OK : mdw_fail(st, st == MD_ERR_RANGE ? 2 : -1, st == MD_ERR_RANGE ? ENDLESS : NULL);
 }
 
 static md_status run_bridges(const md_graph *g, const uint32_t *labels, uint32_t *counts) {
@@ -110,69 +115,6 @@ static md_status run_bridges(const md_graph *g, const uint32_t *labels, uint32_t
 /* labels (node count): label ids per node, NONE32 undefined. */
 MDW_EXPORT("mdw_graph_bridge_counts")
 int mdw_graph_bridge_counts(const md_graph *g, const uint32_t *labels, uint32_t *counts) {
-    return run_bridges(g, labels, counts);
-}
-
-/* One-shot pagerank: scores and first_out have room for n_nodes entries;
- * out[0] = node count. */
-MDW_EXPORT("mdw_pagerank")
-int mdw_pagerank(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, const uint32_t *src,
-                 const uint32_t *dst, const double *strength, size_t n_edges, double damping,
-                 double max_iterations, double tolerance, int has_seeds, const uint32_t *seed_inputs,
-                 const double *seed_weights, size_t n_seeds, double *scores, uint32_t *first_out,
-                 size_t *out) {
-    md_graph *g = NULL;
-    md_status st = build(bytes, offsets, n_nodes, src, dst, strength, n_edges, &g);
-    if (st == MD_OK)
-        st = run_pagerank(g, damping, max_iterations, tolerance, has_seeds, seed_inputs, seed_weights,
-                          n_seeds, scores);
-    if (st == MD_OK) {
-        write_first(g, first_out);
-        out[0] = md_graph_node_count(g);
-    }
-    md_graph_free(g);
-    return st;
-}
-
-/* One-shot labelPropagation: community and first_out as above. */
-MDW_EXPORT("mdw_label_propagation")
-int mdw_label_propagation(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes,
-                          const uint32_t *src, const uint32_t *dst, const double *strength,
-                          size_t n_edges, double min_size, double max_sweeps, uint32_t *community,
-                          uint32_t *first_out, size_t *out) {
-    md_graph *g = NULL;
-    md_status st = build(bytes, offsets, n_nodes, src, dst, strength, n_edges, &g);
-    if (st == MD_OK) st = run_lp(g, min_size, max_sweeps, community);
-    if (st == MD_OK) {
-        write_first(g, first_out);
-        out[0] = md_graph_node_count(g);
-    }
-    md_graph_free(g);
-    return st;
-}
-
-/* One-shot bridgeCounts: input_labels[j] is input node j's label id. */
-MDW_EXPORT("mdw_bridge_counts")
-int mdw_bridge_counts(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, const uint32_t *src,
-                      const uint32_t *dst, const double *strength, size_t n_edges,
-                      const uint32_t *input_labels, uint32_t *counts, uint32_t *first_out, size_t *out) {
-    md_graph *g = NULL;
-    md_status st = build(bytes, offsets, n_nodes, src, dst, strength, n_edges, &g);
-    uint32_t *labels = NULL;
-    if (st == MD_OK) {
-        size_t n = md_graph_node_count(g);
-        labels = mdi_alloc_array(n, sizeof(uint32_t));
-        if (!labels) st = MD_ERR_NOMEM;
-        else {
-            for (size_t i = 0; i < n; i++) labels[i] = input_labels[md_graph_node_input(g, i)];
-            st = run_bridges(g, labels, counts);
-        }
-    }
-    if (st == MD_OK) {
-        write_first(g, first_out);
-        out[0] = md_graph_node_count(g);
-    }
-    free(labels);
-    md_graph_free(g);
-    return st;
+    md_status st = run_bridges(g, labels, counts);
+    return st == MD_OK ? MD_OK : mdw_fail(st, -1, NULL);
 }

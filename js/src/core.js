@@ -5,6 +5,8 @@
 // the one key-table writer, and the intern table that lets strings cross as
 // integers.
 
+import { SIGNATURES } from "./constants.js";
+
 /** @type {any} */
 let wasm = null;
 /** @type {WebAssembly.Memory | null} */
@@ -675,6 +677,120 @@ export function withFrame(fn, body) {
   const f = new Frame(fn);
   try {
     return body(f);
+  } finally {
+    f.free();
+  }
+}
+
+// ---------------------------------------------------------------- calls
+
+/**
+ * An argument that `call` places in the exchange region and passes by
+ * address: an input array (f64, f32, u32, u8: a typed array or an array of
+ * numbers), a key table (keys: two addresses, the bytes then the offsets),
+ * an output region (out.f64 ... out.u8, n elements), or the out slots (slots:
+ * 16 u32 a boundary function writes result addresses and counts into).
+ */
+class Arg {
+  constructor(kind, type, values, n) {
+    this.kind = kind; // "in", "keys", "out", "slots"
+    this.type = type; // "f64", "f32", "u32", "u8"
+    this.values = values;
+    this.n = n;
+    this.off = 0;
+  }
+}
+
+export const f64 = (values, n = values.length) => new Arg("in", "f64", values, n);
+export const f32 = (values, n = values.length) => new Arg("in", "f32", values, n);
+export const u32 = (values, n = values.length) => new Arg("in", "u32", values, n);
+export const u8 = (values, n = values.length) => new Arg("in", "u8", values, n);
+export const keys = (strings) => new Arg("keys", null, strings, strings.length);
+export const out = {
+  f64: (n) => new Arg("out", "f64", null, n),
+  u32: (n) => new Arg("out", "u32", null, n),
+  u8: (n) => new Arg("out", "u8", null, n),
+};
+/** An input region the caller's `write` fills in place (no copy through a JavaScript array). */
+export const fill = {
+  f64: (n) => new Arg("fill", "f64", null, n),
+  u32: (n) => new Arg("fill", "u32", null, n),
+};
+export const slots = new Arg("slots", null, null, 16);
+/** An address the glue holds (a handle C returned earlier), passed as it is. */
+export const addr = (p) => new Arg("addr", null, p, 0);
+
+const VIEW = { f64: "f64", f32: "f32", u32: "u32", u8: "u8" };
+const SHIFT = { f64: 3, f32: 2, u32: 2, u8: 0 };
+
+/** What `read` sees after a call: the output regions, the out slots, result blocks. */
+class Results {
+  constructor(f, args) { this.f = f; this.args = args; }
+  /** An output region (or input) as a view over WebAssembly memory: valid only inside `read`. */
+  view(arg) {
+    const h = views(), s = SHIFT[arg.type], p = (this.f.base + arg.off) >>> s;
+    return h[VIEW[arg.type]].subarray(p, p + arg.n);
+  }
+  /** u32 out slot i. */
+  slot(i) { return this.f.outU32(i); }
+  /** The block C handed back in out slot i (freed after `read`). */
+  block(i) { return this.f.result(this.f.outU32(i)); }
+  get heap() { return views(); }
+}
+
+/**
+ * One call into wasm with its array arguments placed in the exchange region:
+ * `name` is an export row of wasm/boundary.def, `args` its arguments in the
+ * table's order (numbers as they are, Arg values for what crosses by
+ * address), `names` the JavaScript name of each (what an error from C names).
+ * The argument kinds are checked against the table (SIGNATURES in
+ * js/src/constants.js, generated from it). `write(results)`, when given,
+ * fills the `fill` regions before the call. On success returns
+ * `read(results)`; otherwise throws the error C recorded.
+ */
+export function call(fn, name, args, names, read, write) {
+  const sig = SIGNATURES[name];
+  let kinds = "";
+  const f = new Frame(fn);
+  try {
+    for (const a of args) {
+      if (!(a instanceof Arg)) { kinds += "n"; continue; }
+      if (a.kind === "keys") { a.table = f.keys(a.values); kinds += "pp"; continue; }
+      kinds += "p";
+      if (a.kind !== "slots" && a.kind !== "addr") a.off = f._region(a.n * (1 << SHIFT[a.type]), 8);
+    }
+    if (kinds !== sig) throw new Error(`memdomain: ${name} takes (${sig}), the glue passed (${kinds}) (internal error)`);
+    f.alloc();
+    const flat = [], argNames = [], values = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (!(a instanceof Arg)) { flat.push(a); argNames.push(names[i]); values.push(a); continue; }
+      if (a.kind === "keys") {
+        flat.push(f.at(a.table.bytes), f.at(a.table.offs));
+        argNames.push(names[i], names[i]);
+        values.push(undefined, undefined);
+        continue;
+      }
+      argNames.push(names[i]);
+      values.push(undefined);
+      if (a.kind === "slots") { flat.push(f.out()); continue; }
+      if (a.kind === "addr") { flat.push(a.values); continue; }
+      flat.push(f.at(a.off));
+      if (a.kind === "in" && a.n > 0) {
+        const h = views(), s = SHIFT[a.type], p = (f.base + a.off) >>> s, v = a.values;
+        const view = h[VIEW[a.type]];
+        if (a.n === v.length && (ArrayBuffer.isView(v) || Array.isArray(v))) view.set(v, p);
+        else if (ArrayBuffer.isView(v)) view.set(v.subarray(0, a.n), p);
+        else for (let k = 0; k < a.n; k++) view[p + k] = v[k];
+      }
+    }
+    if (write) write(new Results(f, args));
+    const st = exportsOf()[name](...flat);
+    if (st !== 0) {
+      if (views().i32[errPtr >>> 2] !== 0) raiseRecord(fn, argNames, values);
+      raise(st, fn);
+    }
+    return read(new Results(f, args));
   } finally {
     f.free();
   }

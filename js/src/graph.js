@@ -1,6 +1,7 @@
 // graph module: pagerank, labelPropagation and bridgeCounts over the memory
 // graph, and a reusable Graph handle (build once, run any number of times).
-import { arr, exportsOf, map, obj, raise, rangeError, str, typeError, views, withFrame } from "./core.js";
+// A one-shot call builds a handle, runs it and frees it.
+import { addr, arr, call, exportsOf, f64, fill, keys, map, obj, out, rangeError, slots, typeError, u32 } from "./core.js";
 
 import { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
   PAGERANK_TOLERANCE } from "./constants.js";
@@ -13,26 +14,23 @@ const MAX_COUNT = 0xfffffffe; // node and edge indices are u32 in the core
 
 // ------------------------------------------------------------ arguments
 
-/** nodes as a string[] plus a Map from each key to its first input index. */
+/**
+ * Each node key's input index. A null-prototype object rather than a Map: for
+ * string keys it is the same lookup (every string, "__proto__" included, is an
+ * ordinary own key), and V8 answers it faster, which is most of a one-shot
+ * call's time (two lookups per edge). C sorts the nodes and drops repeats.
+ */
 function readNodes(fn, nodes) {
   arr(fn, "nodes", nodes);
   const n = nodes.length;
   if (n > MAX_COUNT) throw rangeError(fn, "nodes", `has ${n} entries, more than memdomain accepts`);
+  const index = Object.create(null);
   for (let i = 0; i < n; i++) {
-    if (typeof nodes[i] !== "string") throw typeError(fn, `nodes[${i}]`, "a string", nodes[i]);
+    const k = nodes[i];
+    if (typeof k !== "string") throw typeError(fn, `nodes[${i}]`, "a string", k);
+    index[k] = i;
   }
-  // Backwards, so the first occurrence's index is the one that stays.
-  const index = new Map();
-  for (let i = n - 1; i >= 0; i--) index.set(nodes[i], i);
   return index;
-}
-
-/** The edge list's length, checked; each edge is read by graphInput's fill(). */
-function readEdges(fn, edges) {
-  arr(fn, "edges", edges);
-  const m = edges.length;
-  if (m > MAX_COUNT) throw rangeError(fn, "edges", `has ${m} entries, more than memdomain accepts`);
-  return { m, edges };
 }
 
 function options(fn, o) {
@@ -56,10 +54,10 @@ function readSeeds(fn, o, index) {
   let i = 0;
   for (const [k, v] of seeds) {
     if (typeof v !== "number") throw typeError(fn, `options.seeds.get(${JSON.stringify(k)})`, "a number", v);
-    at[i] = (typeof k === "string" ? index.get(k) : undefined) ?? NONE;
+    at[i] = (typeof k === "string" ? index[k] : undefined) ?? NONE;
     w[i++] = v;
   }
-  return { at, w, n: i };
+  return { at, w };
 }
 
 function pagerankArgs(fn, opts, index) {
@@ -80,144 +78,21 @@ function lpArgs(fn, opts) {
   };
 }
 
-/** Label ids for community labels: equal strings share an id; undefined is NONE. */
+/** Label ids per key of `keys`: equal community strings share an id; undefined is NONE. */
 function labelIds(fn, communities, keys) {
   map(fn, "communities", communities);
   const ids = new Map();
-  const out = new Uint32Array(keys.length);
+  const labels = new Uint32Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const l = communities.get(keys[i]);
-    if (l === undefined) { out[i] = NONE; continue; }
+    if (l === undefined) { labels[i] = NONE; continue; }
     if (typeof l !== "string")
       throw typeError(fn, `communities.get(${JSON.stringify(keys[i])})`, "a string or undefined", l);
     let id = ids.get(l);
     if (id === undefined) ids.set(l, (id = ids.size));
-    out[i] = id;
+    labels[i] = id;
   }
-  return out;
-}
-
-function check(fn, status, arg, value) {
-  if (status === 0) return;
-  if (status === 3 && arg)
-    throw rangeError(fn, arg, `(${value}) leaves an iteration that never converges or runs past memdomain's work budget`);
-  raise(status, fn);
-}
-
-// ------------------------------------------------------------ one-shot API
-
-/**
- * Plan a frame's key table and indexed edges; fill() (after alloc) checks each
- * edge and writes its ends' input indices (NONE when absent) and strength
- * straight into WebAssembly memory.
- */
-function graphInput(f, fn, nodes, e, index) {
-  const kt = f.keys(nodes), ps = f.u32(e.m), pd = f.u32(e.m), pw = f.f64(e.m);
-  return {
-    fill() {
-      const { u32, f64 } = views(); // nothing below calls into wasm
-      const s0 = f.at(ps) >>> 2, d0 = f.at(pd) >>> 2, w0 = f.at(pw) >>> 3;
-      const edges = e.edges;
-      // Edge lists often come grouped by src: reuse the last lookup.
-      let lastS = null, lastSi = NONE;
-      for (let i = 0; i < e.m; i++) {
-        const x = edges[i];
-        if (x === null || typeof x !== "object") throw typeError(fn, `edges[${i}]`, "a GraphEdge object", x);
-        const s = x.src, d = x.dst, w = x.strength;
-        if (typeof s !== "string") throw typeError(fn, `edges[${i}].src`, "a string", s);
-        if (typeof d !== "string") throw typeError(fn, `edges[${i}].dst`, "a string", d);
-        if (typeof w !== "number") throw typeError(fn, `edges[${i}].strength`, "a number", w);
-        if (s !== lastS) { lastS = s; lastSi = index.get(s) ?? NONE; }
-        u32[s0 + i] = lastSi;
-        u32[d0 + i] = index.get(d) ?? NONE;
-        f64[w0 + i] = w;
-      }
-    },
-    args: () => [f.at(kt.bytes), f.at(kt.offs), nodes.length, f.at(ps), f.at(pd), f.at(pw), e.m],
-  };
-}
-
-function planSeeds(f, seeds) {
-  if (!seeds) return null;
-  return { pa: f.u32(seeds.n), pw: f.f64(seeds.n) };
-}
-
-function fillSeeds(f, seeds, plan) {
-  if (!seeds) return [0, 0, 0, 0];
-  const { u32, f64 } = views();
-  u32.set(seeds.at, f.at(plan.pa) >>> 2);
-  f64.set(seeds.w, f.at(plan.pw) >>> 3);
-  return [1, f.at(plan.pa), f.at(plan.pw), seeds.n];
-}
-
-/** PageRank by power iteration, weighted, with a uniform or personalized teleport prior. */
-export function pagerank(nodes, edges, options) {
-  const fn = "pagerank";
-  const index = readNodes(fn, nodes);
-  const e = readEdges(fn, edges);
-  const a = pagerankArgs(fn, options, index);
-  const n = nodes.length;
-  return withFrame(fn, (f) => {
-    const g = graphInput(f, fn, nodes, e, index), sp = planSeeds(f, a.seeds), po = f.f64(n), pf = f.u32(n);
-    f.alloc();
-    g.fill();
-    const seedArgs = fillSeeds(f, a.seeds, sp);
-    check(fn, exportsOf().mdw_pagerank(...g.args(), a.damping, a.maxIterations, a.tolerance, ...seedArgs,
-      f.at(po), f.at(pf), f.out()), "options.maxIterations", a.maxIterations);
-    const count = f.outU32(0);
-    const { f64, u32 } = views();
-    const s0 = f.at(po) >>> 3, f0 = f.at(pf) >>> 2;
-    const out = new Map();
-    for (let i = 0; i < count; i++) out.set(nodes[u32[f0 + i]], f64[s0 + i]);
-    return out;
-  });
-}
-
-/** Communities by label propagation over the edge list read as undirected. */
-export function labelPropagation(nodes, edges, options) {
-  const fn = "labelPropagation";
-  const index = readNodes(fn, nodes);
-  const e = readEdges(fn, edges);
-  const a = lpArgs(fn, options);
-  const n = nodes.length;
-  return withFrame(fn, (f) => {
-    const g = graphInput(f, fn, nodes, e, index), pc = f.u32(n), pf = f.u32(n);
-    f.alloc();
-    g.fill();
-    check(fn, exportsOf().mdw_label_propagation(...g.args(), a.minCommunitySize, a.maxSweeps, f.at(pc),
-      f.at(pf), f.out()), "options.maxSweeps", a.maxSweeps);
-    const count = f.outU32(0);
-    const { u32 } = views();
-    const c0 = f.at(pc) >>> 2, f0 = f.at(pf) >>> 2;
-    const out = new Map();
-    for (let i = 0; i < count; i++) {
-      const c = u32[c0 + i];
-      out.set(nodes[u32[f0 + i]], c === NONE ? undefined : nodes[u32[f0 + c]]);
-    }
-    return out;
-  });
-}
-
-/** Per-node count of incident edges that cross a community boundary. */
-export function bridgeCounts(nodes, edges, communities) {
-  const fn = "bridgeCounts";
-  const index = readNodes(fn, nodes);
-  const e = readEdges(fn, edges);
-  const labels = labelIds(fn, communities, nodes);
-  const n = nodes.length;
-  return withFrame(fn, (f) => {
-    const g = graphInput(f, fn, nodes, e, index), pl = f.u32(n), pc = f.u32(n), pf = f.u32(n);
-    f.alloc();
-    g.fill();
-    views().u32.set(labels, f.at(pl) >>> 2);
-    check(fn, exportsOf().mdw_bridge_counts(...g.args(), f.at(pl), f.at(pc), f.at(pf), f.out()));
-    const count = f.outU32(0);
-    const { u32 } = views();
-    const c0 = f.at(pc) >>> 2, f0 = f.at(pf) >>> 2;
-    const out = new Map();
-    for (let i = 0; i < count; i++) out.set(nodes[u32[f0 + i]], u32[c0 + i]);
-    return out;
-  });
+  return labels;
 }
 
 // ------------------------------------------------------------ the handle
@@ -225,6 +100,78 @@ export function bridgeCounts(nodes, edges, communities) {
 const registry = typeof FinalizationRegistry === "function"
   ? new FinalizationRegistry(({ ex, ptr }) => ex.mdw_graph_free(ptr))
   : null;
+
+/**
+ * Build the core's graph: the node keys once, each edge's ends as input
+ * indices (NONE when absent), checked and written straight into WebAssembly
+ * memory. Returns { ptr, sorted (the distinct nodes in sorted order), firsts
+ * (the input index of each), edgeCount }.
+ */
+function build(fn, nodes, edges, index) {
+  arr(fn, "edges", edges);
+  const m = edges.length;
+  if (m > MAX_COUNT) throw rangeError(fn, "edges", `has ${m} entries, more than memdomain accepts`);
+  const n = nodes.length;
+  const src = fill.u32(m), dst = fill.u32(m), w = fill.f64(m), first = out.u32(n);
+  return call(fn, "mdw_graph_new", [keys(nodes), n, src, dst, w, m, first, slots],
+    ["nodes", "nodes", "edges", "edges", "edges", "edges", "nodes", ""],
+    (r) => {
+      const count = r.slot(1), firsts = r.view(first).slice(0, count);
+      const sorted = new Array(count);
+      for (let i = 0; i < count; i++) sorted[i] = nodes[firsts[i]];
+      return { ptr: r.slot(0), sorted, firsts, edgeCount: r.slot(2) };
+    },
+    (r) => {
+      const s = r.view(src), d = r.view(dst), sw = r.view(w);
+      // Edge lists often come grouped by src: reuse the last lookup.
+      let lastS = null, lastSi = NONE;
+      for (let i = 0; i < m; i++) {
+        const x = edges[i];
+        if (x === null || typeof x !== "object") throw typeError(fn, `edges[${i}]`, "a GraphEdge object", x);
+        const a = x.src, b = x.dst, v = x.strength;
+        if (typeof a !== "string") throw typeError(fn, `edges[${i}].src`, "a string", a);
+        if (typeof b !== "string") throw typeError(fn, `edges[${i}].dst`, "a string", b);
+        if (typeof v !== "number") throw typeError(fn, `edges[${i}].strength`, "a number", v);
+        if (a !== lastS) { lastS = a; lastSi = index[a] ?? NONE; }
+        s[i] = lastSi;
+        d[i] = index[b] ?? NONE;
+        sw[i] = v;
+      }
+    });
+}
+
+function runPagerank(fn, ptr, n, a) {
+  const seeds = a.seeds, scores = out.f64(n);
+  return call(fn, "mdw_graph_pagerank", [addr(ptr), a.damping, a.maxIterations, a.tolerance, seeds ? 1 : 0,
+    seeds ? u32(seeds.at) : u32([]), seeds ? f64(seeds.w) : f64([]), seeds ? seeds.at.length : 0, scores],
+  ["graph", "options.damping", "options.maxIterations", "options.tolerance", "options.seeds", "options.seeds",
+    "options.seeds", "options.seeds", ""],
+  (r) => r.view(scores).slice());
+}
+
+function runLabels(fn, ptr, n, a) {
+  const community = out.u32(n);
+  return call(fn, "mdw_graph_label_propagation", [addr(ptr), a.minCommunitySize, a.maxSweeps, community],
+    ["graph", "options.minCommunitySize", "options.maxSweeps", ""], (r) => r.view(community).slice());
+}
+
+function runBridges(fn, ptr, labels) {
+  const counts = out.u32(labels.length);
+  return call(fn, "mdw_graph_bridge_counts", [addr(ptr), u32(labels), counts], ["graph", "communities", ""],
+    (r) => r.view(counts).slice());
+}
+
+function scoresMap(sorted, s) {
+  const m = new Map();
+  for (let i = 0; i < sorted.length; i++) m.set(sorted[i], s[i]);
+  return m;
+}
+
+function labelsMap(sorted, c) {
+  const m = new Map();
+  for (let i = 0; i < sorted.length; i++) m.set(sorted[i], c[i] === NONE ? undefined : sorted[c[i]]);
+  return m;
+}
 
 /**
  * A graph normalized once (nodes deduplicated and sorted, edges dropped and
@@ -236,27 +183,14 @@ const registry = typeof FinalizationRegistry === "function"
 class GraphHandle {
   constructor(fn, nodes, edges) {
     const index = readNodes(fn, nodes);
-    const e = readEdges(fn, edges);
-    const ex = exportsOf();
-    const n = nodes.length;
-    let ptr = 0, count = 0, edgeCount = 0, first;
-    withFrame(fn, (f) => {
-      const g = graphInput(f, fn, nodes, e, index), pf = f.u32(n);
-      f.alloc();
-      g.fill();
-      check(fn, ex.mdw_graph_new(...g.args(), f.at(pf), f.out()));
-      ptr = f.outU32(0);
-      count = f.outU32(1);
-      edgeCount = f.outU32(2);
-      first = views().u32.slice(f.at(pf) >>> 2, (f.at(pf) >>> 2) + count);
-    });
-    this._ex = ex;
-    this._ptr = ptr;
-    this._index = index; // key -> first input index (seeds resolve through it)
-    this._sorted = Array.from(first, (j) => nodes[j]);
-    this._edgeCount = edgeCount;
+    const g = build(fn, nodes, edges, index);
+    this._ex = exportsOf();
+    this._ptr = g.ptr;
+    this._index = index; // key -> input index (seeds resolve through it)
+    this._sorted = g.sorted;
+    this._edgeCount = g.edgeCount;
     this._token = {};
-    registry?.register(this, { ex, ptr }, this._token);
+    registry?.register(this, { ex: this._ex, ptr: g.ptr }, this._token);
   }
 
   /** The distinct nodes in sorted order: the key order of every result. */
@@ -269,7 +203,7 @@ class GraphHandle {
   _live(fn) {
     if (this._ptr === 0) throw new RangeError(`${fn}: the Graph has been freed`);
     if (this._ex !== exportsOf()) throw new RangeError(`${fn}: the Graph belongs to an earlier init()`);
-    return this._ex;
+    return this._ptr;
   }
 
   /** Release the graph's WebAssembly memory now. Idempotent. */
@@ -283,66 +217,27 @@ class GraphHandle {
   /** pagerank's scores as a Float64Array in `nodes` order. */
   pagerankScores(options) {
     const fn = "Graph.pagerank";
-    const ex = this._live(fn);
-    const a = pagerankArgs(fn, options, this._index);
-    const n = this._sorted.length;
-    return withFrame(fn, (f) => {
-      const sp = planSeeds(f, a.seeds), po = f.f64(n);
-      f.alloc();
-      const seedArgs = fillSeeds(f, a.seeds, sp);
-      check(fn, ex.mdw_graph_pagerank(this._ptr, a.damping, a.maxIterations, a.tolerance, ...seedArgs, f.at(po)),
-        "options.maxIterations", a.maxIterations);
-      const s0 = f.at(po) >>> 3;
-      return views().f64.slice(s0, s0 + n);
-    });
+    const ptr = this._live(fn);
+    return runPagerank(fn, ptr, this._sorted.length, pagerankArgs(fn, options, this._index));
   }
 
   /** The same Map as pagerank(nodes, edges, options). */
   pagerank(options) {
-    const s = this.pagerankScores(options), keys = this._sorted, out = new Map();
-    for (let i = 0; i < keys.length; i++) out.set(keys[i], s[i]);
-    return out;
+    return scoresMap(this._sorted, this.pagerankScores(options));
   }
 
   /** The same Map as labelPropagation(nodes, edges, options). */
   labelPropagation(options) {
     const fn = "Graph.labelPropagation";
-    const ex = this._live(fn);
-    const a = lpArgs(fn, options);
-    const keys = this._sorted, n = keys.length;
-    return withFrame(fn, (f) => {
-      const pc = f.u32(n);
-      f.alloc();
-      check(fn, ex.mdw_graph_label_propagation(this._ptr, a.minCommunitySize, a.maxSweeps, f.at(pc)),
-        "options.maxSweeps", a.maxSweeps);
-      const { u32 } = views();
-      const c0 = f.at(pc) >>> 2;
-      const out = new Map();
-      for (let i = 0; i < n; i++) {
-        const c = u32[c0 + i];
-        out.set(keys[i], c === NONE ? undefined : keys[c]);
-      }
-      return out;
-    });
+    const ptr = this._live(fn);
+    return labelsMap(this._sorted, runLabels(fn, ptr, this._sorted.length, lpArgs(fn, options)));
   }
 
   /** The same Map as bridgeCounts(nodes, edges, communities). */
   bridgeCounts(communities) {
     const fn = "Graph.bridgeCounts";
-    const ex = this._live(fn);
-    const keys = this._sorted, n = keys.length;
-    const labels = labelIds(fn, communities, keys);
-    return withFrame(fn, (f) => {
-      const pl = f.u32(n), pc = f.u32(n);
-      f.alloc();
-      views().u32.set(labels, f.at(pl) >>> 2);
-      check(fn, ex.mdw_graph_bridge_counts(this._ptr, f.at(pl), f.at(pc)));
-      const { u32 } = views();
-      const c0 = f.at(pc) >>> 2;
-      const out = new Map();
-      for (let i = 0; i < n; i++) out.set(keys[i], u32[c0 + i]);
-      return out;
-    });
+    const ptr = this._live(fn);
+    return scoresMap(this._sorted, runBridges(fn, ptr, labelIds(fn, communities, this._sorted)));
   }
 }
 
@@ -361,4 +256,40 @@ Object.defineProperty(GraphHandle.prototype, "constructor", { value: Graph, writ
 /** Build a Graph handle (same as `new Graph(nodes, edges)`). */
 export function buildGraph(nodes, edges) {
   return new GraphHandle("buildGraph", nodes, edges);
+}
+
+// ------------------------------------------------------------ one-shot API
+
+/** Build, run, free: the one-shot calls' shared shape. */
+function oneShot(fn, nodes, edges, prepare, run) {
+  const index = readNodes(fn, nodes);
+  arr(fn, "edges", edges);
+  const a = prepare(index);
+  const g = build(fn, nodes, edges, index);
+  try {
+    return run(g, a);
+  } finally {
+    exportsOf().mdw_graph_free(g.ptr);
+  }
+}
+
+/** PageRank by power iteration, weighted, with a uniform or personalized teleport prior. */
+export function pagerank(nodes, edges, options) {
+  const fn = "pagerank";
+  return oneShot(fn, nodes, edges, (index) => pagerankArgs(fn, options, index),
+    (g, a) => scoresMap(g.sorted, runPagerank(fn, g.ptr, g.sorted.length, a)));
+}
+
+/** Communities by label propagation over the edge list read as undirected. */
+export function labelPropagation(nodes, edges, options) {
+  const fn = "labelPropagation";
+  return oneShot(fn, nodes, edges, () => lpArgs(fn, options),
+    (g, a) => labelsMap(g.sorted, runLabels(fn, g.ptr, g.sorted.length, a)));
+}
+
+/** Per-node count of incident edges that cross a community boundary. */
+export function bridgeCounts(nodes, edges, communities) {
+  const fn = "bridgeCounts";
+  return oneShot(fn, nodes, edges, () => labelIds(fn, communities, nodes),
+    (g, labels) => scoresMap(g.sorted, runBridges(fn, g.ptr, g.firsts.map((j) => labels[j]))));
 }

@@ -1,6 +1,6 @@
 // merge module: the near-duplicate merge guards, mergeOutcomes with its role
 // guard, connectedComponents and excludeSelfSupersede.
-import { arr, exportsOf, num, numNullish, obj, rangeError, str, typeError, views, withFrame } from "./core.js";
+import { arr, call, keys, num, numNullish, obj, out, rangeError, slots, str, typeError, u32, f64 } from "./core.js";
 import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD } from "./constants.js";
 
 export { MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD };
@@ -27,12 +27,8 @@ export function joinMergeText(text) {
 }
 
 function predicate(fn, which, strings) {
-  return withFrame(fn, (f) => {
-    const kt = f.keys(strings);
-    f.alloc();
-    f.check(exportsOf().mdw_merge_predicate(f.at(kt.bytes), f.at(kt.offs), strings.length, which, f.out()));
-    return f.outU32(0);
-  });
+  return call(fn, "mdw_merge_predicate", [keys(strings), strings.length, which, slots], ["texts", "texts", "", ""],
+    (r) => r.slot(0));
 }
 
 /** True when exactly one side carries a negation marker. */
@@ -89,7 +85,8 @@ function stagesOf(fn, pairs, options) {
   const n = pairs.length;
   if (n > MAX_PAIRS) throw rangeError(fn, "pairs", `has ${n} entries, more than memdomain accepts`);
   const ids = new Uint32Array(4 * n), sims = new Float64Array(n);
-  const paths = new Map(), textIds = new Map(), strings = [];
+  const paths = Object.create(null), textIds = new Map(), strings = [];
+  let nPaths = 0;
   const text = (arg, t) => {
     if (t === undefined || t === null) return NO_TEXT;
     let id = textIds.get(t);
@@ -103,8 +100,8 @@ function stagesOf(fn, pairs, options) {
   };
   const path = (arg, p) => {
     if (typeof p !== "string") str(fn, arg, p);
-    let id = paths.get(p);
-    if (id === undefined) paths.set(p, (id = paths.size));
+    let id = paths[p];
+    if (id === undefined) paths[p] = id = nPaths++;
     return id;
   };
   for (let i = 0; i < n; i++) {
@@ -117,16 +114,12 @@ function stagesOf(fn, pairs, options) {
     ids[2 * n + i] = text(`pairs[${i}].keepText`, p.keepText);
     ids[3 * n + i] = text(`pairs[${i}].dropText`, p.dropText);
   }
-  return withFrame(fn, (f) => {
-    const kt = f.keys(strings), pi = f.u32(4 * n), ps = f.f64(n), po = f.u8(n);
-    f.alloc();
-    f.writeU32(pi, ids);
-    f.writeF64(ps, sims);
-    const at = f.at(pi);
-    f.check(exportsOf().mdw_merge_outcomes(f.at(kt.bytes), f.at(kt.offs), strings.length >>> 1, at, at + 4 * n,
-      paths.size, at + 8 * n, at + 12 * n, f.at(ps), n, maxPairs, threshold, f.at(po)));
-    return views().u8.slice(f.at(po), f.at(po) + n);
-  });
+  const stages = out.u8(n), at = (k) => u32(ids.subarray(k * n, (k + 1) * n));
+  return call(fn, "mdw_merge_outcomes", [keys(strings), strings.length >>> 1, at(0), at(1), nPaths, at(2), at(3),
+    f64(sims), n, maxPairs, threshold, stages],
+  ["pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "options.maxPairs",
+    "options.threshold", ""],
+  (r) => r.view(stages).slice());
 }
 
 /** Every pair with the stage where it stopped: cap, threshold, vetoed, self, role-guard or committed. */
@@ -157,36 +150,34 @@ export function connectedComponents(edges) {
   if (m > MAX_EDGES) throw rangeError(fn, "edges", `has ${m} entries, more than memdomain accepts`);
   // Strings cross once: each distinct key is sent once (its bytes: C orders
   // them), every edge end as that key's id.
-  const index = new Map(), keys = [], ends = new Uint32Array(2 * m);
+  // A null-prototype object as the intern table: for string keys the same
+  // lookup as a Map (every string an ordinary own key), and faster in V8.
+  const index = Object.create(null), names = [], ends = new Uint32Array(2 * m);
   for (let i = 0; i < m; i++) {
     const e = edges[i];
     if (!Array.isArray(e) || e.length < 2) throw typeError(fn, `edges[${i}]`, "a [string, string] pair", e);
     const a = e[0], b = e[1];
     if (typeof a !== "string") str(fn, `edges[${i}][0]`, a);
     if (typeof b !== "string") str(fn, `edges[${i}][1]`, b);
-    let ia = index.get(a);
-    if (ia === undefined) { ia = keys.length; index.set(a, ia); keys.push(a); }
-    let ib = index.get(b);
-    if (ib === undefined) { ib = keys.length; index.set(b, ib); keys.push(b); }
+    let ia = index[a];
+    if (ia === undefined) { index[a] = ia = names.length; names.push(a); }
+    let ib = index[b];
+    if (ib === undefined) { index[b] = ib = names.length; names.push(b); }
     ends[2 * i] = ia;
     ends[2 * i + 1] = ib;
   }
-  return withFrame(fn, (f) => {
-    const kt = f.keys(keys), pe = f.u32(2 * m);
-    f.alloc();
-    f.writeU32(pe, ends);
-    f.check(exportsOf().mdw_components_ids(f.at(kt.bytes), f.at(kt.offs), keys.length, f.at(pe), m, f.out()));
-    const block = f.result(f.outU32(0)) >>> 2;
-    const nMembers = f.outU32(1), nComp = f.outU32(2);
-    const { u32 } = views();
-    const out = new Array(nComp);
+  return call(fn, "mdw_components_ids", [keys(names), names.length, u32(ends), m, slots], ["edges", "edges", "edges",
+    "edges", "edges", ""], (r) => {
+    const block = r.block(0) >>> 2, nMembers = r.slot(1), nComp = r.slot(2);
+    const { u32: h } = r.heap;
+    const comps = new Array(nComp);
     for (let c = 0; c < nComp; c++) {
-      const a = u32[block + nMembers + c], b = u32[block + nMembers + c + 1];
+      const a = h[block + nMembers + c], b = h[block + nMembers + c + 1];
       const members = new Array(b - a);
-      for (let j = a; j < b; j++) members[j - a] = keys[u32[block + j]];
-      out[c] = members;
+      for (let j = a; j < b; j++) members[j - a] = names[h[block + j]];
+      comps[c] = members;
     }
-    return out;
+    return comps;
   });
 }
 
@@ -197,15 +188,13 @@ export function excludeSelfSupersede(canonicalPath, memberPaths) {
   arr(fn, "memberPaths", memberPaths);
   if (memberPaths.length > MAX_EDGES)
     throw rangeError(fn, "memberPaths", `has ${memberPaths.length} entries, more than memdomain accepts`);
-  const keys = new Array(memberPaths.length + 1);
-  keys[0] = canonicalPath;
-  for (let i = 0; i < memberPaths.length; i++) keys[i + 1] = str(fn, `memberPaths[${i}]`, memberPaths[i]);
-  return withFrame(fn, (f) => {
-    const kt = f.keys(keys), pk = f.u8(memberPaths.length);
-    f.alloc();
-    f.check(exportsOf().mdw_exclude_self_supersede(f.at(kt.bytes), f.at(kt.offs), memberPaths.length, f.at(pk)));
-    const { u8 } = views();
-    const at = f.at(pk);
-    return memberPaths.filter((_, i) => u8[at + i] !== 0);
+  const all = new Array(memberPaths.length + 1);
+  all[0] = canonicalPath;
+  for (let i = 0; i < memberPaths.length; i++) all[i + 1] = str(fn, `memberPaths[${i}]`, memberPaths[i]);
+  const keep = out.u8(memberPaths.length);
+  return call(fn, "mdw_exclude_self_supersede", [keys(all), memberPaths.length, keep], ["memberPaths", "memberPaths",
+    "memberPaths", ""], (r) => {
+    const k = r.view(keep);
+    return memberPaths.filter((_, i) => k[i] !== 0);
   });
 }

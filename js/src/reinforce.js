@@ -1,5 +1,5 @@
 // reinforce module: the access-bump cooldown and the reinforcement signals.
-import { arr, dateMs, exportsOf, numOr, obj, rangeError, str, typeError, views, withFrame } from "./core.js";
+import { arr, call, dateMs, exportsOf, f64, numOr, obj, out, rangeError, str, typeError, u8 } from "./core.js";
 import { REINFORCE_COOLDOWN_S, REINFORCE_SIGNALS } from "./constants.js";
 
 // Checked before the typed arrays are sized, so a huge (sparse) array is a
@@ -44,16 +44,11 @@ export function partitionByCooldown(entries, now, cooldownSeconds = REINFORCE_CO
     const t = stamp(fn, `entries[${i}].lastAccessedAt`, e.lastAccessedAt);
     if (t !== undefined) { has[i] = 1; last[i] = t; }
   }
-  return withFrame(fn, (f) => {
-    const ph = f.u8(n), pl = f.f64(n), pb = f.u8(n);
-    f.alloc();
-    views().u8.set(has, f.at(ph));
-    f.writeF64(pl, last);
-    f.check(exportsOf().md_partition_by_cooldown(f.at(ph), f.at(pl), n, nowMs, cd, f.at(pb)));
-    const { u8 } = views();
-    const b0 = f.at(pb);
-    const bumped = [], cooledDown = [];
-    for (let i = 0; i < n; i++) (u8[b0 + i] ? bumped : cooledDown).push(paths[i]);
-    return { bumped, cooledDown };
-  });
+  const bump = out.u8(n);
+  return call(fn, "md_partition_by_cooldown", [u8(has), f64(last), n, nowMs, cd, bump],
+    ["entries", "entries", "entries", "now", "cooldownSeconds", ""], (r) => {
+      const b = r.view(bump), bumped = [], cooledDown = [];
+      for (let i = 0; i < n; i++) (b[i] ? bumped : cooledDown).push(paths[i]);
+      return { bumped, cooledDown };
+    });
 }

@@ -2,7 +2,8 @@
 // gate, and a batch scorer over typed-array columns. Every number is computed
 // in C (src/retention.c); this file validates arguments, classifies memory
 // types once per distinct string (cached), and shapes the results.
-import { arr, exportsOf, num, numNullish, obj, raise, rangeError, scratch, str, typeError, vector, views, withFrame } from "./core.js";
+import { addr, arr, call, exportsOf, f64, keys, num, numNullish, obj, out, raise, rangeError, scratch, str, typeError, u8,
+  vector, views } from "./core.js";
 
 import { DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROFILE, EVICT_THRESHOLD, HALF_LIFE_TABLE, KEEP_THRESHOLD, MAX_REPRIEVES,
   MEMORY_TYPE_NAMES, PROFILE_TABLE, REPRIEVE_DAYS, REPRIEVE_FLOOR, REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE,
@@ -38,13 +39,12 @@ function classify(fn, names) {
   const fresh = [...new Set(names.filter((s) => !typeCache.has(s)))];
   const codes = new Map();
   if (fresh.length === 0) return codes;
-  withFrame(fn, (f) => {
-    const kt = f.keys(fresh), pt = f.u8(fresh.length);
-    f.alloc();
-    f.check(exportsOf().mdw_memory_types_of(f.at(kt.bytes), f.at(kt.offs), fresh.length, f.at(pt)));
-    const { u8 } = views();
-    for (let i = 0; i < fresh.length; i++) codes.set(fresh[i], u8[f.at(pt) + i]);
-  });
+  const types = out.u8(fresh.length);
+  call(fn, "mdw_memory_types_of", [keys(fresh), fresh.length, types], ["memoryType", "memoryType", "memoryType", ""],
+    (r) => {
+      const t = r.view(types);
+      for (let i = 0; i < fresh.length; i++) codes.set(fresh[i], t[i]);
+    });
   if (typeCache.size + codes.size > TYPE_CACHE_MAX) typeCache.clear();
   if (codes.size <= TYPE_CACHE_MAX) for (const [s, c] of codes) typeCache.set(s, c);
   return codes;
@@ -307,29 +307,20 @@ export function scoreRetentionMany(columns, options) {
     }
   }
 
-  return withFrame(fn, (f) => {
-    const pt = f.u8(n);
-    const pc = cols.map(() => f.f64(n));
-    const ps = f.f64(n), pa = f.u8(n), pg = wantSignals ? f.f64(8 * n) : 0;
-    const pp = classes ? f.f64(9 * classes.length + 2) : 0;
-    f.alloc();
-    views().u8.set(codes, f.at(pt));
-    for (let k = 0; k < cols.length; k++) f.writeF64(pc[k], cols[k]);
-    const at = pc.map((p) => f.at(p));
-    const args = [n, f.at(pt), ...at, f.at(ps), f.at(pa), wantSignals ? f.at(pg) : 0];
-    if (classes) f.writeF64(pp, [...classes.flat(), pol.keep, pol.evict]);
-    f.check(classes ? exportsOf().mdw_score_retention_many_policy(...args, f.at(pp), classes.length)
-      : exportsOf().mdw_score_retention_many(...args));
-    const { f64, u8 } = views();
-    const out = {
-      score: f64.slice(f.at(ps) >>> 3, (f.at(ps) >>> 3) + n),
-      action: u8.slice(f.at(pa), f.at(pa) + n),
-    };
-    if (wantSignals) {
-      const all = f64.slice(f.at(pg) >>> 3, (f.at(pg) >>> 3) + 8 * n);
-      out.signals = Object.fromEntries(SIGNAL_NAMES.map((name, k) => [name, all.subarray(k * n, (k + 1) * n)]));
+  const score = out.f64(n), action = out.u8(n), signals = wantSignals ? out.f64(8 * n) : null;
+  const args = [n, u8(codes), ...cols.map((c) => f64(c, n)), score, action, signals ?? addr(0)]; // NULL: no signals
+  const names = ["columns", "columns.memoryType", ...COLUMNS.map((c) => `columns.${c}`), "", "", ""];
+  if (classes) {
+    args.push(f64([...classes.flat(), pol.keep, pol.evict]), classes.length);
+    names.push("options.policy", "options.policy");
+  }
+  return call(fn, classes ? "mdw_score_retention_many_policy" : "mdw_score_retention_many", args, names, (r) => {
+    const res = { score: r.view(score).slice(), action: r.view(action).slice() };
+    if (signals) {
+      const all = r.view(signals).slice();
+      res.signals = Object.fromEntries(SIGNAL_NAMES.map((name, k) => [name, all.subarray(k * n, (k + 1) * n)]));
     }
-    return out;
+    return res;
   });
 }
 

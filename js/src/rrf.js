@@ -2,8 +2,8 @@
 // interned ids (one Map lookup per hit; no string bytes) and C folds them;
 // rankFused crosses as scores (C orders them; ties inside an equal-score run
 // are ordered here with JavaScript's own string order).
-import { arr, done, exportsOf, internBegin, internId, internSlots, internStrings, map, num, numOr, obj,
-  raiseRecord, region, str, typeError, views, withFrame } from "./core.js";
+import { arr, call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, map, num, numOr,
+  obj, raiseRecord, region, slots, str, typeError, views } from "./core.js";
 import { RRF_K } from "./constants.js";
 
 /** weight / (rank + k). */
@@ -112,18 +112,6 @@ export function rankFused(fused) {
   return out;
 }
 
-/** Read a fused result block ([f64 scores][u32 key indices]) into a Map. */
-function readFused(f, keys) {
-  const block = f.result(f.outU32(0));
-  const len = f.outU32(1);
-  const { f64, u32 } = views();
-  const s0 = block >>> 3;
-  const i0 = (block + ((len * 8 + 7) & ~7)) >>> 2;
-  const out = new Map();
-  for (let i = 0; i < len; i++) out.set(keys[u32[i0 + i]], f64[s0 + i]);
-  return out;
-}
-
 /** Fold a graph walk's best-first order into fused scores as one more arm. */
 export function fuseLateral(fused, order, weight, k = RRF_K) {
   const fn = "fuseLateral";
@@ -136,14 +124,16 @@ export function fuseLateral(fused, order, weight, k = RRF_K) {
   arr(fn, "order", order);
   num(fn, "weight", weight);
   k = numOr(fn, "k", k, RRF_K);
-  const keys = paths.slice();
-  for (let i = 0; i < order.length; i++) keys.push(str(fn, `order[${i}]`, order[i]));
-  return withFrame(fn, (f) => {
-    const kt = f.keys(keys), ps = f.f64(scores.length);
-    f.alloc();
-    f.writeF64(ps, scores);
-    f.check(exportsOf().mdw_fuse_lateral(f.at(kt.bytes), f.at(kt.offs), paths.length, f.at(ps),
-      order.length, weight, k, f.out()));
-    return readFused(f, keys);
-  });
+  const all = paths.slice();
+  for (let i = 0; i < order.length; i++) all.push(str(fn, `order[${i}]`, order[i]));
+  // The result block: [f64 scores][u32 key indices].
+  return call(fn, "mdw_fuse_lateral", [keys(all), paths.length, f64(scores), order.length, weight, k, slots],
+    ["fused", "fused", "fused", "fused", "order", "weight", "k", ""], (r) => {
+      const block = r.block(0), len = r.slot(1);
+      const { f64: h64, u32: h32 } = r.heap;
+      const s0 = block >>> 3, i0 = (block + ((len * 8 + 7) & ~7)) >>> 2;
+      const m = new Map();
+      for (let i = 0; i < len; i++) m.set(all[h32[i0 + i]], h64[s0 + i]);
+      return m;
+    });
 }

@@ -1,8 +1,9 @@
 /* The graph module on arbitrary keys (any bytes, or a valid-UTF-8 alphabet
  * so the sort's prefix path runs), indexed edges (some naming no node) and
  * numbers, through the wasm boundary exactly as the glue calls it: nodes come
- * back in md_key_compare order, the handle agrees with the one-shot calls bit
- * for bit, and only an unending count may fail (MD_ERR_RANGE). */
+ * back in md_key_compare order, the boundary's handle agrees bit for bit with
+ * one the C API builds from string edges, and only an unending count may fail
+ * (MD_ERR_RANGE). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -18,17 +19,6 @@ int mdw_graph_pagerank(const md_graph *g, double damping, double max_iterations,
                        const uint32_t *seed_inputs, const double *seed_weights, size_t n_seeds, double *scores);
 int mdw_graph_label_propagation(const md_graph *g, double min_size, double max_sweeps, uint32_t *community);
 int mdw_graph_bridge_counts(const md_graph *g, const uint32_t *labels, uint32_t *counts);
-int mdw_pagerank(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, const uint32_t *src,
-                 const uint32_t *dst, const double *strength, size_t n_edges, double damping, double max_iterations,
-                 double tolerance, int has_seeds, const uint32_t *seed_inputs, const double *seed_weights,
-                 size_t n_seeds, double *scores, uint32_t *first_out, size_t *out);
-int mdw_label_propagation(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, const uint32_t *src,
-                          const uint32_t *dst, const double *strength, size_t n_edges, double min_size,
-                          double max_sweeps, uint32_t *community, uint32_t *first_out, size_t *out);
-int mdw_bridge_counts(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, const uint32_t *src,
-                      const uint32_t *dst, const double *strength, size_t n_edges, const uint32_t *input_labels,
-                      uint32_t *counts, uint32_t *first_out, size_t *out);
-
 enum { MAXN = 90, MAXE = 200, MAXS = 6 };
 
 static bool same(double a, double b) { return memcmp(&a, &b, 8) == 0 || (isnan(a) && isnan(b)); }
@@ -97,37 +87,61 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         REQUIRE(md_key_compare(a, b) < 0);
     }
 
+    /* The same graph from string edges (an absent end: a key longer than any node). */
+    static const char absent[] = "an end that names no node: longer than any key";
+    md_str keys[MAXN];
+    md_graph_edge edges[MAXE];
+    for (size_t i = 0; i < n; i++) keys[i] = (md_str){(const char *)bytes + offs[i], offs[i + 1] - offs[i]};
+    for (size_t e = 0; e < m; e++) {
+        edges[e].src = src[e] < n ? keys[src[e]] : (md_str){absent, sizeof absent - 1};
+        edges[e].dst = dst[e] < n ? keys[dst[e]] : (md_str){absent, sizeof absent - 1};
+        edges[e].strength = w[e];
+    }
+    md_graph *g2 = NULL;
+    REQUIRE(md_graph_new(keys, n, edges, m, &g2) == MD_OK);
+    REQUIRE(md_graph_node_count(g2) == cnt && md_graph_edge_count(g2) == out[2]);
+    for (size_t i = 0; i < cnt; i++) REQUIRE(mdi_key_equal(md_graph_node(g2, i), keys[first[i]]));
+
     double s1[MAXN], s2[MAXN];
-    uint32_t f2[MAXN];
+    size_t seed_nodes[MAXS];
+    for (size_t i = 0; i < ns; i++) seed_nodes[i] = seeds[i] < n ? md_graph_node_of_input(g2, seeds[i]) : MD_GRAPH_NONE;
+    md_pagerank_options o;
+    md_pagerank_options_default(&o);
+    o.damping = damping;
+    o.max_iterations = iters;
+    o.tolerance = tol;
+    o.has_seeds = has_seeds;
+    o.seed_nodes = seed_nodes;
+    o.seed_weights = sw;
+    o.n_seeds = ns;
     int st1 = mdw_graph_pagerank(g, damping, iters, tol, has_seeds, seeds, sw, ns, s1);
-    int st2 = mdw_pagerank(bytes, offs, n, src, dst, w, m, damping, iters, tol, has_seeds, seeds, sw, ns, s2, f2, out);
+    int st2 = md_graph_pagerank(g2, &o, s2);
     REQUIRE(st1 == st2);
     REQUIRE(st1 == MD_OK || (st1 == MD_ERR_RANGE && iters > 65536));
     if (st1 == MD_OK)
-        for (size_t i = 0; i < cnt; i++) REQUIRE(same(s1[i], s2[i]) && f2[i] == first[i]);
+        for (size_t i = 0; i < cnt; i++) REQUIRE(same(s1[i], s2[i]));
 
-    uint32_t c1[MAXN], c2[MAXN];
+    uint32_t c1[MAXN];
+    size_t c2[MAXN];
     st1 = mdw_graph_label_propagation(g, floor_, sweeps, c1);
-    st2 = mdw_label_propagation(bytes, offs, n, src, dst, w, m, floor_, sweeps, c2, f2, out);
+    st2 = md_graph_label_propagation(g2, floor_, sweeps, c2);
     REQUIRE(st1 == st2);
     REQUIRE(st1 == MD_OK || (st1 == MD_ERR_RANGE && sweeps > 65536));
     if (st1 == MD_OK) {
         for (size_t i = 0; i < cnt; i++) {
-            REQUIRE(c1[i] == c2[i]);
+            REQUIRE(c1[i] == (c2[i] == MD_GRAPH_NONE ? 0xFFFFFFFFu : c2[i]));
             REQUIRE(c1[i] == 0xFFFFFFFFu || (c1[i] <= i && c1[c1[i]] == c1[i]));
         }
-        uint32_t b1[MAXN], b2[MAXN], in_labels[MAXN];
-        for (size_t j = 0; j < n; j++) {
-            size_t v = md_graph_node_of_input(g, j);
-            in_labels[j] = c1[v];
-        }
+        uint32_t b1[MAXN];
+        size_t b2[MAXN];
         REQUIRE(mdw_graph_bridge_counts(g, c1, b1) == MD_OK);
-        REQUIRE(mdw_bridge_counts(bytes, offs, n, src, dst, w, m, in_labels, b2, f2, out) == MD_OK);
+        REQUIRE(md_graph_bridge_counts(g2, c2, b2) == MD_OK);
         for (size_t i = 0; i < cnt; i++) {
             REQUIRE(b1[i] == b2[i]);
             if (c1[i] == 0xFFFFFFFFu) REQUIRE(b1[i] == 0);
         }
     }
+    md_graph_free(g2);
     mdw_graph_free(g);
     return 0;
 }
