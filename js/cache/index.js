@@ -37,8 +37,9 @@ const SCHEMA = [
   "CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst)",
 ];
 
-const COLUMNS = "path, gist, body, type, embedding, created_at, accessed_at, access_count, confidence, outcome_score, " +
-  "reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count, retention_score, band, superseded_by";
+const COLUMNS = ["path", "gist", "body", "type", "embedding", "created_at", "accessed_at", "access_count", "confidence", "outcome_score",
+  "reinforcement_count", "contradiction_count", "decayed_at", "pagerank", "community", "bridge_count", "retention_score", "band",
+  "superseded_by"].map((c) => `m.${c} AS ${c}`).join(", ");
 
 /**
  * Turn user text into a safe FTS5 query: the text's words (letters, digits,
@@ -87,7 +88,12 @@ export async function openMemoryCache(options = {}) {
   if (!isInitialized()) await init(options.wasm);
   const db = await openAdapter(options);
   try {
-    await db.batch(SCHEMA.map((sql) => ({ sql })));
+    try {
+      await db.batch(SCHEMA.map((sql) => ({ sql })));
+    } catch (e) {
+      if (options.bytes !== undefined) throw rangeError(fn, "options.bytes", `is not a usable SQLite database (${e?.message ?? e})`);
+      throw e;
+    }
     const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
     if (meta.schema !== undefined && Number(meta.schema) !== SCHEMA_VERSION)
       throw rangeError(fn, "options", `open a cache of schema ${meta.schema}; this memdomain/cache reads schema ${SCHEMA_VERSION}`);
@@ -253,7 +259,7 @@ class MemoryCache {
 
   /** Every stored memory, in path order (JavaScript string order). */
   all() {
-    return this._op("all", async () => (await this._db.all(`SELECT ${COLUMNS} FROM memories`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path)));
+    return this._op("all", async () => (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path)));
   }
 
   /** Delete memories and their edges, atomically. Resolves { deleted }. */
@@ -333,7 +339,8 @@ class MemoryCache {
       const signal = options.signal ?? "neutral";
       if (!["positive", "negative", "neutral"].includes(signal)) throw rangeError(fn, "options.signal", `must be "positive", "negative" or "neutral", got ${String(signal)}`);
       const cooldown = num(fn, "options.cooldownSeconds", options.cooldownSeconds, { lo: 0, dflt: 900 });
-      const rows = await this._db.all(`SELECT path, accessed_at, access_count, outcome_score, reinforcement_count FROM memories m
+      const rows = await this._db.all(`SELECT m.path AS path, m.accessed_at AS accessed_at, m.access_count AS access_count,
+        m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count FROM memories m
         JOIN json_each(?) j ON m.path = j.value ORDER BY j.key`, [JSON.stringify(ps)]);
       const byP = new Map(rows.map((r) => [r.path, r]));
       ps.forEach((p, i) => { if (!byP.has(p)) throw rangeError(fn, `paths[${i}]`, `names no stored memory (${JSON.stringify(p.slice(0, 80))})`); });
@@ -503,7 +510,7 @@ class MemoryCache {
   /** Every memory as JSON Lines (one object per line, embedding as a number array), in path order. */
   exportJsonl() {
     return this._op("exportJsonl", async () => {
-      const rows = (await this._db.all(`SELECT ${COLUMNS} FROM memories`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path));
+      const rows = (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path));
       return rows.map((m) => JSON.stringify({ ...m, embedding: m.embedding ? Array.from(m.embedding) : null })).join("\n") + (rows.length ? "\n" : "");
     });
   }
