@@ -17,7 +17,7 @@ export { adapterFor, betterSqlite3Adapter, d1Adapter, sqliteWasmAdapter };
 
 export const SCHEMA_VERSION = 1;
 export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
-export const DEFAULT_WEIGHTS = Object.freeze({ lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 });
+export const DEFAULT_ARM_WEIGHTS = Object.freeze({ lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 });
 export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000 });
 /** Terms of a query beyond this are ignored by the lexical arm. */
 export const MAX_QUERY_TERMS = 64;
@@ -369,7 +369,7 @@ class MemoryCache {
     known(fn, "query", q, ["text", "vector", "limit", "weights", "k", "depth", "lambda", "seeds", "timings"]);
     const text = q.text === undefined || q.text === null ? "" : str(fn, "query.text", q.text, this._limits.query);
     const vector = q.vector === undefined || q.vector === null ? null : embedding(fn, "query.vector", q.vector, this._resident.dim);
-    const weights = { ...DEFAULT_WEIGHTS };
+    const weights = { ...DEFAULT_ARM_WEIGHTS };
     if (q.weights !== undefined) {
       obj(fn, "query.weights", q.weights);
       for (const [k, v] of Object.entries(q.weights)) {
