@@ -32,6 +32,7 @@ const SCHEMA = [
     decayed_at REAL NOT NULL, pagerank REAL, community TEXT, bridge_count REAL,
     retention_score REAL, band TEXT, superseded_by TEXT)`,
   "CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(gist, body)",
+  "CREATE VIRTUAL TABLE IF NOT EXISTS memories_vocab USING fts5vocab(memories_fts, 'row')",
   `CREATE TABLE IF NOT EXISTS edges (src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL,
     strength REAL NOT NULL, origin TEXT NOT NULL, PRIMARY KEY (src, dst, type))`,
   "CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst)",
@@ -41,21 +42,28 @@ const COLUMNS = ["path", "gist", "body", "type", "embedding", "created_at", "acc
   "reinforcement_count", "contradiction_count", "decayed_at", "pagerank", "community", "bridge_count", "retention_score", "band",
   "superseded_by"].map((c) => `m.${c} AS ${c}`).join(", ");
 
-/**
- * Turn user text into a safe FTS5 query: the text's words (letters, digits,
- * marks; at most MAX_QUERY_TERMS) each as a quoted string, joined with OR. No
- * user character reaches FTS5's syntax, so quotes, operators (AND, NEAR, *, ^,
- * column filters) and parentheses are only words or nothing. Empty -> "".
- */
-export function ftsQuery(text) {
+/** The words of a user's text as FTS5 will see them: letters, digits and marks, lowercased, first MAX_QUERY_TERMS distinct. */
+export function queryTerms(text) {
   const words = String(text).normalize("NFC").match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
   const seen = new Set();
   for (const w of words) {
     seen.add(w.toLowerCase());
     if (seen.size >= MAX_QUERY_TERMS) break;
   }
-  return [...seen].map((w) => `"${w}"`).join(" OR ");
+  return [...seen];
 }
+
+/**
+ * Turn user text into a safe FTS5 query: the text's words (queryTerms) each as a
+ * quoted string, joined with OR. No user character reaches FTS5's syntax, so
+ * quotes, operators (AND, NEAR, *, ^, column filters) and parentheses are only
+ * words or nothing. Empty -> "".
+ */
+export function ftsQuery(text) {
+  return termsQuery(queryTerms(text));
+}
+
+const termsQuery = (terms) => terms.map((w) => `"${w}"`).join(" OR ");
 
 /** A serial queue: one operation at a time, so every read-compute-write sees a stable database. */
 function serial() {
@@ -418,7 +426,7 @@ class MemoryCache {
     const { weights: w, depth } = q;
     const res = this._resident;
     let lexical = [];
-    const match = w.lexical > 0 ? ftsQuery(q.text) : "";
+    const match = w.lexical > 0 ? await this._informative(queryTerms(q.text)) : "";
     if (match) {
       const rows = await this._db.all(`SELECT m.path AS path FROM memories_fts f JOIN memories m ON m.id = f.rowid
         WHERE memories_fts MATCH ? AND m.superseded_by IS NULL ORDER BY bm25(memories_fts), m.path LIMIT ?`, [match, depth]);
@@ -441,6 +449,22 @@ class MemoryCache {
     }
     lap("lateral");
     return { lexical, vector, salience, lateral, seeds };
+  }
+
+  /**
+   * The FTS5 query of the informative terms. A term in at least half of the memories
+   * gets FTS5 bm25's clamped IDF (1e-6, nothing) yet makes bm25 score nearly every
+   * row, so it is left out when another term matches something; otherwise every term
+   * is kept. Document frequencies come from fts5vocab (terms folded as unicode61 does).
+   */
+  async _informative(terms) {
+    if (terms.length === 0) return "";
+    const n = this._resident.meta.size;
+    const fold = (t) => t.normalize("NFD").replace(/\p{M}/gu, "");
+    const df = new Map((await this._db.all("SELECT term, doc FROM memories_vocab WHERE term IN (SELECT value FROM json_each(?))",
+      [JSON.stringify([...new Set(terms.map(fold))])])).map((r) => [r.term, r.doc]));
+    const kept = terms.filter((t) => !(2 * (df.get(fold(t)) ?? 0) >= n));
+    return termsQuery(kept.some((t) => df.get(fold(t)) > 0) ? kept : terms);
   }
 
   _lateral(seeds, depth) {

@@ -193,8 +193,10 @@ export async function runSleep(db, resident, fn, options) {
     st.push({ sql: `UPDATE memories SET pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?,
       confidence = ?, decayed_at = ? WHERE id = ?`, params: [...next, m.id] });
   });
+  const idOf = new Map(rows.map((r) => [r.path, r.id]));
   for (const m of merged) {
     st.push({ sql: "UPDATE memories SET superseded_by = ? WHERE path = ?", params: [m.keepPath, m.dropPath] });
+    st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [idOf.get(m.dropPath)] }); // the index holds live memories only
     st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, 'supersedes', ?, 'merge')",
       params: [m.keepPath, m.dropPath, Math.min(1, Math.max(0, m.similarity))] });
   }

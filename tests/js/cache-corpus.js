@@ -14,7 +14,16 @@ const TOPICS = [
   ["lexical", "token", "stemming", "phrase", "bm25"],
   ["schema", "migration", "index", "column", "table"],
 ];
-const FILLER = ["the", "a", "service", "team", "notes", "after", "during", "with", "because", "when", "system", "user", "we", "it"];
+// Filler words drawn Zipf-like (weight 1 / rank) from 120 generated words: the first few
+// occur in most memories, as "the" and "of" do in English text.
+const SYL = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "va", "go", "zu"];
+const FILLER = Array.from({ length: 120 }, (_, i) => SYL[i % 12] + SYL[(i * 7 + 3) % 12] + (i >= 60 ? SYL[(i * 5) % 12] : ""));
+const ZIPF = (() => {
+  const w = FILLER.map((_, i) => 1 / (i + 1)), total = w.reduce((a, b) => a + b, 0);
+  let acc = 0;
+  return w.map((x) => (acc += x / total));
+})();
+const SUFFIX = ["", "s", "ing", "ed", "er", "al", "ly", "ion"];
 export const TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "task"];
 export const T0 = Date.UTC(2026, 0, 1);
 
@@ -36,9 +45,10 @@ export function makeCorpus(n, d, seed = 1, { dupEvery = 25 } = {}) {
       memories.push({ ...src, path, gist, embedding, createdAt: src.createdAt + 3_600_000 });
       continue;
     }
-    const words = () => Array.from({ length: 3 + Math.floor(r() * 5) }, () => (r() < 0.6 ? pick(TOPICS[t]) : pick(FILLER)));
+    const filler = () => { const x = r(); let i = 0; while (ZIPF[i] < x) i++; return FILLER[i]; };
+    const words = () => Array.from({ length: 3 + Math.floor(r() * 6) }, () => (r() < 0.45 ? pick(TOPICS[t]) + pick(SUFFIX) : filler()));
     const gist = words().join(" ");
-    const body = Array.from({ length: 2 + Math.floor(r() * 4) }, () => words().join(" ")).join(". ");
+    const body = Array.from({ length: 2 + Math.floor(r() * 5) }, () => words().join(" ")).join(". ");
     const embedding = Float32Array.from(centroids[t], (x) => x + 1.2 * gauss());
     memories.push({
       path, gist, body, type: pick(TYPES), embedding,

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
-import { openMemoryCache, ftsQuery, salienceOrder } from "../../js/cache/index.js";
+import { openMemoryCache, ftsQuery, queryTerms, salienceOrder } from "../../js/cache/index.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
 
@@ -44,10 +44,15 @@ async function byHand(cache, file, q) {
   const byP = new Map(live.map((m) => [m.path, m]));
   // lexical: every match's bm25 from a second connection, sorted here (bm25 asc, path in SQLite's text order)
   let lexical = [];
-  const match = ftsQuery(q.text ?? "");
-  if (match && w.lexical > 0) {
+  const terms = queryTerms(q.text ?? "");
+  if (terms.length && w.lexical > 0) {
     const db = new Database(file, { readonly: true });
     try {
+      // the informative terms: those in fewer than half of the live memories (all of them if none is)
+      const df = (t) => db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?").get(`"${t}"`).n;
+      const informative = terms.filter((t) => 2 * df(t) < live.length);
+      if (!informative.some((t) => df(t) > 0)) informative.splice(0, informative.length, ...terms);
+      const match = informative.map((t) => `"${t}"`).join(" OR ");
       lexical = db.prepare(`SELECT m.path AS path, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
         WHERE memories_fts MATCH ? AND m.superseded_by IS NULL`).all(match)
         .sort((a, b) => a.s - b.s || codePoints(a.path, b.path)).slice(0, depth).map((r) => r.path);
