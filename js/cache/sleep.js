@@ -10,7 +10,7 @@
 import {
   DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, Graph, MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD, TRIAGE_ACTIONS,
   decayConfidenceNFp, float32View, fromFp, isCommittableConfidenceChange, mergeOutcomes, scoreRetentionMany, toFp,
-  topNeighborPairsPacked,
+  topNeighborPairsPacked, residentRows,
 } from "../index.js";
 import { byPath, known, num, obj, progressFn, time } from "./validate.js";
 
@@ -49,6 +49,39 @@ function neighbours(mems, dim, floor, perSourceK) {
   const matrix = new Float32Array(withVec.length * dim);
   withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
   return topNeighborPairsPacked(matrix, withVec.map((m) => m.path), { floor, perSourceK, limit: withVec.length * perSourceK });
+}
+
+/**
+ * The survivors' neighbour pairs after merges dropped some memories, exactly as
+ * topNeighborPairsPacked over the survivors would give them: a source whose list
+ * held no dropped path keeps it (removing non-members does not change a top-k); a
+ * source whose list held one gets its list again from the 1 x n arm (topCosineRows
+ * over resident rows in path order: sim desc, then dst asc, the same bits).
+ */
+function repairNeighbours(pairs, live, dropped, dim, floor, perSourceK) {
+  const affected = new Set(pairs.filter((p) => dropped.has(p.dst) && !dropped.has(p.src)).map((p) => p.src));
+  const kept = pairs.filter((p) => !dropped.has(p.src) && !affected.has(p.src));
+  const withVec = live.filter((m) => m.vec);
+  if (affected.size && withVec.length > 1) {
+    const matrix = new Float32Array(withVec.length * dim);
+    withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
+    const rows = residentRows(matrix, dim);
+    try {
+      for (const [i, m] of withVec.entries()) {
+        if (!affected.has(m.path)) continue;
+        const { indices, sims } = rows.topCosineRows(m.vec, perSourceK + 1);
+        let taken = 0;
+        for (let j = 0; j < indices.length && taken < perSourceK; j++) {
+          if (indices[j] === i) continue;
+          taken++;
+          if (sims[j] >= floor) kept.push({ src: m.path, dst: withVec[indices[j]].path, sim: sims[j] });
+        }
+      }
+    } finally {
+      rows.free();
+    }
+  }
+  return kept.sort((a, b) => b.sim - a.sim || byPath(a.src, b.src) || byPath(a.dst, b.dst));
 }
 
 const wordCount = (body) => {
@@ -110,7 +143,7 @@ export async function runSleep(db, resident, fn, options) {
     if (merged.length) {
       const dropped = new Set(merged.map((m) => m.dropPath));
       live = live.filter((m) => !dropped.has(m.path));
-      pairs = neighbours(live, dim, o.floor, o.perSourceK); // the survivors' own neighbourhoods
+      pairs = repairNeighbours(pairs, live, dropped, dim, o.floor, o.perSourceK); // the survivors' own neighbourhoods
     }
   }
   lap("merge");

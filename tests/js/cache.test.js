@@ -200,6 +200,14 @@ describe("sqlite-wasm in memory", () => {
     expect(first.edges.similar + first.edges.nearDuplicate).toBeGreaterThan(0);
     expect(first.written.statements).toBeGreaterThan(0);
     for (const k of ["read", "neighbors", "merge", "graph", "decay", "retention", "write", "total"]) expect(first.timings[k]).toBeGreaterThanOrEqual(0);
+    // the stored typed edges are exactly topNeighborPairsPacked over the survivors of the merges
+    const survivors = (await cache.all()).filter((x) => x.supersededBy === null && x.embedding);
+    const matrix = new Float32Array(survivors.length * D);
+    survivors.forEach((x, i) => matrix.set(x.embedding, i * D));
+    const wantEdges = md.topNeighborPairsPacked(matrix, survivors.map((x) => x.path), { floor: 0.5, perSourceK: 5, limit: 1e9 })
+      .map((p) => `${p.src} ${p.dst} ${p.sim > 0.92 ? "near-duplicate" : "similar"} ${Math.min(1, p.sim)}`).sort();
+    const got = (await cache.edges()).filter((e) => e.origin === "sleep").map((e) => `${e.src} ${e.dst} ${e.type} ${e.strength}`).sort();
+    expect(got).toEqual(wantEdges);
     const snap = await snapshot(cache);
     const second = await cache.sleep({ now: NOW, floor: 0.5 });
     expect(second.written).toEqual({ memories: 0, edges: 0, statements: 0 });
