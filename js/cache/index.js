@@ -476,8 +476,7 @@ class MemoryCache {
     const top = [];
     for (let i = 0; i < scores.length; i++) {
       const s = scores[i];
-      if (!(s > 0) || seedSet.has(nodes[i])) continue;
-      if (top.length === depth && !(s > scores[top[top.length - 1]])) continue;
+      if (!(s > 0) || (top.length === depth && !(s > scores[top[depth - 1]])) || seedSet.has(nodes[i])) continue;
       let j = top.length === depth ? top.length - 1 : top.length;
       while (j > 0 && s > scores[top[j - 1]]) {
         top[j] = top[j - 1];
