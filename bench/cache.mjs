@@ -23,7 +23,7 @@ if (!process.execArgv.some((a) => a.startsWith("--max-old-space-size"))) {
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const md = await import("../js/index.js");
-const { openMemoryCache, ftsQuery } = await import("../js/cache/index.js");
+const { openMemoryCache, queryTerms } = await import("../js/cache/index.js");
 const { makeCorpus, makeQueries, T0 } = await import("../tests/js/cache-corpus.js");
 const { refFuse, refRank, refCosine } = await import("./baseline-fusion.js");
 const baseMmr = await import("./baseline-mmr.js");
@@ -104,11 +104,13 @@ function topK(n, score, k, skip) { // indices by score desc, index asc
   return top;
 }
 
-async function plainSearch(db, g, corpus, q, t) {
+async function plainSearch(cache, g, corpus, q, t) {
   let t0 = performance.now();
   const lap = (k) => { const n = performance.now(); t[k] = (t[k] ?? 0) + n - t0; t0 = n; };
-  const lexical = (await db.all(`SELECT m.path AS path FROM memories_fts f JOIN memories m ON m.id = f.rowid WHERE memories_fts MATCH ?
-    AND m.superseded_by IS NULL ORDER BY bm25(memories_fts), m.path LIMIT ?`, [ftsQuery(q.text), DEPTH])).map((r) => r.path);
+  // the same SQLite work as the cache's lexical arm: its informative-terms query, the same statement
+  const match = await cache._informative(queryTerms(q.text));
+  const lexical = !match ? [] : (await cache._db.all(`SELECT m.path AS path FROM memories_fts f JOIN memories m ON m.id = f.rowid
+    WHERE memories_fts MATCH ? AND m.superseded_by IS NULL ORDER BY bm25(memories_fts), m.path LIMIT ?`, [match, DEPTH])).map((r) => r.path);
   lap("lexical");
   const qv = q.vector;
   const vector = topK(g.paths.length, (i) => refCosine(qv, g.matrix.subarray(i * D, (i + 1) * D)), DEPTH, () => false).map(([i]) => g.paths[i]);
@@ -218,7 +220,7 @@ for (const n of SIZES) {
     if (g) {
       const st = {};
       t = performance.now();
-      const paths = await plainSearch(cache._db, g, corpus, q, st);
+      const paths = await plainSearch(cache, g, corpus, q, st);
       const pms = performance.now() - t;
       if (keep) { times.plain.push(pms); for (const s of STAGES) stage.plain[s].push(st[s]); }
       if (keep && paths.join("\n") === hits.map((h) => h.path).join("\n")) agree++;
