@@ -223,6 +223,8 @@ export declare const MAX_QUERY_TERMS: 64;
 
 /** Open (or create) a memory cache. */
 export declare function openMemoryCache(options?: OpenOptions): Promise<MemoryCache>;
+/** The words of a user's text as the lexical arm reads them: letters, digits and marks, lowercased, distinct, at most 64. */
+export declare function queryTerms(text: string): string[];
 /** The safe FTS5 query for a user's text: its words, quoted, joined with OR ("" for none). */
 export declare function ftsQuery(text: string): string;
 /** The salience order on [accessCount, outcomeScore | null, reinforcementCount]: negative = a first. */

@@ -47,7 +47,7 @@ import {
 // The workers entry.
 import { tileBounds, createNeighborPool, topNeighborPairsParallel, type NeighborPool } from "memdomain/workers";
 import {
-  openMemoryCache, ftsQuery, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, d1Adapter, adapterFor,
+  openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, d1Adapter, adapterFor,
   SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
   type StoredEdge, type SleepReport, type Progress,
@@ -207,6 +207,7 @@ const parallel: Promise<readonly NeighborPair[]> = topNeighborPairsParallel(matr
 const cacheConstants: [number, readonly string[], number, number, number] = [SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS.salience,
   DEFAULT_LIMITS.body, MAX_QUERY_TERMS];
 const safe: string = ftsQuery("deploy \"rollback\" NEAR(x)");
+const terms: string[] = queryTerms("Deploy the rollback");
 const order: number = salienceOrder([3, null, 0], [2, 0.5, 1]);
 const adapters: ((db: never) => CacheAdapter)[] = [sqliteWasmAdapter as never, betterSqlite3Adapter, d1Adapter, adapterFor as never];
 const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 2 }).then(async (cache: MemoryCache) => {
@@ -237,4 +238,4 @@ export const used = [ready, readyFrom, exportsSync, exportsSync2, loaded, sim, d
   names, actions, episodic, halfLives, retentionConstants, halfLife, weightSum, band, recency, batchScores, batchActions,
   recencyColumn, reprieved, graphConstants, ranks, bridges, handleRuns, mergeConstants, joined, divergent, reasons,
   stage, decisions, components, members, frame, frames, title, chosen, view, top, rankedPairs, packedPairs, merged,
-  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, safe, order, adapters, cacheRun];
+  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, safe, terms, order, adapters, cacheRun];
