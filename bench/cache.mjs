@@ -231,25 +231,32 @@ for (const n of SIZES) {
       if (keep) times.orama.push(performance.now() - t);
     }
   }
-  let browser = null;
-  if (!no("chromium")) {
-    const bytes = await cache.exportBytes();
-    browser = await chromiumSearch(bytes, queries).catch((e) => ({ error: String(e?.stack ?? e) }));
-    if (browser.error) console.log(`chromium: ${browser.error}`);
-  }
-  await cache.close();
   const rows = [["", "p50 ms", "p99 ms", ...STAGES.map((s) => `${s} p50`)]];
   const line = (name, xs, st) => rows.push([name, f1(med(xs)), f1(pct(xs, 0.99)), ...STAGES.map((s) => (st ? f1(med(st[s])) : ""))]);
   line("memdomain/cache, Node (sqlite-wasm in memory)", times.cache, stage.cache);
-  if (browser && !browser.error) line("memdomain/cache, Chromium Worker (sqlite-wasm)", browser.times, browser.stages);
   if (g) line(`plain JavaScript by hand, Node (same top-${LIMIT}: ${agree}/${Q})`, times.plain, stage.plain);
   if (orama) line(`Orama ${JSON.parse(readFileSync(`${ROOT}node_modules/@orama/orama/package.json`, "utf8")).version} hybrid, Node (insert ${f1(oramaMs)} ms)`, times.orama);
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  for (const [i, r] of rows.entries()) {
-    console.log(`| ${r.map((x, c) => (c ? String(x).padStart(widths[c]) : String(x).padEnd(widths[c]))).join(" | ")} |`);
-    if (i === 0) console.log(`|${widths.map((w, c) => (c ? "-".repeat(w + 1) + ":" : "-".repeat(w + 2))).join("|")}|`);
-  }
+  const printTable = () => {
+    const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+    for (const [i, r] of rows.entries()) {
+      console.log(`| ${r.map((x, c) => (c ? String(x).padStart(widths[c]) : String(x).padEnd(widths[c]))).join(" | ")} |`);
+      if (i === 0) console.log(`|${widths.map((w, c) => (c ? "-".repeat(w + 1) + ":" : "-".repeat(w + 2))).join("|")}|`);
+    }
+  };
+  printTable();
   if (g) console.log(`plain JS / memdomain p50: ${(med(times.plain) / med(times.cache)).toFixed(2)}x` +
     (orama ? `; Orama / memdomain p50: ${(med(times.orama) / med(times.cache)).toFixed(2)}x` : ""));
   console.log(`load average: ${load()}`);
+  // Chromium last, on the same database file, so the Node table above is printed even if it fails.
+  if (!no("chromium")) {
+    const browser = await chromiumSearch(await cache.exportBytes(), queries).catch((e) => ({ error: String(e?.stack ?? e) }));
+    if (browser.error) console.log(`chromium: ${browser.error}`);
+    else {
+      rows.splice(1, rows.length - 1);
+      line(`memdomain/cache, Chromium Worker (sqlite-wasm; open ${f1(browser.openMs)} ms)`, browser.times, browser.stages);
+      printTable();
+      console.log(`Chromium / Node p50: ${(med(browser.times) / med(times.cache)).toFixed(2)}x (not interleaved); load average: ${load()}`);
+    }
+  }
+  await cache.close();
 }
