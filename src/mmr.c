@@ -29,6 +29,8 @@ typedef struct mmr_state {
     double *panels;    /* their vectors, packed (fast path) */
     double *sumsq;     /* each vector's in-order sum of squares (fast path) */
     double *sims;      /* this round's cosine per vidx position */
+    const mdi_kernels *k; /* the kernel variant, and its panel width */
+    size_t p;
 } mmr_state;
 
 static void state_free(mmr_state *s) {
@@ -44,6 +46,9 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
     s->c = c;
     s->n = n;
     s->packed = true;
+    s->k = mdi_kern();
+    s->p = s->k->p;
+    const size_t P = s->p;
     bool first = true;
     for (size_t i = 0; i < n; i++) {
         if (!c[i].has_vector) continue;
@@ -53,11 +58,11 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
         s->nv++;
     }
     size_t d = s->d, nv = s->nv;
-    size_t n_panels = (nv + MDI_P - 1) / MDI_P;
-    if (s->packed && d != 0 && n_panels > SIZE_MAX / sizeof(double) / MDI_P / d) s->packed = false;
+    size_t n_panels = (nv + P - 1) / P;
+    if (s->packed && d != 0 && n_panels > SIZE_MAX / sizeof(double) / P / d) s->packed = false;
     s->vidx = mdi_alloc_array(nv, sizeof(size_t));
     s->slot = mdi_alloc_array(n, sizeof(size_t));
-    s->sims = mdi_alloc_array(n_panels * MDI_P, sizeof(double));
+    s->sims = mdi_alloc_array(n_panels * P, sizeof(double));
     if (!s->vidx || !s->slot || !s->sims) return MD_ERR_NOMEM;
     size_t at = 0;
     for (size_t i = 0; i < n; i++) {
@@ -65,7 +70,7 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
         if (c[i].has_vector) s->vidx[at++] = i;
     }
     if (!s->packed) return MD_OK;
-    s->panels = mdi_alloc_array(n_panels * d * MDI_P, sizeof(double));
+    s->panels = mdi_alloc_array(n_panels * d * P, sizeof(double));
     s->sumsq = mdi_alloc_array(nv, sizeof(double));
     if (!s->panels || !s->sumsq) {
         /* fall back to pair-by-pair cosines rather than fail */
@@ -76,11 +81,11 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
         return MD_OK;
     }
     for (size_t q = 0; q < n_panels; q++) {
-        double *panel = s->panels + q * d * MDI_P;
+        double *panel = s->panels + q * d * P;
         for (size_t k = 0; k < d; k++)
-            for (size_t p = 0; p < MDI_P; p++) {
-                size_t v = q * MDI_P + p;
-                panel[k * MDI_P + p] = v < nv ? c[s->vidx[v]].vector[k] : 0;
+            for (size_t p = 0; p < P; p++) {
+                size_t v = q * P + p;
+                panel[k * P + p] = v < nv ? c[s->vidx[v]].vector[k] : 0;
             }
     }
     for (size_t v = 0; v < nv; v++) {
@@ -94,16 +99,17 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
 
 /* sims[v] = cosine(vector v, picked vector) for every vector (fast path). */
 static void round_sims(mmr_state *s, size_t picked) {
-    size_t d = s->d, nv = s->nv, n_panels = (nv + MDI_P - 1) / MDI_P;
+    const size_t P = s->p;
+    size_t d = s->d, nv = s->nv, n_panels = (nv + P - 1) / P;
     const double *a = s->c[picked].vector;
-    double dots[MDI_M * MDI_P];
+    double dots[MDI_M * MDI_PMAX];
     double sp = s->sumsq[s->slot[picked]];
     for (size_t q = 0; q < n_panels; q += MDI_M) {
         size_t m = n_panels - q < MDI_M ? n_panels - q : MDI_M;
         /* vectors are doubles: their products are not exact, so no FMA */
-        mdi_row_simd(a, s->panels + q * d * MDI_P, m, d, dots, 0);
-        for (size_t t = 0; t < m * MDI_P; t++) {
-            size_t v = q * MDI_P + t;
+        s->k->row(a, s->panels + q * d * P, m, d, dots, 0);
+        for (size_t t = 0; t < m * P; t++) {
+            size_t v = q * P + t;
             if (v >= nv) break;
             s->sims[v] = mdi_cosine_finish(dots[t], s->sumsq[v], sp);
         }

@@ -234,8 +234,8 @@ void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
 
 /* ---------------------------------------------------------------- all pairs */
 
-/* Destination panels per cache tile: a tile (TILE_PANELS * MDI_P rows of d
- * doubles) stays in L2 while every source block streams over it. */
+/* Destination rows per cache tile: a tile (TILE_ROWS rows of d doubles)
+ * stays in L2 while every source block streams over it. */
 #define TILE_ROWS 128
 
 /* The all-pairs pass over n rows of d floats (row pointers), sources
@@ -245,49 +245,51 @@ void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
 static md_status all_pairs_rows(const float *const *rows, size_t n, size_t d, size_t row_begin,
                                 size_t row_end, selector *s) {
     if (row_begin >= row_end) return MD_OK;
+    const mdi_kernels *K = mdi_kern();
+    const size_t P = K->p, R = K->r;
     size_t jb = row_begin + 1; /* the first destination any source here can have */
     size_t n_src = row_end - row_begin, n_dst = n - jb;
-    size_t n_panels = (n_dst + MDI_P - 1) / MDI_P;
+    size_t n_panels = (n_dst + P - 1) / P;
     if (d != 0 && (n_src > SIZE_MAX / sizeof(double) / d ||
-                   n_panels > SIZE_MAX / sizeof(double) / MDI_P / d))
+                   n_panels > SIZE_MAX / sizeof(double) / P / d))
         return MD_ERR_RANGE;
     double *src = mdi_alloc_array(n_src * d, sizeof(double));
-    double *panels = mdi_alloc_array(n_panels * d * MDI_P, sizeof(double));
+    double *panels = mdi_alloc_array(n_panels * d * P, sizeof(double));
     double *norm = mdi_alloc_array(n, sizeof(double));
-    double block[MDI_R * MDI_P];
+    double block[MDI_RMAX * MDI_PMAX];
     md_status st = (src && panels && norm) ? MD_OK : MD_ERR_NOMEM;
     if (st != MD_OK) goto done;
     for (size_t i = row_begin; i < n; i++) norm[i] = sqrt(sum_sq_f32(rows[i], d));
     for (size_t i = 0; i < n_src; i++)
         for (size_t k = 0; k < d; k++) src[i * d + k] = (double)rows[row_begin + i][k];
     for (size_t q = 0; q < n_panels; q++) {
-        size_t j0 = jb + q * MDI_P, cnt = n - j0 < MDI_P ? n - j0 : MDI_P;
-        double *panel = panels + q * d * MDI_P;
+        size_t j0 = jb + q * P, cnt = n - j0 < P ? n - j0 : P;
+        double *panel = panels + q * d * P;
         for (size_t k = 0; k < d; k++) {
             size_t p = 0;
-            for (; p < cnt; p++) panel[k * MDI_P + p] = (double)rows[j0 + p][k];
-            for (; p < MDI_P; p++) panel[k * MDI_P + p] = 0;
+            for (; p < cnt; p++) panel[k * P + p] = (double)rows[j0 + p][k];
+            for (; p < P; p++) panel[k * P + p] = 0;
         }
     }
-    const size_t tile_panels = TILE_ROWS / MDI_P ? TILE_ROWS / MDI_P : 1;
+    const size_t tile_panels = TILE_ROWS / P ? TILE_ROWS / P : 1;
     const double floor = s->floor;
     for (size_t qt = 0; qt < n_panels && st == MD_OK; qt += tile_panels) {
         size_t qe = qt + tile_panels < n_panels ? qt + tile_panels : n_panels;
-        size_t tile_end_row = jb + qe * MDI_P; /* rows of this tile are < tile_end_row */
-        for (size_t i0 = row_begin; i0 < row_end && i0 + 1 < tile_end_row && st == MD_OK; i0 += MDI_R) {
-            size_t r = row_end - i0 < MDI_R ? row_end - i0 : MDI_R;
-            size_t q0 = (i0 + 1 - jb) / MDI_P; /* the panel holding row i0 + 1 */
+        size_t tile_end_row = jb + qe * P; /* rows of this tile are < tile_end_row */
+        for (size_t i0 = row_begin; i0 < row_end && i0 + 1 < tile_end_row && st == MD_OK; i0 += R) {
+            size_t r = row_end - i0 < R ? row_end - i0 : R;
+            size_t q0 = (i0 + 1 - jb) / P; /* the panel holding row i0 + 1 */
             if (q0 < qt) q0 = qt;
             for (size_t q = q0; q < qe && st == MD_OK; q++) {
-                mdi_block_simd(src + (i0 - row_begin) * d, d, r, panels + q * d * MDI_P, d, block, 1);
-                size_t j0 = jb + q * MDI_P;
+                K->block(src + (i0 - row_begin) * d, d, r, panels + q * d * P, d, block, 1);
+                size_t j0 = jb + q * P;
                 for (size_t i = 0; i < r; i++) {
                     size_t a = i0 + i;
-                    for (size_t p = 0; p < MDI_P; p++) {
+                    for (size_t p = 0; p < P; p++) {
                         size_t b = j0 + p;
                         if (b >= n) break;
                         if (b <= a) continue;
-                        double sim = hoisted(block[i * MDI_P + p], norm[a], norm[b]);
+                        double sim = hoisted(block[i * P + p], norm[a], norm[b]);
                         if (!(sim >= floor)) continue;
                         st = offer(s, s->rank[a], b, sim);
                         if (st == MD_OK) st = offer(s, s->rank[b], a, sim);
@@ -504,6 +506,7 @@ md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, 
     if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
     if (MDI_BAD_IN(query, d) || MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(out, n)) return MD_ERR_NULL;
     enum { CHUNK = 1024 };
+    const mdi_kernels *K = mdi_kern();
     double *q = mdi_alloc_array(d, sizeof(double));
     double *ss = mdi_alloc_array(CHUNK, sizeof(double));
     if (!q || !ss) {
@@ -519,7 +522,7 @@ md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, 
     for (size_t j0 = 0; j0 < n; j0 += CHUNK) {
         size_t cnt = n - j0 < CHUNK ? n - j0 : CHUNK;
         /* dots land in out, then become cosines in place */
-        mdi_rows_f32_simd(q, matrix + j0 * d, cnt, d, out + j0, ss);
+        K->rows_f32(q, matrix + j0 * d, cnt, d, out + j0, ss);
         for (size_t j = 0; j < cnt; j++) out[j0 + j] = mdi_cosine_finish(out[j0 + j], qs, ss[j]);
     }
     free(ss);
