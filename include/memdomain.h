@@ -639,6 +639,67 @@ md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, 
 md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
                                  size_t k, size_t *idx, double *sims, size_t *len);
 
+/* ------------------------------------------------------------------------ */
+/* Resident rows: a matrix held by the library for many queries              */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Rows of d floats copied in once, kept in sync by append / set / remove,
+ * each with its in-order sum of squares computed once (the same bits the
+ * 1 x n arm computes per query) and a filter copy (int8 with a per-row scale
+ * and a rounded-up residual bound) for pruned top-k queries. Rows are named
+ * by their position, 0 .. count - 1, as uint32_t (at most 2^32 - 1 rows).
+ * Queries never modify the handle: concurrent queries are safe; a query
+ * concurrent with an update is not. Release with md_rows_free.
+ */
+typedef struct md_rows md_rows;
+
+/**
+ * An empty handle for rows of d floats. Returns MD_OK, MD_ERR_NULL (out
+ * NULL), MD_ERR_RANGE (d == 0 or too large) or MD_ERR_NOMEM.
+ */
+md_status md_rows_new(size_t d, md_rows **out);
+/** Release a handle. NULL is a no-op. */
+void md_rows_free(md_rows *r);
+/** Rows held (0 for NULL). */
+size_t md_rows_count(const md_rows *r);
+/** The dimension d (0 for NULL). */
+size_t md_rows_dim(const md_rows *r);
+/** The rows as held, count x d floats row-major, borrowed until the next update (NULL when empty or r is NULL). */
+const float *md_rows_data(const md_rows *r);
+/**
+ * Append n rows (row-major, n x d floats; NULL allowed when n == 0). Any
+ * float is accepted (NaN, infinities and zero rows answer as cosine does).
+ * Returns MD_OK, MD_ERR_NULL, MD_ERR_RANGE (past 2^32 - 1 rows) or
+ * MD_ERR_NOMEM (the handle is unchanged).
+ */
+md_status md_rows_append(md_rows *r, const float *rows, size_t n);
+/** Overwrite row i with d floats. Returns MD_OK, MD_ERR_NULL or MD_ERR_RANGE (i >= count). */
+md_status md_rows_set(md_rows *r, size_t i, const float *row);
+/** Remove row i; rows after it move down by one (O((count - i) d)). Statuses as md_rows_set. */
+md_status md_rows_remove(md_rows *r, size_t i);
+/** Remove row i in O(d): the last row moves into position i (unless i is the last). Statuses as md_rows_set. */
+md_status md_rows_swap_remove(md_rows *r, size_t i);
+/**
+ * out[i] = md_cosine_f32(query, d, row i, d) for every row (out holds count
+ * doubles); bit-identical to md_cosine_rows_f32 over the same matrix.
+ * Returns MD_OK, MD_ERR_NULL or MD_ERR_NOMEM.
+ */
+md_status md_rows_cosine(const md_rows *r, const float *query, double *out);
+/**
+ * The k rows most similar to query (d floats): cosine desc, row index asc,
+ * min(k, count) of them in idx (uint32_t) and sims; *len gets the count.
+ * Bit-identical to md_top_cosine_rows_f32 over the same matrix. Pruned: an
+ * integer pass bounds every row's cosine rigorously and only rows whose
+ * bound reaches the k-th best get the exact double sum; when pruning does
+ * not pay (k above count / 16, fewer than 512 rows, d outside [16, 8192], a
+ * query with NaN, infinity or zero norm, or more than half the rows
+ * surviving), every row is computed exactly. Returns MD_OK, MD_ERR_NULL or
+ * MD_ERR_NOMEM.
+ */
+md_status md_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
+                             double *sims, size_t *len);
+
 /* ======================================================================== */
 /* mmr                                                                       */
 /* ======================================================================== */

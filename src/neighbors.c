@@ -4,6 +4,7 @@
  * the reference's one sequential double sum per pair. */
 #include "internal.h"
 #include "kernels.h"
+#include "rows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -540,6 +541,11 @@ static int top_cmp(const void *vctx, size_t a, size_t b) {
     return a < b ? -1 : (a > b ? 1 : 0);
 }
 
+md_status mdi_sort_top(size_t *order, size_t m, const double *sims) {
+    top_ctx c = {sims};
+    return mdi_sort_indices(order, m, top_cmp, &c);
+}
+
 md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
                                  size_t k, size_t *idx, double *sims, size_t *len) {
     if (!len) return MD_ERR_NULL;
@@ -570,8 +576,7 @@ md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t
             if (!order) st = MD_ERR_NOMEM;
             if (st == MD_OK) {
                 for (size_t j = 0; j < n; j++) order[j] = j;
-                top_ctx c = {all};
-                st = mdi_sort_indices(order, n, top_cmp, &c);
+                st = mdi_sort_top(order, n, all);
             }
             if (st == MD_OK)
                 for (size_t j = 0; j < keep; j++) {

@@ -1,0 +1,369 @@
+/* Resident rows (part of the neighbors module): a row-major float matrix
+ * copied in once, with each row's in-order sum of squares (the same bits as
+ * the 1 x n arm computes per query) and an int8 filter copy, kept in sync by
+ * append / set / remove. A top-k query scans the filter copy, bounds every
+ * row's cosine (filter.h), and pays for the exact double sum only on the
+ * rows whose upper bound reaches the k-th best lower bound: the answer is
+ * the exact pass's, bit for bit. */
+#include "filter.h"
+#include "internal.h"
+#include "kernels.h"
+#include "rows.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct md_rows {
+    size_t d, dp;   /* dimension; filter row stride (0: no filter) */
+    size_t n, cap;  /* rows held; rows allocated */
+    float *data;    /* n x d, exactly as given */
+    double *ss;     /* per row: the in-order sum of squares */
+    int8_t *q8;     /* n x dp filter copy (NULL when dp == 0) */
+    float *w, *rho; /* per row: filter scale over norm, residual bound */
+};
+
+/* Rows past this count cannot be named by a uint32_t index. */
+#define MAX_ROWS ((size_t)UINT32_MAX)
+
+md_status md_rows_new(size_t d, md_rows **out) {
+    if (!out) return MD_ERR_NULL;
+    *out = NULL;
+    if (d == 0 || d > SIZE_MAX / 64) return MD_ERR_RANGE;
+    md_rows *r = calloc(1, sizeof *r);
+    if (!r) return MD_ERR_NOMEM;
+    r->d = d;
+    r->dp = d >= MDI_FILTER_MIN_D && d <= MDI_FILTER_MAX_D ? mdi_filter_dp(d) : 0;
+    *out = r;
+    return MD_OK;
+}
+
+void md_rows_free(md_rows *r) {
+    if (!r) return;
+    free(r->data);
+    free(r->ss);
+    free(r->q8);
+    free(r->w);
+    free(r->rho);
+    free(r);
+}
+
+size_t md_rows_count(const md_rows *r) { return r ? r->n : 0; }
+size_t md_rows_dim(const md_rows *r) { return r ? r->d : 0; }
+const float *md_rows_data(const md_rows *r) { return r ? r->data : NULL; }
+
+static md_status grow(md_rows *r, size_t need) {
+    if (need <= r->cap) return MD_OK;
+    size_t cap = r->cap < 16 ? 16 : r->cap;
+    while (cap < need) cap = cap > SIZE_MAX / 2 ? need : 2 * cap;
+    if (cap > MAX_ROWS) cap = MAX_ROWS;
+    if (cap > SIZE_MAX / sizeof(float) / r->d || (r->dp && cap > SIZE_MAX / r->dp)) return MD_ERR_RANGE;
+    /* each array is replaced only once every allocation succeeded */
+    float *data = realloc(r->data, cap * r->d * sizeof(float));
+    if (!data) return MD_ERR_NOMEM;
+    r->data = data;
+    double *ss = realloc(r->ss, cap * sizeof(double));
+    if (!ss) return MD_ERR_NOMEM;
+    r->ss = ss;
+    if (r->dp) {
+        int8_t *q8 = realloc(r->q8, cap * r->dp);
+        if (!q8) return MD_ERR_NOMEM;
+        r->q8 = q8;
+        float *w = realloc(r->w, cap * sizeof(float));
+        if (!w) return MD_ERR_NOMEM;
+        r->w = w;
+        float *rho = realloc(r->rho, cap * sizeof(float));
+        if (!rho) return MD_ERR_NOMEM;
+        r->rho = rho;
+    }
+    r->cap = cap;
+    return MD_OK;
+}
+
+/* Row i's derived data from its floats. */
+static void derive(md_rows *r, size_t i) {
+    const float *x = r->data + i * r->d;
+    r->ss[i] = mdi_sum_sq_f32(x, r->d);
+    if (r->dp) mdi_quantize(x, r->d, r->dp, r->ss[i], 8, 0, r->q8 + i * r->dp, &r->w[i], &r->rho[i]);
+}
+
+md_status md_rows_append(md_rows *r, const float *rows, size_t n) {
+    if (!r) return MD_ERR_NULL;
+    if (n > MAX_ROWS - r->n) return MD_ERR_RANGE;
+    if (n > SIZE_MAX / r->d) return MD_ERR_RANGE;
+    if (MDI_BAD_IN(rows, n * r->d)) return MD_ERR_NULL;
+    md_status st = grow(r, r->n + n);
+    if (st != MD_OK) return st;
+    if (n) memcpy(r->data + r->n * r->d, rows, n * r->d * sizeof(float));
+    for (size_t i = r->n; i < r->n + n; i++) derive(r, i);
+    r->n += n;
+    return MD_OK;
+}
+
+md_status md_rows_set(md_rows *r, size_t i, const float *row) {
+    if (!r || !row) return MD_ERR_NULL;
+    if (i >= r->n) return MD_ERR_RANGE;
+    memmove(r->data + i * r->d, row, r->d * sizeof(float));
+    derive(r, i);
+    return MD_OK;
+}
+
+/* Copy row `from`'s data and derived data over row `to`. */
+static void move_rows(md_rows *r, size_t to, size_t from, size_t count) {
+    memmove(r->data + to * r->d, r->data + from * r->d, count * r->d * sizeof(float));
+    memmove(r->ss + to, r->ss + from, count * sizeof(double));
+    if (r->dp) {
+        memmove(r->q8 + to * r->dp, r->q8 + from * r->dp, count * r->dp);
+        memmove(r->w + to, r->w + from, count * sizeof(float));
+        memmove(r->rho + to, r->rho + from, count * sizeof(float));
+    }
+}
+
+md_status md_rows_remove(md_rows *r, size_t i) {
+    if (!r) return MD_ERR_NULL;
+    if (i >= r->n) return MD_ERR_RANGE;
+    move_rows(r, i, i + 1, r->n - i - 1);
+    r->n--;
+    return MD_OK;
+}
+
+md_status md_rows_swap_remove(md_rows *r, size_t i) {
+    if (!r) return MD_ERR_NULL;
+    if (i >= r->n) return MD_ERR_RANGE;
+    if (i != r->n - 1) move_rows(r, i, r->n - 1, 1);
+    r->n--;
+    return MD_OK;
+}
+
+/* ---------------------------------------------------------------- queries */
+
+/* The query widened, and its in-order sum of squares. */
+static md_status widen(const md_rows *r, const float *query, double **qd, double *qs) {
+    *qd = mdi_alloc_array(r->d, sizeof(double));
+    if (!*qd) return MD_ERR_NOMEM;
+    double s = 0;
+    for (size_t k = 0; k < r->d; k++) {
+        (*qd)[k] = (double)query[k];
+        s += (*qd)[k] * (*qd)[k];
+    }
+    *qs = s;
+    return MD_OK;
+}
+
+/* Exact cosines of rows idx[0..m) (NULL: rows 0..m-1) into out, through the
+ * dots kernel in chunks of row pointers. */
+static void exact_cosines(const md_rows *r, const mdi_kernels *K, const double *qd, double qs,
+                          const uint32_t *idx, size_t first, size_t m, double *out) {
+    enum { CHUNK = 256 };
+    const float *ptr[CHUNK];
+    double dot[CHUNK];
+    for (size_t c0 = 0; c0 < m; c0 += CHUNK) {
+        size_t cnt = m - c0 < CHUNK ? m - c0 : CHUNK;
+        for (size_t t = 0; t < cnt; t++) {
+            size_t j = idx ? idx[c0 + t] : first + c0 + t;
+            ptr[t] = r->data + j * r->d;
+        }
+        K->dots_f32(qd, ptr, cnt, r->d, dot);
+        for (size_t t = 0; t < cnt; t++) {
+            size_t j = idx ? idx[c0 + t] : first + c0 + t;
+            out[c0 + t] = mdi_cosine_finish(dot[t], qs, r->ss[j]);
+        }
+    }
+}
+
+md_status md_rows_cosine(const md_rows *r, const float *query, double *out) {
+    if (!r) return MD_ERR_NULL;
+    if (!query || MDI_BAD_IN(out, r->n)) return MD_ERR_NULL;
+    double *qd, qs;
+    md_status st = widen(r, query, &qd, &qs);
+    if (st != MD_OK) return st;
+    exact_cosines(r, mdi_kern(), qd, qs, NULL, 0, r->n, out);
+    free(qd);
+    return MD_OK;
+}
+
+/* The k best of m (sims[t], ids[t]) by sim desc, id asc, into idx/out_sims
+ * (ids ascending in t when `sorted_ids`, which the insertion relies on). */
+static md_status select_top(const double *sims, const uint32_t *ids, size_t m, size_t k,
+                            uint32_t *idx, double *out_sims) {
+    if (k <= 64) {
+        size_t held = 0;
+        for (size_t t = 0; t < m; t++) {
+            double v = sims[t];
+            if (held == k && !(v > out_sims[held - 1])) continue; /* a tie loses: its id is later */
+            size_t at = held < k ? held++ : k - 1;
+            while (at > 0 && v > out_sims[at - 1]) {
+                out_sims[at] = out_sims[at - 1];
+                idx[at] = idx[at - 1];
+                at--;
+            }
+            out_sims[at] = v;
+            idx[at] = ids ? ids[t] : (uint32_t)t;
+        }
+        return MD_OK;
+    }
+    size_t *order = mdi_alloc_array(m, sizeof(size_t));
+    if (!order) return MD_ERR_NOMEM;
+    for (size_t t = 0; t < m; t++) order[t] = t;
+    md_status st = mdi_sort_top(order, m, sims);
+    if (st == MD_OK)
+        for (size_t t = 0; t < k; t++) {
+            idx[t] = ids ? ids[order[t]] : (uint32_t)order[t];
+            out_sims[t] = sims[order[t]];
+        }
+    free(order);
+    return st;
+}
+
+/* Every row exactly, then the top k (the unpruned path). */
+static md_status top_exact(const md_rows *r, const double *qd, double qs, size_t keep,
+                           uint32_t *idx, double *sims) {
+    double *all = mdi_alloc_array(r->n, sizeof(double));
+    if (!all) return MD_ERR_NOMEM;
+    exact_cosines(r, mdi_kern(), qd, qs, NULL, 0, r->n, all);
+    md_status st = select_top(all, NULL, r->n, keep, idx, sims);
+    free(all);
+    return st;
+}
+
+/* A min-heap of the k largest lower bounds seen: its top is tau once full. */
+static void heap_sift(float *h, size_t n, size_t at) {
+    for (;;) {
+        size_t l = 2 * at + 1, rr = l + 1, m = at;
+        if (l < n && h[l] < h[m]) m = l;
+        if (rr < n && h[rr] < h[m]) m = rr;
+        if (m == at) return;
+        float t = h[at];
+        h[at] = h[m];
+        h[m] = t;
+        at = m;
+    }
+}
+static void heap_push(float *h, size_t *n, float v) {
+    size_t at = (*n)++;
+    h[at] = v;
+    while (at > 0 && h[(at - 1) / 2] > h[at]) {
+        float t = h[at];
+        h[at] = h[(at - 1) / 2];
+        h[(at - 1) / 2] = t;
+        at = (at - 1) / 2;
+    }
+}
+
+/* The pruned top-k; returns MD_ERR_RANGE (nothing written) when pruning
+ * stopped paying (the caller runs the exact path). */
+static md_status top_pruned(const md_rows *r, const float *query, const double *qd, double qs,
+                            size_t keep, uint32_t *idx, double *sims, int no_giving_up,
+                            mdi_top_stats *stats) {
+    const size_t n = r->n, dp = r->dp;
+    const mdi_kernels *K = mdi_kern();
+    enum { B = 1024 };
+    int16_t *qb = mdi_alloc_array(dp, sizeof(int16_t));
+    float *heap = mdi_alloc_array(keep, sizeof(float));
+    int32_t *dots = mdi_alloc_array(B, sizeof(int32_t));
+    size_t room = 4 * keep + 1024, m = 0;
+    uint32_t *cid = mdi_alloc_array(room, sizeof(uint32_t));
+    float *cub = mdi_alloc_array(room, sizeof(float));
+    double *csim = NULL;
+    md_status st = (qb && heap && dots && cid && cub) ? MD_OK : MD_ERR_NOMEM;
+    float vq = 0, rq = 0;
+    if (st == MD_OK && !mdi_quantize(query, r->d, dp, qs, 16, mdi_q8_query_cap2(r->d), qb, &vq, &rq))
+        st = MD_ERR_RANGE; /* flagged query: the exact path answers */
+    if (st == MD_OK && !(rq <= 0.01f)) st = MD_ERR_RANGE;
+    if (st != MD_OK) goto done;
+    {
+        const float alpha = mdi_float_up(1.0 + (double)rq);
+        const float beta = mdi_float_up((double)rq + (double)MDI_FILTER_MARGIN);
+        size_t hn = 0;
+        float tau = -INFINITY;
+        for (size_t j0 = 0; j0 < n && st == MD_OK; j0 += B) {
+            size_t cnt = n - j0 < B ? n - j0 : B;
+            K->q8_dots(qb, r->q8 + j0 * dp, cnt, dp, dots);
+            const float *w = r->w + j0, *rho = r->rho + j0;
+            for (size_t t = 0; t < cnt; t++) {
+                const float e = (float)dots[t] * (w[t] * vq), sl = rho[t] * alpha + beta;
+                const float ub = e + sl;
+                if (!(ub >= tau)) continue;
+                if (m == room) {
+                    size_t nroom = room * 2;
+                    uint32_t *a = realloc(cid, nroom * sizeof(uint32_t));
+                    if (a) cid = a;
+                    float *b = a ? realloc(cub, nroom * sizeof(float)) : NULL;
+                    if (b) cub = b;
+                    if (!a || !b) { st = MD_ERR_NOMEM; break; }
+                    room = nroom;
+                }
+                cid[m] = (uint32_t)(j0 + t);
+                cub[m++] = ub;
+                const float lb = e - sl;
+                if (hn < keep) {
+                    heap_push(heap, &hn, lb);
+                    if (hn == keep) tau = heap[0];
+                } else if (lb > tau) {
+                    heap[0] = lb;
+                    heap_sift(heap, hn, 0);
+                    tau = heap[0];
+                }
+            }
+            /* Pruning pays while most rows are cut: give up (the caller runs
+             * the exact pass) once half the rows scanned past the first
+             * blocks are candidates, e.g. when every row is nearly equal. */
+            if (!no_giving_up && j0 + cnt >= 4 * B && m > (j0 + cnt) / 2) st = MD_ERR_RANGE;
+        }
+        if (st != MD_OK) goto done;
+        /* the final tau prunes what an earlier, lower tau let through */
+        size_t kept = 0;
+        for (size_t t = 0; t < m; t++)
+            if (cub[t] >= tau) cid[kept++] = cid[t];
+        if (stats) {
+            stats->candidates = m;
+            stats->exact = kept;
+        }
+        csim = mdi_alloc_array(kept, sizeof(double));
+        if (!csim) { st = MD_ERR_NOMEM; goto done; }
+        exact_cosines(r, K, qd, qs, cid, 0, kept, csim);
+        st = select_top(csim, cid, kept, keep, idx, sims);
+    }
+done:
+    free(csim);
+    free(cub);
+    free(cid);
+    free(dots);
+    free(heap);
+    free(qb);
+    return st;
+}
+
+md_status mdi_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
+                              double *sims, size_t *len, int mode, mdi_top_stats *stats) {
+    mdi_top_stats local;
+    if (!stats) stats = &local;
+    memset(stats, 0, sizeof *stats);
+    if (!len) return MD_ERR_NULL;
+    *len = 0;
+    if (!r || !query) return MD_ERR_NULL;
+    size_t keep = k < r->n ? k : r->n;
+    if (MDI_BAD_IN(idx, keep) || MDI_BAD_IN(sims, keep)) return MD_ERR_NULL;
+    if (keep == 0) return MD_OK;
+    double *qd, qs;
+    md_status st = widen(r, query, &qd, &qs);
+    if (st != MD_OK) return st;
+    /* Pruning pays when the filter exists, k is small against n, and n is
+     * large enough that the scan, not the setup, is the cost. */
+    bool prune = r->dp && (mode == MDI_TOP_PRUNED || (mode == MDI_TOP_AUTO && r->n >= 512 && keep <= r->n / 16));
+    st = MD_ERR_RANGE;
+    if (prune) st = top_pruned(r, query, qd, qs, keep, idx, sims, mode == MDI_TOP_PRUNED, stats);
+    stats->pruned = st != MD_ERR_RANGE;
+    if (st == MD_ERR_RANGE) {
+        st = top_exact(r, qd, qs, keep, idx, sims);
+        stats->exact = r->n;
+    }
+    if (st == MD_OK) *len = keep;
+    free(qd);
+    return st;
+}
+
+md_status md_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
+                             double *sims, size_t *len) {
+    return mdi_rows_top_cosine(r, query, k, idx, sims, len, MDI_TOP_AUTO, NULL);
+}

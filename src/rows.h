@@ -1,0 +1,26 @@
+/* Internals of the resident rows (rows.c) shared with the tests and the
+ * other vector modules. */
+#ifndef MEMDOMAIN_ROWS_H
+#define MEMDOMAIN_ROWS_H
+
+#include "memdomain.h"
+
+/* How md_rows_top_cosine answers: AUTO prunes when it pays (and falls back
+ * to the exact pass when it stops paying), EXACT never prunes, PRUNED always
+ * does (tests hold it to EXACT on inputs where AUTO would not prune). */
+enum { MDI_TOP_AUTO = 0, MDI_TOP_EXACT = 1, MDI_TOP_PRUNED = 2 };
+
+/* What a query did (for tests and benchmarks): whether it pruned, the
+ * candidates the scan kept, and the rows that got the exact sum. */
+typedef struct mdi_top_stats {
+    int pruned;
+    size_t candidates, exact;
+} mdi_top_stats;
+
+md_status mdi_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
+                              double *sims, size_t *len, int mode, mdi_top_stats *stats);
+
+/* Sort positions 0..m-1 by sims desc, then position asc (defined in neighbors.c). */
+md_status mdi_sort_top(size_t *order, size_t m, const double *sims);
+
+#endif
