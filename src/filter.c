@@ -92,3 +92,28 @@ bool mdi_quantize(const float *x, size_t d, size_t dp, double ss, int bits, doub
     *w = (float)(s / nb);
     return true;
 }
+
+void mdi_heap_push(float *h, size_t *n, float v) {
+    size_t at = (*n)++;
+    h[at] = v;
+    while (at > 0 && h[(at - 1) / 2] > h[at]) {
+        float t = h[at];
+        h[at] = h[(at - 1) / 2];
+        h[(at - 1) / 2] = t;
+        at = (at - 1) / 2;
+    }
+}
+
+void mdi_heap_replace_top(float *h, size_t n, float v) {
+    h[0] = v;
+    for (size_t at = 0;;) {
+        size_t l = 2 * at + 1, r = l + 1, m = at;
+        if (l < n && h[l] < h[m]) m = l;
+        if (r < n && h[r] < h[m]) m = r;
+        if (m == at) return;
+        float t = h[at];
+        h[at] = h[m];
+        h[m] = t;
+        at = m;
+    }
+}

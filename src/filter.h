@@ -77,6 +77,12 @@ float mdi_float_up(double x);
 /* A float <= x (x a double; -inf stays, NaN gives -inf). */
 float mdi_float_down(double x);
 
+/* A min-heap of floats h[0..*n): the k largest lower bounds seen, whose top
+ * is the pruning threshold once it holds k. */
+void mdi_heap_push(float *h, size_t *n, float v);
+/* Replace the top (the smallest) with v and restore the heap. */
+void mdi_heap_replace_top(float *h, size_t n, float v);
+
 /* The in-order sum of squares of d floats (the reference's, bit for bit). */
 double mdi_sum_sq_f32(const float *v, size_t d);
 

@@ -72,6 +72,11 @@ typedef struct mdi_kernels {
      * 2^32, for i < r (1 <= r <= this->qr). */
     void (*q16_block)(const int16_t *a, size_t lda, size_t r, const int16_t *panel, size_t dp,
                       int32_t *out);
+    /* Filter screen for one source against qp destinations (float math, in
+     * this order for every variant): e = (float)dots[q] * (wi * wj[q]),
+     * ub = e + (rj[q] * ai + bi); bit q of the result is ub >= ti || ub >= tj[q]. */
+    uint64_t (*q16_screen)(const int32_t *dots, float wi, float ai, float bi, float ti,
+                           const float *wj, const float *rj, const float *tj);
 } mdi_kernels;
 
 /* The variant for this CPU (wasm: SIMD128). Cheap enough to call per pass. */
@@ -97,6 +102,8 @@ void mdi_dots_f32_scalar(const double *q, const float *const *rows, size_t n, si
 void mdi_q8_dots_scalar(const int16_t *q, const int8_t *rows, size_t n, size_t dp, int32_t *out);
 void mdi_q16_block_scalar(size_t qp, const int16_t *a, size_t lda, size_t r, const int16_t *panel,
                           size_t dp, int32_t *out);
+uint64_t mdi_q16_screen_scalar(size_t qp, const int32_t *dots, float wi, float ai, float bi, float ti,
+                               const float *wj, const float *rj, const float *tj);
 
 /* Pack `cnt` (<= p) rows of length d, `ld` elements apart, into one panel of
  * d * p doubles; lanes past cnt are zero. */

@@ -32,6 +32,16 @@ KATTR static inline vi vi_splat32(const int16_t *p) { int32_t x; __builtin_memcp
 #define VI_STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
 #define QPV 2
 #define QR 6
+typedef __m256 vf;
+typedef __m256 vm;
+#define VF_LOAD(p) _mm256_loadu_ps(p)
+#define VF_SPLAT(x) _mm256_set1_ps(x)
+#define VF_FROM_I(v) _mm256_cvtepi32_ps(v)
+#define VF_MUL(a, b) _mm256_mul_ps(a, b)
+#define VF_ADD(a, b) _mm256_add_ps(a, b)
+#define VF_GE(a, b) _mm256_cmp_ps(a, b, _CMP_GE_OQ)
+#define VM_OR(a, b) _mm256_or_ps(a, b)
+#define VM_BITS(m) _mm256_movemask_ps(m)
 
 /* Four rows, four k at a time: a 4 x 4 transpose puts row p in lane p, each
  * column widened to doubles; every lane's sums still run k = 0, 1, 2, ... */

@@ -33,6 +33,16 @@ KATTR static inline vi vi_splat32(const int16_t *p) { int32_t x; __builtin_memcp
 #define VI_STORE(p, v) _mm512_storeu_si512((void *)(p), v)
 #define QPV 4
 #define QR 6
+typedef __m512 vf;
+typedef __mmask16 vm;
+#define VF_LOAD(p) _mm512_loadu_ps(p)
+#define VF_SPLAT(x) _mm512_set1_ps(x)
+#define VF_FROM_I(v) _mm512_cvtepi32_ps(v)
+#define VF_MUL(a, b) _mm512_mul_ps(a, b)
+#define VF_ADD(a, b) _mm512_add_ps(a, b)
+#define VF_GE(a, b) _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ)
+#define VM_OR(a, b) ((vm)((a) | (b)))
+#define VM_BITS(m) ((unsigned)(m))
 
 /* Eight rows, eight k at a time: an 8 x 8 transpose of floats puts row p in
  * lane p, each column widened to eight doubles; every lane's sums still run

@@ -100,6 +100,17 @@ void mdi_q16_block_scalar(size_t qp, const int16_t *a, size_t lda, size_t r, con
         }
 }
 
+uint64_t mdi_q16_screen_scalar(size_t qp, const int32_t *dots, float wi, float ai, float bi, float ti,
+                               const float *wj, const float *rj, const float *tj) {
+    uint64_t bits = 0;
+    for (size_t q = 0; q < qp; q++) {
+        const float e = (float)dots[q] * (wi * wj[q]);
+        const float ub = e + (rj[q] * ai + bi);
+        if (ub >= ti || ub >= tj[q]) bits |= (uint64_t)1 << q;
+    }
+    return bits;
+}
+
 /* ---- the scalar variant as a table entry ---- */
 
 #define SP 4
@@ -118,8 +129,12 @@ static void q16_s(const int16_t *a, size_t lda, size_t r, const int16_t *panel, 
                   int32_t *out) {
     mdi_q16_block_scalar(SQP, a, lda, r, panel, dp, out);
 }
+static uint64_t screen_s(const int32_t *dots, float wi, float ai, float bi, float ti, const float *wj,
+                         const float *rj, const float *tj) {
+    return mdi_q16_screen_scalar(SQP, dots, wi, ai, bi, ti, wj, rj, tj);
+}
 
 const mdi_kernels mdi_kernels_scalar = {
     "scalar", SP, 4, SQP, 4,
-    block_s, row_s, mdi_rows_f32_scalar, mdi_dots_f32_scalar, mdi_q8_dots_scalar, q16_s,
+    block_s, row_s, mdi_rows_f32_scalar, mdi_dots_f32_scalar, mdi_q8_dots_scalar, q16_s, screen_s,
 };

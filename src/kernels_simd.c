@@ -58,6 +58,16 @@ typedef v128_t vi;
 #define VI_MADD(a, b) wasm_i32x4_dot_i16x8(a, b)
 #define VI_ADD(a, b) wasm_i32x4_add(a, b)
 #define VI_STORE(p, v) wasm_v128_store(p, v)
+typedef v128_t vf;
+typedef v128_t vm;
+#define VF_LOAD(p) wasm_v128_load(p)
+#define VF_SPLAT(x) wasm_f32x4_splat(x)
+#define VF_FROM_I(v) wasm_f32x4_convert_i32x4(v)
+#define VF_MUL(a, b) wasm_f32x4_mul(a, b)
+#define VF_ADD(a, b) wasm_f32x4_add(a, b)
+#define VF_GE(a, b) wasm_f32x4_ge(a, b)
+#define VM_OR(a, b) wasm_v128_or(a, b)
+#define VM_BITS(m) wasm_i32x4_bitmask(m)
 #elif defined(__SSE2__)
 typedef __m128i vi;
 #define VI_LANES 4
@@ -68,6 +78,16 @@ static inline vi vi_splat32(const int16_t *p) { int32_t x; __builtin_memcpy(&x, 
 #define VI_MADD(a, b) _mm_madd_epi16(a, b)
 #define VI_ADD(a, b) _mm_add_epi32(a, b)
 #define VI_STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), v)
+typedef __m128 vf;
+typedef __m128 vm;
+#define VF_LOAD(p) _mm_loadu_ps(p)
+#define VF_SPLAT(x) _mm_set1_ps(x)
+#define VF_FROM_I(v) _mm_cvtepi32_ps(v)
+#define VF_MUL(a, b) _mm_mul_ps(a, b)
+#define VF_ADD(a, b) _mm_add_ps(a, b)
+#define VF_GE(a, b) _mm_cmpge_ps(a, b)
+#define VM_OR(a, b) _mm_or_ps(a, b)
+#define VM_BITS(m) _mm_movemask_ps(m)
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 typedef int32x4_t vi;
 #define VI_LANES 4
@@ -82,6 +102,20 @@ static inline vi vi_madd(vi a, vi b) {
 #define VI_MADD(a, b) vi_madd(a, b)
 #define VI_ADD(a, b) vaddq_s32(a, b)
 #define VI_STORE(p, v) vst1q_s32(p, v)
+typedef float32x4_t vf;
+typedef uint32x4_t vm;
+static inline unsigned vm_bits(vm m) {
+    const uint32x4_t weight = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32(m, weight));
+}
+#define VF_LOAD(p) vld1q_f32(p)
+#define VF_SPLAT(x) vdupq_n_f32(x)
+#define VF_FROM_I(v) vcvtq_f32_s32(v)
+#define VF_MUL(a, b) vmulq_f32(a, b)
+#define VF_ADD(a, b) vaddq_f32(a, b)
+#define VF_GE(a, b) vcgeq_f32(a, b)
+#define VM_OR(a, b) vorrq_u32(a, b)
+#define VM_BITS(m) vm_bits(m)
 #else
 /* Portable vector extensions (wrapping int32 adds are defined for vector types). */
 typedef int32_t vi __attribute__((vector_size(16)));
@@ -103,6 +137,19 @@ static inline void vi_store(int32_t *p, vi v) { __builtin_memcpy(p, &v, sizeof v
 #define VI_MADD(a, b) vi_madd(a, b)
 #define VI_ADD(a, b) ((vi)((__typeof__(a))((a) + (b))))
 #define VI_STORE(p, v) vi_store(p, v)
+typedef float vf __attribute__((vector_size(16)));
+typedef int32_t vm __attribute__((vector_size(16)));
+static inline vf vf_load(const float *p) { vf v; __builtin_memcpy(&v, p, sizeof v); return v; }
+static inline vf vf_splat(float x) { vf v = {x, x, x, x}; return v; }
+static inline unsigned vm_bits(vm m) { return (unsigned)((m[0] & 1) | (m[1] & 2) | (m[2] & 4) | (m[3] & 8)); }
+#define VF_LOAD(p) vf_load(p)
+#define VF_SPLAT(x) vf_splat(x)
+#define VF_FROM_I(v) __builtin_convertvector(v, vf)
+#define VF_MUL(a, b) ((a) * (b))
+#define VF_ADD(a, b) ((a) + (b))
+#define VF_GE(a, b) ((a) >= (b))
+#define VM_OR(a, b) ((a) | (b))
+#define VM_BITS(m) vm_bits(m)
 #endif
 
 /* ---------------------------------------------------------------- 1 x n rows */

@@ -17,6 +17,10 @@
  *               (i16 lanes multiplied, adjacent pairs added into i32 lanes),
  *               VI_ADD(a, b) (i32, wrapping), VI_STORE(p, v)
  *   QPV, QR     i16 panel vectors per panel and sources per block
+ *   vf, vm      a float vector of VI_LANES lanes and its compare result;
+ *               VF_LOAD(p), VF_SPLAT(x), VF_FROM_I(v) (int32 lanes to float),
+ *               VF_MUL, VF_ADD, VF_GE(a, b), VM_OR(a, b), VM_BITS(m) (lane l
+ *               true -> bit l)
  * and, before including, the functions KFN(rows_f32), KFN(dots_f32) and
  * KFN(q8_dots) (their best form differs per instruction set). */
 
@@ -89,31 +93,78 @@ KATTR static void KFN(row)(const double *a, const double *panels, size_t m, size
     }
 }
 
-/* Filter: sources against one i16 panel. Each VI_MADD adds two products of
- * one (source, destination) pair into that pair's i32 lane. */
+/* Filter: up to QR (6) sources against one i16 panel. Each VI_MADD adds two
+ * products of one (source, destination) pair into that pair's i32 lane.
+ * The accumulators are named variables (an array of them is spilled to the
+ * stack by some compilers). */
+#if QR != 6 || (QPV != 2 && QPV != 4)
+#error "q16_block is written for 6 sources and 2 or 4 panel vectors"
+#endif
+#if QPV == 4
+#define QB_MORE(M) M(2) M(3)
+#else
+#define QB_MORE(M)
+#endif
+#define QB_VECS(M) M(0) M(1) QB_MORE(M)
+
 KATTR static void KFN(q16_block)(const int16_t *a, size_t lda, size_t r, const int16_t *panel,
                                  size_t dp, int32_t *out) {
-    const int16_t *ap[QR];
-    vi acc[QR][QPV];
-    _Pragma("GCC unroll 16") for (size_t i = 0; i < QR; i++) {
-        ap[i] = a + (i < r ? i : 0) * lda;
-        _Pragma("GCC unroll 16") for (size_t v = 0; v < QPV; v++) acc[i][v] = VI_ZERO();
-    }
+    /* rows past r repeat row 0; their sums are discarded */
+    const int16_t *a0 = a, *a1 = a + (r > 1 ? lda : 0), *a2 = a + (r > 2 ? 2 * lda : 0);
+    const int16_t *a3 = a + (r > 3 ? 3 * lda : 0), *a4 = a + (r > 4 ? 4 * lda : 0), *a5 = a + (r > 5 ? 5 * lda : 0);
+#define QB_ZERO(v) c0_##v = VI_ZERO(), c1_##v = VI_ZERO(), c2_##v = VI_ZERO(), \
+                   c3_##v = VI_ZERO(), c4_##v = VI_ZERO(), c5_##v = VI_ZERO(),
+#define QB_DECL(v) vi QB_ZERO(v) unused_##v = VI_ZERO();
+    QB_VECS(QB_DECL)
     for (size_t kk = 0; kk < dp / 2; kk++) {
         const int16_t *pk = panel + kk * KQP * 2;
-        vi b[QPV];
-        _Pragma("GCC unroll 16") for (size_t v = 0; v < QPV; v++) b[v] = VI_LOAD(pk + v * VI_LANES * 2);
-        _Pragma("GCC unroll 16") for (size_t i = 0; i < QR; i++) {
-            const vi x = VI_SPLAT32(ap[i] + 2 * kk);
-            _Pragma("GCC unroll 16") for (size_t v = 0; v < QPV; v++) acc[i][v] = VI_ADD(acc[i][v], VI_MADD(x, b[v]));
+#define QB_LOAD(v) const vi b##v = VI_LOAD(pk + (v) * VI_LANES * 2);
+        QB_VECS(QB_LOAD)
+#define QB_MAC(v) c##I##_##v = VI_ADD(c##I##_##v, VI_MADD(x, b##v));
+#define QB_ROW(I)                                                  \
+        {                                                          \
+            const vi x = VI_SPLAT32(a##I + 2 * kk);                \
+            QB_VECS(QB_MAC_##I)                                    \
         }
+#define QB_MAC_0(v) c0_##v = VI_ADD(c0_##v, VI_MADD(x, b##v));
+#define QB_MAC_1(v) c1_##v = VI_ADD(c1_##v, VI_MADD(x, b##v));
+#define QB_MAC_2(v) c2_##v = VI_ADD(c2_##v, VI_MADD(x, b##v));
+#define QB_MAC_3(v) c3_##v = VI_ADD(c3_##v, VI_MADD(x, b##v));
+#define QB_MAC_4(v) c4_##v = VI_ADD(c4_##v, VI_MADD(x, b##v));
+#define QB_MAC_5(v) c5_##v = VI_ADD(c5_##v, VI_MADD(x, b##v));
+        QB_ROW(0) QB_ROW(1) QB_ROW(2) QB_ROW(3) QB_ROW(4) QB_ROW(5)
     }
-    for (size_t i = 0; i < r; i++)
-        for (size_t v = 0; v < QPV; v++) VI_STORE(out + i * KQP + v * VI_LANES, acc[i][v]);
+#define QB_STORE_ROW(I, v) VI_STORE(out + (I) * KQP + (v) * VI_LANES, c##I##_##v);
+#define QB_STORE(v)                                                \
+    QB_STORE_ROW(0, v)                                             \
+    if (r > 1) QB_STORE_ROW(1, v)                                  \
+    if (r > 2) QB_STORE_ROW(2, v)                                  \
+    if (r > 3) QB_STORE_ROW(3, v)                                  \
+    if (r > 4) QB_STORE_ROW(4, v)                                  \
+    if (r > 5) QB_STORE_ROW(5, v)
+    QB_VECS(QB_STORE)
+#define QB_UNUSED(v) (void)unused_##v;
+    QB_VECS(QB_UNUSED)
+}
+
+/* Filter screen: the float bound of filter.h on every destination of a
+ * panel, in the scalar twin's order of operations. */
+KATTR static uint64_t KFN(q16_screen)(const int32_t *dots, float wi, float ai, float bi, float ti,
+                                      const float *wj, const float *rj, const float *tj) {
+    const vf w = VF_SPLAT(wi), a = VF_SPLAT(ai), b = VF_SPLAT(bi), t = VF_SPLAT(ti);
+    uint64_t bits = 0;
+    _Pragma("GCC unroll 16") for (size_t v = 0; v < QPV; v++) {
+        const size_t o = v * VI_LANES;
+        const vf e = VF_MUL(VF_FROM_I(VI_LOAD(dots + o)), VF_MUL(w, VF_LOAD(wj + o)));
+        const vf ub = VF_ADD(e, VF_ADD(VF_MUL(VF_LOAD(rj + o), a), b));
+        bits |= (uint64_t)VM_BITS(VM_OR(VF_GE(ub, t), VF_GE(ub, VF_LOAD(tj + o)))) << o;
+    }
+    return bits;
 }
 
 #define KTABLE(var, label)                                                              \
     const mdi_kernels var = {                                                           \
         label, KP, KR, KQP, QR,                                                         \
         KFN(block), KFN(row), KFN(rows_f32), KFN(dots_f32), KFN(q8_dots), KFN(q16_block), \
+        KFN(q16_screen),                                                                \
     }

@@ -3,6 +3,7 @@
  * 1 x n arm). Similarities come from the kernels (kernels.h), whose bits are
  * the reference's one sequential double sum per pair. */
 #include "internal.h"
+#include "filter.h"
 #include "kernels.h"
 #include "rows.h"
 
@@ -308,6 +309,335 @@ done:
     return st;
 }
 
+/* ---------------------------------------------------------------- pruned all pairs */
+
+/* The same pass, pruned. An integer pass over int16 copies of the rows
+ * (q16 kernels, at matrix-multiply speed) bounds every pair's similarity
+ * (filter.h: lb <= sim <= ub). Each row keeps a heap of the largest lower
+ * bounds of its pairs; once it holds k, its top tau is a value k pairs are
+ * known to reach, so a pair whose ub is below tau at both ends can enter
+ * neither list (its sim is below k others at each end) and is never
+ * computed. The survivors are computed exactly and offered as the unpruned
+ * pass offers them; lists ordered by (sim, dst key) do not depend on offer
+ * order, so the lists are the unpruned pass's. Rows with a NaN or infinite
+ * component (every pair NaN: never offered) and zero rows (every pair 0)
+ * are answered from what the reference computes for them, not bounded. */
+
+#define HEAP_MAX 64     /* per-row heaps of lower bounds up to this k */
+#define PAIRS_MIN 32768 /* fewer pairs than this: the unpruned pass is as fast */
+
+enum { ROW_REGULAR = 0, ROW_ZERO = 1, ROW_BAD = 2 };
+
+typedef struct pruner {
+    const float *const *rows;
+    size_t n, d, dp, row_begin, row_end;
+    const mdi_kernels *K;
+    selector *s;
+    double *norm;
+    uint8_t *flag, *shared;
+    float *w, *rho, *ai, *bi, *tau; /* per row (padded past n: never a candidate) */
+    size_t heap_cap;
+    float *heap, floor_f;
+    uint32_t *hn;
+    /* candidates found by the scan, waiting for their exact similarity */
+    uint32_t *ci, *cj;
+    float *cub;
+    size_t cm, croom, found, screened;
+    bool flushed, keep_going; /* keep_going: never give up (tests) */
+} pruner;
+
+static void pruner_free(pruner *p) {
+    free(p->norm);
+    free(p->flag);
+    free(p->shared);
+    free(p->w);
+    free(p->rho);
+    free(p->ai);
+    free(p->bi);
+    free(p->tau);
+    free(p->heap);
+    free(p->hn);
+    free(p->ci);
+    free(p->cj);
+    free(p->cub);
+}
+
+/* A pair (i, j) known to reach lb: row i's heap (and tau) learn it. */
+static inline void learn(pruner *p, size_t i, float lb) {
+    if (!p->heap_cap || p->shared[i]) return;
+    float *h = p->heap + i * p->heap_cap;
+    size_t hn = p->hn[i];
+    if (hn < p->heap_cap) {
+        mdi_heap_push(h, &hn, lb);
+        p->hn[i] = (uint32_t)hn;
+        if (hn < p->heap_cap) return;
+    } else if (lb > h[0]) {
+        mdi_heap_replace_top(h, hn, lb);
+    } else {
+        return;
+    }
+    p->tau[i] = h[0] > p->floor_f ? h[0] : p->floor_f;
+}
+
+/* Keep only the candidates the current taus do not rule out. */
+static void compact(pruner *p) {
+    size_t kept = 0;
+    for (size_t t = 0; t < p->cm; t++)
+        if (p->cub[t] >= p->tau[p->ci[t]] || p->cub[t] >= p->tau[p->cj[t]]) {
+            p->ci[kept] = p->ci[t];
+            p->cj[kept] = p->cj[t];
+            p->cub[kept] = p->cub[t];
+            kept++;
+        }
+    p->cm = kept;
+}
+
+/* Every buffered candidate gets its exact similarity and is offered to both
+ * ends, grouped by source so one widened source row serves many dots. */
+static md_status flush(pruner *p) {
+    const size_t m = p->cm, d = p->d, nsrc = p->row_end - p->row_begin;
+    p->flushed = true;
+    if (m == 0) return MD_OK;
+    size_t *start = mdi_calloc_array(nsrc + 1, sizeof(size_t));
+    uint32_t *order = mdi_alloc_array(m, sizeof(uint32_t));
+    double *qd = mdi_alloc_array(d, sizeof(double));
+    md_status st = (start && order && qd) ? MD_OK : MD_ERR_NOMEM;
+    if (st == MD_OK) {
+        for (size_t t = 0; t < m; t++) start[p->ci[t] - p->row_begin + 1]++;
+        for (size_t i = 0; i < nsrc; i++) start[i + 1] += start[i];
+        for (size_t t = 0; t < m; t++) order[start[p->ci[t] - p->row_begin]++] = (uint32_t)t;
+        enum { CHUNK = 128 };
+        const float *ptr[CHUNK];
+        double dot[CHUNK];
+        size_t at = 0;
+        while (at < m && st == MD_OK) {
+            const size_t i = p->ci[order[at]];
+            size_t end = at;
+            while (end < m && p->ci[order[end]] == i) end++;
+            for (size_t k = 0; k < d; k++) qd[k] = (double)p->rows[i][k];
+            for (size_t c0 = at; c0 < end && st == MD_OK; c0 += CHUNK) {
+                size_t cnt = end - c0 < CHUNK ? end - c0 : CHUNK;
+                for (size_t t = 0; t < cnt; t++) ptr[t] = p->rows[p->cj[order[c0 + t]]];
+                p->K->dots_f32(qd, ptr, cnt, d, dot);
+                for (size_t t = 0; t < cnt && st == MD_OK; t++) {
+                    const size_t j = p->cj[order[c0 + t]];
+                    const double sim = hoisted(dot[t], p->norm[i], p->norm[j]);
+                    if (!(sim >= p->s->floor)) continue;
+                    st = offer(p->s, p->s->rank[i], j, sim);
+                    if (st == MD_OK) st = offer(p->s, p->s->rank[j], i, sim);
+                }
+            }
+            at = end;
+        }
+    }
+    free(qd);
+    free(order);
+    free(start);
+    p->cm = 0;
+    return st;
+}
+
+/* Room for one more candidate: compact, then flush if still half full.
+ * MD_ERR_RANGE: pruning does not pay (most pairs survive) and nothing was
+ * offered yet, so the caller can run the unpruned pass instead. */
+static md_status make_room(pruner *p) {
+    compact(p);
+    if (p->cm <= p->croom / 2) return MD_OK;
+    if (!p->flushed && !p->keep_going && p->found > p->screened / 4) return MD_ERR_RANGE;
+    return flush(p);
+}
+
+static md_status candidate(pruner *p, size_t i, size_t j, int32_t dot) {
+    if (p->flag[i] | p->flag[j]) return MD_OK; /* answered without bounds */
+    const float e = (float)dot * (p->w[i] * p->w[j]), sl = p->rho[j] * p->ai[i] + p->bi[i];
+    const float ub = e + sl, lb = e - sl;
+    if (p->cm == p->croom) {
+        md_status st = make_room(p);
+        if (st != MD_OK) return st;
+        if (!(ub >= p->tau[i] || ub >= p->tau[j])) return MD_OK;
+    }
+    p->ci[p->cm] = (uint32_t)i;
+    p->cj[p->cm] = (uint32_t)j;
+    p->cub[p->cm++] = ub;
+    p->found++;
+    learn(p, i, lb);
+    learn(p, j, lb);
+    return MD_OK;
+}
+
+/* Pairs with a zero row: similarity 0 (the hoisted form checks the norms
+ * first, so even next to a NaN row). */
+static md_status zero_pairs(pruner *p) {
+    if (!(0 >= p->s->floor)) return MD_OK;
+    size_t nz = 0;
+    for (size_t j = p->row_begin; j < p->n; j++) nz += p->flag[j] == ROW_ZERO;
+    if (nz == 0) return MD_OK;
+    size_t *zero = mdi_alloc_array(nz, sizeof(size_t)), at = 0;
+    if (!zero) return MD_ERR_NOMEM;
+    for (size_t j = p->row_begin; j < p->n; j++)
+        if (p->flag[j] == ROW_ZERO) zero[at++] = j;
+    md_status st = MD_OK;
+    for (size_t i = p->row_begin, z0 = 0; i < p->row_end && st == MD_OK; i++) {
+        while (z0 < nz && zero[z0] <= i) z0++; /* the zero rows after i */
+        if (p->flag[i] == ROW_ZERO) {
+            for (size_t j = i + 1; j < p->n && st == MD_OK; j++) {
+                st = offer(p->s, p->s->rank[i], j, 0);
+                if (st == MD_OK) st = offer(p->s, p->s->rank[j], i, 0);
+            }
+            continue;
+        }
+        for (size_t z = z0; z < nz && st == MD_OK; z++) {
+            st = offer(p->s, p->s->rank[i], zero[z], 0);
+            if (st == MD_OK) st = offer(p->s, p->s->rank[zero[z]], i, 0);
+        }
+    }
+    free(zero);
+    return st;
+}
+
+static md_status pruner_init(pruner *p, const float *const *rows, size_t n, size_t d, size_t row_begin,
+                             size_t row_end, selector *s, size_t cap) {
+    memset(p, 0, sizeof *p);
+    p->rows = rows;
+    p->n = n;
+    p->d = d;
+    p->dp = mdi_filter_dp(d);
+    p->row_begin = row_begin;
+    p->row_end = row_end;
+    p->K = mdi_kern();
+    p->s = s;
+    p->heap_cap = cap <= HEAP_MAX ? cap : 0;
+    p->floor_f = mdi_float_down(s->floor);
+    const size_t np = n + MDI_QPMAX; /* per-row arrays, padded for whole panels */
+    p->norm = mdi_alloc_array(n, sizeof(double));
+    p->flag = mdi_calloc_array(np, 1);
+    p->shared = mdi_calloc_array(np, 1);
+    p->w = mdi_calloc_array(np, sizeof(float));
+    p->rho = mdi_calloc_array(np, sizeof(float));
+    p->ai = mdi_calloc_array(np, sizeof(float));
+    p->bi = mdi_calloc_array(np, sizeof(float));
+    p->tau = mdi_alloc_array(np, sizeof(float));
+    p->hn = mdi_calloc_array(np, sizeof(uint32_t));
+    p->heap = p->heap_cap ? mdi_alloc_array(n, p->heap_cap * sizeof(float)) : NULL;
+    p->croom = (n < 4096 ? 4096 : n) * 8;
+    p->ci = mdi_alloc_array(p->croom, sizeof(uint32_t));
+    p->cj = mdi_alloc_array(p->croom, sizeof(uint32_t));
+    p->cub = mdi_alloc_array(p->croom, sizeof(float));
+    if (!p->norm || !p->flag || !p->shared || !p->w || !p->rho || !p->ai || !p->bi || !p->tau || !p->hn ||
+        (p->heap_cap && !p->heap) || !p->ci || !p->cj || !p->cub)
+        return MD_ERR_NOMEM;
+    for (size_t j = 0; j < np; j++) p->tau[j] = INFINITY;
+    /* a key held by two rows shares one list: never pruned from that side */
+    for (size_t j = 0; j < n; j++)
+        if (s->src[s->rank[j]] != j) p->shared[j] = p->shared[s->src[s->rank[j]]] = 1;
+    return MD_OK;
+}
+
+static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d, size_t row_begin,
+                                  size_t row_end, selector *s, bool keep_going) {
+    pruner p;
+    md_status st = pruner_init(&p, rows, n, d, row_begin, row_end, s, s->cap);
+    p.keep_going = keep_going;
+    const size_t dp = p.dp, QP = p.K->qp, QR = p.K->qr, jb = row_begin + 1;
+    const size_t n_dst = n - jb, n_panels = (n_dst + QP - 1) / QP;
+    int16_t *a = NULL, *panels = NULL;
+    if (st == MD_OK) {
+        a = mdi_alloc_array(n - row_begin, dp * sizeof(int16_t));
+        panels = mdi_alloc_array(n_panels * QP, dp * sizeof(int16_t));
+        if (!a || !panels) st = MD_ERR_NOMEM;
+    }
+    if (st != MD_OK) goto done;
+    for (size_t j = row_begin; j < n; j++) {
+        double ss = sum_sq_f32(rows[j], d);
+        p.norm[j] = sqrt(ss);
+        int16_t *aj = a + (j - row_begin) * dp;
+        if (!mdi_quantize(rows[j], d, dp, ss, 16, MDI_Q16_CAP2, aj, &p.w[j], &p.rho[j])) {
+            p.flag[j] = ss == 0 ? ROW_ZERO : ROW_BAD;
+            continue;
+        }
+        p.ai[j] = mdi_float_up(1.0 + (double)p.rho[j]);
+        p.bi[j] = mdi_float_up((double)p.rho[j] + (double)MDI_FILTER_MARGIN);
+        p.tau[j] = p.shared[j] ? -INFINITY : p.floor_f;
+    }
+    for (size_t q = 0; q < n_panels; q++) {
+        size_t j0 = jb + q * QP, cnt = n - j0 < QP ? n - j0 : QP;
+        mdi_pack_panel_i16(QP, a + (j0 - row_begin) * dp, dp, cnt, dp, panels + q * QP * dp);
+    }
+    {
+        /* destination tiles of about 256 KB of panels stay in L2 while the sources stream */
+        size_t tile_panels = (256 * 1024) / (QP * dp * sizeof(int16_t));
+        if (tile_panels == 0) tile_panels = 1;
+        int32_t dots[MDI_QRMAX * MDI_QPMAX];
+        for (size_t qt = 0; qt < n_panels && st == MD_OK; qt += tile_panels) {
+            size_t qe = qt + tile_panels < n_panels ? qt + tile_panels : n_panels;
+            size_t tile_end_row = jb + qe * QP;
+            for (size_t i0 = row_begin; i0 < row_end && i0 + 1 < tile_end_row && st == MD_OK; i0 += QR) {
+                size_t r = row_end - i0 < QR ? row_end - i0 : QR;
+                size_t q0 = (i0 + 1 - jb) / QP;
+                if (q0 < qt) q0 = qt;
+                for (size_t q = q0; q < qe && st == MD_OK; q++) {
+                    const size_t j0 = jb + q * QP;
+                    p.K->q16_block(a + (i0 - row_begin) * dp, dp, r, panels + q * QP * dp, dp, dots);
+                    const size_t hi = n - j0 < QP ? n - j0 : QP;
+                    for (size_t ii = 0; ii < r && st == MD_OK; ii++) {
+                        const size_t i = i0 + ii;
+                        if (p.flag[i]) continue;
+                        const size_t lo = i + 1 > j0 ? i + 1 - j0 : 0;
+                        if (lo >= hi) continue;
+                        p.screened += hi - lo;
+                        uint64_t bits = p.K->q16_screen(dots + ii * QP, p.w[i], p.ai[i], p.bi[i], p.tau[i],
+                                                        p.w + j0, p.rho + j0, p.tau + j0);
+                        bits &= (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & ~(((uint64_t)1 << lo) - 1);
+                        while (bits && st == MD_OK) {
+                            const size_t t = (size_t)__builtin_ctzll(bits);
+                            bits &= bits - 1;
+                            st = candidate(&p, i, j0 + t, dots[ii * QP + t]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (st == MD_OK) {
+        compact(&p);
+        st = flush(&p);
+    }
+    if (st == MD_OK) st = zero_pairs(&p);
+done:
+    free(panels);
+    free(a);
+    pruner_free(&p);
+    return st;
+}
+
+/* Whether the pruned pass can pay: a bound exists for this d, enough pairs,
+ * and something to prune with (a heap for a small k, or a floor). */
+static bool prune_pays(size_t n, size_t d, size_t row_begin, size_t row_end, const selector *s) {
+    if (d < MDI_FILTER_MIN_D || d > MDI_FILTER_MAX_D || n > UINT32_MAX - MDI_QPMAX) return false;
+    if (s->cap == 0 || isnan(s->floor)) return false;
+    if (s->cap > HEAP_MAX && !(s->floor > -1)) return false;
+    if (s->cap >= n - 1 && !(s->floor > -1)) return false;
+    double pairs = 0;
+    for (size_t i = row_begin; i < row_end && pairs < PAIRS_MIN; i++) pairs += (double)(n - 1 - i);
+    return pairs >= PAIRS_MIN;
+}
+
+/* The all-pairs pass: pruned when it pays, else (or when pruning gives up
+ * before offering anything) the unpruned pass. `mode` as in rows.h. */
+static md_status all_pairs(const float *const *rows, size_t n, size_t d, size_t row_begin,
+                           size_t row_end, selector *s, int mode) {
+    if (row_begin >= row_end) return MD_OK;
+    bool forced = mode == MDI_TOP_PRUNED;
+    bool prune = forced ? (d >= MDI_FILTER_MIN_D && d <= MDI_FILTER_MAX_D && s->cap > 0 && !isnan(s->floor) &&
+                           n <= UINT32_MAX - MDI_QPMAX)
+                        : mode == MDI_TOP_AUTO && prune_pays(n, d, row_begin, row_end, s);
+    if (prune) {
+        md_status st = all_pairs_pruned(rows, n, d, row_begin, row_end, s, forced);
+        if (st != MD_ERR_RANGE) return st;
+    }
+    return all_pairs_rows(rows, n, d, row_begin, row_end, s);
+}
+
 /* Ragged vectors: equal lengths use the hoisted form, others cosine. */
 static md_status all_pairs_ragged(const md_keyed_vector *v, size_t n, selector *s) {
     double *norm = mdi_alloc_array(n, sizeof(double));
@@ -376,7 +706,7 @@ md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
         st = prepare(keys, n, options, &rank, &s, NULL, false);
     }
     if (st == MD_OK)
-        st = same ? all_pairs_rows(rows, n, n ? vectors[0].len : 0, 0, n, &s)
+        st = same ? all_pairs(rows, n, n ? vectors[0].len : 0, 0, n, &s, MDI_TOP_AUTO)
                   : all_pairs_ragged(vectors, n, &s);
     if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
     sel_free(&s);
@@ -443,9 +773,9 @@ static md_status packed_rows(const float *matrix, size_t n, size_t d, const md_s
     return MD_OK;
 }
 
-static md_status packed_pass(const float *matrix, size_t n, size_t d, const md_str *keys,
-                             size_t row_begin, size_t row_end, md_neighbor_options options,
-                             bool final, md_neighbor_pairs *out, size_t *dup) {
+md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str *keys,
+                          size_t row_begin, size_t row_end, md_neighbor_options options,
+                          bool final, md_neighbor_pairs *out, size_t *dup, int mode) {
     if (dup) *dup = SIZE_MAX;
     if (!out) return MD_ERR_NULL;
     clear_out(out);
@@ -457,7 +787,7 @@ static md_status packed_pass(const float *matrix, size_t n, size_t d, const md_s
     selector s;
     memset(&s, 0, sizeof s);
     st = prepare(keys, n, options, &rank, &s, dup, true);
-    if (st == MD_OK) st = all_pairs_rows(rows, n, d, row_begin, row_end, &s);
+    if (st == MD_OK) st = all_pairs(rows, n, d, row_begin, row_end, &s, mode);
     if (st == MD_OK) st = sel_finish(&s, final, options.limit, out);
     sel_free(&s);
     free(rank);
@@ -468,13 +798,13 @@ static md_status packed_pass(const float *matrix, size_t n, size_t d, const md_s
 md_status md_top_neighbor_pairs_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
                                        md_neighbor_options options, md_neighbor_pairs *out,
                                        size_t *dup) {
-    return packed_pass(matrix, n, d, keys, 0, n, options, true, out, dup);
+    return mdi_packed_pass(matrix, n, d, keys, 0, n, options, true, out, dup, MDI_TOP_AUTO);
 }
 
 md_status md_neighbor_tile_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
                                   size_t row_begin, size_t row_end, md_neighbor_options options,
                                   md_neighbor_pairs *out, size_t *dup) {
-    return packed_pass(matrix, n, d, keys, row_begin, row_end, options, false, out, dup);
+    return mdi_packed_pass(matrix, n, d, keys, row_begin, row_end, options, false, out, dup, MDI_TOP_AUTO);
 }
 
 md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs, const md_str *keys,

@@ -226,30 +226,6 @@ static md_status top_exact(const md_rows *r, const double *qd, double qs, size_t
     return st;
 }
 
-/* A min-heap of the k largest lower bounds seen: its top is tau once full. */
-static void heap_sift(float *h, size_t n, size_t at) {
-    for (;;) {
-        size_t l = 2 * at + 1, rr = l + 1, m = at;
-        if (l < n && h[l] < h[m]) m = l;
-        if (rr < n && h[rr] < h[m]) m = rr;
-        if (m == at) return;
-        float t = h[at];
-        h[at] = h[m];
-        h[m] = t;
-        at = m;
-    }
-}
-static void heap_push(float *h, size_t *n, float v) {
-    size_t at = (*n)++;
-    h[at] = v;
-    while (at > 0 && h[(at - 1) / 2] > h[at]) {
-        float t = h[at];
-        h[at] = h[(at - 1) / 2];
-        h[(at - 1) / 2] = t;
-        at = (at - 1) / 2;
-    }
-}
-
 /* The pruned top-k; returns MD_ERR_RANGE (nothing written) when pruning
  * stopped paying (the caller runs the exact path). */
 static md_status top_pruned(const md_rows *r, const float *query, const double *qd, double qs,
@@ -297,11 +273,10 @@ static md_status top_pruned(const md_rows *r, const float *query, const double *
                 cub[m++] = ub;
                 const float lb = e - sl;
                 if (hn < keep) {
-                    heap_push(heap, &hn, lb);
+                    mdi_heap_push(heap, &hn, lb);
                     if (hn == keep) tau = heap[0];
                 } else if (lb > tau) {
-                    heap[0] = lb;
-                    heap_sift(heap, hn, 0);
+                    mdi_heap_replace_top(heap, hn, lb);
                     tau = heap[0];
                 }
             }

@@ -20,6 +20,13 @@ typedef struct mdi_top_stats {
 md_status mdi_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
                               double *sims, size_t *len, int mode, mdi_top_stats *stats);
 
+/* The packed all-pairs pass (whole, or one tile when !final) with the
+ * pruning mode forced: md_top_neighbor_pairs_packed and
+ * md_neighbor_tile_packed are this with MDI_TOP_AUTO. */
+md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str *keys,
+                          size_t row_begin, size_t row_end, md_neighbor_options options,
+                          bool final, md_neighbor_pairs *out, size_t *dup, int mode);
+
 /* Sort positions 0..m-1 by sims desc, then position asc (defined in neighbors.c). */
 md_status mdi_sort_top(size_t *order, size_t m, const double *sims);
 
