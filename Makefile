@@ -103,7 +103,7 @@ SAN_OBJS  := $(patsubst src/%.c,$(BUILD)/san/%.o,$(SRCS))
 $(BUILD)/san/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -c $< -o $@
-$(BUILD)/tests/%: tests/c/%.c tests/c/check.h $(SAN_OBJS)
+$(BUILD)/tests/%: tests/c/%.c $(wildcard tests/c/*.h) $(SAN_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -Itests/c $< $(SAN_OBJS) -lm -o $@
 

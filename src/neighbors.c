@@ -684,6 +684,11 @@ static md_status prepare(const md_str *keys, size_t n, md_neighbor_options o, si
 
 md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
                                 md_neighbor_options options, md_neighbor_pairs *out) {
+    return mdi_top_neighbor_pairs(vectors, n, options, out, MDI_TOP_AUTO);
+}
+
+md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
+                                 md_neighbor_options options, md_neighbor_pairs *out, int mode) {
     if (!out) return MD_ERR_NULL;
     clear_out(out);
     if (MDI_BAD_IN(vectors, n)) return MD_ERR_NULL;
@@ -706,7 +711,7 @@ md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
         st = prepare(keys, n, options, &rank, &s, NULL, false);
     }
     if (st == MD_OK)
-        st = same ? all_pairs(rows, n, n ? vectors[0].len : 0, 0, n, &s, MDI_TOP_AUTO)
+        st = same ? all_pairs(rows, n, n ? vectors[0].len : 0, 0, n, &s, mode)
                   : all_pairs_ragged(vectors, n, &s);
     if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
     sel_free(&s);

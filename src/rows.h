@@ -27,6 +27,10 @@ md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str 
                           size_t row_begin, size_t row_end, md_neighbor_options options,
                           bool final, md_neighbor_pairs *out, size_t *dup, int mode);
 
+/* md_top_neighbor_pairs with the pruning mode forced. */
+md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
+                                 md_neighbor_options options, md_neighbor_pairs *out, int mode);
+
 /* Sort positions 0..m-1 by sims desc, then position asc (defined in neighbors.c). */
 md_status mdi_sort_top(size_t *order, size_t m, const double *sims);
 

@@ -45,6 +45,14 @@ static inline double rng_unit(check_rng *r) { return (double)(rng_next(r) >> 11)
 static inline double rng_range(check_rng *r, double lo, double hi) { return lo + (hi - lo) * rng_unit(r); }
 static inline size_t rng_below(check_rng *r, size_t n) { return n ? (size_t)(rng_next(r) % n) : 0; }
 
+/* Property-test iterations: n, or n / 10 (at least 1) when MD_TEST_QUICK is
+ * set (valgrind runs the same tests for memory errors, 20-50x slower). */
+#include <stdlib.h>
+static inline int check_iters(int n) {
+    const char *q = getenv("MD_TEST_QUICK");
+    return q && *q && *q != '0' ? (n / 10 > 0 ? n / 10 : 1) : n;
+}
+
 static inline int check_report(const char *name) {
     printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
     return check_failed ? 1 : 0;
