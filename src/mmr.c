@@ -13,6 +13,7 @@
  * round's cosines from the row kernel when every vector has one length. */
 #include "internal.h"
 #include "kernels.h"
+#include "rows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -144,9 +145,16 @@ typedef struct lazy_ctx {
     const md_mmr_candidate *c;
     double *sumsq; /* per candidate, computed on first use */
     uint8_t *have_sumsq;
+    /* resident rows: candidate i's vector is float row row[i] of rows (d
+     * each), ss[row[i]] its in-order sum of squares */
+    const float *rows;
+    size_t d;
+    const uint32_t *row;
+    const double *ss;
 } lazy_ctx;
 
 static double sum_sq(lazy_ctx *x, size_t i) {
+    if (x->rows) return x->ss[x->row[i]];
     if (!x->have_sumsq[i]) {
         const double *v = x->c[i].vector;
         double s = 0;
@@ -159,6 +167,12 @@ static double sum_sq(lazy_ctx *x, size_t i) {
 
 /* cosine(c[a].vector, c[b].vector), bit for bit. */
 static double lazy_cosine(lazy_ctx *x, size_t a, size_t b) {
+    if (x->rows) { /* widened floats: the products are exact, the order is cosine's */
+        const float *ra = x->rows + (size_t)x->row[a] * x->d, *rb = x->rows + (size_t)x->row[b] * x->d;
+        double dot = 0;
+        for (size_t k = 0; k < x->d; k++) dot += (double)ra[k] * (double)rb[k];
+        return mdi_cosine_finish(dot, sum_sq(x, a), sum_sq(x, b));
+    }
     const md_mmr_candidate *ca = &x->c[a], *cb = &x->c[b];
     if (ca->len != cb->len) {
         double s;
@@ -171,11 +185,17 @@ static double lazy_cosine(lazy_ctx *x, size_t a, size_t b) {
 }
 
 static md_status apply_lazy(const md_mmr_candidate *c, size_t n, double limit, double lambda,
-                            size_t *out, size_t *len) {
+                            size_t *out, size_t *len, const lazy_ctx *rows) {
     hnode *heap = mdi_alloc_array(n, sizeof(hnode));
     double *penalty = mdi_alloc_array(n, sizeof(double));
     size_t *seen = mdi_alloc_array(n, sizeof(size_t)); /* selections folded into penalty[i] */
-    lazy_ctx x = {c, mdi_alloc_array(n, sizeof(double)), mdi_calloc_array(n, 1)};
+    lazy_ctx x = {c, mdi_alloc_array(n, sizeof(double)), mdi_calloc_array(n, 1), NULL, 0, NULL, NULL};
+    if (rows) {
+        x.rows = rows->rows;
+        x.d = rows->d;
+        x.row = rows->row;
+        x.ss = rows->ss;
+    }
     md_status st = (heap && penalty && seen && x.sumsq && x.have_sumsq) ? MD_OK : MD_ERR_NOMEM;
     if (st == MD_OK) {
         for (size_t i = 0; i < n; i++) {
@@ -232,7 +252,7 @@ md_status md_apply_mmr(const md_mmr_candidate *candidates, size_t n, double limi
     /* The lazy strategy needs values that are never NaN: finite lambda and scores. */
     bool lazy = isfinite(lambda);
     for (size_t i = 0; i < n && lazy; i++) lazy = isfinite(candidates[i].score);
-    if (lazy) return apply_lazy(candidates, n, limit, lambda, out, len);
+    if (lazy) return apply_lazy(candidates, n, limit, lambda, out, len, NULL);
     mmr_state s;
     size_t *remaining = mdi_alloc_array(n, sizeof(size_t));
     double *penalty = mdi_alloc_array(n, sizeof(double));
@@ -294,6 +314,48 @@ md_status md_apply_mmr_packed(const double *scores, const double *matrix, size_t
         c[i].has_vector = true;
     }
     md_status st = md_apply_mmr(c, n, limit, lambda, out, len);
+    free(c);
+    return st;
+}
+
+/* applyMmr over resident rows (candidate i: scores[i], float row row[i]):
+ * the lazy strategy reads the rows in place with their resident sums of
+ * squares; anything else (non-finite lambda or scores) runs md_apply_mmr
+ * over widened copies. Both give md_apply_mmr's answer over the widened
+ * vectors. */
+md_status mdi_apply_mmr_rows(const float *rows, size_t n_rows, size_t d, const double *ss,
+                             const uint32_t *row, const double *scores, size_t n, double limit,
+                             double lambda, size_t *out, size_t *len) {
+    if (!len) return MD_ERR_NULL;
+    *len = 0;
+    if (MDI_BAD_IN(row, n) || MDI_BAD_IN(scores, n) || MDI_BAD_IN(out, n)) return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++)
+        if (row[i] >= n_rows) return MD_ERR_RANGE;
+    if (limit <= 0) return MD_OK;
+    md_mmr_candidate *c = mdi_alloc_array(n, sizeof(md_mmr_candidate));
+    if (!c) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        c[i].score = scores[i];
+        c[i].vector = NULL;
+        c[i].len = d;
+        c[i].has_vector = true;
+    }
+    bool lazy = isfinite(lambda) && !(lambda >= 1) && n > 1;
+    for (size_t i = 0; i < n && lazy; i++) lazy = isfinite(scores[i]);
+    md_status st = MD_OK;
+    if (lazy) {
+        lazy_ctx x = {NULL, NULL, NULL, rows, d, row, ss};
+        st = apply_lazy(c, n, limit, lambda, out, len, &x);
+    } else {
+        double *copy = mdi_alloc_array(n, d * sizeof(double));
+        if (!copy && n && d) st = MD_ERR_NOMEM;
+        for (size_t i = 0; i < n && st == MD_OK; i++) {
+            for (size_t k = 0; k < d; k++) copy[i * d + k] = (double)rows[(size_t)row[i] * d + k];
+            c[i].vector = copy + i * d;
+        }
+        if (st == MD_OK) st = md_apply_mmr(c, n, limit, lambda, out, len);
+        free(copy);
+    }
     free(c);
     return st;
 }

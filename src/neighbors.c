@@ -60,6 +60,51 @@ static double dot_f32(const float *a, const float *b, size_t n) {
     return s;
 }
 
+/* Vectors as the reference's arrays: floats (widened, so every product is
+ * exact) or doubles (products round, so no FMA anywhere), each with its own
+ * length (vset is declared in rows.h). */
+static inline const float *vrow(const vset *v, size_t i) {
+    return v->base ? v->base + i * v->stride : v->f[i];
+}
+static inline size_t vlen(const vset *v, size_t i) { return v->base ? v->stride : v->len[i]; }
+static inline bool vfloat(const vset *v) { return v->base || v->f; }
+static inline double vx(const vset *v, size_t i, size_t k) {
+    return vfloat(v) ? (double)vrow(v, i)[k] : v->g[i][k];
+}
+
+static double vsum_sq(const vset *v, size_t i) {
+    double s = 0;
+    for (size_t k = 0; k < vlen(v, i); k++) {
+        double x = vx(v, i, k);
+        s += x * x;
+    }
+    return s;
+}
+
+/* The pair's similarity as topNeighborPairs computes it: equal lengths use
+ * the hoisted norms (NaN kept), others call cosine. */
+static double pair_sim(const vset *v, size_t a, size_t b, double na, double nb) {
+    size_t la = vlen(v, a), lb = vlen(v, b);
+    double s;
+    if (la != lb) {
+        if (vfloat(v)) md_cosine_f32(vrow(v, a), la, vrow(v, b), lb, &s);
+        else md_cosine(v->g[a], la, v->g[b], lb, &s);
+        return s;
+    }
+    double dot = 0;
+    if (vfloat(v)) dot = dot_f32(vrow(v, a), vrow(v, b), la);
+    else
+        for (size_t k = 0; k < la; k++) dot += v->g[a][k] * v->g[b][k];
+    return hoisted(dot, na, nb);
+}
+
+static md_status vnorms(const vset *v, double **norm) {
+    *norm = mdi_alloc_array(v->n, sizeof(double));
+    if (!*norm) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < v->n; i++) (*norm)[i] = sqrt(vsum_sq(v, i));
+    return MD_OK;
+}
+
 /* ---------------------------------------------------------------- key ranks */
 
 typedef struct key_ctx {
@@ -240,15 +285,17 @@ void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
  * stays in L2 while every source block streams over it. */
 #define TILE_ROWS 128
 
-/* The all-pairs pass over n rows of d floats (row pointers), sources
+/* The all-pairs pass over n rows of d values (all of length d), sources
  * [row_begin, row_end), destinations j > i, each pair offered to both ends
  * (list = rank of the row's key). Offer order does not matter: lists are
  * ordered by (sim, dst key), and pairs equal in both are the same output. */
-static md_status all_pairs_rows(const float *const *rows, size_t n, size_t d, size_t row_begin,
-                                size_t row_end, selector *s) {
+static md_status all_pairs_rows(const vset *v, size_t d, size_t row_begin, size_t row_end,
+                                selector *s) {
     if (row_begin >= row_end) return MD_OK;
+    const size_t n = v->n;
     const mdi_kernels *K = mdi_kern();
     const size_t P = K->p, R = K->r;
+    const int exact = v->f != NULL; /* products of widened floats are exact: FMA allowed */
     size_t jb = row_begin + 1; /* the first destination any source here can have */
     size_t n_src = row_end - row_begin, n_dst = n - jb;
     size_t n_panels = (n_dst + P - 1) / P;
@@ -261,15 +308,15 @@ static md_status all_pairs_rows(const float *const *rows, size_t n, size_t d, si
     double block[MDI_RMAX * MDI_PMAX];
     md_status st = (src && panels && norm) ? MD_OK : MD_ERR_NOMEM;
     if (st != MD_OK) goto done;
-    for (size_t i = row_begin; i < n; i++) norm[i] = sqrt(sum_sq_f32(rows[i], d));
+    for (size_t i = row_begin; i < n; i++) norm[i] = sqrt(vsum_sq(v, i));
     for (size_t i = 0; i < n_src; i++)
-        for (size_t k = 0; k < d; k++) src[i * d + k] = (double)rows[row_begin + i][k];
+        for (size_t k = 0; k < d; k++) src[i * d + k] = vx(v, row_begin + i, k);
     for (size_t q = 0; q < n_panels; q++) {
         size_t j0 = jb + q * P, cnt = n - j0 < P ? n - j0 : P;
         double *panel = panels + q * d * P;
         for (size_t k = 0; k < d; k++) {
             size_t p = 0;
-            for (; p < cnt; p++) panel[k * P + p] = (double)rows[j0 + p][k];
+            for (; p < cnt; p++) panel[k * P + p] = vx(v, j0 + p, k);
             for (; p < P; p++) panel[k * P + p] = 0;
         }
     }
@@ -283,7 +330,7 @@ static md_status all_pairs_rows(const float *const *rows, size_t n, size_t d, si
             size_t q0 = (i0 + 1 - jb) / P; /* the panel holding row i0 + 1 */
             if (q0 < qt) q0 = qt;
             for (size_t q = q0; q < qe && st == MD_OK; q++) {
-                K->block(src + (i0 - row_begin) * d, d, r, panels + q * d * P, d, block, 1);
+                K->block(src + (i0 - row_begin) * d, d, r, panels + q * d * P, d, block, exact);
                 size_t j0 = jb + q * P;
                 for (size_t i = 0; i < r; i++) {
                     size_t a = i0 + i;
@@ -624,9 +671,12 @@ static bool prune_pays(size_t n, size_t d, size_t row_begin, size_t row_end, con
 
 /* The all-pairs pass: pruned when it pays, else (or when pruning gives up
  * before offering anything) the unpruned pass. `mode` as in rows.h. */
-static md_status all_pairs(const float *const *rows, size_t n, size_t d, size_t row_begin,
-                           size_t row_end, selector *s, int mode) {
+static md_status all_pairs(const vset *v, size_t d, size_t row_begin, size_t row_end, selector *s,
+                           int mode) {
     if (row_begin >= row_end) return MD_OK;
+    const size_t n = v->n;
+    const float *const *rows = v->f;
+    if (!rows) mode = MDI_TOP_EXACT; /* the bound is for float rows */
     bool forced = mode == MDI_TOP_PRUNED;
     bool prune = forced ? (d >= MDI_FILTER_MIN_D && d <= MDI_FILTER_MAX_D && s->cap > 0 && !isnan(s->floor) &&
                            n <= UINT32_MAX - MDI_QPMAX)
@@ -635,24 +685,46 @@ static md_status all_pairs(const float *const *rows, size_t n, size_t d, size_t 
         md_status st = all_pairs_pruned(rows, n, d, row_begin, row_end, s, forced);
         if (st != MD_ERR_RANGE) return st;
     }
-    return all_pairs_rows(rows, n, d, row_begin, row_end, s);
+    return all_pairs_rows(v, d, row_begin, row_end, s);
 }
 
 /* Ragged vectors: equal lengths use the hoisted form, others cosine. */
-static md_status all_pairs_ragged(const md_keyed_vector *v, size_t n, selector *s) {
-    double *norm = mdi_alloc_array(n, sizeof(double));
-    if (!norm) return MD_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) norm[i] = sqrt(sum_sq_f32(v[i].vec, v[i].len));
-    md_status st = MD_OK;
-    for (size_t i = 0; i < n && st == MD_OK; i++) {
-        for (size_t j = i + 1; j < n && st == MD_OK; j++) {
-            double sim;
-            if (v[i].len == v[j].len) sim = hoisted(dot_f32(v[i].vec, v[j].vec, v[i].len), norm[i], norm[j]);
-            else md_cosine_f32(v[i].vec, v[i].len, v[j].vec, v[j].len, &sim);
+static md_status all_pairs_ragged(const vset *v, selector *s) {
+    double *norm;
+    md_status st = vnorms(v, &norm);
+    for (size_t i = 0; i < v->n && st == MD_OK; i++) {
+        for (size_t j = i + 1; j < v->n && st == MD_OK; j++) {
+            double sim = pair_sim(v, i, j, norm[i], norm[j]);
             if (!(sim >= s->floor)) continue;
             st = offer(s, s->rank[i], j, sim);
             if (st == MD_OK) st = offer(s, s->rank[j], i, sim);
         }
+    }
+    free(norm);
+    return st;
+}
+
+/* Every pair of every vector (topNeighborPairs): the packed pass when all
+ * lengths are equal, else pair by pair. */
+static md_status every_pair(const vset *v, selector *s, int mode) {
+    bool same = true;
+    for (size_t i = 1; i < v->n && same; i++) same = vlen(v, i) == vlen(v, 0);
+    return same ? all_pairs(v, v->n ? vlen(v, 0) : 0, 0, v->n, s, mode) : all_pairs_ragged(v, s);
+}
+
+/* rankCandidatePairs' loop: norms from ss (resident sums of squares) when
+ * given, else computed once. */
+static md_status rank_pairs(const vset *v, const double *ss, const uint32_t *src, const uint32_t *dst,
+                            size_t n_pairs, selector *s) {
+    double *norm = NULL;
+    md_status st = ss ? MD_OK : vnorms(v, &norm);
+    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
+        size_t a = src[p], b = dst[p];
+        if (a >= v->n || b >= v->n) continue; /* a key without a vector */
+        double sim = ss ? pair_sim(v, a, b, sqrt(ss[a]), sqrt(ss[b])) : pair_sim(v, a, b, norm[a], norm[b]);
+        if (!(sim >= s->floor)) continue;
+        s->src[s->rank[a]] = a;
+        st = offer(s, s->rank[a], b, sim);
     }
     free(norm);
     return st;
@@ -663,23 +735,44 @@ static void clear_out(md_neighbor_pairs *out) {
     out->pairs = NULL;
 }
 
-/* Ranks, one list per distinct key, and each list's representative index. */
+/* One list per distinct rank, each with a representative index (the
+ * first). With `unique`, a repeated rank is MD_ERR_INVALID and *dup gets
+ * the later index. Ranks must be < n (MD_ERR_RANGE). */
+static md_status prepare_ranks(const size_t *rank, size_t n, md_neighbor_options o, selector *s,
+                               size_t *dup, bool unique) {
+    if (dup) *dup = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (rank[i] >= n) return MD_ERR_RANGE;
+    md_status st = sel_init(s, n, o, rank);
+    if (st != MD_OK) return st;
+    for (size_t i = n; i-- > 0;) s->src[rank[i]] = i;
+    if (unique)
+        for (size_t i = 0; i < n; i++)
+            if (s->src[rank[i]] != i) {
+                if (dup) *dup = i;
+                sel_free(s);
+                return MD_ERR_INVALID;
+            }
+    return MD_OK;
+}
+
+/* Ranks from keys, then the lists. *rank is freed by the caller. */
 static md_status prepare(const md_str *keys, size_t n, md_neighbor_options o, size_t **rank,
                          selector *s, size_t *dup, bool unique) {
     *rank = mdi_alloc_array(n, sizeof(size_t));
     if (!*rank) return MD_ERR_NOMEM;
     size_t d0;
     md_status st = key_ranks(keys, n, *rank, &d0);
-    if (dup) *dup = d0;
-    if (st == MD_OK && unique && d0 != SIZE_MAX) st = MD_ERR_INVALID;
-    if (st == MD_OK) st = sel_init(s, n, o, *rank);
-    if (st == MD_OK)
-        for (size_t i = n; i-- > 0;) s->src[(*rank)[i]] = i;
-    if (st != MD_OK) {
-        free(*rank);
-        *rank = NULL;
-    }
+    if (st == MD_OK) st = prepare_ranks(*rank, n, o, s, dup, unique);
     return st;
+}
+
+/* Caller ranks as size_t (NULL: the row order is the key order). */
+static md_status widen_ranks(const uint32_t *rank, size_t n, size_t **out) {
+    *out = mdi_alloc_array(n, sizeof(size_t));
+    if (!*out) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) (*out)[i] = rank ? rank[i] : i;
+    return MD_OK;
 }
 
 md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
@@ -687,37 +780,51 @@ md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
     return mdi_top_neighbor_pairs(vectors, n, options, out, MDI_TOP_AUTO);
 }
 
+/* A vset over keyed vectors (pointer and length arrays, freed by the caller). */
+static md_status keyed_vset(const md_keyed_vector *vectors, size_t n, vset *v, md_str **keys) {
+    memset(v, 0, sizeof *v);
+    *keys = NULL;
+    if (MDI_BAD_IN(vectors, n)) return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++)
+        if (MDI_BAD_IN(vectors[i].vec, vectors[i].len)) return MD_ERR_NULL;
+    const float **f = mdi_alloc_array(n, sizeof(float *));
+    size_t *len = mdi_alloc_array(n, sizeof(size_t));
+    *keys = mdi_alloc_array(n, sizeof(md_str));
+    v->n = n;
+    v->f = f;
+    v->len = len;
+    if (!f || !len || !*keys) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        f[i] = vectors[i].vec;
+        len[i] = vectors[i].len;
+        (*keys)[i] = vectors[i].key;
+    }
+    return MD_OK;
+}
+
+static void vset_free(vset *v) {
+    free((void *)v->f);
+    free((void *)v->g);
+    free((void *)v->len);
+}
+
 md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
                                  md_neighbor_options options, md_neighbor_pairs *out, int mode) {
     if (!out) return MD_ERR_NULL;
     clear_out(out);
-    if (MDI_BAD_IN(vectors, n)) return MD_ERR_NULL;
-    bool same = true;
-    for (size_t i = 0; i < n; i++) {
-        if (MDI_BAD_IN(vectors[i].vec, vectors[i].len)) return MD_ERR_NULL;
-        if (vectors[i].len != vectors[0].len) same = false;
-    }
-    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
-    const float **rows = mdi_alloc_array(n, sizeof(float *));
+    vset v;
+    md_str *keys;
     size_t *rank = NULL;
     selector s;
     memset(&s, 0, sizeof s);
-    md_status st = (keys && rows) ? MD_OK : MD_ERR_NOMEM;
-    if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) {
-            keys[i] = vectors[i].key;
-            rows[i] = vectors[i].vec;
-        }
-        st = prepare(keys, n, options, &rank, &s, NULL, false);
-    }
-    if (st == MD_OK)
-        st = same ? all_pairs(rows, n, n ? vectors[0].len : 0, 0, n, &s, mode)
-                  : all_pairs_ragged(vectors, n, &s);
+    md_status st = keyed_vset(vectors, n, &v, &keys);
+    if (st == MD_OK) st = prepare(keys, n, options, &rank, &s, NULL, false);
+    if (st == MD_OK) st = every_pair(&v, &s, mode);
     if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
     sel_free(&s);
     free(rank);
-    free(rows);
     free(keys);
+    vset_free(&v);
     return st;
 }
 
@@ -726,56 +833,210 @@ md_status md_rank_candidate_pairs(const md_candidate_pair *pairs, size_t n_pairs
                                   md_neighbor_options options, md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
     clear_out(out);
-    if (MDI_BAD_IN(vectors, n) || MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
-    for (size_t i = 0; i < n; i++)
-        if (MDI_BAD_IN(vectors[i].vec, vectors[i].len)) return MD_ERR_NULL;
-    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
-    double *norm = mdi_alloc_array(n, sizeof(double));
+    if (MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
+    vset v;
+    md_str *keys;
     size_t *rank = NULL;
+    uint32_t *a = NULL, *b = NULL;
     selector s;
     memset(&s, 0, sizeof s);
     mdi_keymap map = {0, 0, NULL, NULL};
-    md_status st = (keys && norm) ? mdi_keymap_init(&map, n) : MD_ERR_NOMEM;
+    md_status st = keyed_vset(vectors, n, &v, &keys);
+    if (st == MD_OK && n >= UINT32_MAX) st = MD_ERR_RANGE;
+    if (st == MD_OK) st = mdi_keymap_init(&map, n);
+    /* new Map(entries): the last vector under a key wins */
+    for (size_t i = n; st == MD_OK && i-- > 0;) st = mdi_keymap_put(&map, keys[i], i, NULL, NULL);
     if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) {
-            keys[i] = vectors[i].key;
-            norm[i] = sqrt(sum_sq_f32(vectors[i].vec, vectors[i].len));
-        }
-        /* new Map(entries): the last vector under a key wins */
-        for (size_t i = n; i-- > 0 && st == MD_OK;) st = mdi_keymap_put(&map, keys[i], i, NULL, NULL);
+        a = mdi_alloc_array(n_pairs, sizeof(uint32_t));
+        b = mdi_alloc_array(n_pairs, sizeof(uint32_t));
+        if (!a || !b) st = MD_ERR_NOMEM;
+    }
+    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
+        size_t x = SIZE_MAX, y = SIZE_MAX;
+        mdi_keymap_get(&map, pairs[p].src, &x);
+        mdi_keymap_get(&map, pairs[p].dst, &y);
+        a[p] = x == SIZE_MAX ? UINT32_MAX : (uint32_t)x;
+        b[p] = y == SIZE_MAX ? UINT32_MAX : (uint32_t)y;
     }
     if (st == MD_OK) st = prepare(keys, n, options, &rank, &s, NULL, false);
-    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
-        size_t a, b;
-        if (!mdi_keymap_get(&map, pairs[p].src, &a) || !mdi_keymap_get(&map, pairs[p].dst, &b)) continue;
-        const md_keyed_vector *va = &vectors[a], *vb = &vectors[b];
-        double sim;
-        if (va->len == vb->len) sim = hoisted(dot_f32(va->vec, vb->vec, va->len), norm[a], norm[b]);
-        else md_cosine_f32(va->vec, va->len, vb->vec, vb->len, &sim);
-        if (!(sim >= s.floor)) continue;
-        s.src[rank[a]] = a;
-        st = offer(&s, rank[a], b, sim);
-    }
+    if (st == MD_OK) st = rank_pairs(&v, NULL, a, b, n_pairs, &s);
     if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
     sel_free(&s);
     mdi_keymap_free(&map);
+    free(a);
+    free(b);
     free(rank);
-    free(norm);
+    free(keys);
+    vset_free(&v);
+    return st;
+}
+
+/* ---------------------------------------------------------------- flat forms */
+
+static md_neighbor_options opts3(double floor, double k, double limit) {
+    md_neighbor_options o = {floor, k, limit};
+    return o;
+}
+
+/* A vset over data laid out back to back: vector i is elements
+ * [offsets[i] - offsets[0], offsets[i + 1] - offsets[0]) of data (floats
+ * when f32, else doubles). */
+static md_status flat_vset(const void *data, bool f32, const uint32_t *offsets, size_t n, vset *v) {
+    memset(v, 0, sizeof *v);
+    if (MDI_BAD_IN(offsets, n ? n + 1 : 0)) return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++)
+        if (offsets[i + 1] < offsets[i]) return MD_ERR_RANGE;
+    if (MDI_BAD_IN(data, n ? offsets[n] - offsets[0] : 0)) return MD_ERR_NULL;
+    size_t *len = mdi_alloc_array(n, sizeof(size_t));
+    const void **p = mdi_alloc_array(n, sizeof(void *));
+    v->n = n;
+    v->len = len;
+    if (f32) v->f = (const float *const *)p;
+    else v->g = (const double *const *)p;
+    if (!len || !p) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        size_t at = offsets[i] - offsets[0];
+        p[i] = !data ? NULL : f32 ? (const void *)((const float *)data + at) : (const void *)((const double *)data + at);
+        len[i] = offsets[i + 1] - offsets[i];
+    }
+    return MD_OK;
+}
+
+static md_status flat_top(const void *data, bool f32, const uint32_t *offsets, size_t n,
+                          const uint32_t *rank, double floor, double k, double limit,
+                          md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    vset v;
+    size_t *r = NULL;
+    selector s;
+    memset(&s, 0, sizeof s);
+    md_status st = flat_vset(data, f32, offsets, n, &v);
+    if (st == MD_OK) st = widen_ranks(rank, n, &r);
+    if (st == MD_OK) st = prepare_ranks(r, n, opts3(floor, k, limit), &s, NULL, false);
+    if (st == MD_OK) st = every_pair(&v, &s, MDI_TOP_AUTO);
+    if (st == MD_OK) st = sel_finish(&s, true, limit, out);
+    sel_free(&s);
+    free(r);
+    vset_free(&v);
+    return st;
+}
+
+md_status md_top_neighbor_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
+                                    const uint32_t *rank, double floor, double per_source_k,
+                                    double limit, md_neighbor_pairs *out) {
+    return flat_top(data, true, offsets, n, rank, floor, per_source_k, limit, out);
+}
+
+md_status md_top_neighbor_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
+                                    const uint32_t *rank, double floor, double per_source_k,
+                                    double limit, md_neighbor_pairs *out) {
+    return flat_top(data, false, offsets, n, rank, floor, per_source_k, limit, out);
+}
+
+md_status mdi_rank_pairs_ranked(const vset *v, const double *ss, const uint32_t *rank,
+                                const uint32_t *src, const uint32_t *dst, size_t n_pairs, double floor,
+                                double k, double limit, md_neighbor_pairs *out) {
+    size_t *r = NULL;
+    selector s;
+    memset(&s, 0, sizeof s);
+    md_status st = widen_ranks(rank, v->n, &r);
+    if (st == MD_OK) st = prepare_ranks(r, v->n, opts3(floor, k, limit), &s, NULL, false);
+    if (st == MD_OK) st = rank_pairs(v, ss, src, dst, n_pairs, &s);
+    if (st == MD_OK) st = sel_finish(&s, true, limit, out);
+    sel_free(&s);
+    free(r);
+    return st;
+}
+
+static md_status flat_rank(const void *data, bool f32, const uint32_t *offsets, size_t n,
+                           const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
+                           size_t n_pairs, double floor, double k, double limit, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    if (MDI_BAD_IN(src, n_pairs) || MDI_BAD_IN(dst, n_pairs)) return MD_ERR_NULL;
+    vset v;
+    md_status st = flat_vset(data, f32, offsets, n, &v);
+    if (st == MD_OK) st = mdi_rank_pairs_ranked(&v, NULL, rank, src, dst, n_pairs, floor, k, limit, out);
+    vset_free(&v);
+    return st;
+}
+
+md_status md_rank_candidate_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
+                                      const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
+                                      size_t n_pairs, double floor, double per_source_k, double limit,
+                                      md_neighbor_pairs *out) {
+    return flat_rank(data, true, offsets, n, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
+}
+
+md_status md_rank_candidate_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
+                                      const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
+                                      size_t n_pairs, double floor, double per_source_k, double limit,
+                                      md_neighbor_pairs *out) {
+    return flat_rank(data, false, offsets, n, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
+}
+
+md_status md_key_ranks(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *rank,
+                       uint32_t *dup) {
+    if (dup) *dup = UINT32_MAX;
+    if (MDI_BAD_IN(offsets, n ? n + 1 : 0) || MDI_BAD_IN(rank, n)) return MD_ERR_NULL;
+    if (n >= UINT32_MAX) return MD_ERR_RANGE;
+    for (size_t i = 0; i < n; i++)
+        if (offsets[i + 1] < offsets[i]) return MD_ERR_RANGE;
+    if (n && offsets[n] > offsets[0] && !bytes) return MD_ERR_NULL;
+    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
+    size_t *r = mdi_alloc_array(n, sizeof(size_t));
+    md_status st = keys && r ? MD_OK : MD_ERR_NOMEM;
+    size_t d0 = SIZE_MAX;
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) {
+            keys[i].ptr = (const char *)bytes + offsets[i];
+            keys[i].len = offsets[i + 1] - offsets[i];
+        }
+        st = key_ranks(keys, n, r, &d0);
+    }
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) rank[i] = (uint32_t)r[i];
+        if (dup && d0 != SIZE_MAX) *dup = (uint32_t)d0;
+    }
+    free(r);
     free(keys);
     return st;
 }
 
 /* ---------------------------------------------------------------- packed */
 
-static md_status packed_rows(const float *matrix, size_t n, size_t d, const md_str *keys,
-                             const float ***rows) {
-    *rows = NULL;
+static md_status packed_vset(const float *matrix, size_t n, size_t d, vset *v) {
+    memset(v, 0, sizeof *v);
     if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
-    if (MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
-    *rows = mdi_alloc_array(n, sizeof(float *));
-    if (!*rows) return MD_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) (*rows)[i] = matrix ? matrix + i * d : NULL;
+    if (MDI_BAD_IN(matrix, n * d)) return MD_ERR_NULL;
+    const float **f = mdi_alloc_array(n, sizeof(float *));
+    size_t *len = mdi_alloc_array(n, sizeof(size_t));
+    v->n = n;
+    v->f = f;
+    v->len = len;
+    if (!f || !len) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        f[i] = matrix ? matrix + i * d : NULL;
+        len[i] = d;
+    }
     return MD_OK;
+}
+
+/* The packed pass over ranked rows (unique ranks). */
+static md_status packed_ranked(const float *matrix, size_t n, size_t d, const size_t *rank,
+                               size_t row_begin, size_t row_end, md_neighbor_options options,
+                               bool final, md_neighbor_pairs *out, size_t *dup, int mode) {
+    vset v;
+    selector s;
+    memset(&s, 0, sizeof s);
+    md_status st = packed_vset(matrix, n, d, &v);
+    if (st == MD_OK) st = prepare_ranks(rank, n, options, &s, dup, true);
+    if (st == MD_OK) st = all_pairs(&v, d, row_begin, row_end, &s, mode);
+    if (st == MD_OK) st = sel_finish(&s, final, options.limit, out);
+    sel_free(&s);
+    vset_free(&v);
+    return st;
 }
 
 md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str *keys,
@@ -785,18 +1046,12 @@ md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str 
     if (!out) return MD_ERR_NULL;
     clear_out(out);
     if (row_begin > row_end || row_end > n) return MD_ERR_RANGE;
-    const float **rows;
-    md_status st = packed_rows(matrix, n, d, keys, &rows);
-    if (st != MD_OK) return st;
-    size_t *rank = NULL;
-    selector s;
-    memset(&s, 0, sizeof s);
-    st = prepare(keys, n, options, &rank, &s, dup, true);
-    if (st == MD_OK) st = all_pairs(rows, n, d, row_begin, row_end, &s, mode);
-    if (st == MD_OK) st = sel_finish(&s, final, options.limit, out);
-    sel_free(&s);
+    if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
+    if (MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
+    size_t *rank = mdi_alloc_array(n, sizeof(size_t)), d0;
+    md_status st = rank ? key_ranks(keys, n, rank, &d0) : MD_ERR_NOMEM;
+    if (st == MD_OK) st = packed_ranked(matrix, n, d, rank, row_begin, row_end, options, final, out, dup, mode);
     free(rank);
-    free(rows);
     return st;
 }
 
@@ -812,6 +1067,45 @@ md_status md_neighbor_tile_packed(const float *matrix, size_t n, size_t d, const
     return mdi_packed_pass(matrix, n, d, keys, row_begin, row_end, options, false, out, dup, MDI_TOP_AUTO);
 }
 
+md_status md_neighbor_pairs_ranked(const float *matrix, size_t n, size_t d, const uint32_t *rank,
+                                   size_t row_begin, size_t row_end, double floor, double per_source_k,
+                                   double limit, bool final, md_neighbor_pairs *out) {
+    return mdi_neighbor_pairs_block(matrix, n, d, rank, row_begin, row_end, floor, per_source_k, limit,
+                                    final, out);
+}
+
+md_status mdi_neighbor_pairs_block(const float *matrix, size_t n, size_t d, const uint32_t *rank,
+                                   size_t row_begin, size_t row_end, double floor, double per_source_k,
+                                   double limit, bool final, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    if (row_begin > row_end || row_end > n) return MD_ERR_RANGE;
+    size_t *r = NULL;
+    md_status st = widen_ranks(rank, n, &r);
+    if (st == MD_OK)
+        st = packed_ranked(matrix, n, d, r, row_begin, row_end, opts3(floor, per_source_k, limit), final,
+                           out, NULL, MDI_TOP_AUTO);
+    free(r);
+    return st;
+}
+
+static md_status merge_ranked(const md_neighbor_pair *pairs, size_t n_pairs, const size_t *rank,
+                              size_t n, md_neighbor_options options, md_neighbor_pairs *out, size_t *dup) {
+    if (MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
+    for (size_t p = 0; p < n_pairs; p++)
+        if (pairs[p].src >= n || pairs[p].dst >= n) return MD_ERR_RANGE;
+    selector s;
+    memset(&s, 0, sizeof s);
+    md_status st = prepare_ranks(rank, n, options, &s, dup, true);
+    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
+        if (!(pairs[p].sim >= s.floor)) continue;
+        st = offer(&s, rank[pairs[p].src], pairs[p].dst, pairs[p].sim);
+    }
+    if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
+    sel_free(&s);
+    return st;
+}
+
 md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs, const md_str *keys,
                                   size_t n, md_neighbor_options options, md_neighbor_pairs *out,
                                   size_t *dup) {
@@ -819,19 +1113,22 @@ md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs,
     if (!out) return MD_ERR_NULL;
     clear_out(out);
     if (MDI_BAD_IN(pairs, n_pairs) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
-    for (size_t p = 0; p < n_pairs; p++)
-        if (pairs[p].src >= n || pairs[p].dst >= n) return MD_ERR_RANGE;
-    size_t *rank = NULL;
-    selector s;
-    memset(&s, 0, sizeof s);
-    md_status st = prepare(keys, n, options, &rank, &s, dup, true);
-    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
-        if (!(pairs[p].sim >= s.floor)) continue;
-        st = offer(&s, rank[pairs[p].src], pairs[p].dst, pairs[p].sim);
-    }
-    if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
-    sel_free(&s);
+    size_t *rank = mdi_alloc_array(n, sizeof(size_t)), d0;
+    md_status st = rank ? key_ranks(keys, n, rank, &d0) : MD_ERR_NOMEM;
+    if (st == MD_OK) st = merge_ranked(pairs, n_pairs, rank, n, options, out, dup);
     free(rank);
+    return st;
+}
+
+md_status md_merge_neighbor_pairs_ranked(const md_neighbor_pair *pairs, size_t n_pairs,
+                                         const uint32_t *rank, size_t n, double floor,
+                                         double per_source_k, double limit, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    size_t *r = NULL;
+    md_status st = widen_ranks(rank, n, &r);
+    if (st == MD_OK) st = merge_ranked(pairs, n_pairs, r, n, opts3(floor, per_source_k, limit), out, NULL);
+    free(r);
     return st;
 }
 

@@ -342,3 +342,40 @@ md_status md_rows_top_cosine(const md_rows *r, const float *query, size_t k, uin
                              double *sims, size_t *len) {
     return mdi_rows_top_cosine(r, query, k, idx, sims, len, MDI_TOP_AUTO, NULL);
 }
+
+/* ---------------------------------------------------------------- other passes over resident rows */
+
+md_status md_rows_rank_candidate_pairs(const md_rows *r, const uint32_t *rank, const uint32_t *src,
+                                       const uint32_t *dst, size_t n_pairs, double floor,
+                                       double per_source_k, double limit, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    out->len = 0;
+    out->pairs = NULL;
+    if (!r || MDI_BAD_IN(src, n_pairs) || MDI_BAD_IN(dst, n_pairs)) return MD_ERR_NULL;
+    vset v = {r->n, NULL, NULL, NULL, r->data, r->d};
+    return mdi_rank_pairs_ranked(&v, r->ss, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
+}
+
+md_status md_rows_apply_mmr(const md_rows *r, const uint32_t *rows, const double *scores, size_t n,
+                            double limit, double lambda, uint32_t *out, size_t *len) {
+    if (!len) return MD_ERR_NULL;
+    *len = 0;
+    if (!r || MDI_BAD_IN(out, n)) return MD_ERR_NULL;
+    size_t *picked = mdi_alloc_array(n, sizeof(size_t));
+    if (!picked) return MD_ERR_NOMEM;
+    md_status st = mdi_apply_mmr_rows(r->data, r->n, r->d, r->ss, rows, scores, n, limit, lambda, picked, len);
+    for (size_t i = 0; st == MD_OK && i < *len; i++) out[i] = (uint32_t)picked[i];
+    free(picked);
+    return st;
+}
+
+md_status md_rows_neighbor_pairs(const md_rows *r, const uint32_t *rank, size_t row_begin,
+                                 size_t row_end, double floor, double per_source_k, double limit,
+                                 bool final, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    out->len = 0;
+    out->pairs = NULL;
+    if (!r) return MD_ERR_NULL;
+    return mdi_neighbor_pairs_block(r->data, r->n, r->d, rank, row_begin, row_end, floor, per_source_k,
+                                    limit, final, out);
+}
