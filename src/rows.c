@@ -294,6 +294,12 @@ static md_status top_pruned(const md_rows *r, const float *query, const double *
             stats->candidates = m;
             stats->exact = kept;
         }
+        /* the rows whose lower bounds set tau all survive, so kept >= keep;
+         * were it ever not so, the exact pass answers */
+        if (kept < keep) {
+            st = MD_ERR_RANGE;
+            goto done;
+        }
         csim = mdi_alloc_array(kept, sizeof(double));
         if (!csim) { st = MD_ERR_NOMEM; goto done; }
         exact_cosines(r, K, qd, qs, cid, 0, kept, csim);
