@@ -1,5 +1,6 @@
 /* Quantization for the pruned passes; the bound is derived in filter.h. */
 #include "filter.h"
+#include "internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -13,21 +14,21 @@ double mdi_sum_sq_f32(const float *v, size_t d) {
     return s;
 }
 
-float mdi_float_up(double x) {
+MDI_SMALL float mdi_float_up(double x) {
     if (isnan(x)) return INFINITY;
     float f = (float)x;
     if ((double)f < x) f = nextafterf(f, INFINITY);
     return f;
 }
 
-float mdi_float_down(double x) {
+MDI_SMALL float mdi_float_down(double x) {
     if (isnan(x)) return -INFINITY;
     float f = (float)x;
     if ((double)f > x) f = nextafterf(f, -INFINITY);
     return f;
 }
 
-double mdi_q8_query_cap2(size_t d) {
+MDI_SMALL double mdi_q8_query_cap2(size_t d) {
     /* |I|^2 <= |a|^2 |b|^2 <= 127^2 d cap2 < 2^62, with a margin for the
      * double arithmetic of the comparison */
     return floor(0x1p62 * 0.999 / (16129.0 * (double)(d ? d : 1)));

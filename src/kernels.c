@@ -2,8 +2,10 @@
  * builds have one SIMD variant (SIMD128 is fixed at build time). */
 #include "kernels.h"
 
-extern const mdi_kernels mdi_kernels_scalar;
 extern const mdi_kernels mdi_kernels_base;
+#ifndef __wasm__
+extern const mdi_kernels mdi_kernels_scalar;
+#endif
 
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(MDI_NO_X86_VARIANTS) && \
     (defined(__GNUC__) || defined(__clang__))
@@ -13,7 +15,9 @@ extern const mdi_kernels mdi_kernels_avx512;
 #endif
 
 static const mdi_kernels *const all[] = {
+#ifndef __wasm__
     &mdi_kernels_scalar,
+#endif
     &mdi_kernels_base,
 #ifdef MDI_X86_DISPATCH
     &mdi_kernels_avx2,
@@ -33,7 +37,10 @@ bool mdi_kernel_supported(const mdi_kernels *k) {
     if (k == &mdi_kernels_avx512) return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     if (k == &mdi_kernels_avx2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
-    return k == &mdi_kernels_scalar || k == &mdi_kernels_base;
+#ifndef __wasm__
+    if (k == &mdi_kernels_scalar) return true;
+#endif
+    return k == &mdi_kernels_base;
 }
 
 const mdi_kernels *mdi_kern(void) {

@@ -32,6 +32,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifndef MDI_SMALL
+#if defined(__wasm__) && defined(__clang__)
+#define MDI_SMALL __attribute__((minsize))
+#else
+#define MDI_SMALL
+#endif
+#endif
+
 /* Bounds on every variant's block shapes (for stack buffers). */
 #define MDI_PMAX 16  /* exact: lanes per panel */
 #define MDI_RMAX 6   /* exact: sources per block */

@@ -2,7 +2,7 @@
  * panel packing every variant shares. */
 #include "kernels.h"
 
-void mdi_pack_panel_f32(size_t p, const float *rows, size_t ld, size_t cnt, size_t d, double *panel) {
+MDI_SMALL void mdi_pack_panel_f32(size_t p, const float *rows, size_t ld, size_t cnt, size_t d, double *panel) {
     for (size_t k = 0; k < d; k++) {
         double *dst = panel + k * p;
         size_t q = 0;
@@ -11,7 +11,7 @@ void mdi_pack_panel_f32(size_t p, const float *rows, size_t ld, size_t cnt, size
     }
 }
 
-void mdi_pack_panel_f64(size_t p, const double *rows, size_t ld, size_t cnt, size_t d, double *panel) {
+MDI_SMALL void mdi_pack_panel_f64(size_t p, const double *rows, size_t ld, size_t cnt, size_t d, double *panel) {
     for (size_t k = 0; k < d; k++) {
         double *dst = panel + k * p;
         size_t q = 0;
@@ -20,7 +20,7 @@ void mdi_pack_panel_f64(size_t p, const double *rows, size_t ld, size_t cnt, siz
     }
 }
 
-void mdi_pack_panel_i16(size_t qp, const int16_t *rows, size_t ld, size_t cnt, size_t dp,
+MDI_SMALL void mdi_pack_panel_i16(size_t qp, const int16_t *rows, size_t ld, size_t cnt, size_t dp,
                         int16_t *panel) {
     for (size_t kk = 0; kk < dp / 2; kk++) {
         int16_t *dst = panel + kk * qp * 2;
@@ -35,7 +35,7 @@ void mdi_pack_panel_i16(size_t qp, const int16_t *rows, size_t ld, size_t cnt, s
 
 /* A product and an add, each rounded: with exact products a fused
  * multiply-add gives the same bits, so one scalar twin serves both modes. */
-void mdi_block_scalar(size_t p, const double *a, size_t lda, size_t r, const double *panel,
+MDI_SMALL void mdi_block_scalar(size_t p, const double *a, size_t lda, size_t r, const double *panel,
                       size_t d, double *out) {
     for (size_t i = 0; i < r; i++) {
         for (size_t q = 0; q < p; q++) {
@@ -46,12 +46,12 @@ void mdi_block_scalar(size_t p, const double *a, size_t lda, size_t r, const dou
     }
 }
 
-void mdi_row_scalar(size_t p, const double *a, const double *panels, size_t m, size_t d,
+MDI_SMALL void mdi_row_scalar(size_t p, const double *a, const double *panels, size_t m, size_t d,
                     double *out) {
     for (size_t t = 0; t < m; t++) mdi_block_scalar(p, a, 0, 1, panels + t * d * p, d, out + t * p);
 }
 
-void mdi_rows_f32_scalar(const double *q, const float *rows, size_t n, size_t d, double *dot,
+MDI_SMALL void mdi_rows_f32_scalar(const double *q, const float *rows, size_t n, size_t d, double *dot,
                          double *sumsq) {
     for (size_t j = 0; j < n; j++) {
         const float *r = rows + j * d;
@@ -66,7 +66,7 @@ void mdi_rows_f32_scalar(const double *q, const float *rows, size_t n, size_t d,
     }
 }
 
-void mdi_dots_f32_scalar(const double *q, const float *const *rows, size_t n, size_t d,
+MDI_SMALL void mdi_dots_f32_scalar(const double *q, const float *const *rows, size_t n, size_t d,
                          double *dot) {
     for (size_t j = 0; j < n; j++) {
         const float *r = rows[j];
@@ -77,7 +77,7 @@ void mdi_dots_f32_scalar(const double *q, const float *const *rows, size_t n, si
 }
 
 /* Integer sums wrap modulo 2^32 (unsigned arithmetic: no undefined overflow). */
-void mdi_q8_dots_scalar(const int16_t *q, const int8_t *rows, size_t n, size_t dp, int32_t *out) {
+MDI_SMALL void mdi_q8_dots_scalar(const int16_t *q, const int8_t *rows, size_t n, size_t dp, int32_t *out) {
     for (size_t j = 0; j < n; j++) {
         const int8_t *r = rows + j * dp;
         uint32_t s = 0;
@@ -86,7 +86,7 @@ void mdi_q8_dots_scalar(const int16_t *q, const int8_t *rows, size_t n, size_t d
     }
 }
 
-void mdi_q16_block_scalar(size_t qp, const int16_t *a, size_t lda, size_t r, const int16_t *panel,
+MDI_SMALL void mdi_q16_block_scalar(size_t qp, const int16_t *a, size_t lda, size_t r, const int16_t *panel,
                           size_t dp, int32_t *out) {
     for (size_t i = 0; i < r; i++)
         for (size_t q = 0; q < qp; q++) {
@@ -100,7 +100,7 @@ void mdi_q16_block_scalar(size_t qp, const int16_t *a, size_t lda, size_t r, con
         }
 }
 
-uint64_t mdi_q16_screen_scalar(size_t qp, const int32_t *dots, float wi, float ai, float bi, float ti,
+MDI_SMALL uint64_t mdi_q16_screen_scalar(size_t qp, const int32_t *dots, float wi, float ai, float bi, float ti,
                                const float *wj, const float *rj, const float *tj) {
     uint64_t bits = 0;
     for (size_t q = 0; q < qp; q++) {
@@ -111,7 +111,9 @@ uint64_t mdi_q16_screen_scalar(size_t qp, const int32_t *dots, float wi, float a
     return bits;
 }
 
-/* ---- the scalar variant as a table entry ---- */
+/* ---- the scalar variant as a table entry (natively: tests hold every
+ * variant to it; the wasm build has only SIMD128 and these tails) ---- */
+#ifndef __wasm__
 
 #define SP 4
 #define SQP 8
@@ -138,3 +140,4 @@ const mdi_kernels mdi_kernels_scalar = {
     "scalar", SP, 4, SQP, 4,
     block_s, row_s, mdi_rows_f32_scalar, mdi_dots_f32_scalar, mdi_q8_dots_scalar, q16_s, screen_s,
 };
+#endif

@@ -190,9 +190,11 @@ static inline unsigned vm_bits(vm m) { return (unsigned)((m[0] & 1) | (m[1] & 2)
         ROWS_STEP(wasm_i64x2_shuffle(hi01, hi01, 1, 1), wasm_i64x2_shuffle(hi23, hi23, 1, 1), base); \
     } while (0)
 
-/* Rows r[0..8): dot (and, when SQ, the sums of squares) into dot[0..8), ss[0..8). */
-static inline __attribute__((always_inline)) void rows8(const double *q, const float *const *r,
-                                                        size_t d, double *dot, double *ss, const int SQ) {
+/* Rows r[0..8): dot (and, when SQ, the sums of squares) into dot[0..8),
+ * ss[0..8). One copy for both uses (a predictable branch per step; the
+ * module has a size budget). */
+__attribute__((noinline)) static void rows8(const double *q, const float *const *r, size_t d,
+                                            double *dot, double *ss, const int SQ) {
     const float *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
     const float *r4 = r[4], *r5 = r[5], *r6 = r[6], *r7 = r[7];
     v128_t dA01 = wasm_f64x2_splat(0.0), dA23 = dA01, sA01 = dA01, sA23 = dA01;

@@ -153,7 +153,7 @@ typedef struct lazy_ctx {
     const double *ss;
 } lazy_ctx;
 
-static double sum_sq(lazy_ctx *x, size_t i) {
+MDI_SMALL static double sum_sq(lazy_ctx *x, size_t i) {
     if (x->rows) return x->ss[x->row[i]];
     if (!x->have_sumsq[i]) {
         const double *v = x->c[i].vector;
@@ -166,7 +166,7 @@ static double sum_sq(lazy_ctx *x, size_t i) {
 }
 
 /* cosine(c[a].vector, c[b].vector), bit for bit. */
-static double lazy_cosine(lazy_ctx *x, size_t a, size_t b) {
+MDI_SMALL static double lazy_cosine(lazy_ctx *x, size_t a, size_t b) {
     if (x->rows) { /* widened floats: the products are exact, the order is cosine's */
         const float *ra = x->rows + (size_t)x->row[a] * x->d, *rb = x->rows + (size_t)x->row[b] * x->d;
         double dot = 0;
@@ -323,7 +323,7 @@ md_status md_apply_mmr_packed(const double *scores, const double *matrix, size_t
  * squares; anything else (non-finite lambda or scores) runs md_apply_mmr
  * over widened copies. Both give md_apply_mmr's answer over the widened
  * vectors. */
-md_status mdi_apply_mmr_rows(const float *rows, size_t n_rows, size_t d, const double *ss,
+MDI_SMALL md_status mdi_apply_mmr_rows(const float *rows, size_t n_rows, size_t d, const double *ss,
                              const uint32_t *row, const double *scores, size_t n, double limit,
                              double lambda, size_t *out, size_t *len) {
     if (!len) return MD_ERR_NULL;

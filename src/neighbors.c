@@ -13,7 +13,7 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-size_t mdi_js_slice_len(size_t len, double end) {
+MDI_SMALL size_t mdi_js_slice_len(size_t len, double end) {
     if (isnan(end)) return 0;
     double t = trunc(end);
     if (t < 0) {
@@ -38,7 +38,7 @@ static inline double hoisted(double dot, double na, double nb) {
 
 /* How many neighbours a list holds: the reference inserts, then pops while
  * length > perSourceK, so floor(k) for k >= 0, none below, all for NaN. */
-static size_t cap_of(double k) {
+MDI_SMALL static size_t cap_of(double k) {
     if (isnan(k)) return SIZE_MAX;
     if (k < 0) return 0;
     if (k >= 0x1p63) return SIZE_MAX;
@@ -72,7 +72,17 @@ static inline double vx(const vset *v, size_t i, size_t k) {
     return vfloat(v) ? (double)vrow(v, i)[k] : v->g[i][k];
 }
 
-static double vsum_sq(const vset *v, size_t i) {
+/* Vector i (length d) as doubles into out. */
+MDI_SMALL static void widen_row(const vset *v, size_t i, size_t d, double *out) {
+    if (vfloat(v)) {
+        const float *r = vrow(v, i);
+        for (size_t k = 0; k < d; k++) out[k] = (double)r[k];
+    } else {
+        memcpy(out, v->g[i], d * sizeof(double));
+    }
+}
+
+MDI_SMALL static double vsum_sq(const vset *v, size_t i) {
     double s = 0;
     for (size_t k = 0; k < vlen(v, i); k++) {
         double x = vx(v, i, k);
@@ -83,7 +93,7 @@ static double vsum_sq(const vset *v, size_t i) {
 
 /* The pair's similarity as topNeighborPairs computes it: equal lengths use
  * the hoisted norms (NaN kept), others call cosine. */
-static double pair_sim(const vset *v, size_t a, size_t b, double na, double nb) {
+MDI_SMALL static double pair_sim(const vset *v, size_t a, size_t b, double na, double nb) {
     size_t la = vlen(v, a), lb = vlen(v, b);
     double s;
     if (la != lb) {
@@ -98,7 +108,7 @@ static double pair_sim(const vset *v, size_t a, size_t b, double na, double nb) 
     return hoisted(dot, na, nb);
 }
 
-static md_status vnorms(const vset *v, double **norm) {
+MDI_SMALL static md_status vnorms(const vset *v, double **norm) {
     *norm = mdi_alloc_array(v->n, sizeof(double));
     if (!*norm) return MD_ERR_NOMEM;
     for (size_t i = 0; i < v->n; i++) (*norm)[i] = sqrt(vsum_sq(v, i));
@@ -119,7 +129,7 @@ static int key_cmp(const void *vctx, size_t a, size_t b) {
 /* rank[i]: the position of keys[i] among the distinct keys in JavaScript
  * order (equal keys share a rank). *dup: the index of some repeated key's
  * later occurrence, or SIZE_MAX. */
-static md_status key_ranks(const md_str *keys, size_t n, size_t *rank, size_t *dup) {
+MDI_SMALL static md_status key_ranks(const md_str *keys, size_t n, size_t *rank, size_t *dup) {
     *dup = SIZE_MAX;
     size_t *order = mdi_alloc_array(n, sizeof(size_t));
     if (!order) return MD_ERR_NOMEM;
@@ -160,7 +170,7 @@ typedef struct selector {
     size_t *src; /* a vector index carrying each list's key */
 } selector;
 
-static void sel_free(selector *s) {
+MDI_SMALL static void sel_free(selector *s) {
     if (s->items)
         for (size_t i = 0; i < s->n_lists; i++) free(s->items[i]);
     free(s->items);
@@ -170,7 +180,7 @@ static void sel_free(selector *s) {
     memset(s, 0, sizeof *s);
 }
 
-static md_status sel_init(selector *s, size_t n_lists, md_neighbor_options o, const size_t *rank) {
+MDI_SMALL static md_status sel_init(selector *s, size_t n_lists, md_neighbor_options o, const size_t *rank) {
     memset(s, 0, sizeof *s);
     s->cap = cap_of(o.per_source_k);
     s->floor = o.floor;
@@ -188,7 +198,7 @@ static md_status sel_init(selector *s, size_t n_lists, md_neighbor_options o, co
 }
 
 /* Offer (list's source, dst, sim); the caller has checked sim >= floor. */
-static md_status offer(selector *s, size_t list, size_t dst, double sim) {
+__attribute__((noinline)) static md_status offer(selector *s, size_t list, size_t dst, double sim) {
     size_t cap = s->cap, len = s->len[list];
     if (cap == 0) return MD_OK;
     entry *e = s->items[list];
@@ -233,7 +243,7 @@ static int final_cmp(const void *vctx, size_t a, size_t b) {
 }
 
 /* Every held pair, grouped by list; sorted and limited when `final`. */
-static md_status sel_finish(selector *s, bool final, double limit, md_neighbor_pairs *out) {
+MDI_SMALL static md_status sel_finish(selector *s, bool final, double limit, md_neighbor_pairs *out) {
     size_t total = 0;
     for (size_t l = 0; l < s->n_lists; l++) total += s->len[l];
     md_neighbor_pair *all = mdi_alloc_array(total, sizeof(md_neighbor_pair));
@@ -272,7 +282,7 @@ static md_status sel_finish(selector *s, bool final, double limit, md_neighbor_p
     return st;
 }
 
-void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
+MDI_SMALL void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
     if (!pairs) return;
     free(pairs->pairs);
     pairs->pairs = NULL;
@@ -289,8 +299,8 @@ void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
  * [row_begin, row_end), destinations j > i, each pair offered to both ends
  * (list = rank of the row's key). Offer order does not matter: lists are
  * ordered by (sim, dst key), and pairs equal in both are the same output. */
-static md_status all_pairs_rows(const vset *v, size_t d, size_t row_begin, size_t row_end,
-                                selector *s) {
+MDI_SMALL __attribute__((noinline)) static md_status all_pairs_rows(const vset *v, size_t d, size_t row_begin,
+                                                          size_t row_end, selector *s) {
     if (row_begin >= row_end) return MD_OK;
     const size_t n = v->n;
     const mdi_kernels *K = mdi_kern();
@@ -305,19 +315,18 @@ static md_status all_pairs_rows(const vset *v, size_t d, size_t row_begin, size_
     double *src = mdi_alloc_array(n_src * d, sizeof(double));
     double *panels = mdi_alloc_array(n_panels * d * P, sizeof(double));
     double *norm = mdi_alloc_array(n, sizeof(double));
+    double *tmp = mdi_alloc_array(d, sizeof(double));
     double block[MDI_RMAX * MDI_PMAX];
-    md_status st = (src && panels && norm) ? MD_OK : MD_ERR_NOMEM;
+    md_status st = (src && panels && norm && tmp) ? MD_OK : MD_ERR_NOMEM;
     if (st != MD_OK) goto done;
     for (size_t i = row_begin; i < n; i++) norm[i] = sqrt(vsum_sq(v, i));
-    for (size_t i = 0; i < n_src; i++)
-        for (size_t k = 0; k < d; k++) src[i * d + k] = vx(v, row_begin + i, k);
+    for (size_t i = 0; i < n_src; i++) widen_row(v, row_begin + i, d, src + i * d);
     for (size_t q = 0; q < n_panels; q++) {
         size_t j0 = jb + q * P, cnt = n - j0 < P ? n - j0 : P;
         double *panel = panels + q * d * P;
-        for (size_t k = 0; k < d; k++) {
-            size_t p = 0;
-            for (; p < cnt; p++) panel[k * P + p] = vx(v, j0 + p, k);
-            for (; p < P; p++) panel[k * P + p] = 0;
+        for (size_t p = 0; p < P; p++) {
+            if (p < cnt) widen_row(v, j0 + p, d, tmp);
+            for (size_t k = 0; k < d; k++) panel[k * P + p] = p < cnt ? tmp[k] : 0;
         }
     }
     const size_t tile_panels = TILE_ROWS / P ? TILE_ROWS / P : 1;
@@ -350,6 +359,7 @@ static md_status all_pairs_rows(const vset *v, size_t d, size_t row_begin, size_
         }
     }
 done:
+    free(tmp);
     free(norm);
     free(panels);
     free(src);
@@ -393,7 +403,7 @@ typedef struct pruner {
     bool flushed, keep_going; /* keep_going: never give up (tests) */
 } pruner;
 
-static void pruner_free(pruner *p) {
+MDI_SMALL static void pruner_free(pruner *p) {
     free(p->norm);
     free(p->flag);
     free(p->shared);
@@ -410,7 +420,7 @@ static void pruner_free(pruner *p) {
 }
 
 /* A pair (i, j) known to reach lb: row i's heap (and tau) learn it. */
-static inline void learn(pruner *p, size_t i, float lb) {
+MDI_SMALL static inline void learn(pruner *p, size_t i, float lb) {
     if (!p->heap_cap || p->shared[i]) return;
     float *h = p->heap + i * p->heap_cap;
     size_t hn = p->hn[i];
@@ -427,7 +437,7 @@ static inline void learn(pruner *p, size_t i, float lb) {
 }
 
 /* Keep only the candidates the current taus do not rule out. */
-static void compact(pruner *p) {
+MDI_SMALL static void compact(pruner *p) {
     size_t kept = 0;
     for (size_t t = 0; t < p->cm; t++)
         if (p->cub[t] >= p->tau[p->ci[t]] || p->cub[t] >= p->tau[p->cj[t]]) {
@@ -441,7 +451,7 @@ static void compact(pruner *p) {
 
 /* Every buffered candidate gets its exact similarity and is offered to both
  * ends, grouped by source so one widened source row serves many dots. */
-static md_status flush(pruner *p) {
+MDI_SMALL static md_status flush(pruner *p) {
     const size_t m = p->cm, d = p->d, nsrc = p->row_end - p->row_begin;
     p->flushed = true;
     if (m == 0) return MD_OK;
@@ -487,14 +497,14 @@ static md_status flush(pruner *p) {
 /* Room for one more candidate: compact, then flush if still half full.
  * MD_ERR_RANGE: pruning does not pay (most pairs survive) and nothing was
  * offered yet, so the caller can run the unpruned pass instead. */
-static md_status make_room(pruner *p) {
+MDI_SMALL static md_status make_room(pruner *p) {
     compact(p);
     if (p->cm <= p->croom / 2) return MD_OK;
     if (!p->flushed && !p->keep_going && p->found > p->screened / 4) return MD_ERR_RANGE;
     return flush(p);
 }
 
-static md_status candidate(pruner *p, size_t i, size_t j, int32_t dot) {
+MDI_SMALL __attribute__((noinline)) static md_status candidate(pruner *p, size_t i, size_t j, int32_t dot) {
     if (p->flag[i] | p->flag[j]) return MD_OK; /* answered without bounds */
     const float e = (float)dot * (p->w[i] * p->w[j]), sl = p->rho[j] * p->ai[i] + p->bi[i];
     const float ub = e + sl, lb = e - sl;
@@ -514,7 +524,7 @@ static md_status candidate(pruner *p, size_t i, size_t j, int32_t dot) {
 
 /* Pairs with a zero row: similarity 0 (the hoisted form checks the norms
  * first, so even next to a NaN row). */
-static md_status zero_pairs(pruner *p) {
+MDI_SMALL static md_status zero_pairs(pruner *p) {
     if (!(0 >= p->s->floor)) return MD_OK;
     size_t nz = 0;
     for (size_t j = p->row_begin; j < p->n; j++) nz += p->flag[j] == ROW_ZERO;
@@ -542,7 +552,7 @@ static md_status zero_pairs(pruner *p) {
     return st;
 }
 
-static md_status pruner_init(pruner *p, const float *const *rows, size_t n, size_t d, size_t row_begin,
+MDI_SMALL static md_status pruner_init(pruner *p, const float *const *rows, size_t n, size_t d, size_t row_begin,
                              size_t row_end, selector *s, size_t cap) {
     memset(p, 0, sizeof *p);
     p->rows = rows;
@@ -580,8 +590,32 @@ static md_status pruner_init(pruner *p, const float *const *rows, size_t n, size
     return MD_OK;
 }
 
-static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d, size_t row_begin,
-                                  size_t row_end, selector *s, bool keep_going) {
+/* Norms, flags, int16 copies of rows [row_begin, n) (a, row-major) and
+ * their destination panels. */
+MDI_SMALL static void pruner_rows(pruner *p, int16_t *a, int16_t *panels) {
+    const size_t n = p->n, d = p->d, dp = p->dp, QP = p->K->qp, row_begin = p->row_begin, jb = row_begin + 1;
+    for (size_t j = row_begin; j < n; j++) {
+        double ss = sum_sq_f32(p->rows[j], d);
+        p->norm[j] = sqrt(ss);
+        int16_t *aj = a + (j - row_begin) * dp;
+        if (!mdi_quantize(p->rows[j], d, dp, ss, 16, MDI_Q16_CAP2, aj, &p->w[j], &p->rho[j])) {
+            p->flag[j] = ss == 0 ? ROW_ZERO : ROW_BAD;
+            continue;
+        }
+        p->ai[j] = mdi_float_up(1.0 + (double)p->rho[j]);
+        p->bi[j] = mdi_float_up((double)p->rho[j] + (double)MDI_FILTER_MARGIN);
+        p->tau[j] = p->shared[j] ? -INFINITY : p->floor_f;
+    }
+    const size_t n_panels = (n - jb + QP - 1) / QP;
+    for (size_t q = 0; q < n_panels; q++) {
+        size_t j0 = jb + q * QP, cnt = n - j0 < QP ? n - j0 : QP;
+        mdi_pack_panel_i16(QP, a + (j0 - row_begin) * dp, dp, cnt, dp, panels + q * QP * dp);
+    }
+}
+
+MDI_SMALL __attribute__((noinline)) static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d,
+                                                            size_t row_begin, size_t row_end, selector *s,
+                                                            bool keep_going) {
     pruner p;
     md_status st = pruner_init(&p, rows, n, d, row_begin, row_end, s, s->cap);
     p.keep_going = keep_going;
@@ -594,22 +628,7 @@ static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d, 
         if (!a || !panels) st = MD_ERR_NOMEM;
     }
     if (st != MD_OK) goto done;
-    for (size_t j = row_begin; j < n; j++) {
-        double ss = sum_sq_f32(rows[j], d);
-        p.norm[j] = sqrt(ss);
-        int16_t *aj = a + (j - row_begin) * dp;
-        if (!mdi_quantize(rows[j], d, dp, ss, 16, MDI_Q16_CAP2, aj, &p.w[j], &p.rho[j])) {
-            p.flag[j] = ss == 0 ? ROW_ZERO : ROW_BAD;
-            continue;
-        }
-        p.ai[j] = mdi_float_up(1.0 + (double)p.rho[j]);
-        p.bi[j] = mdi_float_up((double)p.rho[j] + (double)MDI_FILTER_MARGIN);
-        p.tau[j] = p.shared[j] ? -INFINITY : p.floor_f;
-    }
-    for (size_t q = 0; q < n_panels; q++) {
-        size_t j0 = jb + q * QP, cnt = n - j0 < QP ? n - j0 : QP;
-        mdi_pack_panel_i16(QP, a + (j0 - row_begin) * dp, dp, cnt, dp, panels + q * QP * dp);
-    }
+    pruner_rows(&p, a, panels);
     {
         /* destination tiles of about 256 KB of panels stay in L2 while the sources stream */
         size_t tile_panels = (256 * 1024) / (QP * dp * sizeof(int16_t));
@@ -659,7 +678,7 @@ done:
 
 /* Whether the pruned pass can pay: a bound exists for this d, enough pairs,
  * and something to prune with (a heap for a small k, or a floor). */
-static bool prune_pays(size_t n, size_t d, size_t row_begin, size_t row_end, const selector *s) {
+MDI_SMALL static bool prune_pays(size_t n, size_t d, size_t row_begin, size_t row_end, const selector *s) {
     if (d < MDI_FILTER_MIN_D || d > MDI_FILTER_MAX_D || n > UINT32_MAX - MDI_QPMAX) return false;
     if (s->cap == 0 || isnan(s->floor)) return false;
     if (s->cap > HEAP_MAX && !(s->floor > -1)) return false;
@@ -689,7 +708,7 @@ static md_status all_pairs(const vset *v, size_t d, size_t row_begin, size_t row
 }
 
 /* Ragged vectors: equal lengths use the hoisted form, others cosine. */
-static md_status all_pairs_ragged(const vset *v, selector *s) {
+MDI_SMALL static md_status all_pairs_ragged(const vset *v, selector *s) {
     double *norm;
     md_status st = vnorms(v, &norm);
     for (size_t i = 0; i < v->n && st == MD_OK; i++) {
@@ -706,7 +725,7 @@ static md_status all_pairs_ragged(const vset *v, selector *s) {
 
 /* Every pair of every vector (topNeighborPairs): the packed pass when all
  * lengths are equal, else pair by pair. */
-static md_status every_pair(const vset *v, selector *s, int mode) {
+MDI_SMALL static md_status every_pair(const vset *v, selector *s, int mode) {
     bool same = true;
     for (size_t i = 1; i < v->n && same; i++) same = vlen(v, i) == vlen(v, 0);
     return same ? all_pairs(v, v->n ? vlen(v, 0) : 0, 0, v->n, s, mode) : all_pairs_ragged(v, s);
@@ -714,7 +733,7 @@ static md_status every_pair(const vset *v, selector *s, int mode) {
 
 /* rankCandidatePairs' loop: norms from ss (resident sums of squares) when
  * given, else computed once. */
-static md_status rank_pairs(const vset *v, const double *ss, const uint32_t *src, const uint32_t *dst,
+MDI_SMALL static md_status rank_pairs(const vset *v, const double *ss, const uint32_t *src, const uint32_t *dst,
                             size_t n_pairs, selector *s) {
     double *norm = NULL;
     md_status st = ss ? MD_OK : vnorms(v, &norm);
@@ -730,7 +749,7 @@ static md_status rank_pairs(const vset *v, const double *ss, const uint32_t *src
     return st;
 }
 
-static void clear_out(md_neighbor_pairs *out) {
+MDI_SMALL static void clear_out(md_neighbor_pairs *out) {
     out->len = 0;
     out->pairs = NULL;
 }
@@ -738,7 +757,7 @@ static void clear_out(md_neighbor_pairs *out) {
 /* One list per distinct rank, each with a representative index (the
  * first). With `unique`, a repeated rank is MD_ERR_INVALID and *dup gets
  * the later index. Ranks must be < n (MD_ERR_RANGE). */
-static md_status prepare_ranks(const size_t *rank, size_t n, md_neighbor_options o, selector *s,
+MDI_SMALL static md_status prepare_ranks(const size_t *rank, size_t n, md_neighbor_options o, selector *s,
                                size_t *dup, bool unique) {
     if (dup) *dup = SIZE_MAX;
     for (size_t i = 0; i < n; i++)
@@ -757,7 +776,7 @@ static md_status prepare_ranks(const size_t *rank, size_t n, md_neighbor_options
 }
 
 /* Ranks from keys, then the lists. *rank is freed by the caller. */
-static md_status prepare(const md_str *keys, size_t n, md_neighbor_options o, size_t **rank,
+MDI_SMALL static md_status prepare(const md_str *keys, size_t n, md_neighbor_options o, size_t **rank,
                          selector *s, size_t *dup, bool unique) {
     *rank = mdi_alloc_array(n, sizeof(size_t));
     if (!*rank) return MD_ERR_NOMEM;
@@ -768,20 +787,20 @@ static md_status prepare(const md_str *keys, size_t n, md_neighbor_options o, si
 }
 
 /* Caller ranks as size_t (NULL: the row order is the key order). */
-static md_status widen_ranks(const uint32_t *rank, size_t n, size_t **out) {
+MDI_SMALL static md_status widen_ranks(const uint32_t *rank, size_t n, size_t **out) {
     *out = mdi_alloc_array(n, sizeof(size_t));
     if (!*out) return MD_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) (*out)[i] = rank ? rank[i] : i;
     return MD_OK;
 }
 
-md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
+MDI_SMALL md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
                                 md_neighbor_options options, md_neighbor_pairs *out) {
     return mdi_top_neighbor_pairs(vectors, n, options, out, MDI_TOP_AUTO);
 }
 
 /* A vset over keyed vectors (pointer and length arrays, freed by the caller). */
-static md_status keyed_vset(const md_keyed_vector *vectors, size_t n, vset *v, md_str **keys) {
+MDI_SMALL static md_status keyed_vset(const md_keyed_vector *vectors, size_t n, vset *v, md_str **keys) {
     memset(v, 0, sizeof *v);
     *keys = NULL;
     if (MDI_BAD_IN(vectors, n)) return MD_ERR_NULL;
@@ -802,13 +821,13 @@ static md_status keyed_vset(const md_keyed_vector *vectors, size_t n, vset *v, m
     return MD_OK;
 }
 
-static void vset_free(vset *v) {
+MDI_SMALL static void vset_free(vset *v) {
     free((void *)v->f);
     free((void *)v->g);
     free((void *)v->len);
 }
 
-md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
+MDI_SMALL md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
                                  md_neighbor_options options, md_neighbor_pairs *out, int mode) {
     if (!out) return MD_ERR_NULL;
     clear_out(out);
@@ -828,7 +847,7 @@ md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
     return st;
 }
 
-md_status md_rank_candidate_pairs(const md_candidate_pair *pairs, size_t n_pairs,
+MDI_SMALL md_status md_rank_candidate_pairs(const md_candidate_pair *pairs, size_t n_pairs,
                                   const md_keyed_vector *vectors, size_t n,
                                   md_neighbor_options options, md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
@@ -873,7 +892,7 @@ md_status md_rank_candidate_pairs(const md_candidate_pair *pairs, size_t n_pairs
 
 /* ---------------------------------------------------------------- flat forms */
 
-static md_neighbor_options opts3(double floor, double k, double limit) {
+MDI_SMALL static md_neighbor_options opts3(double floor, double k, double limit) {
     md_neighbor_options o = {floor, k, limit};
     return o;
 }
@@ -881,7 +900,7 @@ static md_neighbor_options opts3(double floor, double k, double limit) {
 /* A vset over data laid out back to back: vector i is elements
  * [offsets[i] - offsets[0], offsets[i + 1] - offsets[0]) of data (floats
  * when f32, else doubles). */
-static md_status flat_vset(const void *data, bool f32, const uint32_t *offsets, size_t n, vset *v) {
+MDI_SMALL static md_status flat_vset(const void *data, bool f32, const uint32_t *offsets, size_t n, vset *v) {
     memset(v, 0, sizeof *v);
     if (MDI_BAD_IN(offsets, n ? n + 1 : 0)) return MD_ERR_NULL;
     for (size_t i = 0; i < n; i++)
@@ -902,7 +921,7 @@ static md_status flat_vset(const void *data, bool f32, const uint32_t *offsets, 
     return MD_OK;
 }
 
-static md_status flat_top(const void *data, bool f32, const uint32_t *offsets, size_t n,
+MDI_SMALL static md_status flat_top(const void *data, bool f32, const uint32_t *offsets, size_t n,
                           const uint32_t *rank, double floor, double k, double limit,
                           md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
@@ -922,19 +941,19 @@ static md_status flat_top(const void *data, bool f32, const uint32_t *offsets, s
     return st;
 }
 
-md_status md_top_neighbor_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
+MDI_SMALL md_status md_top_neighbor_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
                                     const uint32_t *rank, double floor, double per_source_k,
                                     double limit, md_neighbor_pairs *out) {
     return flat_top(data, true, offsets, n, rank, floor, per_source_k, limit, out);
 }
 
-md_status md_top_neighbor_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
+MDI_SMALL md_status md_top_neighbor_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
                                     const uint32_t *rank, double floor, double per_source_k,
                                     double limit, md_neighbor_pairs *out) {
     return flat_top(data, false, offsets, n, rank, floor, per_source_k, limit, out);
 }
 
-md_status mdi_rank_pairs_ranked(const vset *v, const double *ss, const uint32_t *rank,
+MDI_SMALL md_status mdi_rank_pairs_ranked(const vset *v, const double *ss, const uint32_t *rank,
                                 const uint32_t *src, const uint32_t *dst, size_t n_pairs, double floor,
                                 double k, double limit, md_neighbor_pairs *out) {
     size_t *r = NULL;
@@ -949,7 +968,7 @@ md_status mdi_rank_pairs_ranked(const vset *v, const double *ss, const uint32_t 
     return st;
 }
 
-static md_status flat_rank(const void *data, bool f32, const uint32_t *offsets, size_t n,
+MDI_SMALL static md_status flat_rank(const void *data, bool f32, const uint32_t *offsets, size_t n,
                            const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
                            size_t n_pairs, double floor, double k, double limit, md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
@@ -962,21 +981,21 @@ static md_status flat_rank(const void *data, bool f32, const uint32_t *offsets, 
     return st;
 }
 
-md_status md_rank_candidate_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
+MDI_SMALL md_status md_rank_candidate_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
                                       const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
                                       size_t n_pairs, double floor, double per_source_k, double limit,
                                       md_neighbor_pairs *out) {
     return flat_rank(data, true, offsets, n, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
 }
 
-md_status md_rank_candidate_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
+MDI_SMALL md_status md_rank_candidate_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
                                       const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
                                       size_t n_pairs, double floor, double per_source_k, double limit,
                                       md_neighbor_pairs *out) {
     return flat_rank(data, false, offsets, n, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
 }
 
-md_status md_key_ranks(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *rank,
+MDI_SMALL md_status md_key_ranks(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *rank,
                        uint32_t *dup) {
     if (dup) *dup = UINT32_MAX;
     if (MDI_BAD_IN(offsets, n ? n + 1 : 0) || MDI_BAD_IN(rank, n)) return MD_ERR_NULL;
@@ -1006,7 +1025,7 @@ md_status md_key_ranks(const uint8_t *bytes, const uint32_t *offsets, size_t n, 
 
 /* ---------------------------------------------------------------- packed */
 
-static md_status packed_vset(const float *matrix, size_t n, size_t d, vset *v) {
+MDI_SMALL static md_status packed_vset(const float *matrix, size_t n, size_t d, vset *v) {
     memset(v, 0, sizeof *v);
     if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
     if (MDI_BAD_IN(matrix, n * d)) return MD_ERR_NULL;
@@ -1024,7 +1043,7 @@ static md_status packed_vset(const float *matrix, size_t n, size_t d, vset *v) {
 }
 
 /* The packed pass over ranked rows (unique ranks). */
-static md_status packed_ranked(const float *matrix, size_t n, size_t d, const size_t *rank,
+MDI_SMALL static md_status packed_ranked(const float *matrix, size_t n, size_t d, const size_t *rank,
                                size_t row_begin, size_t row_end, md_neighbor_options options,
                                bool final, md_neighbor_pairs *out, size_t *dup, int mode) {
     vset v;
@@ -1039,7 +1058,7 @@ static md_status packed_ranked(const float *matrix, size_t n, size_t d, const si
     return st;
 }
 
-md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str *keys,
+MDI_SMALL md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str *keys,
                           size_t row_begin, size_t row_end, md_neighbor_options options,
                           bool final, md_neighbor_pairs *out, size_t *dup, int mode) {
     if (dup) *dup = SIZE_MAX;
@@ -1055,26 +1074,26 @@ md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str 
     return st;
 }
 
-md_status md_top_neighbor_pairs_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
+MDI_SMALL md_status md_top_neighbor_pairs_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
                                        md_neighbor_options options, md_neighbor_pairs *out,
                                        size_t *dup) {
     return mdi_packed_pass(matrix, n, d, keys, 0, n, options, true, out, dup, MDI_TOP_AUTO);
 }
 
-md_status md_neighbor_tile_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
+MDI_SMALL md_status md_neighbor_tile_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
                                   size_t row_begin, size_t row_end, md_neighbor_options options,
                                   md_neighbor_pairs *out, size_t *dup) {
     return mdi_packed_pass(matrix, n, d, keys, row_begin, row_end, options, false, out, dup, MDI_TOP_AUTO);
 }
 
-md_status md_neighbor_pairs_ranked(const float *matrix, size_t n, size_t d, const uint32_t *rank,
+MDI_SMALL md_status md_neighbor_pairs_ranked(const float *matrix, size_t n, size_t d, const uint32_t *rank,
                                    size_t row_begin, size_t row_end, double floor, double per_source_k,
                                    double limit, bool final, md_neighbor_pairs *out) {
     return mdi_neighbor_pairs_block(matrix, n, d, rank, row_begin, row_end, floor, per_source_k, limit,
                                     final, out);
 }
 
-md_status mdi_neighbor_pairs_block(const float *matrix, size_t n, size_t d, const uint32_t *rank,
+MDI_SMALL md_status mdi_neighbor_pairs_block(const float *matrix, size_t n, size_t d, const uint32_t *rank,
                                    size_t row_begin, size_t row_end, double floor, double per_source_k,
                                    double limit, bool final, md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
@@ -1089,7 +1108,7 @@ md_status mdi_neighbor_pairs_block(const float *matrix, size_t n, size_t d, cons
     return st;
 }
 
-static md_status merge_ranked(const md_neighbor_pair *pairs, size_t n_pairs, const size_t *rank,
+MDI_SMALL static md_status merge_ranked(const md_neighbor_pair *pairs, size_t n_pairs, const size_t *rank,
                               size_t n, md_neighbor_options options, md_neighbor_pairs *out, size_t *dup) {
     if (MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
     for (size_t p = 0; p < n_pairs; p++)
@@ -1106,7 +1125,7 @@ static md_status merge_ranked(const md_neighbor_pair *pairs, size_t n_pairs, con
     return st;
 }
 
-md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs, const md_str *keys,
+MDI_SMALL md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs, const md_str *keys,
                                   size_t n, md_neighbor_options options, md_neighbor_pairs *out,
                                   size_t *dup) {
     if (dup) *dup = SIZE_MAX;
@@ -1120,7 +1139,7 @@ md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs,
     return st;
 }
 
-md_status md_merge_neighbor_pairs_ranked(const md_neighbor_pair *pairs, size_t n_pairs,
+MDI_SMALL md_status md_merge_neighbor_pairs_ranked(const md_neighbor_pair *pairs, size_t n_pairs,
                                          const uint32_t *rank, size_t n, double floor,
                                          double per_source_k, double limit, md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
@@ -1134,7 +1153,7 @@ md_status md_merge_neighbor_pairs_ranked(const md_neighbor_pair *pairs, size_t n
 
 /* ---------------------------------------------------------------- 1 x n */
 
-md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
+MDI_SMALL md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
                              double *out) {
     if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
     if (MDI_BAD_IN(query, d) || MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(out, n)) return MD_ERR_NULL;
@@ -1173,12 +1192,12 @@ static int top_cmp(const void *vctx, size_t a, size_t b) {
     return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-md_status mdi_sort_top(size_t *order, size_t m, const double *sims) {
+MDI_SMALL md_status mdi_sort_top(size_t *order, size_t m, const double *sims) {
     top_ctx c = {sims};
     return mdi_sort_indices(order, m, top_cmp, &c);
 }
 
-md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
+MDI_SMALL md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
                                  size_t k, size_t *idx, double *sims, size_t *len) {
     if (!len) return MD_ERR_NULL;
     *len = 0;

@@ -26,7 +26,7 @@ struct md_rows {
 /* Rows past this count cannot be named by a uint32_t index. */
 #define MAX_ROWS ((size_t)UINT32_MAX)
 
-md_status md_rows_new(size_t d, md_rows **out) {
+MDI_SMALL md_status md_rows_new(size_t d, md_rows **out) {
     if (!out) return MD_ERR_NULL;
     *out = NULL;
     if (d == 0 || d > SIZE_MAX / 64) return MD_ERR_RANGE;
@@ -38,7 +38,7 @@ md_status md_rows_new(size_t d, md_rows **out) {
     return MD_OK;
 }
 
-void md_rows_free(md_rows *r) {
+MDI_SMALL void md_rows_free(md_rows *r) {
     if (!r) return;
     free(r->data);
     free(r->ss);
@@ -48,11 +48,11 @@ void md_rows_free(md_rows *r) {
     free(r);
 }
 
-size_t md_rows_count(const md_rows *r) { return r ? r->n : 0; }
-size_t md_rows_dim(const md_rows *r) { return r ? r->d : 0; }
-const float *md_rows_data(const md_rows *r) { return r ? r->data : NULL; }
+MDI_SMALL size_t md_rows_count(const md_rows *r) { return r ? r->n : 0; }
+MDI_SMALL size_t md_rows_dim(const md_rows *r) { return r ? r->d : 0; }
+MDI_SMALL const float *md_rows_data(const md_rows *r) { return r ? r->data : NULL; }
 
-static md_status grow(md_rows *r, size_t need) {
+MDI_SMALL static md_status grow(md_rows *r, size_t need) {
     if (need <= r->cap) return MD_OK;
     size_t cap = r->cap < 16 ? 16 : r->cap;
     while (cap < need) cap = cap > SIZE_MAX / 2 ? need : 2 * cap;
@@ -81,13 +81,13 @@ static md_status grow(md_rows *r, size_t need) {
 }
 
 /* Row i's derived data from its floats. */
-static void derive(md_rows *r, size_t i) {
+MDI_SMALL static void derive(md_rows *r, size_t i) {
     const float *x = r->data + i * r->d;
     r->ss[i] = mdi_sum_sq_f32(x, r->d);
     if (r->dp) mdi_quantize(x, r->d, r->dp, r->ss[i], 8, 0, r->q8 + i * r->dp, &r->w[i], &r->rho[i]);
 }
 
-md_status md_rows_append(md_rows *r, const float *rows, size_t n) {
+MDI_SMALL md_status md_rows_append(md_rows *r, const float *rows, size_t n) {
     if (!r) return MD_ERR_NULL;
     if (n > MAX_ROWS - r->n) return MD_ERR_RANGE;
     if (n > SIZE_MAX / r->d) return MD_ERR_RANGE;
@@ -100,7 +100,7 @@ md_status md_rows_append(md_rows *r, const float *rows, size_t n) {
     return MD_OK;
 }
 
-md_status md_rows_set(md_rows *r, size_t i, const float *row) {
+MDI_SMALL md_status md_rows_set(md_rows *r, size_t i, const float *row) {
     if (!r || !row) return MD_ERR_NULL;
     if (i >= r->n) return MD_ERR_RANGE;
     memmove(r->data + i * r->d, row, r->d * sizeof(float));
@@ -109,7 +109,7 @@ md_status md_rows_set(md_rows *r, size_t i, const float *row) {
 }
 
 /* Copy row `from`'s data and derived data over row `to`. */
-static void move_rows(md_rows *r, size_t to, size_t from, size_t count) {
+MDI_SMALL static void move_rows(md_rows *r, size_t to, size_t from, size_t count) {
     memmove(r->data + to * r->d, r->data + from * r->d, count * r->d * sizeof(float));
     memmove(r->ss + to, r->ss + from, count * sizeof(double));
     if (r->dp) {
@@ -119,7 +119,7 @@ static void move_rows(md_rows *r, size_t to, size_t from, size_t count) {
     }
 }
 
-md_status md_rows_remove(md_rows *r, size_t i) {
+MDI_SMALL md_status md_rows_remove(md_rows *r, size_t i) {
     if (!r) return MD_ERR_NULL;
     if (i >= r->n) return MD_ERR_RANGE;
     move_rows(r, i, i + 1, r->n - i - 1);
@@ -127,7 +127,7 @@ md_status md_rows_remove(md_rows *r, size_t i) {
     return MD_OK;
 }
 
-md_status md_rows_swap_remove(md_rows *r, size_t i) {
+MDI_SMALL md_status md_rows_swap_remove(md_rows *r, size_t i) {
     if (!r) return MD_ERR_NULL;
     if (i >= r->n) return MD_ERR_RANGE;
     if (i != r->n - 1) move_rows(r, i, r->n - 1, 1);
@@ -138,7 +138,7 @@ md_status md_rows_swap_remove(md_rows *r, size_t i) {
 /* ---------------------------------------------------------------- queries */
 
 /* The query widened, and its in-order sum of squares. */
-static md_status widen(const md_rows *r, const float *query, double **qd, double *qs) {
+MDI_SMALL static md_status widen(const md_rows *r, const float *query, double **qd, double *qs) {
     *qd = mdi_alloc_array(r->d, sizeof(double));
     if (!*qd) return MD_ERR_NOMEM;
     double s = 0;
@@ -152,7 +152,7 @@ static md_status widen(const md_rows *r, const float *query, double **qd, double
 
 /* Exact cosines of rows idx[0..m) (NULL: rows 0..m-1) into out, through the
  * dots kernel in chunks of row pointers. */
-static void exact_cosines(const md_rows *r, const mdi_kernels *K, const double *qd, double qs,
+MDI_SMALL static void exact_cosines(const md_rows *r, const mdi_kernels *K, const double *qd, double qs,
                           const uint32_t *idx, size_t first, size_t m, double *out) {
     enum { CHUNK = 256 };
     const float *ptr[CHUNK];
@@ -171,7 +171,7 @@ static void exact_cosines(const md_rows *r, const mdi_kernels *K, const double *
     }
 }
 
-md_status md_rows_cosine(const md_rows *r, const float *query, double *out) {
+MDI_SMALL md_status md_rows_cosine(const md_rows *r, const float *query, double *out) {
     if (!r) return MD_ERR_NULL;
     if (!query || MDI_BAD_IN(out, r->n)) return MD_ERR_NULL;
     double *qd, qs;
@@ -184,7 +184,7 @@ md_status md_rows_cosine(const md_rows *r, const float *query, double *out) {
 
 /* The k best of m (sims[t], ids[t]) by sim desc, id asc, into idx/out_sims
  * (ids ascending in t when `sorted_ids`, which the insertion relies on). */
-static md_status select_top(const double *sims, const uint32_t *ids, size_t m, size_t k,
+MDI_SMALL static md_status select_top(const double *sims, const uint32_t *ids, size_t m, size_t k,
                             uint32_t *idx, double *out_sims) {
     if (k <= 64) {
         size_t held = 0;
@@ -216,7 +216,7 @@ static md_status select_top(const double *sims, const uint32_t *ids, size_t m, s
 }
 
 /* Every row exactly, then the top k (the unpruned path). */
-static md_status top_exact(const md_rows *r, const double *qd, double qs, size_t keep,
+MDI_SMALL static md_status top_exact(const md_rows *r, const double *qd, double qs, size_t keep,
                            uint32_t *idx, double *sims) {
     double *all = mdi_alloc_array(r->n, sizeof(double));
     if (!all) return MD_ERR_NOMEM;
@@ -228,7 +228,7 @@ static md_status top_exact(const md_rows *r, const double *qd, double qs, size_t
 
 /* The pruned top-k; returns MD_ERR_RANGE (nothing written) when pruning
  * stopped paying (the caller runs the exact path). */
-static md_status top_pruned(const md_rows *r, const float *query, const double *qd, double qs,
+MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, const double *qd, double qs,
                             size_t keep, uint32_t *idx, double *sims, int no_giving_up,
                             mdi_top_stats *stats) {
     const size_t n = r->n, dp = r->dp;
@@ -315,7 +315,7 @@ done:
     return st;
 }
 
-md_status mdi_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
+MDI_SMALL md_status mdi_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
                               double *sims, size_t *len, int mode, mdi_top_stats *stats) {
     mdi_top_stats local;
     if (!stats) stats = &local;
@@ -344,14 +344,14 @@ md_status mdi_rows_top_cosine(const md_rows *r, const float *query, size_t k, ui
     return st;
 }
 
-md_status md_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
+MDI_SMALL md_status md_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
                              double *sims, size_t *len) {
     return mdi_rows_top_cosine(r, query, k, idx, sims, len, MDI_TOP_AUTO, NULL);
 }
 
 /* ---------------------------------------------------------------- other passes over resident rows */
 
-md_status md_rows_rank_candidate_pairs(const md_rows *r, const uint32_t *rank, const uint32_t *src,
+MDI_SMALL md_status md_rows_rank_candidate_pairs(const md_rows *r, const uint32_t *rank, const uint32_t *src,
                                        const uint32_t *dst, size_t n_pairs, double floor,
                                        double per_source_k, double limit, md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
@@ -362,7 +362,7 @@ md_status md_rows_rank_candidate_pairs(const md_rows *r, const uint32_t *rank, c
     return mdi_rank_pairs_ranked(&v, r->ss, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
 }
 
-md_status md_rows_apply_mmr(const md_rows *r, const uint32_t *rows, const double *scores, size_t n,
+MDI_SMALL md_status md_rows_apply_mmr(const md_rows *r, const uint32_t *rows, const double *scores, size_t n,
                             double limit, double lambda, uint32_t *out, size_t *len) {
     if (!len) return MD_ERR_NULL;
     *len = 0;
@@ -375,7 +375,7 @@ md_status md_rows_apply_mmr(const md_rows *r, const uint32_t *rows, const double
     return st;
 }
 
-md_status md_rows_neighbor_pairs(const md_rows *r, const uint32_t *rank, size_t row_begin,
+MDI_SMALL md_status md_rows_neighbor_pairs(const md_rows *r, const uint32_t *rank, size_t row_begin,
                                  size_t row_end, double floor, double per_source_k, double limit,
                                  bool final, md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
