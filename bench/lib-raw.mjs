@@ -75,5 +75,52 @@ export function rawInstance(module) {
     };
   }
 
-  return { ex, alloc, check, slot, u32, f32, f64, rows, memory: () => mem.buffer.byteLength };
+  /** Read an md_neighbor_pairs at `out` (wasm32: len, pairs -> {u32 src, u32 dst, f64 sim}) and free it. */
+  function readPairs(out) {
+    const len = u32()[out >>> 2], p = u32()[(out >>> 2) + 1];
+    const src = new Uint32Array(len), dst = new Uint32Array(len), sim = new Float64Array(len);
+    const w = u32(), d = f64();
+    for (let i = 0; i < len; i++) {
+      src[i] = w[(p >>> 2) + 4 * i];
+      dst[i] = w[(p >>> 2) + 4 * i + 1];
+      sim[i] = d[(p >>> 3) + 2 * i + 1];
+    }
+    ex.md_free(p);
+    return { src, dst, sim };
+  }
+
+  /** A matrix copied into memory once, for packed all-pairs passes and tiles (keys in row order). */
+  function packed(matrix, d) {
+    const n = matrix.length / d, mp = alloc(matrix.length * 4 + 4), out = alloc(16);
+    f32().set(matrix, mp >>> 2);
+    return {
+      n, d,
+      /** md_neighbor_pairs_ranked: the whole pass (final) or one tile [b, e). */
+      pass(o, b = 0, e = n, final = true) {
+        check(ex.md_neighbor_pairs_ranked(mp, n, d, 0, b, e, o.floor, o.perSourceK, o.limit, final, out), "md_neighbor_pairs_ranked");
+        return readPairs(out);
+      },
+      free() { ex.md_free(mp); ex.md_free(out); },
+    };
+  }
+
+  /** md_merge_neighbor_pairs_ranked over tiles ({src, dst, sim} arrays), keys in row order. */
+  function merge(tiles, n, o) {
+    const m = tiles.reduce((a, t) => a + t.sim.length, 0);
+    const p = alloc(16 * m + 16), out = alloc(16);
+    let at = 0;
+    for (const t of tiles)
+      for (let i = 0; i < t.sim.length; i++, at++) {
+        u32()[(p >>> 2) + 4 * at] = t.src[i];
+        u32()[(p >>> 2) + 4 * at + 1] = t.dst[i];
+        f64()[(p >>> 3) + 2 * at + 1] = t.sim[i];
+      }
+    check(ex.md_merge_neighbor_pairs_ranked(p, m, 0, n, o.floor, o.perSourceK, o.limit, out), "md_merge_neighbor_pairs_ranked");
+    const r = readPairs(out);
+    ex.md_free(p);
+    ex.md_free(out);
+    return r;
+  }
+
+  return { ex, alloc, check, slot, u32, f32, f64, rows, packed, merge, memory: () => mem.buffer.byteLength };
 }
