@@ -250,7 +250,7 @@ MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, cons
     {
         const float alpha = mdi_float_up(1.0 + (double)rq);
         const float beta = mdi_float_up((double)rq + (double)MDI_FILTER_MARGIN);
-        size_t hn = 0;
+        size_t hn = 0, filled_row = 0, filled_m = 0; /* where the heap became full */
         float tau = -INFINITY;
         for (size_t j0 = 0; j0 < n && st == MD_OK; j0 += B) {
             size_t cnt = n - j0 < B ? n - j0 : B;
@@ -274,16 +274,23 @@ MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, cons
                 const float lb = e - sl;
                 if (hn < keep) {
                     mdi_heap_push(heap, &hn, lb);
-                    if (hn == keep) tau = heap[0];
+                    if (hn == keep) {
+                        tau = heap[0];
+                        filled_row = j0 + t + 1;
+                        filled_m = m;
+                    }
                 } else if (lb > tau) {
                     mdi_heap_replace_top(heap, hn, lb);
                     tau = heap[0];
                 }
             }
-            /* Pruning pays while most rows are cut: give up (the caller runs
-             * the exact pass) once half the rows scanned past the first
-             * blocks are candidates, e.g. when every row is nearly equal. */
-            if (!no_giving_up && j0 + cnt >= 4 * B && m > (j0 + cnt) / 2) st = MD_ERR_RANGE;
+            /* Pruning pays while most rows are cut (the scan reads a quarter
+             * of the bytes; a survivor costs about a row of the exact pass):
+             * give up, and let the caller run the exact pass, once more than
+             * 60% of the rows scanned since k were held are candidates
+             * (e.g. when every row is nearly equal). */
+            const size_t since = j0 + cnt - (hn == keep ? filled_row : j0 + cnt);
+            if (!no_giving_up && hn == keep && since >= 4 * B && (m - filled_m) * 5 > since * 3) st = MD_ERR_RANGE;
         }
         if (st != MD_OK) goto done;
         /* the final tau prunes what an earlier, lower tau let through */
@@ -329,9 +336,10 @@ MDI_SMALL md_status mdi_rows_top_cosine(const md_rows *r, const float *query, si
     double *qd, qs;
     md_status st = widen(r, query, &qd, &qs);
     if (st != MD_OK) return st;
-    /* Pruning pays when the filter exists, k is small against n, and n is
-     * large enough that the scan, not the setup, is the cost. */
-    bool prune = r->dp && (mode == MDI_TOP_PRUNED || (mode == MDI_TOP_AUTO && r->n >= 512 && keep <= r->n / 16));
+    /* Pruning pays when the filter exists, k is at most n / 4, and n is
+     * large enough that the scan, not the setup, is the cost
+     * (bench/pruning.mjs measures the boundary). */
+    bool prune = r->dp && (mode == MDI_TOP_PRUNED || (mode == MDI_TOP_AUTO && r->n >= 512 && keep <= r->n / 4));
     st = MD_ERR_RANGE;
     if (prune) st = top_pruned(r, query, qd, qs, keep, idx, sims, mode == MDI_TOP_PRUNED, stats);
     stats->pruned = st != MD_ERR_RANGE;
