@@ -576,7 +576,7 @@ MDI_SMALL static md_status pruner_init(pruner *p, const float *const *rows, size
     p->tau = mdi_alloc_array(np, sizeof(float));
     p->hn = mdi_calloc_array(np, sizeof(uint32_t));
     p->heap = p->heap_cap ? mdi_alloc_array(n, p->heap_cap * sizeof(float)) : NULL;
-    p->croom = (n < 4096 ? 4096 : n) * 8;
+    p->croom = (n < 64 ? 64 : n) * 8; /* candidates between compactions */
     p->ci = mdi_alloc_array(p->croom, sizeof(uint32_t));
     p->cj = mdi_alloc_array(p->croom, sizeof(uint32_t));
     p->cub = mdi_alloc_array(p->croom, sizeof(float));
