@@ -1197,7 +1197,40 @@ MDI_SMALL md_status mdi_sort_top(size_t *order, size_t m, const double *sims) {
     return mdi_sort_indices(order, m, top_cmp, &c);
 }
 
-MDI_SMALL md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
+/* The k best of sims[0..m) by value desc, position asc, as positions in
+ * pos[0..k) (k <= m): bounded insertion for a small k, else a stable sort.
+ * The values are never NaN (cosine's), so the order is total. */
+MDI_SMALL md_status mdi_select_top(const double *sims, size_t m, size_t k, size_t *pos, double *top) {
+    if (k <= 64) {
+        size_t held = 0;
+        for (size_t t = 0; t < m; t++) {
+            double v = sims[t];
+            if (held == k && !(v > top[held - 1])) continue; /* a tie loses: its position is later */
+            size_t at = held < k ? held++ : k - 1;
+            while (at > 0 && v > top[at - 1]) {
+                top[at] = top[at - 1];
+                pos[at] = pos[at - 1];
+                at--;
+            }
+            top[at] = v;
+            pos[at] = t;
+        }
+        return MD_OK;
+    }
+    size_t *order = mdi_alloc_array(m, sizeof(size_t));
+    if (!order) return MD_ERR_NOMEM;
+    for (size_t t = 0; t < m; t++) order[t] = t;
+    md_status st = mdi_sort_top(order, m, sims);
+    if (st == MD_OK)
+        for (size_t t = 0; t < k; t++) {
+            pos[t] = order[t];
+            top[t] = sims[order[t]];
+        }
+    free(order);
+    return st;
+}
+
+md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
                                  size_t k, size_t *idx, double *sims, size_t *len) {
     if (!len) return MD_ERR_NULL;
     *len = 0;
@@ -1206,37 +1239,7 @@ MDI_SMALL md_status md_top_cosine_rows_f32(const float *query, const float *matr
     double *all = mdi_alloc_array(n, sizeof(double));
     if (!all) return MD_ERR_NOMEM;
     md_status st = md_cosine_rows_f32(query, matrix, n, d, all);
-    if (st == MD_OK && keep > 0) {
-        if (keep <= 64) {
-            /* bounded insertion: cosine is never NaN, so the order is total */
-            size_t held = 0;
-            for (size_t j = 0; j < n; j++) {
-                double v = all[j];
-                if (held == keep && !(v > sims[held - 1])) continue;
-                size_t at = held < keep ? held++ : keep - 1;
-                while (at > 0 && v > sims[at - 1]) {
-                    sims[at] = sims[at - 1];
-                    idx[at] = idx[at - 1];
-                    at--;
-                }
-                sims[at] = v;
-                idx[at] = j;
-            }
-        } else {
-            size_t *order = mdi_alloc_array(n, sizeof(size_t));
-            if (!order) st = MD_ERR_NOMEM;
-            if (st == MD_OK) {
-                for (size_t j = 0; j < n; j++) order[j] = j;
-                st = mdi_sort_top(order, n, all);
-            }
-            if (st == MD_OK)
-                for (size_t j = 0; j < keep; j++) {
-                    idx[j] = order[j];
-                    sims[j] = all[order[j]];
-                }
-            free(order);
-        }
-    }
+    if (st == MD_OK && keep > 0) st = mdi_select_top(all, n, keep, idx, sims);
     if (st == MD_OK) *len = keep;
     free(all);
     return st;

@@ -182,36 +182,15 @@ MDI_SMALL md_status md_rows_cosine(const md_rows *r, const float *query, double 
     return MD_OK;
 }
 
-/* The k best of m (sims[t], ids[t]) by sim desc, id asc, into idx/out_sims
- * (ids ascending in t when `sorted_ids`, which the insertion relies on). */
+/* The k best of m (sims[t], ids[t]) by sim desc, id asc (ids ascending in
+ * t; NULL: ids are the positions). */
 MDI_SMALL static md_status select_top(const double *sims, const uint32_t *ids, size_t m, size_t k,
-                            uint32_t *idx, double *out_sims) {
-    if (k <= 64) {
-        size_t held = 0;
-        for (size_t t = 0; t < m; t++) {
-            double v = sims[t];
-            if (held == k && !(v > out_sims[held - 1])) continue; /* a tie loses: its id is later */
-            size_t at = held < k ? held++ : k - 1;
-            while (at > 0 && v > out_sims[at - 1]) {
-                out_sims[at] = out_sims[at - 1];
-                idx[at] = idx[at - 1];
-                at--;
-            }
-            out_sims[at] = v;
-            idx[at] = ids ? ids[t] : (uint32_t)t;
-        }
-        return MD_OK;
-    }
-    size_t *order = mdi_alloc_array(m, sizeof(size_t));
-    if (!order) return MD_ERR_NOMEM;
-    for (size_t t = 0; t < m; t++) order[t] = t;
-    md_status st = mdi_sort_top(order, m, sims);
-    if (st == MD_OK)
-        for (size_t t = 0; t < k; t++) {
-            idx[t] = ids ? ids[order[t]] : (uint32_t)order[t];
-            out_sims[t] = sims[order[t]];
-        }
-    free(order);
+                                      uint32_t *idx, double *out_sims) {
+    size_t *pos = mdi_alloc_array(k, sizeof(size_t));
+    if (!pos) return MD_ERR_NOMEM;
+    md_status st = mdi_select_top(sims, m, k, pos, out_sims);
+    for (size_t t = 0; st == MD_OK && t < k; t++) idx[t] = ids ? ids[pos[t]] : (uint32_t)pos[t];
+    free(pos);
     return st;
 }
 

@@ -62,5 +62,7 @@ md_status mdi_apply_mmr_rows(const float *rows, size_t n_rows, size_t d, const d
 
 /* Sort positions 0..m-1 by sims desc, then position asc (defined in neighbors.c). */
 md_status mdi_sort_top(size_t *order, size_t m, const double *sims);
+/* The k (<= m) best positions of sims[0..m) in that order, and their values. */
+md_status mdi_select_top(const double *sims, size_t m, size_t k, size_t *pos, double *top);
 
 #endif
