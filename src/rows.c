@@ -205,6 +205,13 @@ MDI_SMALL static md_status top_exact(const md_rows *r, const double *qd, double 
     return st;
 }
 
+/* Every row's upper bound (filter.h) from its integer dot: a loop the
+ * compiler vectorizes (the scan's per-row work beside the kernel). */
+static void upper_bounds(const int32_t *dots, const float *w, const float *rho, size_t cnt, float vq,
+                         float alpha, float beta, float *ub) {
+    for (size_t t = 0; t < cnt; t++) ub[t] = (float)dots[t] * (w[t] * vq) + (rho[t] * alpha + beta);
+}
+
 /* The pruned top-k; returns MD_ERR_RANGE (nothing written) when pruning
  * stopped paying (the caller runs the exact path). */
 MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, const double *qd, double qs,
@@ -216,11 +223,12 @@ MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, cons
     int16_t *qb = mdi_alloc_array(dp, sizeof(int16_t));
     float *heap = mdi_alloc_array(keep, sizeof(float));
     int32_t *dots = mdi_alloc_array(B, sizeof(int32_t));
+    float *ubs = mdi_alloc_array(B, sizeof(float));
     size_t room = 4 * keep + 1024, m = 0;
     uint32_t *cid = mdi_alloc_array(room, sizeof(uint32_t));
     float *cub = mdi_alloc_array(room, sizeof(float));
     double *csim = NULL;
-    md_status st = (qb && heap && dots && cid && cub) ? MD_OK : MD_ERR_NOMEM;
+    md_status st = (qb && heap && dots && ubs && cid && cub) ? MD_OK : MD_ERR_NOMEM;
     float vq = 0, rq = 0;
     if (st == MD_OK && !mdi_quantize(query, r->d, dp, qs, 16, mdi_q8_query_cap2(r->d), qb, &vq, &rq))
         st = MD_ERR_RANGE; /* flagged query: the exact path answers */
@@ -235,10 +243,11 @@ MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, cons
             size_t cnt = n - j0 < B ? n - j0 : B;
             K->q8_dots(qb, r->q8 + j0 * dp, cnt, dp, dots);
             const float *w = r->w + j0, *rho = r->rho + j0;
+            upper_bounds(dots, w, rho, cnt, vq, alpha, beta, ubs);
             for (size_t t = 0; t < cnt; t++) {
+                if (!(ubs[t] >= tau)) continue;
                 const float e = (float)dots[t] * (w[t] * vq), sl = rho[t] * alpha + beta;
-                const float ub = e + sl;
-                if (!(ub >= tau)) continue;
+                const float ub = e + sl; /* = ubs[t]: the same operations */
                 if (m == room) {
                     size_t nroom = room * 2;
                     uint32_t *a = realloc(cid, nroom * sizeof(uint32_t));
@@ -295,6 +304,7 @@ done:
     free(csim);
     free(cub);
     free(cid);
+    free(ubs);
     free(dots);
     free(heap);
     free(qb);
