@@ -204,6 +204,32 @@ static void test_q16(const mdi_kernels *K) {
     }
 }
 
+/* The filter screen: every variant's mask equals the scalar twin's (the
+ * same float operations in the same order), thresholds at -inf / +inf too. */
+static void test_screen(const mdi_kernels *K) {
+    const size_t QP = K->qp;
+    for (int iter = 0; iter < 300; iter++) {
+        int32_t dots[MDI_QPMAX];
+        float wj[MDI_QPMAX], rj[MDI_QPMAX], tj[MDI_QPMAX];
+        for (size_t q = 0; q < QP; q++) {
+            dots[q] = (int32_t)(rng_next(&rng) >> (rng_below(&rng, 2) ? 33 : 40)) * (rng_below(&rng, 2) ? 1 : -1);
+            wj[q] = (float)rng_range(&rng, 0, 1e-4);
+            rj[q] = rng_below(&rng, 20) == 0 ? INFINITY : (float)rng_range(&rng, 0, 0.01);
+            tj[q] = rng_below(&rng, 10) == 0 ? (rng_below(&rng, 2) ? INFINITY : -INFINITY) : (float)rng_range(&rng, -1, 1);
+        }
+        const float wi = (float)rng_range(&rng, 0, 1e-4), ai = 1 + (float)rng_range(&rng, 0, 0.01);
+        const float bi = (float)rng_range(&rng, 0, 0.01), ti = rng_below(&rng, 4) ? (float)rng_range(&rng, -1, 1) : INFINITY;
+        uint64_t want = mdi_q16_screen_scalar(QP, dots, wi, ai, bi, ti, wj, rj, tj);
+        CHECK(K->q16_screen(dots, wi, ai, bi, ti, wj, rj, tj) == want);
+        uint64_t naive = 0;
+        for (size_t q = 0; q < QP; q++) {
+            float ub = (float)dots[q] * (wi * wj[q]) + (rj[q] * ai + bi);
+            if (ub >= ti || ub >= tj[q]) naive |= (uint64_t)1 << q;
+        }
+        CHECK(want == naive);
+    }
+}
+
 /* The batch paths (which run the selected kernels) against md_cosine_f32. */
 static void test_against_cosine(void) {
     for (int iter = 0; iter < 60; iter++) {
@@ -273,6 +299,7 @@ int main(void) {
         test_rows_kernel(K);
         test_q8(K);
         test_q16(K);
+        test_screen(K);
     }
     CHECK(ran >= 2); /* the scalar twin and the baseline always run */
     CHECK(mdi_kernel_supported(mdi_kern()));
