@@ -93,58 +93,47 @@ KATTR static void KFN(row)(const double *a, const double *panels, size_t m, size
     }
 }
 
-/* Filter: up to QR (6) sources against one i16 panel. Each VI_MADD adds two
- * products of one (source, destination) pair into that pair's i32 lane.
- * The accumulators are named variables (an array of them is spilled to the
- * stack by some compilers). */
-#if QR != 6 || (QPV != 2 && QPV != 4)
-#error "q16_block is written for 6 sources and 2 or 4 panel vectors"
+/* Filter: up to QR (4 or 6) sources against one i16 panel. Each VI_MADD
+ * adds two products of one (source, destination) pair into that pair's i32
+ * lane. The accumulators are named variables (an array of them is spilled
+ * to the stack by some compilers). */
+#if (QR != 4 && QR != 6) || (QPV != 2 && QPV != 4)
+#error "q16_block is written for 4 or 6 sources and 2 or 4 panel vectors"
 #endif
 #if QPV == 4
-#define QB_MORE(M) M(2) M(3)
+#define QB_VECS(M, I) M(I, 0) M(I, 1) M(I, 2) M(I, 3)
 #else
-#define QB_MORE(M)
+#define QB_VECS(M, I) M(I, 0) M(I, 1)
 #endif
-#define QB_VECS(M) M(0) M(1) QB_MORE(M)
+#if QR == 6
+#define QB_ROWS(M) M(0) M(1) M(2) M(3) M(4) M(5)
+#else
+#define QB_ROWS(M) M(0) M(1) M(2) M(3)
+#endif
 
 KATTR static void KFN(q16_block)(const int16_t *a, size_t lda, size_t r, const int16_t *panel,
                                  size_t dp, int32_t *out) {
     /* rows past r repeat row 0; their sums are discarded */
-    const int16_t *a0 = a, *a1 = a + (r > 1 ? lda : 0), *a2 = a + (r > 2 ? 2 * lda : 0);
-    const int16_t *a3 = a + (r > 3 ? 3 * lda : 0), *a4 = a + (r > 4 ? 4 * lda : 0), *a5 = a + (r > 5 ? 5 * lda : 0);
-#define QB_ZERO(v) c0_##v = VI_ZERO(), c1_##v = VI_ZERO(), c2_##v = VI_ZERO(), \
-                   c3_##v = VI_ZERO(), c4_##v = VI_ZERO(), c5_##v = VI_ZERO(),
-#define QB_DECL(v) vi QB_ZERO(v) unused_##v = VI_ZERO();
-    QB_VECS(QB_DECL)
+#define QB_PTR(I) const int16_t *a##I = a + (r > (I) ? (I) * lda : 0);
+#define QB_ACC(I, v) vi c##I##_##v = VI_ZERO();
+#define QB_DECL(I) QB_VECS(QB_ACC, I)
+    QB_ROWS(QB_PTR)
+    QB_ROWS(QB_DECL)
     for (size_t kk = 0; kk < dp / 2; kk++) {
         const int16_t *pk = panel + kk * KQP * 2;
-#define QB_LOAD(v) const vi b##v = VI_LOAD(pk + (v) * VI_LANES * 2);
-        QB_VECS(QB_LOAD)
-#define QB_MAC(v) c##I##_##v = VI_ADD(c##I##_##v, VI_MADD(x, b##v));
+#define QB_LOAD(I, v) const vi b##v = VI_LOAD(pk + (v) * VI_LANES * 2);
+        QB_VECS(QB_LOAD, 0)
+#define QB_MAC(I, v) c##I##_##v = VI_ADD(c##I##_##v, VI_MADD(x##I, b##v));
 #define QB_ROW(I)                                                  \
         {                                                          \
-            const vi x = VI_SPLAT32(a##I + 2 * kk);                \
-            QB_VECS(QB_MAC_##I)                                    \
+            const vi x##I = VI_SPLAT32(a##I + 2 * kk);             \
+            QB_VECS(QB_MAC, I)                                     \
         }
-#define QB_MAC_0(v) c0_##v = VI_ADD(c0_##v, VI_MADD(x, b##v));
-#define QB_MAC_1(v) c1_##v = VI_ADD(c1_##v, VI_MADD(x, b##v));
-#define QB_MAC_2(v) c2_##v = VI_ADD(c2_##v, VI_MADD(x, b##v));
-#define QB_MAC_3(v) c3_##v = VI_ADD(c3_##v, VI_MADD(x, b##v));
-#define QB_MAC_4(v) c4_##v = VI_ADD(c4_##v, VI_MADD(x, b##v));
-#define QB_MAC_5(v) c5_##v = VI_ADD(c5_##v, VI_MADD(x, b##v));
-        QB_ROW(0) QB_ROW(1) QB_ROW(2) QB_ROW(3) QB_ROW(4) QB_ROW(5)
+        QB_ROWS(QB_ROW)
     }
-#define QB_STORE_ROW(I, v) VI_STORE(out + (I) * KQP + (v) * VI_LANES, c##I##_##v);
-#define QB_STORE(v)                                                \
-    QB_STORE_ROW(0, v)                                             \
-    if (r > 1) QB_STORE_ROW(1, v)                                  \
-    if (r > 2) QB_STORE_ROW(2, v)                                  \
-    if (r > 3) QB_STORE_ROW(3, v)                                  \
-    if (r > 4) QB_STORE_ROW(4, v)                                  \
-    if (r > 5) QB_STORE_ROW(5, v)
-    QB_VECS(QB_STORE)
-#define QB_UNUSED(v) (void)unused_##v;
-    QB_VECS(QB_UNUSED)
+#define QB_STORE(I, v) VI_STORE(out + (I) * KQP + (v) * VI_LANES, c##I##_##v);
+#define QB_STORE_ROW(I) if (r > (I)) { QB_VECS(QB_STORE, I) }
+    QB_ROWS(QB_STORE_ROW)
 }
 
 /* Filter screen: the float bound of filter.h on every destination of a
