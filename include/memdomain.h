@@ -767,8 +767,8 @@ md_status md_rows_cosine(const md_rows *r, const float *query, double *out);
  * integer pass bounds every row's cosine rigorously and only rows whose
  * bound reaches the k-th best get the exact double sum; when pruning does
  * not pay (k above count / 4, fewer than 512 rows, d outside [16, 8192], a
- * query with NaN, infinity or zero norm, or more than 60% of the rows
- * surviving the bound), every row is computed exactly. Returns MD_OK, MD_ERR_NULL or
+ * query with NaN, infinity or zero norm, or nearly every row surviving the
+ * bound, as when all rows are nearly equal), every row is computed exactly. Returns MD_OK, MD_ERR_NULL or
  * MD_ERR_NOMEM.
  */
 md_status md_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,

@@ -500,7 +500,7 @@ MDI_SMALL static md_status flush(pruner *p) {
 MDI_SMALL static md_status make_room(pruner *p) {
     compact(p);
     if (p->cm <= p->croom / 2) return MD_OK;
-    if (!p->flushed && !p->keep_going && p->found > p->screened / 4) return MD_ERR_RANGE;
+    if (!p->flushed && !p->keep_going && p->found * 10 > p->screened * 9) return MD_ERR_RANGE;
     return flush(p);
 }
 
@@ -613,7 +613,47 @@ MDI_SMALL static void pruner_rows(pruner *p, int16_t *a, int16_t *panels) {
     }
 }
 
-MDI_SMALL __attribute__((noinline)) static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d,
+MDI_SMALL /* Whether the pass will pay: up to 32 sources spread over the tile, each
+ * against every later row as the pass will see them (bounds, a heap of the
+ * k largest lower bounds, the floor), give the share of pairs whose upper
+ * bound reaches the threshold. Survivors cost several times an unpruned
+ * pair (gathered rows, bookkeeping), so the pass pays only when few
+ * survive: rows nearly equal, or a floor and k that keep most pairs, run
+ * the unpruned pass instead. Costs about 32 / n of the pass. */
+MDI_SMALL static bool probe_pays(const pruner *p, const int16_t *a, const int16_t *panels) {
+    const size_t n = p->n, dp = p->dp, QP = p->K->qp, jb = p->row_begin + 1;
+    const size_t n_src = p->row_end - p->row_begin, probes = n_src < 32 ? n_src : 32;
+    const size_t cap = p->heap_cap;
+    int32_t dots[MDI_QPMAX];
+    float *heap = mdi_alloc_array(cap ? cap : 1, sizeof(float)), *ubs = mdi_alloc_array(n, sizeof(float));
+    double pairs = 0, survivors = 0;
+    for (size_t t = 0; heap && ubs && t < probes; t++) {
+        const size_t i = p->row_begin + t * n_src / probes;
+        if (p->flag[i]) continue;
+        size_t hn = 0, m = 0;
+        for (size_t q = (i + 1 - jb) / QP; jb + q * QP < n; q++) {
+            const size_t j0 = jb + q * QP;
+            p->K->q16_block(a + (i - p->row_begin) * dp, dp, 1, panels + q * QP * dp, dp, dots);
+            for (size_t l = 0; l < QP && j0 + l < n; l++) {
+                const size_t j = j0 + l;
+                if (j <= i || p->flag[j]) continue;
+                const float e = (float)dots[l] * (p->w[i] * p->w[j]), sl = p->rho[j] * p->ai[i] + p->bi[i];
+                ubs[m++] = e + sl;
+                if (!cap) continue;
+                if (hn < cap) mdi_heap_push(heap, &hn, e - sl);
+                else if (e - sl > heap[0]) mdi_heap_replace_top(heap, hn, e - sl);
+            }
+        }
+        const float tau = cap && hn == cap && heap[0] > p->floor_f ? heap[0] : p->floor_f;
+        for (size_t u = 0; u < m; u++) survivors += ubs[u] >= tau;
+        pairs += (double)m;
+    }
+    free(heap);
+    free(ubs);
+    return survivors <= 0.1 * pairs;
+}
+
+__attribute__((noinline)) static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d,
                                                             size_t row_begin, size_t row_end, selector *s,
                                                             bool keep_going) {
     pruner p;
@@ -629,6 +669,10 @@ MDI_SMALL __attribute__((noinline)) static md_status all_pairs_pruned(const floa
     }
     if (st != MD_OK) goto done;
     pruner_rows(&p, a, panels);
+    if (!keep_going && !probe_pays(&p, a, panels)) {
+        st = MD_ERR_RANGE; /* nothing offered yet: the caller runs the unpruned pass */
+        goto done;
+    }
     {
         /* destination tiles of about 256 KB of panels stay in L2 while the sources stream */
         size_t tile_panels = (256 * 1024) / (QP * dp * sizeof(int16_t));

@@ -237,10 +237,11 @@ MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, cons
     {
         const float alpha = mdi_float_up(1.0 + (double)rq);
         const float beta = mdi_float_up((double)rq + (double)MDI_FILTER_MARGIN);
-        size_t hn = 0, filled_row = 0, filled_m = 0; /* where the heap became full */
+        size_t hn = 0, hot = 0; /* hot: blocks in a row where nearly every row was a candidate */
         float tau = -INFINITY;
         for (size_t j0 = 0; j0 < n && st == MD_OK; j0 += B) {
-            size_t cnt = n - j0 < B ? n - j0 : B;
+            size_t cnt = n - j0 < B ? n - j0 : B, m0 = m;
+            const bool full = hn == keep;
             K->q8_dots(qb, r->q8 + j0 * dp, cnt, dp, dots);
             const float *w = r->w + j0, *rho = r->rho + j0;
             upper_bounds(dots, w, rho, cnt, vq, alpha, beta, ubs);
@@ -262,23 +263,21 @@ MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, cons
                 const float lb = e - sl;
                 if (hn < keep) {
                     mdi_heap_push(heap, &hn, lb);
-                    if (hn == keep) {
-                        tau = heap[0];
-                        filled_row = j0 + t + 1;
-                        filled_m = m;
-                    }
+                    if (hn == keep) tau = heap[0];
                 } else if (lb > tau) {
                     mdi_heap_replace_top(heap, hn, lb);
                     tau = heap[0];
                 }
             }
-            /* Pruning pays while most rows are cut (the scan reads a quarter
-             * of the bytes; a survivor costs about a row of the exact pass):
-             * give up, and let the caller run the exact pass, once more than
-             * 60% of the rows scanned since k were held are candidates
-             * (e.g. when every row is nearly equal). */
-            const size_t since = j0 + cnt - (hn == keep ? filled_row : j0 + cnt);
-            if (!no_giving_up && hn == keep && since >= 4 * B && (m - filled_m) * 5 > since * 3) st = MD_ERR_RANGE;
+            /* The scan reads a quarter of the exact pass's bytes and a
+             * survivor costs about one row of the exact pass, so pruning pays
+             * unless nearly every row survives. Candidates thin out as the
+             * threshold rises (about k / rows seen, plus the rows within the
+             * bound's slack); when four blocks in a row after the first k
+             * rows are still nearly all candidates (every row nearly equal),
+             * give up and let the caller run the exact pass. */
+            hot = full && (m - m0) * 8 > cnt * 7 ? hot + 1 : 0;
+            if (!no_giving_up && hot >= 4) st = MD_ERR_RANGE;
         }
         if (st != MD_OK) goto done;
         /* the final tau prunes what an earlier, lower tau let through */
