@@ -35,20 +35,24 @@ function digest(p) {
   return { len: p.sim.length, sum, ix };
 }
 
+let lastTileMs = [];
 function pool(size) {
   const workers = Array.from({ length: size }, () => new Worker(new URL("./lib-allpairs-worker.mjs", import.meta.url)));
   let id = 0;
   const ask = (w, msg) => new Promise((resolve) => {
     const my = ++id;
-    const on = (r) => { if (r.id === my) { w.off("message", on); resolve(r.tiles); } };
+    const on = (r) => { if (r.id === my) { w.off("message", on); lastTileMs.push(r.ms); resolve(r.tiles); } };
     w.on("message", on);
     w.postMessage({ id: my, module, d, options: o, ...msg });
   });
   return {
     async run(matrix) {
       const rows = matrix.length / d, bounds = tileBounds(rows, size);
+      lastTileMs = [];
       const parts = await Promise.all(workers.map((w, i) => ask(w, { matrix, ranges: [[bounds[i], bounds[i + 1]]] })));
-      return md.merge(parts.flat(), rows, o);
+      const t = performance.now(), merged = md.merge(parts.flat(), rows, o);
+      console.error(`  ${size} worker(s): tiles ${lastTileMs.map((x) => x.toFixed(0)).join(" + ")} ms in the workers, merge ${(performance.now() - t).toFixed(0)} ms`);
+      return merged;
     },
     close: () => Promise.all(workers.map((w) => w.terminate())),
   };

@@ -7,8 +7,10 @@ import { rawInstance } from "./lib-raw.mjs";
 let md = null;
 parentPort.on("message", (m) => {
   md ??= rawInstance(m.module);
+  const t0 = performance.now();
   const p = md.packed(m.matrix, m.d);
   const tiles = m.ranges.map(([b, e]) => p.pass(m.options, b, e, false));
   p.free();
-  parentPort.postMessage({ id: m.id, tiles }, tiles.flatMap((t) => [t.src.buffer, t.dst.buffer, t.sim.buffer]));
+  const ms = performance.now() - t0;
+  parentPort.postMessage({ id: m.id, tiles, ms }, tiles.flatMap((t) => [t.src.buffer, t.dst.buffer, t.sim.buffer]));
 });

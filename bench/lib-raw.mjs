@@ -109,11 +109,12 @@ export function rawInstance(module) {
     const m = tiles.reduce((a, t) => a + t.sim.length, 0);
     const p = alloc(16 * m + 16), out = alloc(16);
     let at = 0;
+    const w = u32(), d = f64();
     for (const t of tiles)
       for (let i = 0; i < t.sim.length; i++, at++) {
-        u32()[(p >>> 2) + 4 * at] = t.src[i];
-        u32()[(p >>> 2) + 4 * at + 1] = t.dst[i];
-        f64()[(p >>> 3) + 2 * at + 1] = t.sim[i];
+        w[(p >>> 2) + 4 * at] = t.src[i];
+        w[(p >>> 2) + 4 * at + 1] = t.dst[i];
+        d[(p >>> 3) + 2 * at + 1] = t.sim[i];
       }
     check(ex.md_merge_neighbor_pairs_ranked(p, m, 0, n, o.floor, o.perSourceK, o.limit, out), "md_merge_neighbor_pairs_ranked");
     const r = readPairs(out);

@@ -451,6 +451,56 @@ MDI_SMALL static void compact(pruner *p) {
 
 /* Every buffered candidate gets its exact similarity and is offered to both
  * ends, grouped by source so one widened source row serves many dots. */
+/* Dot products of pairs of float rows (both sides vary), four at a time:
+ * each pair's sum runs in index order; interleaving four independent sums
+ * hides the add latency. */
+static void pair_dots(const float *const *a, const float *const *b, size_t m, size_t d, double *out) {
+    size_t t = 0;
+    for (; t + 4 <= m; t += 4) {
+        const float *a0 = a[t], *a1 = a[t + 1], *a2 = a[t + 2], *a3 = a[t + 3];
+        const float *b0 = b[t], *b1 = b[t + 1], *b2 = b[t + 2], *b3 = b[t + 3];
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (size_t k = 0; k < d; k++) {
+            s0 += (double)a0[k] * (double)b0[k];
+            s1 += (double)a1[k] * (double)b1[k];
+            s2 += (double)a2[k] * (double)b2[k];
+            s3 += (double)a3[k] * (double)b3[k];
+        }
+        out[t] = s0;
+        out[t + 1] = s1;
+        out[t + 2] = s2;
+        out[t + 3] = s3;
+    }
+    for (; t < m; t++) out[t] = dot_f32(a[t], b[t], d);
+}
+
+enum { FLUSH_CHUNK = 128 };
+
+/* A batch of exact pairs waiting for their dots. */
+typedef struct pair_batch {
+    const float *a[FLUSH_CHUNK], *b[FLUSH_CHUNK];
+    uint32_t i[FLUSH_CHUNK], j[FLUSH_CHUNK];
+    double dot[FLUSH_CHUNK];
+    size_t m;
+} pair_batch;
+
+/* Offer the batch's pairs (dots already computed) to both ends. */
+static md_status offer_batch(pruner *p, pair_batch *b) {
+    md_status st = MD_OK;
+    for (size_t t = 0; t < b->m && st == MD_OK; t++) {
+        const size_t i = b->i[t], j = b->j[t];
+        const double sim = hoisted(b->dot[t], p->norm[i], p->norm[j]);
+        if (!(sim >= p->s->floor)) continue;
+        st = offer(p->s, p->s->rank[i], j, sim);
+        if (st == MD_OK) st = offer(p->s, p->s->rank[j], i, sim);
+    }
+    b->m = 0;
+    return st;
+}
+
+/* Every buffered candidate gets its exact similarity and is offered to both
+ * ends. Grouped by source: a source with eight or more candidates widens
+ * its row once for the row kernel; the rest go by pairs. */
 MDI_SMALL static md_status flush(pruner *p) {
     const size_t m = p->cm, d = p->d, nsrc = p->row_end - p->row_begin;
     p->flushed = true;
@@ -458,35 +508,51 @@ MDI_SMALL static md_status flush(pruner *p) {
     size_t *start = mdi_calloc_array(nsrc + 1, sizeof(size_t));
     uint32_t *order = mdi_alloc_array(m, sizeof(uint32_t));
     double *qd = mdi_alloc_array(d, sizeof(double));
-    md_status st = (start && order && qd) ? MD_OK : MD_ERR_NOMEM;
+    pair_batch *rows = mdi_alloc_array(2, sizeof(pair_batch)), *pairs = rows + 1;
+    md_status st = (start && order && qd && rows) ? MD_OK : MD_ERR_NOMEM;
     if (st == MD_OK) {
+        rows->m = pairs->m = 0;
         for (size_t t = 0; t < m; t++) start[p->ci[t] - p->row_begin + 1]++;
         for (size_t i = 0; i < nsrc; i++) start[i + 1] += start[i];
         for (size_t t = 0; t < m; t++) order[start[p->ci[t] - p->row_begin]++] = (uint32_t)t;
-        enum { CHUNK = 128 };
-        const float *ptr[CHUNK];
-        double dot[CHUNK];
         size_t at = 0;
         while (at < m && st == MD_OK) {
             const size_t i = p->ci[order[at]];
             size_t end = at;
             while (end < m && p->ci[order[end]] == i) end++;
-            for (size_t k = 0; k < d; k++) qd[k] = (double)p->rows[i][k];
-            for (size_t c0 = at; c0 < end && st == MD_OK; c0 += CHUNK) {
-                size_t cnt = end - c0 < CHUNK ? end - c0 : CHUNK;
-                for (size_t t = 0; t < cnt; t++) ptr[t] = p->rows[p->cj[order[c0 + t]]];
-                p->K->dots_f32(qd, ptr, cnt, d, dot);
-                for (size_t t = 0; t < cnt && st == MD_OK; t++) {
-                    const size_t j = p->cj[order[c0 + t]];
-                    const double sim = hoisted(dot[t], p->norm[i], p->norm[j]);
-                    if (!(sim >= p->s->floor)) continue;
-                    st = offer(p->s, p->s->rank[i], j, sim);
-                    if (st == MD_OK) st = offer(p->s, p->s->rank[j], i, sim);
+            size_t full = end - at >= 8 ? at + (end - at) / 8 * 8 : at;
+            if (full > at)
+                for (size_t k = 0; k < d; k++) qd[k] = (double)p->rows[i][k];
+            for (size_t c0 = at; c0 < full && st == MD_OK; c0 += FLUSH_CHUNK) {
+                size_t cnt = full - c0 < FLUSH_CHUNK ? full - c0 : FLUSH_CHUNK;
+                for (size_t t = 0; t < cnt; t++) {
+                    rows->j[t] = p->cj[order[c0 + t]];
+                    rows->i[t] = (uint32_t)i;
+                    rows->b[t] = p->rows[rows->j[t]];
+                }
+                rows->m = cnt;
+                p->K->dots_f32(qd, rows->b, cnt, d, rows->dot);
+                st = offer_batch(p, rows);
+            }
+            for (size_t t = full; t < end && st == MD_OK; t++) {
+                const size_t j = p->cj[order[t]];
+                pairs->a[pairs->m] = p->rows[i];
+                pairs->b[pairs->m] = p->rows[j];
+                pairs->i[pairs->m] = (uint32_t)i;
+                pairs->j[pairs->m++] = (uint32_t)j;
+                if (pairs->m == FLUSH_CHUNK) {
+                    pair_dots(pairs->a, pairs->b, pairs->m, d, pairs->dot);
+                    st = offer_batch(p, pairs);
                 }
             }
             at = end;
         }
+        if (st == MD_OK && pairs->m) {
+            pair_dots(pairs->a, pairs->b, pairs->m, d, pairs->dot);
+            st = offer_batch(p, pairs);
+        }
     }
+    free(rows);
     free(qd);
     free(order);
     free(start);
@@ -613,40 +679,49 @@ MDI_SMALL static void pruner_rows(pruner *p, int16_t *a, int16_t *panels) {
     }
 }
 
-MDI_SMALL /* Whether the pass will pay: up to 32 sources spread over the tile, each
- * against every later row as the pass will see them (bounds, a heap of the
- * k largest lower bounds, the floor), give the share of pairs whose upper
- * bound reaches the threshold. Survivors cost several times an unpruned
- * pair (gathered rows, bookkeeping), so the pass pays only when few
- * survive: rows nearly equal, or a floor and k that keep most pairs, run
- * the unpruned pass instead. Costs about 32 / n of the pass. */
+MDI_SMALL /* Whether the pass will pay: about 32 sources (blocks of consecutive rows,
+ * one kernel call per panel, spread over the tile), each against every
+ * later row as the pass will see them (bounds, a heap of the k largest
+ * lower bounds, the floor), give the share of pairs whose upper bound
+ * reaches the threshold. Survivors cost several times an unpruned pair
+ * (gathered rows, bookkeeping), so the pass pays only when few survive:
+ * rows nearly equal, or a floor and k that keep most pairs, run the
+ * unpruned pass instead. Costs about 32 / n of the pass. */
 MDI_SMALL static bool probe_pays(const pruner *p, const int16_t *a, const int16_t *panels) {
-    const size_t n = p->n, dp = p->dp, QP = p->K->qp, jb = p->row_begin + 1;
-    const size_t n_src = p->row_end - p->row_begin, probes = n_src < 32 ? n_src : 32;
-    const size_t cap = p->heap_cap;
-    int32_t dots[MDI_QPMAX];
-    float *heap = mdi_alloc_array(cap ? cap : 1, sizeof(float)), *ubs = mdi_alloc_array(n, sizeof(float));
+    const size_t n = p->n, dp = p->dp, QP = p->K->qp, QR = p->K->qr, jb = p->row_begin + 1;
+    const size_t n_src = p->row_end - p->row_begin, cap = p->heap_cap;
+    const size_t blocks = (32 + QR - 1) / QR;
+    int32_t dots[MDI_QRMAX * MDI_QPMAX];
+    float *heap = mdi_alloc_array(QR * (cap ? cap : 1), sizeof(float)), *ubs = mdi_alloc_array(QR, n * sizeof(float));
+    size_t hn[MDI_QRMAX], m[MDI_QRMAX];
     double pairs = 0, survivors = 0;
-    for (size_t t = 0; heap && ubs && t < probes; t++) {
-        const size_t i = p->row_begin + t * n_src / probes;
-        if (p->flag[i]) continue;
-        size_t hn = 0, m = 0;
-        for (size_t q = (i + 1 - jb) / QP; jb + q * QP < n; q++) {
+    for (size_t b = 0; heap && ubs && b < blocks; b++) {
+        const size_t i0 = p->row_begin + b * n_src / blocks, r = p->row_end - i0 < QR ? p->row_end - i0 : QR;
+        if (b > 0 && i0 < p->row_begin + (b - 1) * n_src / blocks + QR) continue; /* a small tile: overlapping blocks */
+        for (size_t ii = 0; ii < r; ii++) hn[ii] = m[ii] = 0;
+        for (size_t q = (i0 + 1 - jb) / QP; jb + q * QP < n; q++) {
             const size_t j0 = jb + q * QP;
-            p->K->q16_block(a + (i - p->row_begin) * dp, dp, 1, panels + q * QP * dp, dp, dots);
-            for (size_t l = 0; l < QP && j0 + l < n; l++) {
-                const size_t j = j0 + l;
-                if (j <= i || p->flag[j]) continue;
-                const float e = (float)dots[l] * (p->w[i] * p->w[j]), sl = p->rho[j] * p->ai[i] + p->bi[i];
-                ubs[m++] = e + sl;
-                if (!cap) continue;
-                if (hn < cap) mdi_heap_push(heap, &hn, e - sl);
-                else if (e - sl > heap[0]) mdi_heap_replace_top(heap, hn, e - sl);
+            p->K->q16_block(a + (i0 - p->row_begin) * dp, dp, r, panels + q * QP * dp, dp, dots);
+            for (size_t ii = 0; ii < r; ii++) {
+                const size_t i = i0 + ii;
+                float *h = heap + ii * (cap ? cap : 1);
+                for (size_t l = 0; !p->flag[i] && l < QP && j0 + l < n; l++) {
+                    const size_t j = j0 + l;
+                    if (j <= i || p->flag[j]) continue;
+                    const float e = (float)dots[ii * QP + l] * (p->w[i] * p->w[j]), sl = p->rho[j] * p->ai[i] + p->bi[i];
+                    ubs[ii * n + m[ii]++] = e + sl;
+                    if (!cap) continue;
+                    if (hn[ii] < cap) mdi_heap_push(h, &hn[ii], e - sl);
+                    else if (e - sl > h[0]) mdi_heap_replace_top(h, hn[ii], e - sl);
+                }
             }
         }
-        const float tau = cap && hn == cap && heap[0] > p->floor_f ? heap[0] : p->floor_f;
-        for (size_t u = 0; u < m; u++) survivors += ubs[u] >= tau;
-        pairs += (double)m;
+        for (size_t ii = 0; ii < r; ii++) {
+            const float *h = heap + ii * (cap ? cap : 1);
+            const float tau = cap && hn[ii] == cap && h[0] > p->floor_f ? h[0] : p->floor_f;
+            for (size_t u = 0; u < m[ii]; u++) survivors += ubs[ii * n + u] >= tau;
+            pairs += (double)m[ii];
+        }
     }
     free(heap);
     free(ubs);
