@@ -48,10 +48,11 @@ static inline size_t rng_below(check_rng *r, size_t n) { return n ? (size_t)(rng
 /* Property-test iterations: n, or n / 10 (at least 1) when MD_TEST_QUICK is
  * set (valgrind runs the same tests for memory errors, 20-50x slower). */
 #include <stdlib.h>
-static inline int check_iters(int n) {
+static inline int check_quick(void) {
     const char *q = getenv("MD_TEST_QUICK");
-    return q && *q && *q != '0' ? (n / 10 > 0 ? n / 10 : 1) : n;
+    return q && *q && *q != '0';
 }
+static inline int check_iters(int n) { return check_quick() ? (n / 10 > 0 ? n / 10 : 1) : n; }
 
 static inline int check_report(const char *name) {
     printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);

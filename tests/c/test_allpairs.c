@@ -66,7 +66,7 @@ static void test_packed(void) {
         md_neighbor_options o = random_options();
         /* every pair kept (a large or NaN k): lists of n, so fewer rows */
         bool big = !(o.per_source_k <= 64);
-        size_t n = rng_below(&rng, 8) == 0 ? rng_below(&rng, 4) : 2 + rng_below(&rng, big ? 50 : d > 100 ? 80 : 180);
+        size_t n = rng_below(&rng, 8) == 0 ? rng_below(&rng, 4) : 2 + rng_below(&rng, big || check_quick() ? 50 : d > 100 ? 80 : 180);
         float *m = malloc((n * d + 1) * sizeof(float));
         make_rows(m, n, d, kind);
         md_str *keys = malloc((n + 1) * sizeof(md_str));
@@ -137,8 +137,8 @@ static void test_shaped(void) {
  * the candidate buffer overflowing (many near-ties), so compaction, the
  * flush and the give-up rule all run. */
 static void test_large(void) {
-    for (int kind = 0; kind < KINDS; kind++) {
-        size_t n = 420, d = 24;
+    for (int kind = 0; kind < KINDS; kind += check_quick() ? 3 : 1) {
+        size_t n = 300, d = 24; /* 44,850 pairs: the automatic choice probes and prunes */
         float *m = malloc(n * d * sizeof(float));
         make_rows(m, n, d, kind);
         md_str *keys = malloc(n * sizeof(md_str));

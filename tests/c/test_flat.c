@@ -81,7 +81,7 @@ static md_neighbor_options random_options(void) {
 /* Ragged float vectors: the flat f32 forms against the keyed calls; the
  * f64 forms over the widened copies give the same answer. */
 static void test_flat_f32(void) {
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0, iters = check_iters(300); iter < iters; iter++) {
         size_t n = rng_below(&rng, 30), base = 1 + rng_below(&rng, 20);
         int ragged = rng_below(&rng, 3) == 0, dups = rng_below(&rng, 3) == 0;
         char names[30][8];
@@ -147,7 +147,7 @@ static void test_flat_f32(void) {
  * md_cosine of the two arrays (the hoisted form equals cosine on finite
  * vectors), and a pair is in the answer exactly when the design keeps it. */
 static void test_f64_cosine(void) {
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0, iters = check_iters(300); iter < iters; iter++) {
         size_t n = 2 + rng_below(&rng, 25), d = 1 + rng_below(&rng, 40);
         double *g = malloc(n * d * sizeof(double));
         uint32_t offs[28];
@@ -184,7 +184,7 @@ static void test_f64_cosine(void) {
 
 /* Ranked packed passes and the resident passes against the keyed packed call. */
 static void test_ranked_and_resident(void) {
-    for (int iter = 0; iter < 150; iter++) {
+    for (int iter = 0, iters = check_iters(150); iter < iters; iter++) {
         size_t n = rng_below(&rng, 200), d = 16 + rng_below(&rng, 40);
         char (*names)[8] = malloc((n + 1) * 8);
         md_str *keys = malloc((n + 1) * sizeof(md_str));
