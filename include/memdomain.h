@@ -233,11 +233,13 @@ md_status md_partition_by_cooldown(const uint8_t *has_last, const double *last_m
 /* Grid values are JavaScript numbers (doubles), exactly as in the reference:
  * every input, NaN and fractional counts included, gets the reference's
  * answer. Counts follow JavaScript loops: a fractional count runs
- * ceil(count) times, NaN and counts <= 0 run none. Folds stop early once the
- * value repeats (a fixed point or a cycle), so a huge or infinite count
- * returns promptly with the same answer; a fold that has not settled after
- * MD_FOLD_BUDGET steps while more remain returns MD_ERR_RANGE instead of
- * running for hours (the reference would run that long, or forever). */
+ * ceil(count) times, NaN and counts <= 0 run none. A finite count is always
+ * followed to its end, as the reference does (no step budget); folds stop
+ * early once the value repeats (a fixed point or a cycle), which gives the
+ * same answer. Only an endless count (infinite, or beyond 2^53 where the
+ * reference's counter stops moving), for which the reference never returns,
+ * can fail: MD_ERR_RANGE when the value has not settled within
+ * MD_FOLD_BUDGET steps. */
 #define MD_FOLD_BUDGET (1 << 26)
 
 /** Math.round(value * SCALE). */
@@ -255,9 +257,9 @@ md_status md_apply_outcomes_fp(double alpha_fp, double prev_fp, const double *si
 /**
  * hits <= 0 (or NaN) -> prev; else fold trunc(hits) signals of NEG_ONE_FP.
  * The reference builds an array of that length, which JavaScript refuses
- * from 2^32 on: that case returns MD_ERR_RANGE, as does a fold past
- * MD_FOLD_BUDGET steps that has not settled. Otherwise MD_OK (or
- * MD_ERR_NULL when out is NULL).
+ * from 2^32 on: that case returns MD_ERR_RANGE. Every count below 2^32 is
+ * folded to its end (a cycle or fixed point is skipped over exactly).
+ * Otherwise MD_OK (or MD_ERR_NULL when out is NULL).
  */
 md_status md_apply_negative_hits_fp(double alpha_fp, double prev_fp, double hits, double *out);
 /** min(conf, ewmaStepFp(alpha, conf, floor)), with JavaScript's Math.min. */
@@ -265,9 +267,11 @@ double md_decay_confidence_fp(double alpha_fp, double conf_fp, double floor_fp);
 /**
  * md_decay_confidence_fp folded `cycles` times (a JavaScript loop bound:
  * ceil(cycles) steps, none for NaN or cycles <= 0). Returns MD_OK,
- * MD_ERR_NULL (out NULL), or MD_ERR_RANGE when the value has not settled
- * after MD_FOLD_BUDGET steps and more remain (including an infinite count,
- * or one beyond 2^53 where the reference's counter stops moving).
+ * MD_ERR_NULL (out NULL), or MD_ERR_RANGE only for an endless count
+ * (infinite, or beyond 2^53 where the reference's counter stops moving) whose
+ * value has not settled after MD_FOLD_BUDGET steps: the reference never
+ * returns there. Every finite count is folded to its end (time proportional
+ * to the steps taken before the value settles).
  */
 md_status md_decay_confidence_n_fp(double alpha_fp, double conf_fp, double floor_fp, double cycles,
                                    double *out);
@@ -501,6 +505,72 @@ typedef struct md_retention_columns {
  */
 md_status md_score_retention_many(const md_retention_columns *columns, double *score, uint8_t *action,
                                   double *signals);
+
+/**
+ * One memory type's settings under a retention policy: its weight profile and
+ * its recency half-life in days (> 0, or 0 for no time decay, the design's
+ * null). The profile need not sum to 1: the composite is then no longer a
+ * convex combination, and may leave [0, 1].
+ */
+typedef struct md_retention_class {
+    md_weight_profile weights;
+    double half_life_days;
+} md_retention_class;
+
+/**
+ * A retention policy (RetentionPolicy in the JS API): settings per type class
+ * and the band thresholds. Under a policy, a memory's type code
+ * (md_retention_input.memory_type, the bytes of md_retention_columns.memory_type)
+ * indexes classes[0..n_classes): the md_memory_type codes index the design's
+ * seven classes in md_default_retention_classes, and a policy may append
+ * classes of its own for other type names (the batch's byte codes reach 255).
+ * A memory keeps when score > keep_threshold, evicts when
+ * score <= evict_threshold, and compresses in between, so each boundary
+ * belongs to the lower band as in bandFor.
+ *
+ * A policy is valid when classes is non-NULL (or n_classes is 0), every
+ * weight is finite and >= 0, every half-life is finite and >= 0, both
+ * thresholds are finite, and evict_threshold <= keep_threshold.
+ */
+typedef struct md_retention_policy {
+    const md_retention_class *classes;
+    size_t n_classes;
+    double keep_threshold;
+    double evict_threshold;
+} md_retention_policy;
+
+/** The design's classes in md_memory_type order: WEIGHT_PROFILES / DEFAULT_WEIGHTS and HALF_LIVES_DAYS. */
+extern const md_retention_class md_default_retention_classes[MD_MEMORY_TYPE_COUNT];
+/** The design's policy: md_default_retention_classes, KEEP_THRESHOLD and EVICT_THRESHOLD. */
+extern const md_retention_policy md_default_retention_policy;
+
+/**
+ * Check a policy against the rules above. Returns MD_OK, MD_ERR_NULL (policy
+ * NULL, or classes NULL with n_classes > 0) or MD_ERR_INVALID (a weight or
+ * half-life negative or not finite, a threshold not finite, or
+ * evict_threshold > keep_threshold).
+ */
+md_status md_retention_policy_check(const md_retention_policy *policy);
+
+/**
+ * scoreRetention under a policy: the signals with the half-life of class
+ * input->memory_type, the composite under its weights, the band by the
+ * policy's thresholds. With md_default_retention_policy the result is
+ * md_score_retention's, bit for bit. Returns MD_OK, MD_ERR_NULL (a pointer
+ * NULL), MD_ERR_INVALID (input->memory_type >= n_classes) or
+ * md_retention_policy_check's status (out is then untouched).
+ */
+md_status md_score_retention_policy(const md_retention_input *input, const md_retention_policy *policy,
+                                    md_retention_score *out);
+
+/**
+ * md_score_retention_many under a policy: memory_type[i] indexes
+ * policy->classes. Bit-identical to md_score_retention_policy per memory.
+ * Returns md_score_retention_many's statuses (MD_ERR_INVALID for a code
+ * >= n_classes) or md_retention_policy_check's.
+ */
+md_status md_score_retention_many_policy(const md_retention_columns *columns, const md_retention_policy *policy,
+                                         double *score, uint8_t *action, double *signals);
 
 /**
  * reprieveScore: 0.4 * max(1, min(10, importance)) / 10
@@ -964,7 +1034,7 @@ typedef struct md_text {
 /** Release a md_text's bytes and zero it. NULL is a no-op. */
 void md_text_free(md_text *text);
 
-/** The Unicode version of the text tables ("15.0.0"). */
+/** The Unicode version of the text tables ("17.0.0", as Node 20 / ICU 78, Chromium and Deno). */
 const char *md_unicode_version(void);
 
 /**

@@ -34,38 +34,6 @@ MDI_SMALL double mdi_q8_query_cap2(size_t d) {
     return floor(0x1p62 * 0.999 / (16129.0 * (double)(d ? d : 1)));
 }
 
-/* a_k = round(x_k / s) clamped to +-qmax into o8 or o16; *norm2 = sum a_k^2;
- * returns sum (x_k - s a_k)^2, computed in double. Four independent sums
- * (the bound holds for any summation order; a_k^2 sums are exact). */
-static inline __attribute__((always_inline)) double quantize_loop(const float *x, size_t d, double s,
-                                                                  double qmax, int8_t *o8, int16_t *o16,
-                                                                  double *norm2) {
-    const double inv = 1 / s;
-    double e[4] = {0, 0, 0, 0}, q2[4] = {0, 0, 0, 0};
-    size_t k = 0;
-#define QSTEP(u)                                                              \
-    do {                                                                      \
-        double v = (double)x[k + (u)] * inv;                                  \
-        v = v < -qmax ? -qmax : (v > qmax ? qmax : v);                        \
-        const int32_t qi = (int32_t)(v + (v >= 0 ? 0.5 : -0.5));              \
-        const double qd = (double)qi, r = (double)x[k + (u)] - s * qd;        \
-        q2[u] += qd * qd;                                                     \
-        e[u] += r * r;                                                        \
-        if (o8) o8[k + (u)] = (int8_t)qi;                                     \
-        else o16[k + (u)] = (int16_t)qi;                                      \
-    } while (0)
-    for (; k + 4 <= d; k += 4) {
-        QSTEP(0);
-        QSTEP(1);
-        QSTEP(2);
-        QSTEP(3);
-    }
-    for (; k < d; k++) QSTEP(0) ;
-#undef QSTEP
-    *norm2 = (q2[0] + q2[1]) + (q2[2] + q2[3]);
-    return (e[0] + e[1]) + (e[2] + e[3]);
-}
-
 bool mdi_quantize(const float *x, size_t d, size_t dp, double ss, int bits, double cap2, void *out,
                   float *w, float *rho) {
     const size_t width = bits == 8 ? 1 : 2;
@@ -97,10 +65,20 @@ bool mdi_quantize(const float *x, size_t d, size_t dp, double ss, int bits, doub
      * s |a_k|) <= 4 u nb of the real one. */
     double e2 = 0;
     for (int attempt = 0;; attempt++) {
-        double norm2 = 0; /* exact: each a_k^2 < 2^30, at most 2^16 of them */
-        e2 = bits == 8 ? quantize_loop(x, d, s, qmax, out, NULL, &norm2)
-                       : quantize_loop(x, d, s, qmax, NULL, out, &norm2);
-        if (cap2 <= 0 || norm2 <= cap2) break;
+        const double inv = 1 / s;
+        uint64_t norm2 = 0;
+        e2 = 0;
+        for (size_t k = 0; k < d; k++) {
+            double v = (double)x[k] * inv;
+            v = v < -qmax ? -qmax : (v > qmax ? qmax : v);
+            int32_t qi = (int32_t)(v + (v >= 0 ? 0.5 : -0.5));
+            norm2 += (uint64_t)((int64_t)qi * qi);
+            double e = (double)x[k] - s * (double)qi;
+            e2 += e * e;
+            if (bits == 8) ((int8_t *)out)[k] = (int8_t)qi;
+            else ((int16_t *)out)[k] = (int16_t)qi;
+        }
+        if (cap2 <= 0 || (double)norm2 <= cap2) break;
         if (attempt == 8) { /* not reached with the choice above; kept for safety */
             memset(out, 0, dp * width);
             *rho = INFINITY;

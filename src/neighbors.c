@@ -454,7 +454,7 @@ MDI_SMALL static void compact(pruner *p) {
 /* Dot products of pairs of float rows (both sides vary), four at a time:
  * each pair's sum runs in index order; interleaving four independent sums
  * hides the add latency. */
-static void pair_dots(const float *const *a, const float *const *b, size_t m, size_t d, double *out) {
+MDI_SMALL static void pair_dots(const float *const *a, const float *const *b, size_t m, size_t d, double *out) {
     size_t t = 0;
     for (; t + 4 <= m; t += 4) {
         const float *a0 = a[t], *a1 = a[t + 1], *a2 = a[t + 2], *a3 = a[t + 3];
@@ -485,7 +485,7 @@ typedef struct pair_batch {
 } pair_batch;
 
 /* Offer the batch's pairs (dots already computed) to both ends. */
-static md_status offer_batch(pruner *p, pair_batch *b) {
+MDI_SMALL static md_status offer_batch(pruner *p, pair_batch *b) {
     md_status st = MD_OK;
     for (size_t t = 0; t < b->m && st == MD_OK; t++) {
         const size_t i = b->i[t], j = b->j[t];
@@ -658,7 +658,7 @@ MDI_SMALL static md_status pruner_init(pruner *p, const float *const *rows, size
 
 /* Norms, flags, int16 copies of rows [row_begin, n) (a, row-major) and
  * their destination panels. */
-MDI_SMALL static void pruner_rows(pruner *p, int16_t *a, int16_t *panels) {
+MDI_SMALL __attribute__((noinline)) static void pruner_rows(pruner *p, int16_t *a, int16_t *panels) {
     const size_t n = p->n, d = p->d, dp = p->dp, QP = p->K->qp, row_begin = p->row_begin, jb = row_begin + 1;
     for (size_t j = row_begin; j < n; j++) {
         double ss = sum_sq_f32(p->rows[j], d);
@@ -687,7 +687,7 @@ MDI_SMALL /* Whether the pass will pay: about 32 sources (blocks of consecutive 
  * (gathered rows, bookkeeping), so the pass pays only when few survive:
  * rows nearly equal, or a floor and k that keep most pairs, run the
  * unpruned pass instead. Costs about 32 / n of the pass. */
-MDI_SMALL static bool probe_pays(const pruner *p, const int16_t *a, const int16_t *panels) {
+MDI_SMALL __attribute__((noinline)) static bool probe_pays(const pruner *p, const int16_t *a, const int16_t *panels) {
     const size_t n = p->n, dp = p->dp, QP = p->K->qp, QR = p->K->qr, jb = p->row_begin + 1;
     const size_t n_src = p->row_end - p->row_begin, cap = p->heap_cap;
     const size_t blocks = (32 + QR - 1) / QR;

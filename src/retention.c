@@ -4,6 +4,7 @@
  * so NaN and infinities get the reference's answers without special cases. */
 #include "internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -28,18 +29,30 @@ const char *const md_signal_names[MD_SIGNAL_COUNT] = {
 const char *const md_triage_actions[3] = {"keep", "compress", "evict"};
 
 /* rec, acc, conf, pr, bridge, reinf, dens, contested */
-const md_weight_profile md_weight_profiles[5] = {
-    {{0.25, 0.15, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}},      /* episodic */
-    {{0.05, 0.15, 0.2, 0.2, 0.15, 0.1, 0.1, 0.05}},    /* semantic */
-    {{0.0, 0.2, 0.15, 0.15, 0.1, 0.2, 0.1, 0.1}},      /* procedural */
-    {{0.1, 0.1, 0.15, 0.15, 0.15, 0.15, 0.1, 0.1}},    /* arc */
-    {{0.2, 0.15, 0.1, 0.05, 0.05, 0.2, 0.1, 0.15}},    /* error_pattern */
+#define EPISODIC {{0.25, 0.15, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}}
+#define SEMANTIC {{0.05, 0.15, 0.2, 0.2, 0.15, 0.1, 0.1, 0.05}}
+#define PROCEDURAL {{0.0, 0.2, 0.15, 0.15, 0.1, 0.2, 0.1, 0.1}}
+#define ARC {{0.1, 0.1, 0.15, 0.15, 0.15, 0.15, 0.1, 0.1}}
+#define ERROR_PATTERN {{0.2, 0.15, 0.1, 0.05, 0.05, 0.2, 0.1, 0.15}}
+#define DEFAULT_WEIGHTS {{0.15, 0.15, 0.15, 0.15, 0.1, 0.1, 0.1, 0.1}}
+
+const md_weight_profile md_weight_profiles[5] = {EPISODIC, SEMANTIC, PROCEDURAL, ARC, ERROR_PATTERN};
+const md_weight_profile md_default_weights = DEFAULT_WEIGHTS;
+
+/* md_memory_type order; a half-life of 0 marks "no decay" (the reference's null). */
+const md_retention_class md_default_retention_classes[MD_MEMORY_TYPE_COUNT] = {
+    {EPISODIC, 10}, {SEMANTIC, 90}, {PROCEDURAL, 0}, {ARC, 30}, {ERROR_PATTERN, 14},
+    {DEFAULT_WEIGHTS, 0} /* task */, {DEFAULT_WEIGHTS, MD_DEFAULT_HALF_LIFE_DAYS} /* any other type */,
 };
 
-const md_weight_profile md_default_weights = {{0.15, 0.15, 0.15, 0.15, 0.1, 0.1, 0.1, 0.1}};
+const md_retention_policy md_default_retention_policy = {
+    md_default_retention_classes, MD_MEMORY_TYPE_COUNT, MD_KEEP_THRESHOLD, MD_EVICT_THRESHOLD,
+};
 
-/* Half-lives in md_memory_type order; 0 marks "no decay" (the reference's null). */
-static const double half_lives[MD_MEMORY_TYPE_COUNT] = {10, 90, 0, 30, 14, 0, MD_DEFAULT_HALF_LIFE_DAYS};
+/* An md_memory_type outside the enum is any other type, as md_memory_type_of would say. */
+static inline md_memory_type known(md_memory_type type) {
+    return (unsigned)type < MD_MEMORY_TYPE_COUNT ? type : MD_MEMORY_OTHER;
+}
 
 static const struct { const char *name; size_t len; } type_names[MD_MEMORY_OTHER] = {
     {"episodic", 8}, {"semantic", 8}, {"procedural", 10}, {"arc", 3}, {"error_pattern", 13}, {"task", 4},
@@ -65,7 +78,7 @@ const md_weight_profile *md_weights_for(md_memory_type type) {
 }
 
 bool md_half_life_for(md_memory_type type, double *days) {
-    double h = (unsigned)type < MD_MEMORY_TYPE_COUNT ? half_lives[type] : MD_DEFAULT_HALF_LIFE_DAYS;
+    double h = md_default_retention_classes[known(type)].half_life_days;
     if (h == 0) return false;
     if (days) *days = h;
     return true;
@@ -95,18 +108,14 @@ static inline double neumaier8(const double v[MD_SIGNAL_COUNT]) {
 
 static inline double clamp01(double v) { return js_max(0, js_min(1, v)); }
 
-static inline const double *weights_of(md_memory_type type) {
-    return ((unsigned)type < 5 ? &md_weight_profiles[type] : &md_default_weights)->weight;
-}
-
 /* The recency curve before its clamp: 1 without decay or for ageDays <= 0. */
-static inline double recency_of(md_memory_type type, double age_days) {
-    double half_life = (unsigned)type < MD_MEMORY_TYPE_COUNT ? half_lives[type] : MD_DEFAULT_HALF_LIFE_DAYS;
+static inline double recency_of(double half_life, double age_days) {
     return (half_life == 0 || age_days <= 0) ? 1 : md_js_exp((-MD_LN2 * age_days) / half_life);
 }
 
-static inline void compute_signals(const md_retention_input *in, double s[MD_SIGNAL_COUNT]) {
-    s[MD_SIGNAL_RECENCY] = clamp01(recency_of(in->memory_type, in->age_days));
+/* The signals of `in` with the half-life of its class (in->memory_type is ignored). */
+static inline void compute_signals(const md_retention_input *in, double half_life, double s[MD_SIGNAL_COUNT]) {
+    s[MD_SIGNAL_RECENCY] = clamp01(recency_of(half_life, in->age_days));
     s[MD_SIGNAL_ACCESS_FREQUENCY] = js_min(1, js_max(0, in->access_count) / 10);
     s[MD_SIGNAL_CONFIDENCE] = clamp01(in->confidence);
     s[MD_SIGNAL_PAGERANK] = in->max_graph_rank > 0 ? clamp01(js_max(0, in->graph_rank) / in->max_graph_rank) : 0;
@@ -127,7 +136,7 @@ static inline double composite(const double s[MD_SIGNAL_COUNT], const double w[M
 
 md_status md_compute_signals(const md_retention_input *input, md_signals *out) {
     if (!input || !out) return MD_ERR_NULL;
-    compute_signals(input, out->value);
+    compute_signals(input, md_default_retention_classes[known(input->memory_type)].half_life_days, out->value);
     return MD_OK;
 }
 
@@ -137,17 +146,50 @@ md_status md_composite_score(const md_signals *signals, const md_weight_profile 
     return MD_OK;
 }
 
-md_triage_action md_band_for(double score) {
-    if (score > MD_KEEP_THRESHOLD) return MD_ACTION_KEEP;
-    if (score > MD_EVICT_THRESHOLD) return MD_ACTION_COMPRESS;
+/* bandFor with the policy's edges: each boundary belongs to the lower band, NaN evicts. */
+static inline md_triage_action band(double score, const md_retention_policy *p) {
+    if (score > p->keep_threshold) return MD_ACTION_KEEP;
+    if (score > p->evict_threshold) return MD_ACTION_COMPRESS;
     return MD_ACTION_EVICT;
+}
+
+md_triage_action md_band_for(double score) { return band(score, &md_default_retention_policy); }
+
+static inline bool finite_nonneg(double v) { return v >= 0 && v <= DBL_MAX; }
+
+md_status md_retention_policy_check(const md_retention_policy *policy) {
+    if (!policy || MDI_BAD_IN(policy->classes, policy->n_classes)) return MD_ERR_NULL;
+    for (size_t c = 0; c < policy->n_classes; c++) {
+        const md_retention_class *cls = &policy->classes[c];
+        for (int k = 0; k < MD_SIGNAL_COUNT; k++)
+            if (!finite_nonneg(cls->weights.weight[k])) return MD_ERR_INVALID;
+        if (!finite_nonneg(cls->half_life_days)) return MD_ERR_INVALID;
+    }
+    double keep = policy->keep_threshold, evict = policy->evict_threshold;
+    if (!isfinite(keep) || !isfinite(evict) || evict > keep) return MD_ERR_INVALID;
+    return MD_OK;
+}
+
+static void score_one(const md_retention_input *input, const md_retention_class *cls, const md_retention_policy *p,
+                      md_retention_score *out) {
+    compute_signals(input, cls->half_life_days, out->signals.value);
+    out->score = composite(out->signals.value, cls->weights.weight);
+    out->action = band(out->score, p);
 }
 
 md_status md_score_retention(const md_retention_input *input, md_retention_score *out) {
     if (!input || !out) return MD_ERR_NULL;
-    compute_signals(input, out->signals.value);
-    out->score = composite(out->signals.value, weights_of(input->memory_type));
-    out->action = md_band_for(out->score);
+    score_one(input, &md_default_retention_classes[known(input->memory_type)], &md_default_retention_policy, out);
+    return MD_OK;
+}
+
+md_status md_score_retention_policy(const md_retention_input *input, const md_retention_policy *policy,
+                                    md_retention_score *out) {
+    if (!input || !out) return MD_ERR_NULL;
+    md_status st = md_retention_policy_check(policy);
+    if (st != MD_OK) return st;
+    if ((size_t)(unsigned)input->memory_type >= policy->n_classes) return MD_ERR_INVALID;
+    score_one(input, &policy->classes[input->memory_type], policy, out);
     return MD_OK;
 }
 
@@ -181,10 +223,12 @@ static inline v128_t js_round_x2(v128_t x) {
     return wasm_v128_bitselect(x, r, keep_x);
 }
 
-static void score_pair(const md_retention_columns *c, size_t i, double *score, uint8_t *action, double *signals) {
-    md_memory_type t0 = (md_memory_type)c->memory_type[i], t1 = (md_memory_type)c->memory_type[i + 1];
+static void score_pair(const md_retention_columns *c, const md_retention_policy *p, size_t i, double *score,
+                       uint8_t *action, double *signals) {
+    const md_retention_class *c0 = &p->classes[c->memory_type[i]], *c1 = &p->classes[c->memory_type[i + 1]];
     v128_t s[MD_SIGNAL_COUNT];
-    s[MD_SIGNAL_RECENCY] = clamp01x2(wasm_f64x2_make(recency_of(t0, c->age_days[i]), recency_of(t1, c->age_days[i + 1])));
+    s[MD_SIGNAL_RECENCY] = clamp01x2(wasm_f64x2_make(recency_of(c0->half_life_days, c->age_days[i]),
+                                                     recency_of(c1->half_life_days, c->age_days[i + 1])));
     s[MD_SIGNAL_ACCESS_FREQUENCY] = ratio1x2(LOAD(c->access_count), 10);
     s[MD_SIGNAL_CONFIDENCE] = clamp01x2(LOAD(c->confidence));
     v128_t max_rank = LOAD(c->max_graph_rank);
@@ -199,7 +243,7 @@ static void score_pair(const md_retention_columns *c, size_t i, double *score, u
     s[MD_SIGNAL_CONTESTED_STATUS] = wasm_f64x2_sub(X2(1), ratio1x2(LOAD(c->contradiction_count), 3));
 
     /* composite: Neumaier over the eight terms, then Math.round(total * 10^4) / 10^4 */
-    const double *w0 = weights_of(t0), *w1 = weights_of(t1);
+    const double *w0 = c0->weights.weight, *w1 = c1->weights.weight;
     v128_t sum = X2(0), comp = X2(0);
     for (int k = 0; k < MD_SIGNAL_COUNT; k++) {
         v128_t v = wasm_f64x2_mul(s[k], wasm_f64x2_make(w0[k], w1[k]));
@@ -212,16 +256,17 @@ static void score_pair(const md_retention_columns *c, size_t i, double *score, u
     v128_t total = wasm_f64x2_add(sum, comp);
     v128_t sc = wasm_f64x2_div(js_round_x2(wasm_f64x2_mul(total, X2(10000))), X2(10000));
     wasm_v128_store(score + i, sc);
-    action[i] = (uint8_t)md_band_for(wasm_f64x2_extract_lane(sc, 0));
-    action[i + 1] = (uint8_t)md_band_for(wasm_f64x2_extract_lane(sc, 1));
+    action[i] = (uint8_t)band(wasm_f64x2_extract_lane(sc, 0), p);
+    action[i + 1] = (uint8_t)band(wasm_f64x2_extract_lane(sc, 1), p);
     if (signals)
         for (int k = 0; k < MD_SIGNAL_COUNT; k++) wasm_v128_store(signals + (size_t)k * c->n + i, s[k]);
 }
 #undef LOAD
 #endif
 
-md_status md_score_retention_many(const md_retention_columns *columns, double *score, uint8_t *action,
-                                  double *signals) {
+/* The batch under a valid policy. */
+static md_status score_many(const md_retention_columns *columns, const md_retention_policy *p, double *score,
+                            uint8_t *action, double *signals) {
     if (!columns) return MD_ERR_NULL;
     const md_retention_columns *c = columns;
     size_t n = c->n;
@@ -232,10 +277,10 @@ md_status md_score_retention_many(const md_retention_columns *columns, double *s
         MDI_BAD_IN(action, n))
         return MD_ERR_NULL;
     for (size_t i = 0; i < n; i++)
-        if (c->memory_type[i] >= MD_MEMORY_TYPE_COUNT) return MD_ERR_INVALID;
+        if (c->memory_type[i] >= p->n_classes) return MD_ERR_INVALID;
     size_t i = 0;
 #if defined(__wasm_simd128__)
-    for (; i + 1 < n; i += 2) score_pair(c, i, score, action, signals);
+    for (; i + 1 < n; i += 2) score_pair(c, p, i, score, action, signals);
 #endif
     for (; i < n; i++) {
         md_retention_input in = {
@@ -243,14 +288,26 @@ md_status md_score_retention_many(const md_retention_columns *columns, double *s
             c->graph_rank[i], c->max_graph_rank[i], c->bridge_count[i], c->reinforcement_count[i],
             c->word_count[i], c->contradiction_count[i],
         };
+        const md_retention_class *cls = &p->classes[c->memory_type[i]];
         double s[MD_SIGNAL_COUNT];
-        compute_signals(&in, s);
-        score[i] = composite(s, weights_of(in.memory_type));
-        action[i] = (uint8_t)md_band_for(score[i]);
+        compute_signals(&in, cls->half_life_days, s);
+        score[i] = composite(s, cls->weights.weight);
+        action[i] = (uint8_t)band(score[i], p);
         if (signals)
             for (int k = 0; k < MD_SIGNAL_COUNT; k++) signals[(size_t)k * n + i] = s[k];
     }
     return MD_OK;
+}
+
+md_status md_score_retention_many(const md_retention_columns *columns, double *score, uint8_t *action,
+                                  double *signals) {
+    return score_many(columns, &md_default_retention_policy, score, action, signals);
+}
+
+md_status md_score_retention_many_policy(const md_retention_columns *columns, const md_retention_policy *policy,
+                                         double *score, uint8_t *action, double *signals) {
+    md_status st = md_retention_policy_check(policy);
+    return st != MD_OK ? st : score_many(columns, policy, score, action, signals);
 }
 
 double md_reprieve_score(double importance, double access_count, double outcome_score,

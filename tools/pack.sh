@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Stage the package (js/ with the real clang wasm instead of the source tree's
 # symlink) into build/pkg/ and `npm pack` it there: prints the tarball's path.
+# Also copies it to build/memdomain.tgz, a name without the version that
+# examples/worker/package.json can point at ("file:../../build/memdomain.tgz").
 #   usage: tools/pack.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,8 +12,9 @@ wasm="$build/memdomain.wasm"
 pkg="$build/pkg"
 rm -rf "$pkg" && mkdir -p "$pkg"
 # Everything package.json "files" names, except the wasm symlink; then the real file.
-(cd "$root/js" && cp -R index.js index.d.ts package.json src types "$pkg/")
+(cd "$root/js" && cp -R index.js index.d.ts package.json src cache types "$pkg/")
 cp "$wasm" "$pkg/memdomain.wasm"
 cd "$pkg"
 tgz=$(npm pack --silent --pack-destination "$build" | tail -n 1)
+cp "$build/$tgz" "$build/memdomain.tgz"
 echo "$build/$tgz"

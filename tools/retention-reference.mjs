@@ -70,3 +70,19 @@ export function refReprieveScore({ importance, accessCount, outcomeScore, hoursS
   const recency = Math.exp(-decayRate * Math.max(0, hoursSinceAccess));
   return 0.4 * imp + 0.3 * access + 0.2 * outcome + 0.1 * recency;
 }
+
+// The same arithmetic under a RetentionPolicy (memdomain's addition), written
+// plainly: the policy's profile and half-life for the type when it has an own
+// key, else the design's table, else the policy's default, else the design's.
+export function refScoreRetentionPolicy(input, policy) {
+  const t = input.memoryType;
+  const pick = (table, fallback, dflt) => (table && own(table, t) ? table[t] : own(fallback, t) ? fallback[t] : dflt);
+  const profile = pick(policy.weights, WEIGHT_PROFILES, policy.defaultWeights ?? DEFAULT_WEIGHTS);
+  const halfLife = pick(policy.halfLives, HALF_LIVES_DAYS, policy.defaultHalfLife === undefined ? 30 : policy.defaultHalfLife);
+  const signals = refComputeSignals({ ...input, memoryType: "procedural" }); // no decay; recency below
+  const recency = halfLife === null || input.ageDays <= 0 ? 1 : Math.exp((-Math.LN2 * input.ageDays) / halfLife);
+  signals.recency = clamp01(recency);
+  const score = refCompositeScore(signals, profile);
+  const keep = policy.keepThreshold ?? 0.7, evict = policy.evictThreshold ?? 0.3;
+  return { score, action: score > keep ? "keep" : score > evict ? "compress" : "evict", signals };
+}

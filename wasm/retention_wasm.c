@@ -76,3 +76,52 @@ int mdw_score_retention_many(size_t n, const uint8_t *memory_type, const double 
     };
     return md_score_retention_many(&c, score, action, signals);
 }
+
+/* A policy as the glue lays it out: n_classes md_retention_class records (8
+ * weights, then the half-life; 9 doubles each, the struct's own layout), then
+ * keep_threshold and evict_threshold. */
+_Static_assert(sizeof(md_retention_class) == 9 * sizeof(double), "md_retention_class is 9 doubles");
+static md_retention_policy policy_of(const double *flat, size_t n_classes) {
+    md_retention_policy p = {
+        (const md_retention_class *)flat, n_classes, flat[9 * n_classes], flat[9 * n_classes + 1],
+    };
+    return p;
+}
+
+/* scoreRetention under a one-class policy (the glue resolves the memory's
+ * type to its class): out[0] = score, out[1..9) = signals, out[9] = the
+ * action code. Returns an md_status. */
+MDW_EXPORT("mdw_score_retention_policy")
+int mdw_score_retention_policy(const double *policy, double age_days, double access_count, double confidence,
+                               double graph_rank, double max_graph_rank, double bridge_count,
+                               double reinforcement_count, double word_count, double contradiction_count,
+                               double *out) {
+    md_retention_policy p = policy_of(policy, 1);
+    md_retention_input in = input_of(0, age_days, access_count, confidence, graph_rank, max_graph_rank,
+                                     bridge_count, reinforcement_count, word_count, contradiction_count);
+    md_retention_score r;
+    md_status st = md_score_retention_policy(&in, &p, &r);
+    if (st != MD_OK) return st;
+    out[0] = r.score;
+    for (int k = 0; k < MD_SIGNAL_COUNT; k++) out[1 + k] = r.signals.value[k];
+    out[9] = (double)r.action;
+    return MD_OK;
+}
+
+/* The batch scorer under a policy of n_classes classes (laid out as above);
+ * memory_type holds class codes. */
+MDW_EXPORT("mdw_score_retention_many_policy")
+int mdw_score_retention_many_policy(size_t n, const uint8_t *memory_type, const double *age_days,
+                                    const double *access_count, const double *confidence,
+                                    const double *graph_rank, const double *max_graph_rank,
+                                    const double *bridge_count, const double *reinforcement_count,
+                                    const double *word_count, const double *contradiction_count, double *score,
+                                    uint8_t *action, double *signals, const double *policy, size_t n_classes) {
+    if (!policy) return MD_ERR_NULL;
+    md_retention_columns c = {
+        n, memory_type, age_days, access_count, confidence, graph_rank, max_graph_rank,
+        bridge_count, reinforcement_count, word_count, contradiction_count,
+    };
+    md_retention_policy p = policy_of(policy, n_classes);
+    return md_score_retention_many_policy(&c, &p, score, action, signals);
+}

@@ -72,13 +72,14 @@ function typeCode(fn, arg, memoryType) {
 }
 
 // A per-instance block for the scalar entry points' out-values (9 doubles,
-// or 16 inputs of compositeScore); scratch() holds only 8.
+// 16 inputs of compositeScore, or a one-class policy and its 10 out-values);
+// scratch() holds only 8.
 let blockOwner = null;
 let blockPtr = 0;
 function block() {
   const ex = exportsOf();
   if (blockOwner !== ex) {
-    blockPtr = ex.md_alloc(128);
+    blockPtr = ex.md_alloc(256);
     if (!blockPtr) throw new RangeError("memdomain: could not allocate WebAssembly memory");
     blockOwner = ex;
   }
@@ -167,15 +168,91 @@ export function bandFor(score) {
   return TRIAGE_ACTIONS[exportsOf().md_band_for(num("bandFor", "score", score))];
 }
 
-/** Score one memory: normalize, weight by its type's profile, band the composite. */
-export function scoreRetention(input) {
+/**
+ * Score one memory: normalize, weight by its type's profile, band the
+ * composite. With a RetentionPolicy, its weights, half-lives and thresholds
+ * replace the design's where it gives them.
+ */
+export function scoreRetention(input, policy) {
   const fn = "scoreRetention";
   const a = readInput(fn, input);
+  if (policy !== undefined) return scorePolicy(fn, a, input.memoryType, readPolicy(fn, "policy", policy));
   const at = block();
   const action = exportsOf().mdw_score_retention(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
   const { f64 } = views();
   const i = at >>> 3;
   return { score: f64[i], action: TRIAGE_ACTIONS[action], signals: signalsAt(f64, i + 1) };
+}
+
+// ---------------------------------------------------------------- policy
+
+// A RetentionPolicy, checked whole (each error names its field) and resolved
+// against the design's tables: what it does not give keeps the design's value,
+// and a type lookup is an own-key lookup, as in the design's tables. C takes a
+// policy as class records of 9 doubles (8 weights, then the half-life with 0
+// for "no decay"), then the keep and evict thresholds.
+const POLICY_FIELDS = ["weights", "defaultWeights", "halfLives", "defaultHalfLife", "keepThreshold", "evictThreshold"];
+const KNOWN_TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "task"]; // codes 0-5; 6: any other
+const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const row = (p) => SIGNAL_NAMES.map((s) => p[s]);
+
+function fields(fn, arg, o, known) {
+  obj(fn, arg, o);
+  for (const k of Object.keys(o)) if (!known.includes(k)) throw rangeError(fn, `${arg}.${k}`, `is not one of ${known.join(", ")}`);
+  return o;
+}
+const bad = (fn, arg, what, v) => rangeError(fn, arg, `must be ${what}, got ${v}`);
+
+function policyProfile(fn, arg, p) {
+  return row(fields(fn, arg, p, SIGNAL_NAMES)).map((w, k) => {
+    if (!(num(fn, `${arg}.${SIGNAL_NAMES[k]}`, w) >= 0 && w < Infinity)) throw bad(fn, `${arg}.${SIGNAL_NAMES[k]}`, "a finite weight >= 0", w);
+    return w;
+  });
+}
+
+function policyHalfLife(fn, arg, h) {
+  if (h === null) return 0;
+  if (typeof h !== "number") throw typeError(fn, arg, "a number of days or null", h);
+  if (!(h > 0 && h < Infinity)) throw bad(fn, arg, "a finite number of days > 0, or null", h);
+  return h;
+}
+
+function readPolicy(fn, arg, p) {
+  fields(fn, arg, p, POLICY_FIELDS);
+  const table = (name, read) => {
+    const t = p[name], out = new Map();
+    if (t !== undefined) for (const k of Object.keys(obj(fn, `${arg}.${name}`, t))) out.set(k, read(fn, `${arg}.${name}.${k}`, t[k]));
+    return out;
+  };
+  const given = (name, read, dflt) => (p[name] === undefined ? dflt : read(fn, `${arg}.${name}`, p[name]));
+  const threshold = (f, a, v) => {
+    if (!Number.isFinite(num(f, a, v))) throw bad(f, a, "a finite number", v);
+    return v;
+  };
+  const weights = table("weights", policyProfile), halfLives = table("halfLives", policyHalfLife);
+  const defaultWeights = given("defaultWeights", policyProfile, row(DEFAULT_WEIGHTS));
+  const defaultHalfLife = given("defaultHalfLife", policyHalfLife, DEFAULT_HALF_LIFE_DAYS);
+  const keep = given("keepThreshold", threshold, KEEP_THRESHOLD), evict = given("evictThreshold", threshold, EVICT_THRESHOLD);
+  if (evict > keep)
+    throw rangeError(fn, `${arg}.${p.evictThreshold === undefined ? "keepThreshold" : "evictThreshold"}`,
+      `would cross the bands (evict ${evict} > keep ${keep})`);
+  return {
+    keep, evict,
+    // The class record of a memory type (null: a type neither the design nor the policy names).
+    classOf: (t) => [...(weights.get(t) ?? (own(WEIGHT_PROFILES, t) ? row(WEIGHT_PROFILES[t]) : defaultWeights)),
+      halfLives.has(t) ? halfLives.get(t) : own(HALF_LIVES_DAYS, t) ? HALF_LIVES_DAYS[t] ?? 0 : defaultHalfLife],
+    // A type the policy names that the design does not: it gets a class of its own.
+    ownClass: (t) => (weights.has(t) || halfLives.has(t)) && !KNOWN_TYPES.includes(t),
+  };
+}
+
+function scorePolicy(fn, a, memoryType, pol) {
+  const at = block(), i = at >>> 3;
+  views().f64.set([...pol.classOf(memoryType), pol.keep, pol.evict], i);
+  const st = exportsOf().mdw_score_retention_policy(at, a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at + 88);
+  if (st !== 0) raise(st, fn);
+  const { f64 } = views();
+  return { score: f64[i + 11], action: TRIAGE_ACTIONS[f64[i + 20]], signals: signalsAt(f64, i + 12) };
 }
 
 // ---------------------------------------------------------------- batch
@@ -189,8 +266,10 @@ const COLUMNS = ["ageDays", "accessCount", "confidence", "graphRank", "maxGraphR
  * array of n strings, every other RetentionInput field an array or typed array
  * of n numbers. Returns { score: Float64Array, action: Uint8Array } (0 keep,
  * 1 compress, 2 evict) and, with `{ signals: true }`, `signals`: one
- * Float64Array per signal name. Bit-identical to scoreRetention per memory;
- * a constant number of calls into WebAssembly whatever n is.
+ * Float64Array per signal name. With `{ policy }` (a RetentionPolicy), each
+ * memory is scored as scoreRetention(input, policy) scores it. Bit-identical
+ * to scoreRetention per memory; a constant number of calls into WebAssembly
+ * whatever n is.
  */
 export function scoreRetentionMany(columns, options) {
   const fn = "scoreRetentionMany";
@@ -206,6 +285,7 @@ export function scoreRetentionMany(columns, options) {
       throw rangeError(fn, `columns.${name}`, `has length ${v.length}, but columns.memoryType has ${n}`);
     return v;
   });
+  const pol = options?.policy === undefined ? null : readPolicy(fn, "options.policy", options.policy);
 
   // Type codes: one cache lookup per memory, one classification call for the
   // strings never seen before.
@@ -225,17 +305,36 @@ export function scoreRetentionMany(columns, options) {
     const fresh = classify(fn, missing.map((i) => types[i]));
     for (const i of missing) codes[i] = fresh.get(types[i]) ?? typeCache.get(types[i]);
   }
+  // Under a policy: the design's seven classes with its settings, then a class
+  // for each type of this batch that it names beyond the design's.
+  let classes = null;
+  if (pol) {
+    classes = [...KNOWN_TYPES, null].map(pol.classOf);
+    const extra = new Map();
+    for (let i = 0; i < n; i++) {
+      const t = types[i];
+      if (!pol.ownClass(t)) continue;
+      if (!extra.has(t)) {
+        if (classes.length === 256) throw rangeError(fn, "options.policy", "names over 249 types of this batch beyond the design's six");
+        extra.set(t, classes.push(pol.classOf(t)) - 1);
+      }
+      codes[i] = extra.get(t);
+    }
+  }
 
   return withFrame(fn, (f) => {
     const pt = f.u8(n);
     const pc = cols.map(() => f.f64(n));
     const ps = f.f64(n), pa = f.u8(n), pg = wantSignals ? f.f64(8 * n) : 0;
+    const pp = classes ? f.f64(9 * classes.length + 2) : 0;
     f.alloc();
     views().u8.set(codes, f.at(pt));
     for (let k = 0; k < cols.length; k++) f.writeF64(pc[k], cols[k]);
     const at = pc.map((p) => f.at(p));
-    f.check(exportsOf().mdw_score_retention_many(n, f.at(pt), at[0], at[1], at[2], at[3], at[4], at[5], at[6],
-      at[7], at[8], f.at(ps), f.at(pa), wantSignals ? f.at(pg) : 0));
+    const args = [n, f.at(pt), ...at, f.at(ps), f.at(pa), wantSignals ? f.at(pg) : 0];
+    if (classes) f.writeF64(pp, [...classes.flat(), pol.keep, pol.evict]);
+    f.check(classes ? exportsOf().mdw_score_retention_many_policy(...args, f.at(pp), classes.length)
+      : exportsOf().mdw_score_retention_many(...args));
     const { f64, u8 } = views();
     const out = {
       score: f64.slice(f.at(ps) >>> 3, (f.at(ps) >>> 3) + n),

@@ -74,8 +74,39 @@ export declare function computeSignals(input: RetentionInput): Signals;
 export declare function compositeScore(signals: Signals, profile: WeightProfile): number;
 /** The band a composite falls in; boundaries belong to the lower band. */
 export declare function bandFor(score: number): "keep" | "compress" | "evict";
-/** Score one memory: normalize, weight by its type's profile, band the composite. */
-export declare function scoreRetention(input: RetentionInput): RetentionScore;
+/**
+ * Tuned retention settings (memdomain's addition). Anything not given keeps
+ * the design's value; a type lookup is an own-key lookup, as in the design's
+ * tables, so a type the design does not list can get settings of its own.
+ * Every weight is a finite number >= 0 (a profile gives all eight signals and
+ * nothing else; it need not sum to 1, but the composite then leaves [0, 1]),
+ * a half-life is a finite number of days > 0 or null for no decay, the
+ * thresholds are finite and evictThreshold <= keepThreshold. Unknown fields
+ * are refused. Errors are TypeError (wrong type) or RangeError (out of range,
+ * unknown field, crossing thresholds) naming the field, e.g.
+ * "scoreRetention: policy.halfLives.arc must be a finite number of days > 0, or null, got -5".
+ */
+export interface RetentionPolicy {
+  /** Weight profiles by memory type (WEIGHT_PROFILES). */
+  readonly weights?: Readonly<Record<string, WeightProfile>>;
+  /** The profile of every type without one (DEFAULT_WEIGHTS, which "task" uses too). */
+  readonly defaultWeights?: WeightProfile;
+  /** Recency half-lives in days by memory type, null for no decay (HALF_LIVES_DAYS). */
+  readonly halfLives?: Readonly<Record<string, number | null>>;
+  /** The half-life of every type without one (DEFAULT_HALF_LIFE_DAYS, 30), or null. */
+  readonly defaultHalfLife?: number | null;
+  /** Keep when score > keepThreshold (KEEP_THRESHOLD, 0.7). */
+  readonly keepThreshold?: number;
+  /** Evict when score <= evictThreshold (EVICT_THRESHOLD, 0.3); compress in between. */
+  readonly evictThreshold?: number;
+}
+
+/**
+ * Score one memory: normalize, weight by its type's profile, band the
+ * composite. With a policy, its settings replace the design's where it gives
+ * them; without one (or with {}), the design's constants, bit for bit.
+ */
+export declare function scoreRetention(input: RetentionInput, policy?: RetentionPolicy): RetentionScore;
 
 /** A numeric column: a plain array or any non-BigInt typed array. */
 export type NumberColumn = ArrayLike<number>;
@@ -108,12 +139,15 @@ export interface RetentionBatchWithSignals extends RetentionBatch {
 
 /**
  * scoreRetention over whole columns, bit-identical to calling it per memory,
- * with a constant number of calls into WebAssembly. Throws TypeError for a
+ * with a constant number of calls into WebAssembly. `options.policy` scores
+ * every memory as scoreRetention(input, policy) would. Throws TypeError for a
  * wrong type (naming the column and index) and RangeError for a column whose
  * length differs from memoryType's.
  */
-export declare function scoreRetentionMany(columns: RetentionColumns, options: { readonly signals: true }): RetentionBatchWithSignals;
-export declare function scoreRetentionMany(columns: RetentionColumns, options?: { readonly signals?: boolean }): RetentionBatch;
+export declare function scoreRetentionMany(columns: RetentionColumns,
+  options: { readonly signals: true; readonly policy?: RetentionPolicy }): RetentionBatchWithSignals;
+export declare function scoreRetentionMany(columns: RetentionColumns,
+  options?: { readonly signals?: boolean; readonly policy?: RetentionPolicy }): RetentionBatch;
 
 /** The four-term reprieve score (not convex: the log1p(accessCount) term is unbounded). */
 export declare function reprieveScore(input: ReprieveInput): number;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_passed, check_failed;
@@ -32,6 +33,17 @@ static inline int same_bits(double a, double b) {
         else { check_failed++; fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g\n", __FILE__, __LINE__, #a, check_a_, check_b_); } \
     } while (0)
 
+/* Property-loop iterations: n, or n / 8 (at least 1) when
+ * MD_TEST_UNDER_VALGRIND is set (make test-valgrind): memcheck runs the same
+ * code paths some 50 times slower, and the sanitizer run (make test-c) still
+ * does all n. */
+static inline int check_iters(int n) {
+    int k = getenv("MD_TEST_UNDER_VALGRIND") ? n / 8 : n;
+    return k > 0 ? k : 1;
+}
+/* Under valgrind (as above): for tests that also shrink their inputs. */
+static inline int check_quick(void) { return getenv("MD_TEST_UNDER_VALGRIND") != NULL; }
+
 /* splitmix64: a seeded, portable PRNG. */
 typedef struct { uint64_t s; } check_rng;
 static inline uint64_t rng_next(check_rng *r) {
@@ -45,14 +57,7 @@ static inline double rng_unit(check_rng *r) { return (double)(rng_next(r) >> 11)
 static inline double rng_range(check_rng *r, double lo, double hi) { return lo + (hi - lo) * rng_unit(r); }
 static inline size_t rng_below(check_rng *r, size_t n) { return n ? (size_t)(rng_next(r) % n) : 0; }
 
-/* Property-test iterations: n, or n / 10 (at least 1) when MD_TEST_QUICK is
- * set (valgrind runs the same tests for memory errors, 20-50x slower). */
-#include <stdlib.h>
-static inline int check_quick(void) {
-    const char *q = getenv("MD_TEST_QUICK");
-    return q && *q && *q != '0';
-}
-static inline int check_iters(int n) { return check_quick() ? (n / 10 > 0 ? n / 10 : 1) : n; }
+
 
 static inline int check_report(const char *name) {
     printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);

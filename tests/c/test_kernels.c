@@ -45,7 +45,7 @@ static const size_t DIMS[] = {0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 10
 
 static void test_block(const mdi_kernels *K) {
     const size_t P = K->p, R = K->r;
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0; iter < check_iters(300); iter++) {
         size_t d = DIMS[rng_below(&rng, NDIMS)];
         size_t r = 1 + rng_below(&rng, R), cnt = 1 + rng_below(&rng, P);
         int mode = (int)rng_below(&rng, 4);
@@ -88,7 +88,7 @@ static void test_block(const mdi_kernels *K) {
 
 static void test_row(const mdi_kernels *K) {
     const size_t P = K->p;
-    for (int iter = 0; iter < 200; iter++) {
+    for (int iter = 0; iter < check_iters(200); iter++) {
         size_t d = DIMS[rng_below(&rng, NDIMS)];
         size_t m = 1 + rng_below(&rng, MDI_M);
         int exact = (int)rng_below(&rng, 2);
@@ -113,7 +113,7 @@ static void test_row(const mdi_kernels *K) {
 }
 
 static void test_rows_kernel(const mdi_kernels *K) {
-    for (int iter = 0; iter < 200; iter++) {
+    for (int iter = 0; iter < check_iters(200); iter++) {
         size_t d = DIMS[rng_below(&rng, NDIMS)], n = rng_below(&rng, 45);
         float *m = malloc((n * d + 1) * sizeof(float)), *q32 = malloc((d + 1) * sizeof(float));
         double *q = malloc((d + 1) * sizeof(double));
@@ -159,7 +159,7 @@ static int8_t pick_i8(int extreme) {
 }
 
 static void test_q8(const mdi_kernels *K) {
-    for (int iter = 0; iter < 200; iter++) {
+    for (int iter = 0; iter < check_iters(200); iter++) {
         size_t dp = MDI_QALIGN * (1 + rng_below(&rng, 14)), n = rng_below(&rng, 23);
         int extreme = rng_below(&rng, 4) == 0;
         int16_t *q = malloc(dp * sizeof(int16_t));
@@ -181,7 +181,7 @@ static void test_q8(const mdi_kernels *K) {
 
 static void test_q16(const mdi_kernels *K) {
     const size_t QP = K->qp, QR = K->qr;
-    for (int iter = 0; iter < 200; iter++) {
+    for (int iter = 0; iter < check_iters(200); iter++) {
         size_t dp = 2 * (1 + rng_below(&rng, 200)), r = 1 + rng_below(&rng, QR), cnt = 1 + rng_below(&rng, QP);
         int extreme = rng_below(&rng, 4) == 0;
         int16_t *a = malloc(QR * dp * sizeof(int16_t)), *b = malloc(QP * dp * sizeof(int16_t));
@@ -208,7 +208,7 @@ static void test_q16(const mdi_kernels *K) {
  * same float operations in the same order), thresholds at -inf / +inf too. */
 static void test_screen(const mdi_kernels *K) {
     const size_t QP = K->qp;
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0; iter < check_iters(300); iter++) {
         int32_t dots[MDI_QPMAX];
         float wj[MDI_QPMAX], rj[MDI_QPMAX], tj[MDI_QPMAX];
         for (size_t q = 0; q < QP; q++) {

@@ -4,6 +4,7 @@
 #include "memdomain.h"
 #include "check.h"
 
+#include <float.h>
 #include <stdlib.h>
 
 static md_str S(const char *s) { md_str r = {s, strlen(s)}; return r; }
@@ -123,7 +124,7 @@ static void test_bands(void) {
     /* a partition of [0, 1]: each score has one band, and bands are monotone in the score */
     check_rng r = {42};
     int bad = 0;
-    for (int i = 0; i < 100000; i++) {
+    for (int i = 0; i < check_iters(100000); i++) {
         double a = rng_unit(&r), b = rng_unit(&r);
         if (a > b) { double t = a; a = b; b = t; }
         md_triage_action x = md_band_for(a), y = md_band_for(b);
@@ -183,7 +184,7 @@ static void test_signals(void) {
      * composite is on the 10^-4 grid and the action is its band */
     check_rng r = {7};
     int bad = 0;
-    for (int i = 0; i < 200000; i++) {
+    for (int i = 0; i < check_iters(200000); i++) {
         md_retention_input x = random_input(&r, 0);
         md_score_retention(&x, &rs);
         for (int k = 0; k < MD_SIGNAL_COUNT; k++)
@@ -210,7 +211,7 @@ static void test_signals(void) {
      * library's md_compensated_sum, bit for bit, for any signals and profile
      * (NaN, infinities, negative and huge weights included) */
     int differ = 0;
-    for (int i = 0; i < 200000; i++) {
+    for (int i = 0; i < check_iters(200000); i++) {
         md_signals sg;
         md_weight_profile wp;
         double terms[MD_SIGNAL_COUNT], sum, got;
@@ -275,10 +276,193 @@ static void test_batch(void) {
     for (int k = 0; k < 9; k++) free(cols[k]);
 }
 
+/* A random policy: n classes with random non-negative weights (not summing to
+ * 1), half-lives in (0, 200] or 0 (no decay), and thresholds in order. */
+static void random_policy(check_rng *r, md_retention_class *classes, size_t n, md_retention_policy *p) {
+    for (size_t c = 0; c < n; c++) {
+        for (int k = 0; k < MD_SIGNAL_COUNT; k++) classes[c].weights.weight[k] = rng_below(r, 5) ? rng_unit(r) * 0.3 : 0;
+        classes[c].half_life_days = rng_below(r, 4) ? rng_range(r, 0.01, 200) : 0;
+    }
+    double a = rng_range(r, -0.2, 1.2), b = rng_range(r, -0.2, 1.2);
+    p->classes = classes;
+    p->n_classes = n;
+    p->keep_threshold = a > b ? a : b;
+    p->evict_threshold = a > b ? b : a;
+}
+
+static void test_policy(void) {
+    check_rng r = {1530};
+    int bad = 0;
+    /* the design's policy is md_score_retention, bit for bit, for every type code (and out-of-enum codes) */
+    CHECK(md_retention_policy_check(&md_default_retention_policy) == MD_OK);
+    for (int t = 0; t < MD_MEMORY_TYPE_COUNT; t++) {
+        double h;
+        bool decays = md_half_life_for(ALL_TYPES[t], &h);
+        CHECK(decays ? md_default_retention_classes[t].half_life_days == h : md_default_retention_classes[t].half_life_days == 0);
+        CHECK(memcmp(&md_default_retention_classes[t].weights, md_weights_for(ALL_TYPES[t]), sizeof(md_weight_profile)) == 0);
+    }
+    for (int i = 0; i < check_iters(100000); i++) {
+        md_retention_input x = random_input(&r, 1);
+        md_retention_score a, b;
+        CHECK(md_score_retention(&x, &a) == MD_OK);
+        if (md_score_retention_policy(&x, &md_default_retention_policy, &b) != MD_OK) { bad++; continue; }
+        if (!same_bits(a.score, b.score) || a.action != b.action) bad++;
+        for (int k = 0; k < MD_SIGNAL_COUNT; k++) if (!same_bits(a.signals.value[k], b.signals.value[k])) bad++;
+    }
+    CHECK(bad == 0);
+
+    /* a tuned policy with a class of its own (code 7) agrees with the arithmetic spelled out:
+     * recency on the class's half-life, the other signals as computeSignals gives them,
+     * compositeScore under the class's weights, the bands at the policy's thresholds */
+    enum { NC = MD_MEMORY_TYPE_COUNT + 1 };
+    md_retention_class classes[NC];
+    md_retention_policy p;
+    for (int round = 0; round < 200; round++) {
+        random_policy(&r, classes, NC, &p);
+        for (int i = 0; i < 200; i++) {
+            md_retention_input x = random_input(&r, i % 4 == 0);
+            x.memory_type = (md_memory_type)rng_below(&r, NC);
+            md_retention_score got;
+            if (md_score_retention_policy(&x, &p, &got) != MD_OK) { bad++; continue; }
+            const md_retention_class *c = &classes[x.memory_type];
+            md_retention_input other = x;
+            other.memory_type = MD_MEMORY_PROCEDURAL; /* no decay: recency is replaced below */
+            md_signals want;
+            md_compute_signals(&other, &want);
+            double h = c->half_life_days;
+            double rec = (h == 0 || x.age_days <= 0) ? 1 : md_js_exp((-MD_LN2 * x.age_days) / h);
+            want.value[MD_SIGNAL_RECENCY] = isnan(rec) ? rec : rec < 0 ? 0 : rec > 1 ? 1 : rec;
+            double score;
+            md_composite_score(&want, &c->weights, &score);
+            md_triage_action action = score > p.keep_threshold ? MD_ACTION_KEEP
+                                      : score > p.evict_threshold ? MD_ACTION_COMPRESS : MD_ACTION_EVICT;
+            if (!same_bits(got.score, score) || got.action != action) bad++;
+            for (int k = 0; k < MD_SIGNAL_COUNT; k++) if (!same_bits(got.signals.value[k], want.value[k])) bad++;
+        }
+    }
+    CHECK(bad == 0);
+    /* exactly 0.5 at a tuned half-life; the boundaries belong to the lower band */
+    md_retention_class one[1] = {{{{1, 0, 0, 0, 0, 0, 0, 0}}, 7}};
+    md_retention_policy p1 = {one, 1, 0.5, 0.25};
+    md_retention_input at = {0, 7, 0, 0, 0, 0, 0, 0, 0, 0};
+    md_retention_score s1;
+    CHECK(md_score_retention_policy(&at, &p1, &s1) == MD_OK);
+    CHECK_SAME(s1.signals.value[MD_SIGNAL_RECENCY], 0.5);
+    CHECK_SAME(s1.score, 0.5);
+    CHECK(s1.action == MD_ACTION_COMPRESS);
+    at.age_days = 14;
+    CHECK(md_score_retention_policy(&at, &p1, &s1) == MD_OK && s1.score == 0.25 && s1.action == MD_ACTION_EVICT);
+    at.age_days = 0;
+    CHECK(md_score_retention_policy(&at, &p1, &s1) == MD_OK && s1.score == 1 && s1.action == MD_ACTION_KEEP);
+    /* equal thresholds: no compress band */
+    p1.evict_threshold = 0.5;
+    at.age_days = 7;
+    CHECK(md_score_retention_policy(&at, &p1, &s1) == MD_OK && s1.action == MD_ACTION_EVICT);
+
+    /* statuses: a bad policy is refused and out is untouched */
+    md_retention_score untouched;
+    memset(&untouched, 0x5a, sizeof untouched);
+    md_retention_score before = untouched;
+    md_retention_input x = random_input(&r, 0);
+    x.memory_type = 0;
+    CHECK(md_retention_policy_check(NULL) == MD_ERR_NULL);
+    md_retention_policy nul = {NULL, 3, 0.7, 0.3};
+    CHECK(md_retention_policy_check(&nul) == MD_ERR_NULL);
+    md_retention_policy none = {NULL, 0, 0.7, 0.3};
+    CHECK(md_retention_policy_check(&none) == MD_OK);
+    CHECK(md_score_retention_policy(&x, &none, &untouched) == MD_ERR_INVALID); /* no class 0 */
+    const double bad_values[] = {-1, -DBL_MIN, NAN, INFINITY, -INFINITY};
+    for (size_t v = 0; v < sizeof bad_values / sizeof *bad_values; v++) {
+        md_retention_class c1[1] = {md_default_retention_classes[0]};
+        md_retention_policy q = {c1, 1, 0.7, 0.3};
+        c1[0].weights.weight[v % MD_SIGNAL_COUNT] = bad_values[v];
+        CHECK(md_retention_policy_check(&q) == MD_ERR_INVALID);
+        CHECK(md_score_retention_policy(&x, &q, &untouched) == MD_ERR_INVALID);
+        c1[0] = md_default_retention_classes[0];
+        c1[0].half_life_days = bad_values[v];
+        CHECK(md_retention_policy_check(&q) == MD_ERR_INVALID);
+        c1[0] = md_default_retention_classes[0];
+        q.keep_threshold = bad_values[v];
+        CHECK(md_retention_policy_check(&q) == MD_ERR_INVALID); /* not finite, or below evict (0.3) */
+        q.keep_threshold = 0.7;
+        q.evict_threshold = bad_values[v];
+        CHECK(md_retention_policy_check(&q) == (isfinite(bad_values[v]) ? MD_OK : MD_ERR_INVALID));
+    }
+    md_retention_policy crossed = md_default_retention_policy;
+    crossed.evict_threshold = nextafter(crossed.keep_threshold, 1);
+    CHECK(md_retention_policy_check(&crossed) == MD_ERR_INVALID);
+    CHECK(md_score_retention_policy(&x, &crossed, &untouched) == MD_ERR_INVALID);
+    crossed.evict_threshold = crossed.keep_threshold;
+    CHECK(md_retention_policy_check(&crossed) == MD_OK);
+    md_retention_class zero[1] = {{{{0}}, -0.0}}; /* -0 is >= 0: zero weights and no decay are valid */
+    md_retention_policy zp = {zero, 1, 0.7, 0.3};
+    CHECK(md_score_retention_policy(&x, &zp, &s1) == MD_OK && s1.score == 0 && s1.action == MD_ACTION_EVICT);
+    CHECK(md_score_retention_policy(NULL, &md_default_retention_policy, &untouched) == MD_ERR_NULL);
+    CHECK(md_score_retention_policy(&x, NULL, &untouched) == MD_ERR_NULL);
+    CHECK(md_score_retention_policy(&x, &md_default_retention_policy, NULL) == MD_ERR_NULL);
+    x.memory_type = MD_MEMORY_TYPE_COUNT;
+    CHECK(md_score_retention_policy(&x, &md_default_retention_policy, &untouched) == MD_ERR_INVALID);
+    CHECK(memcmp(&untouched, &before, sizeof before) == 0);
+}
+
+static void test_batch_policy(void) {
+    enum { N = 3001, NC = 12 };
+    check_rng r = {4242};
+    uint8_t *types = malloc(N);
+    double *cols[9];
+    for (int k = 0; k < 9; k++) cols[k] = malloc(N * sizeof(double));
+    md_retention_input *ins = malloc(N * sizeof *ins);
+    for (int i = 0; i < N; i++) {
+        md_retention_input x = random_input(&r, 1);
+        x.memory_type = (md_memory_type)rng_below(&r, NC);
+        ins[i] = x;
+        types[i] = (uint8_t)x.memory_type;
+        double v[9] = {x.age_days, x.access_count, x.confidence, x.graph_rank, x.max_graph_rank,
+                       x.bridge_count, x.reinforcement_count, x.word_count, x.contradiction_count};
+        for (int k = 0; k < 9; k++) cols[k][i] = v[k];
+    }
+    md_retention_columns c = {N, types, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], cols[8]};
+    double *score = malloc(N * sizeof(double)), *sig = malloc(8 * N * sizeof(double));
+    uint8_t *action = malloc(N);
+    md_retention_class classes[NC];
+    md_retention_policy p;
+    int bad = 0;
+    for (int round = 0; round < 20; round++) {
+        random_policy(&r, classes, NC, &p);
+        CHECK(md_score_retention_many_policy(&c, &p, score, action, round % 2 ? sig : NULL) == MD_OK);
+        for (int i = 0; i < N; i++) {
+            md_retention_score one;
+            md_score_retention_policy(&ins[i], &p, &one);
+            if (!same_bits(one.score, score[i]) || one.action != action[i]) bad++;
+            if (round % 2)
+                for (int k = 0; k < MD_SIGNAL_COUNT; k++)
+                    if (!same_bits(one.signals.value[k], sig[(size_t)k * N + i])) bad++;
+        }
+    }
+    CHECK(bad == 0);
+    /* the design's policy is md_score_retention_many */
+    for (int i = 0; i < N; i++) types[i] %= MD_MEMORY_TYPE_COUNT;
+    double *score2 = malloc(N * sizeof(double));
+    uint8_t *action2 = malloc(N);
+    CHECK(md_score_retention_many(&c, score, action, NULL) == MD_OK);
+    CHECK(md_score_retention_many_policy(&c, &md_default_retention_policy, score2, action2, NULL) == MD_OK);
+    CHECK(memcmp(score, score2, N * sizeof(double)) == 0 && memcmp(action, action2, N) == 0);
+    /* statuses */
+    types[N - 1] = NC;
+    CHECK(md_score_retention_many_policy(&c, &p, score, action, NULL) == MD_ERR_INVALID);
+    types[N - 1] = 0;
+    CHECK(md_score_retention_many_policy(&c, NULL, score, action, NULL) == MD_ERR_NULL);
+    CHECK(md_score_retention_many_policy(NULL, &p, score, action, NULL) == MD_ERR_NULL);
+    p.evict_threshold = p.keep_threshold + 0.1;
+    CHECK(md_score_retention_many_policy(&c, &p, score, action, NULL) == MD_ERR_INVALID);
+    free(types); free(ins); free(score); free(score2); free(sig); free(action); free(action2);
+    for (int k = 0; k < 9; k++) free(cols[k]);
+}
+
 static void test_reprieve(void) {
     check_rng r = {2026};
     int bad = 0;
-    for (int i = 0; i < 100000; i++) {
+    for (int i = 0; i < check_iters(100000); i++) {
         double imp = rng_range(&r, -2, 14), acc = rng_range(&r, -5, 1000), out = rng_range(&r, -1, 1);
         double hrs = rng_range(&r, -10, 5000), rate = MD_SALIENCE_DECAY_RATE;
         double s = md_reprieve_score(imp, acc, out, hrs, rate);
@@ -321,6 +505,8 @@ int main(void) {
     test_bands();
     test_signals();
     test_batch();
+    test_policy();
+    test_batch_policy();
     test_reprieve();
     return check_report("test_retention");
 }

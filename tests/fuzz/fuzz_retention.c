@@ -13,6 +13,10 @@
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 
 int mdw_memory_types_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint8_t *types);
+int mdw_score_retention_policy(const double *policy, double age_days, double access_count, double confidence,
+                               double graph_rank, double max_graph_rank, double bridge_count,
+                               double reinforcement_count, double word_count, double contradiction_count,
+                               double *out);
 
 static int same(double a, double b) { return (isnan(a) && isnan(b)) || memcmp(&a, &b, 8) == 0; }
 
@@ -80,5 +84,56 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     REQUIRE(isnan(x) ? isnan(ex) : ex >= 0);
     REQUIRE(!(x > -1) || !isnan(l));
     REQUIRE(!(x < -1) || isnan(l));
+
+    /* a policy from the input (mostly valid: a byte below 250 is a small
+     * non-negative value, otherwise any double): the check accepts it exactly
+     * when the rules hold, and then the batch equals the per-memory scorer */
+    enum { NC = 2 };
+    double v[NC * 9 + 2];
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+        uint8_t b = take_u8(&in);
+        v[k] = b < 250 ? b / 64.0 : take_num(&in);
+    }
+    md_retention_class cls[NC];
+    memcpy(cls, v, sizeof cls);
+    md_retention_policy pol = {cls, NC, v[NC * 9], v[NC * 9 + 1]};
+    int valid = isfinite(pol.keep_threshold) && isfinite(pol.evict_threshold) && pol.evict_threshold <= pol.keep_threshold;
+    for (int k = 0; k < NC * 9; k++) valid &= v[k] >= 0 && isfinite(v[k]);
+    REQUIRE((md_retention_policy_check(&pol) == MD_OK) == valid);
+    int in_range = 1;
+    for (int i = 0; i < N; i++) {
+        type[i] = take_u8(&in) % (NC + 1);
+        in_range &= type[i] < NC;
+    }
+    md_status st = md_score_retention_many_policy(&c, &pol, score, action, sig);
+    REQUIRE(st == (valid && in_range ? MD_OK : MD_ERR_INVALID));
+    if (st == MD_OK)
+        for (int i = 0; i < N; i++) {
+            md_retention_input x1 = {(md_memory_type)type[i], col[0][i], col[1][i], col[2][i], col[3][i],
+                                     col[4][i], col[5][i], col[6][i], col[7][i], col[8][i]};
+            md_retention_score r;
+            REQUIRE(md_score_retention_policy(&x1, &pol, &r) == MD_OK);
+            REQUIRE(same(r.score, score[i]) && (uint8_t)r.action == action[i]);
+            REQUIRE(r.action == (r.score > pol.keep_threshold ? MD_ACTION_KEEP
+                                 : r.score > pol.evict_threshold ? MD_ACTION_COMPRESS : MD_ACTION_EVICT));
+            for (int k = 0; k < 8; k++) REQUIRE(same(r.signals.value[k], sig[k * N + i]));
+        }
+    /* the glue's scalar entry point: class 0 then the thresholds, flat */
+    double flat[11], out[10];
+    memcpy(flat, v, 9 * sizeof(double));
+    flat[9] = pol.keep_threshold;
+    flat[10] = pol.evict_threshold;
+    md_retention_policy one = {cls, 1, pol.keep_threshold, pol.evict_threshold};
+    md_retention_input x0 = {0, col[0][0], col[1][0], col[2][0], col[3][0], col[4][0], col[5][0], col[6][0],
+                             col[7][0], col[8][0]};
+    md_retention_score r0;
+    md_status s0 = md_score_retention_policy(&x0, &one, &r0);
+    REQUIRE(mdw_score_retention_policy(flat, x0.age_days, x0.access_count, x0.confidence, x0.graph_rank,
+                                       x0.max_graph_rank, x0.bridge_count, x0.reinforcement_count, x0.word_count,
+                                       x0.contradiction_count, out) == (int)s0);
+    if (s0 == MD_OK) {
+        REQUIRE(same(out[0], r0.score) && out[9] == (double)r0.action);
+        for (int k = 0; k < 8; k++) REQUIRE(same(out[1 + k], r0.signals.value[k]));
+    }
     return 0;
 }

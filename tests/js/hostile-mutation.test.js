@@ -108,6 +108,12 @@ const mutation = (args) => {
   });
 };
 
+// A retention policy with every field (weights and half-lives for a type of its own too).
+const retentionPolicy = () => ({
+  weights: { episodic: { ...md.DEFAULT_WEIGHTS }, note: { ...md.WEIGHT_PROFILES.arc } }, defaultWeights: { ...md.DEFAULT_WEIGHTS },
+  halfLives: { arc: 5, note: null }, defaultHalfLife: 12, keepThreshold: 0.6, evictThreshold: 0.2,
+});
+
 // Batch forms built from valid inputs of the golden cases' shapes.
 const rnd32 = (n) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 1.7 + 0.3));
 const keys5 = ["a", "b", "c", "d", "e"];
@@ -121,7 +127,12 @@ const extra = {
   frameKeysOf: [[["The capital of France is Paris.", "x", "Alice's favourite colour is blue"]]],
   scoreRetentionMany: [[{ memoryType: ["episodic", "procedural"], ageDays: new Float64Array([10, 400]),
     accessCount: [4, 0], confidence: [0.9, 0.5], graphRank: [0.02, 0], maxGraphRank: [0.08, 0.08],
-    bridgeCount: [1, 0], reinforcementCount: [2, 0], wordCount: [120, 8], contradictionCount: [0, 3] }, { signals: true }]],
+    bridgeCount: [1, 0], reinforcementCount: [2, 0], wordCount: [120, 8], contradictionCount: [0, 3] }, { signals: true }],
+    [{ memoryType: ["episodic", "note"], ageDays: [10, 400], accessCount: [4, 0], confidence: [0.9, 0.5],
+      graphRank: [0.02, 0], maxGraphRank: [0.08, 0.08], bridgeCount: [1, 0], reinforcementCount: [2, 0],
+      wordCount: [120, 8], contradictionCount: [0, 3] }, { policy: retentionPolicy() }]],
+  scoreRetention: [[{ memoryType: "note", ageDays: 10, accessCount: 4, confidence: 0.9, graphRank: 0.02,
+    maxGraphRank: 0.08, bridgeCount: 1, reinforcementCount: 2, wordCount: 120, contradictionCount: 0 }, retentionPolicy()]],
   mergeNeighborTiles: [[keys5, [md.neighborTile(rnd32(15), keys5, 0, 5, { floor: 0.1, perSourceK: 2, limit: 10 })],
     { floor: 0.1, perSourceK: 2, limit: 10 }]],
 };
