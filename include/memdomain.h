@@ -818,6 +818,13 @@ const float *md_rows_data(const md_rows *r);
  * MD_ERR_NOMEM (the handle is unchanged).
  */
 md_status md_rows_append(md_rows *r, const float *rows, size_t n);
+/**
+ * Insert n rows (n x d floats) before position i (0 <= i <= count): rows
+ * from i on move up by n (O((count - i) d)), so a caller that keeps its rows
+ * in key order can insert in place instead of rebuilding. Statuses as
+ * md_rows_append, and MD_ERR_RANGE for i > count.
+ */
+md_status md_rows_insert(md_rows *r, size_t i, const float *rows, size_t n);
 /** Overwrite row i with d floats. Returns MD_OK, MD_ERR_NULL or MD_ERR_RANGE (i >= count). */
 md_status md_rows_set(md_rows *r, size_t i, const float *row);
 /** Remove row i; rows after it move down by one (O((count - i) d)). Statuses as md_rows_set. */

@@ -87,6 +87,17 @@ MDI_SMALL static void derive(md_rows *r, size_t i) {
     if (r->dp) mdi_quantize(x, r->d, r->dp, r->ss[i], 8, 0, r->q8 + i * r->dp, &r->w[i], &r->rho[i]);
 }
 
+/* Copy row `from`'s data and derived data over row `to`. */
+MDI_SMALL static void move_rows(md_rows *r, size_t to, size_t from, size_t count) {
+    memmove(r->data + to * r->d, r->data + from * r->d, count * r->d * sizeof(float));
+    memmove(r->ss + to, r->ss + from, count * sizeof(double));
+    if (r->dp) {
+        memmove(r->q8 + to * r->dp, r->q8 + from * r->dp, count * r->dp);
+        memmove(r->w + to, r->w + from, count * sizeof(float));
+        memmove(r->rho + to, r->rho + from, count * sizeof(float));
+    }
+}
+
 MDI_SMALL md_status md_rows_append(md_rows *r, const float *rows, size_t n) {
     if (!r) return MD_ERR_NULL;
     if (n > MAX_ROWS - r->n) return MD_ERR_RANGE;
@@ -100,23 +111,26 @@ MDI_SMALL md_status md_rows_append(md_rows *r, const float *rows, size_t n) {
     return MD_OK;
 }
 
+MDI_SMALL md_status md_rows_insert(md_rows *r, size_t i, const float *rows, size_t n) {
+    if (!r) return MD_ERR_NULL;
+    if (i > r->n) return MD_ERR_RANGE;
+    if (n > MAX_ROWS - r->n || n > SIZE_MAX / r->d) return MD_ERR_RANGE;
+    if (MDI_BAD_IN(rows, n * r->d)) return MD_ERR_NULL;
+    md_status st = grow(r, r->n + n);
+    if (st != MD_OK || n == 0) return st;
+    move_rows(r, i + n, i, r->n - i);
+    memcpy(r->data + i * r->d, rows, n * r->d * sizeof(float));
+    r->n += n;
+    for (size_t j = i; j < i + n; j++) derive(r, j);
+    return MD_OK;
+}
+
 MDI_SMALL md_status md_rows_set(md_rows *r, size_t i, const float *row) {
     if (!r || !row) return MD_ERR_NULL;
     if (i >= r->n) return MD_ERR_RANGE;
     memmove(r->data + i * r->d, row, r->d * sizeof(float));
     derive(r, i);
     return MD_OK;
-}
-
-/* Copy row `from`'s data and derived data over row `to`. */
-MDI_SMALL static void move_rows(md_rows *r, size_t to, size_t from, size_t count) {
-    memmove(r->data + to * r->d, r->data + from * r->d, count * r->d * sizeof(float));
-    memmove(r->ss + to, r->ss + from, count * sizeof(double));
-    if (r->dp) {
-        memmove(r->q8 + to * r->dp, r->q8 + from * r->dp, count * r->dp);
-        memmove(r->w + to, r->w + from, count * sizeof(float));
-        memmove(r->rho + to, r->rho + from, count * sizeof(float));
-    }
 }
 
 MDI_SMALL md_status md_rows_remove(md_rows *r, size_t i) {

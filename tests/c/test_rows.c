@@ -98,7 +98,17 @@ static void test_updates(void) {
         CHECK(md_rows_append(r, m, n) == MD_OK);
         for (int op = 0; op < 20; op++) {
             size_t i = n ? rng_below(&rng, n) : 0;
-            switch (rng_below(&rng, 4)) {
+            switch (rng_below(&rng, 5)) {
+            case 4: /* insert in place */
+                if (n + 3 > cap) break;
+                {
+                    size_t c = 1 + rng_below(&rng, 3), at = rng_below(&rng, n + 1);
+                    memmove(m + (at + c) * d, m + at * d, (n - at) * d * sizeof(float));
+                    make_rows(m + at * d, c, d, kind);
+                    CHECK(md_rows_insert(r, at, m + at * d, c) == MD_OK);
+                    n += c;
+                }
+                break;
             case 0: /* overwrite */
                 if (!n) break;
                 make_rows(fresh, 1, d, kind);
@@ -179,6 +189,9 @@ static void test_errors(void) {
     CHECK(md_rows_set(r, 0, row) == MD_ERR_RANGE);
     CHECK(md_rows_remove(r, 0) == MD_ERR_RANGE);
     CHECK(md_rows_swap_remove(r, 0) == MD_ERR_RANGE);
+    CHECK(md_rows_insert(r, 1, row, 1) == MD_ERR_RANGE);
+    CHECK(md_rows_insert(r, 0, NULL, 1) == MD_ERR_NULL);
+    CHECK(md_rows_insert(r, 0, NULL, 0) == MD_OK);
     CHECK(md_rows_top_cosine(r, row, 5, idx, sims, &len) == MD_OK && len == 0);
     CHECK(md_rows_append(r, row, 1) == MD_OK);
     CHECK(md_rows_set(r, 0, NULL) == MD_ERR_NULL);

@@ -68,13 +68,18 @@ describe(`pruned passes over raw exports (${BUILD})`, () => {
     expect(checked).toBe(75);
   });
 
-  test("resident rows stay equal to a plain copy through set / remove / swap_remove", () => {
+  test("resident rows stay equal to a plain copy through insert / set / remove / swap_remove", () => {
     const r = rng(7), d = 24;
     let m = rows(r, 800, d, "clustered");
     const h = raw.rows(m, d), buf = alloc(d * 4);
     for (let op = 0; op < 60; op++) {
-      const n = m.length / d, i = Math.floor(r() * n), kind = op % 3;
-      if (kind === 0) {
+      const n = m.length / d, i = Math.floor(r() * n), kind = op % 4;
+      if (kind === 3) { // insert before row i
+        const row = rows(r, 1, d, "uniform");
+        f32().set(row, buf >>> 2);
+        check(ex.md_rows_insert(h.h, i, buf, 1), "insert");
+        m = Float32Array.from([...m.subarray(0, i * d), ...row, ...m.subarray(i * d)]);
+      } else if (kind === 0) {
         const row = rows(r, 1, d, "uniform");
         f32().set(row, buf >>> 2);
         check(ex.md_rows_set(h.h, i, buf), "set");
