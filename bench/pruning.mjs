@@ -18,7 +18,7 @@ const results = JSON.parse(execFileSync(bin, { encoding: "utf8" }));
 const x = (p, q) => (p / q).toFixed(2) + "x";
 const show = results.map((r) => ({
   scenario: r.scenario, n: r.n, d: r.d, k: r.k, "exact ms": fmt(r.exact), "pruned (forced) ms": fmt(r.pruned),
-  "pruned / exact": x(r.pruned, r.exact), "automatic ms": fmt(r.auto), "automatic pruned": r.autoPruned,
+  "pruned / exact": x(r.pruned, r.exact), "automatic ms": fmt(r.auto), "automatic pruned": r.autoPruned ?? "",
   "survivors (exact sums)": r.survivors || "", identical: r.identical,
 }));
 report(show, results, a.json);
