@@ -41,7 +41,7 @@ double mdi_js_loop_count(double n) {
     return ceil(n);
 }
 
-size_t mdi_js_slice_len(size_t len, double end) {
+MDI_SMALL size_t mdi_js_slice_len(size_t len, double end) {
     if (isnan(end)) return 0;
     double t = trunc(end);
     if (t < 0) {
