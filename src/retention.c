@@ -134,7 +134,7 @@ static inline double composite(const double s[MD_SIGNAL_COUNT], const double w[M
     return md_js_round(neumaier8(terms) * factor) / factor;
 }
 
-md_status md_compute_signals(const md_retention_input *input, md_signals *out) {
+MDI_SMALL md_status md_compute_signals(const md_retention_input *input, md_signals *out) {
     if (!input || !out) return MD_ERR_NULL;
     compute_signals(input, md_default_retention_classes[known(input->memory_type)].half_life_days, out->value);
     return MD_OK;
@@ -310,7 +310,7 @@ md_status md_score_retention_many_policy(const md_retention_columns *columns, co
     return st != MD_OK ? st : score_many(columns, policy, score, action, signals);
 }
 
-double md_reprieve_score(double importance, double access_count, double outcome_score,
+MDI_SMALL double md_reprieve_score(double importance, double access_count, double outcome_score,
                          double hours_since_access, double decay_rate) {
     double imp = js_max(1, js_min(10, importance)) / 10;
     double access = md_js_log1p(js_max(0, access_count));
@@ -320,6 +320,6 @@ double md_reprieve_score(double importance, double access_count, double outcome_
            MD_REPRIEVE_W_RECENCY * recency;
 }
 
-bool md_should_reprieve(double score, double reprieve_count, double floor_, double max_reprieves) {
+MDI_SMALL bool md_should_reprieve(double score, double reprieve_count, double floor_, double max_reprieves) {
     return score >= floor_ && reprieve_count < max_reprieves;
 }

@@ -175,7 +175,7 @@ md_status md_rank_fused(const md_str *paths, const double *scores, size_t n, siz
     return mdi_sort_indices(order, n, rank_cmp, &c);
 }
 
-md_status md_fuse_lateral(const md_str *paths, const double *scores, size_t n, const md_str *order,
+MDI_SMALL md_status md_fuse_lateral(const md_str *paths, const double *scores, size_t n, const md_str *order,
                           size_t n_order, double weight, double k, md_fused *out) {
     if (!out) return MD_ERR_NULL;
     out->len = 0; out->paths = NULL; out->scores = NULL;

@@ -55,23 +55,23 @@ const lines = [
   "",
 ];
 for (const n of NUMBERS) lines.push(`export const ${n} = ${define(n)};`);
-const list = (a) => `Object.freeze([${a.map((s) => JSON.stringify(s)).join(", ")}])`;
+const list = (a) => `/* @__PURE__ */ Object.freeze([${a.map((s) => JSON.stringify(s)).join(", ")}])`;
 lines.push(`export const SIGNAL_NAMES = ${list(names("src/retention.c", "md_signal_names"))};`);
 lines.push(`export const TRIAGE_ACTIONS = ${list(names("src/retention.c", "md_triage_actions"))};`);
 lines.push(`export const REINFORCE_SIGNALS = ${list(names("src/reinforce.c", "md_reinforce_signals"))};`);
 lines.push(`/** md_merge_stage order. */`);
 lines.push(`export const MERGE_STAGES = ${list(names("src/merge.c", "md_merge_stage_names"))};`);
 lines.push(`/** Weight profiles in md_memory_type order (episodic, ...), then DEFAULT_WEIGHTS: signal weights in SIGNAL_NAMES order. */`);
-lines.push(`export const PROFILE_TABLE = Object.freeze([${profiles.map(([n, w]) => `[${JSON.stringify(n)}, [${w.join(", ")}]]`).join(", ")}]);`);
+lines.push(`export const PROFILE_TABLE = /* @__PURE__ */ Object.freeze([${profiles.map(([n, w]) => `[${JSON.stringify(n)}, [${w.join(", ")}]]`).join(", ")}]);`);
 lines.push(`export const DEFAULT_PROFILE = [${dflt.join(", ")}];`);
 lines.push(`/** Half-lives in md_memory_type order (null: no decay): ${typeNames.join(", ")}, then any other type. */`);
-lines.push(`export const HALF_LIFE_TABLE = Object.freeze([${lives.map((v) => (v === "0" ? "null" : v === "MD_DEFAULT_HALF_LIFE_DAYS" ? define("DEFAULT_HALF_LIFE_DAYS") : Number(v))).join(", ")}]);`);
+lines.push(`export const HALF_LIFE_TABLE = /* @__PURE__ */ Object.freeze([${lives.map((v) => (v === "0" ? "null" : v === "MD_DEFAULT_HALF_LIFE_DAYS" ? define("DEFAULT_HALF_LIFE_DAYS") : Number(v))).join(", ")}]);`);
 lines.push(`export const MEMORY_TYPE_NAMES = ${list(typeNames)};`);
 // The signature table's export rows as argument kinds, one letter each (p: an
 // address, n: a number): core.js's call() checks every call against them.
 const sigs = table().filter((r) => r.kind === "export").map((r) => `${r.name}: "${r.args.map((a) => (a.type === "ptr" ? "p" : "n")).join("")}"`);
 lines.push(`/** wasm/boundary.def's export rows: each argument an address (p) or a number (n). */`);
-lines.push(`export const SIGNATURES = Object.freeze({\n  ${sigs.join(",\n  ")},\n});`);
+lines.push(`export const SIGNATURES = /* @__PURE__ */ Object.freeze({\n  ${sigs.join(",\n  ")},\n});`);
 const out = lines.join("\n") + "\n";
 
 const target = new URL("js/src/constants.js", ROOT);

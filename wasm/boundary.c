@@ -42,7 +42,7 @@ md_status mdw_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, md_s
  * byte offsets of the key table. offsets may be lens - 1 (the glue writes the
  * lengths where offsets 1..n go: each is read before it is overwritten). Returns
  * MD_ERR_INVALID when the lengths do not fit the n_bytes bytes. */
-MDW_EXPORT("mdw_key_offsets")
+MDW_HOT_EXPORT("mdw_key_offsets")
 int mdw_key_offsets(const uint8_t *bytes, size_t n_bytes, const uint32_t *lens, size_t n, uint32_t *offsets) {
     if (MDI_BAD_IN(lens, n) || MDI_BAD_IN(bytes, n_bytes) || !offsets) return mdw_fail(MD_ERR_NULL, -1, NULL);
     size_t pos = 0;

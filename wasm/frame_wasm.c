@@ -68,7 +68,7 @@ static bool seen_find_or_add(seen_keys *t, const uint8_t *block, md_str s, size_
  * key (byte starts never decrease). wtf = 1 when a key holds a lone
  * surrogate (the glue then decodes key by key). One work buffer serves every
  * claim. */
-MDW_EXPORT("mdw_frame_keys_of")
+MDW_HOT_EXPORT("mdw_frame_keys_of")
 int mdw_frame_keys_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, size_t *out) {
     md_str *k = NULL;
     md_status st = mdw_keys(bytes, offsets, n, &k);

@@ -25,7 +25,7 @@ static void write_first(const md_graph *g, uint32_t *first_out) {
 }
 
 /* Build a handle. out: [handle, node count, folded edge count]. */
-MDW_EXPORT("mdw_graph_new")
+MDW_HOT_EXPORT("mdw_graph_new")
 int mdw_graph_new(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes, const uint32_t *src,
                   const uint32_t *dst, const double *strength, size_t n_edges, uint32_t *first_out,
                   size_t *out) {

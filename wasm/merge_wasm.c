@@ -37,7 +37,7 @@ int mdw_merge_predicate(const uint8_t *bytes, const uint32_t *offsets, size_t n,
 /* mergeOutcomes over ids: the glue interns the paths (a JavaScript Map) and
  * the texts (by object), and sends each distinct text once, as two keys (its
  * gist, then its body); pairs cross as ids (MD_MERGE_NO_TEXT: no text). */
-MDW_EXPORT("mdw_merge_outcomes")
+MDW_HOT_EXPORT("mdw_merge_outcomes")
 int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n_texts, const uint32_t *keep_path,
                        const uint32_t *drop_path, size_t n_paths, const uint32_t *keep_text,
                        const uint32_t *drop_text, const double *similarity, size_t n, double max_pairs,

@@ -30,19 +30,19 @@ export const MIN_COMMUNITY_SIZE = 3;
 export const LABEL_PROPAGATION_MAX_SWEEPS = 100;
 export const NEAR_DUPLICATE_THRESHOLD = 0.92;
 export const MAX_MERGE_PAIRS = 100;
-export const SIGNAL_NAMES = Object.freeze(["recency", "accessFrequency", "confidence", "pagerank", "bridgeImportance", "reinforcementCount", "contentDensity", "contestedStatus"]);
-export const TRIAGE_ACTIONS = Object.freeze(["keep", "compress", "evict"]);
-export const REINFORCE_SIGNALS = Object.freeze(["positive", "negative", "neutral"]);
+export const SIGNAL_NAMES = /* @__PURE__ */ Object.freeze(["recency", "accessFrequency", "confidence", "pagerank", "bridgeImportance", "reinforcementCount", "contentDensity", "contestedStatus"]);
+export const TRIAGE_ACTIONS = /* @__PURE__ */ Object.freeze(["keep", "compress", "evict"]);
+export const REINFORCE_SIGNALS = /* @__PURE__ */ Object.freeze(["positive", "negative", "neutral"]);
 /** md_merge_stage order. */
-export const MERGE_STAGES = Object.freeze(["cap", "threshold", "vetoed", "self", "role-guard", "committed"]);
+export const MERGE_STAGES = /* @__PURE__ */ Object.freeze(["cap", "threshold", "vetoed", "self", "role-guard", "committed"]);
 /** Weight profiles in md_memory_type order (episodic, ...), then DEFAULT_WEIGHTS: signal weights in SIGNAL_NAMES order. */
-export const PROFILE_TABLE = Object.freeze([["episodic", [0.25, 0.15, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]], ["semantic", [0.05, 0.15, 0.2, 0.2, 0.15, 0.1, 0.1, 0.05]], ["procedural", [0, 0.2, 0.15, 0.15, 0.1, 0.2, 0.1, 0.1]], ["arc", [0.1, 0.1, 0.15, 0.15, 0.15, 0.15, 0.1, 0.1]], ["error_pattern", [0.2, 0.15, 0.1, 0.05, 0.05, 0.2, 0.1, 0.15]]]);
+export const PROFILE_TABLE = /* @__PURE__ */ Object.freeze([["episodic", [0.25, 0.15, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]], ["semantic", [0.05, 0.15, 0.2, 0.2, 0.15, 0.1, 0.1, 0.05]], ["procedural", [0, 0.2, 0.15, 0.15, 0.1, 0.2, 0.1, 0.1]], ["arc", [0.1, 0.1, 0.15, 0.15, 0.15, 0.15, 0.1, 0.1]], ["error_pattern", [0.2, 0.15, 0.1, 0.05, 0.05, 0.2, 0.1, 0.15]]]);
 export const DEFAULT_PROFILE = [0.15, 0.15, 0.15, 0.15, 0.1, 0.1, 0.1, 0.1];
 /** Half-lives in md_memory_type order (null: no decay): episodic, semantic, procedural, arc, error_pattern, task, then any other type. */
-export const HALF_LIFE_TABLE = Object.freeze([10, 90, null, 30, 14, null, 30]);
-export const MEMORY_TYPE_NAMES = Object.freeze(["episodic", "semantic", "procedural", "arc", "error_pattern", "task"]);
+export const HALF_LIFE_TABLE = /* @__PURE__ */ Object.freeze([10, 90, null, 30, 14, null, 30]);
+export const MEMORY_TYPE_NAMES = /* @__PURE__ */ Object.freeze(["episodic", "semantic", "procedural", "arc", "error_pattern", "task"]);
 /** wasm/boundary.def's export rows: each argument an address (p) or a number (n). */
-export const SIGNATURES = Object.freeze({
+export const SIGNATURES = /* @__PURE__ */ Object.freeze({
   mdw_error: "",
   mdw_status_string: "n",
   mdw_key_offsets: "pnpnp",
@@ -86,6 +86,28 @@ export const SIGNATURES = Object.freeze({
   mdw_merge_neighbor_pairs: "ppnpppnnnnp",
   md_cosine_rows_f32: "ppnnp",
   md_top_cosine_rows_f32: "ppnnnppp",
+  md_key_ranks: "ppnpp",
+  md_top_neighbor_pairs_f32: "ppnpnnnp",
+  md_top_neighbor_pairs_f64: "ppnpnnnp",
+  md_rank_candidate_pairs_f32: "ppnpppnnnnp",
+  md_rank_candidate_pairs_f64: "ppnpppnnnnp",
+  md_neighbor_pairs_ranked: "pnnpnnnnnnp",
+  md_merge_neighbor_pairs_ranked: "pnpnnnnp",
+  md_rows_new: "np",
+  md_rows_free: "p",
+  md_rows_count: "p",
+  md_rows_dim: "p",
+  md_rows_data: "p",
+  md_rows_append: "ppn",
+  md_rows_insert: "pnpn",
+  md_rows_set: "pnp",
+  md_rows_remove: "pn",
+  md_rows_swap_remove: "pn",
+  md_rows_cosine: "ppp",
+  md_rows_top_cosine: "ppnppp",
+  md_rows_rank_candidate_pairs: "ppppnnnnp",
+  md_rows_apply_mmr: "pppnnnpp",
+  md_rows_neighbor_pairs: "ppnnnnnnp",
   md_apply_mmr_packed: "ppnnnnpp",
   mdw_graph_new: "ppnpppnpp",
   mdw_graph_free: "p",

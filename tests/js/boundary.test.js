@@ -23,12 +23,16 @@ test("every row names a C definition with the same arguments and result", () => 
   }
 });
 
-test("every MDW_EXPORT / MDW_TEST_EXPORT in wasm/ has its row, of its kind", () => {
+test("every MDW_EXPORT / MDW_HOT_EXPORT / MDW_TEST_EXPORT in wasm/ has its row, of its kind", () => {
+  const marked = new Set();
   for (const f of readdirSync(`${ROOT}wasm`).filter((x) => x.endsWith(".c"))) {
-    for (const m of readFileSync(`${ROOT}wasm/${f}`, "utf8").matchAll(/MDW_(TEST_)?EXPORT\("([a-z0-9_]+)"\)/g)) {
-      expect([m[2], byName.get(m[2])?.kind]).toEqual([m[2], m[1] ? "test" : "export"]);
+    for (const m of readFileSync(`${ROOT}wasm/${f}`, "utf8").matchAll(/MDW_(TEST_|HOT_)?EXPORT\("([a-z0-9_]+)"\)/g)) {
+      marked.add(m[2]);
+      expect([m[2], byName.get(m[2])?.kind]).toEqual([m[2], m[1] === "TEST_" ? "test" : "export"]);
     }
   }
+  // ...and every mdw_ row is marked in some wasm/*.c (a row with no definition there is not exported).
+  for (const r of rows) if (r.name.startsWith("mdw_")) expect([r.name, marked.has(r.name)]).toEqual([r.name, true]);
 });
 
 for (const [file, withTests] of [["memdomain.wasm", false], ["memdomain.emcc.wasm", false], ["memdomain.test.wasm", true],
@@ -51,4 +55,37 @@ test("the glue calls only exported rows (never a test row)", () => {
       expect([f, m[1], byName.get(m[1])?.kind]).toEqual([f, m[1], "export"]);
     }
   }
+});
+
+test("every call() the glue makes passes the argument kinds its row states (checked over the golden cases)", async () => {
+  const md = await import("../../js/index.js");
+  const { checkCalls } = await import("../../js/src/core.js");
+  const { SIGNATURES } = await import("../../js/src/constants.js");
+  const { IMPLEMENTED, loadCases, runCase } = await import("./golden/runner.js");
+  md.initSync(readFileSync(`${ROOT}build/memdomain.wasm`));
+  const seen = new Set(), wrong = [];
+  checkCalls((name, kinds) => {
+    seen.add(name);
+    if (SIGNATURES[name] !== kinds) wrong.push(`${name}: the glue passed (${kinds}), the table says (${SIGNATURES[name]})`);
+  });
+  try {
+    for (const m of IMPLEMENTED) for (const c of loadCases(m)) runCase(md, c);
+    // The batch scorer is not in the reference's golden files: both of its rows here.
+    const cols = { memoryType: ["episodic", "note"], ageDays: [1, 40], accessCount: [3, 0], confidence: [0.9, 0.4],
+      graphRank: [0.1, 0], maxGraphRank: [0.2, 0.2], bridgeCount: [1, 0], reinforcementCount: [2, 0],
+      wordCount: [120, 8], contradictionCount: [0, 1] };
+    md.scoreRetentionMany(cols, { signals: true });
+    md.scoreRetentionMany(cols, { policy: { halfLives: { note: 5 }, keepThreshold: 0.6 } });
+  } finally {
+    checkCalls(null);
+  }
+  expect(wrong).toEqual([]);
+  // Every export the glue reaches through call() ran at least once.
+  const dir = `${ROOT}js/src/`;
+  const sites = new Set();
+  for (const f of readdirSync(dir).filter((x) => x.endsWith(".js")))
+    for (const m of readFileSync(dir + f, "utf8").matchAll(/\bcall\(fn, (?:[a-z]+ \? )?"(mdw?_[a-z0-9_]+)"(?: : "(mdw?_[a-z0-9_]+)")?/g))
+      for (const n of [m[1], m[2]]) if (n) sites.add(n);
+  expect(sites.size).toBeGreaterThan(8);
+  expect([...sites].filter((n) => !seen.has(n))).toEqual([]);
 });

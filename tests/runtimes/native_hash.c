@@ -523,7 +523,12 @@ static void run_case(uint32_t op) {
         for (int i = 0; i < 3; i++)
             if (strlen(md_reinforce_signals[i]) == s.len && memcmp(md_reinforce_signals[i], s.ptr, s.len) == 0)
                 which = i;
-        st = which < 0 ? MD_ERR_INVALID : md_signal_value((md_reinforce_signal)which, &x);
+        /* Any other string: undefined, as the reference's lookup gives (issue 12 item 5). */
+        if (which < 0) {
+            put_tag('u');
+            break;
+        }
+        st = md_signal_value((md_reinforce_signal)which, &x);
         put_num_or_error(st, x);
         break;
     }
