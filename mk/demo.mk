@@ -1,6 +1,6 @@
 # The interactive demo (web-demo/): assets built into build/demo/, and its Chromium test.
 #
-#   make demo-assets   bundle the js/ glue (with effect) and d3-force, generate the corpus
+#   make demo-assets   bundle the js/ glue (with effect) and d3-force, generate the synthetic example
 #   make test-demo     headless Chromium end-to-end test of the page (screenshots in build/demo-test/)
 
 DEMO_DIR    := $(BUILD)/demo
@@ -20,7 +20,9 @@ $(DEMO_DIR)/d3-force.js: node_modules/.deps-npm
 	npx esbuild node_modules/d3-force/src/index.js --bundle --format=esm --log-level=warning --outfile=$@
 	cp node_modules/d3-force/LICENSE $(DEMO_DIR)/d3-force.LICENSE
 
-$(DEMO_DIR)/corpus.json: web-demo/tools/gen-corpus.mjs web-demo/tools/topics.mjs
+# corpus.json and vectors.f32 (the synthetic query encoder's topics), and the same corpus in the
+# workbench's import format: example-memories.jsonl and example-queries.jsonl (first visit).
+$(DEMO_DIR)/corpus.json: web-demo/tools/gen-corpus.mjs web-demo/tools/topics.mjs web-demo/lib/arms.js
 	node web-demo/tools/gen-corpus.mjs --out $(DEMO_DIR)
 
 test-demo: all demo-assets node_modules/.deps-npm
