@@ -235,6 +235,7 @@ function show(view) {
     tab.setAttribute("aria-selected", String(t === view));
     tab.tabIndex = t === view ? 0 : -1;
   }
+  $(`#tab-${view}`).scrollIntoView({ block: "nearest", inline: "nearest" });
   document.body.dataset.view = view;
   writeUrl();
   refresh();
@@ -382,11 +383,12 @@ async function main() {
   syncHistoryButtons();
   // on a narrow screen the control panels start closed (their summary line shows the values
   // in use), so the results are on the first screen; open one and it sits right above them
-  const narrow = matchMedia("(max-width: 820px)").matches;
+  const narrow = matchMedia("(max-width: 820px)");
   for (const d of $$(".controls")) {
     d.querySelector("summary").append(el("span", { class: "vals" }));
-    if (narrow) d.open = false;
+    d.open = !narrow.matches;
   }
+  narrow.addEventListener("change", () => { for (const d of $$(".controls")) d.open = !narrow.matches; });
   showBaseline();
   if (demo.problems.length) {
     $("#problems").hidden = false;
