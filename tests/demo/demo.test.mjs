@@ -241,6 +241,15 @@ try {
         if (o > 0) wide.push(`${v} at ${w}px: ${o}px too wide`);
         await page.screenshot({ path: join(OUT, `${v}-${w}x${h}.png`) });
       }
+      // the drill-down drawer over the search results
+      await tab("search");
+      const before = await demo("window.demo.results.drill ? 1 : 0");
+      await page.click("#search-lists li");
+      await page.waitForFunction((b) => window.demo.results.drill && (b === 0 || true) && !document.querySelector("#drill-body .note")?.textContent.startsWith("computing"), before, { timeout: 30000 });
+      const o = await overflow();
+      if (o > 0) wide.push(`drill-down at ${w}px: ${o}px too wide`);
+      await page.screenshot({ path: join(OUT, `drilldown-${w}x${h}.png`) });
+      await page.click("#drill-close");
     }
     await page.setViewportSize({ width: 1440, height: 900 });
     assert.deepEqual(wide, []);
