@@ -166,6 +166,9 @@ export async function openBackend(md) {
     async exportBytes() {
       return null;
     },
+    async importBytes() {
+      throw new Error("this backend stores JSON Lines; a SQLite file needs memdomain/cache");
+    },
 
     async readSide(name) {
       return readFile(dir, name);

@@ -73,12 +73,24 @@ async function loadExample(id) {
 
 async function importFiles(id, files, source = "import") {
   progress(id, "parsing", 0.2);
-  if (files.some((f) => f.bytes) && !B.sqlite)
-    return { ok: false, errors: ["a SQLite file needs memdomain/cache behind the page; this build stores JSON Lines (import memories.jsonl instead)"], warnings: [] };
-  const ds = parseDataset(files.filter((f) => typeof f.text === "string"));
-  if (!ds.memories.length) return { ok: false, errors: ds.errors.length ? ds.errors : ["no memory lines found"], warnings: ds.warnings };
+  const texts = files.filter((f) => typeof f.text === "string"), dbs = files.filter((f) => f.bytes);
+  if (dbs.length > 1) return { ok: false, errors: ["one SQLite file at a time"], warnings: [] };
+  if (dbs.length && !B.sqlite) return { ok: false, errors: ["a SQLite file needs memdomain/cache behind the page"], warnings: [] };
+  let ds;
+  if (dbs.length) {
+    // the memories and edges come from the database (memdomain/cache's schema); queries, labels
+    // and meta from the JSON Lines files beside it
+    progress(id, `opening ${dbs[0].name}`, 0.3);
+    const stored = await B.importBytes(dbs[0].bytes);
+    if (!stored) return { ok: false, errors: [`${dbs[0].name} holds no memories`], warnings: [] };
+    const lines = toJsonl({ meta: { name: dbs[0].name }, memories: stored.memories, edges: stored.edges, queries: [] }).memories;
+    ds = parseDataset([{ name: dbs[0].name, text: lines }, ...texts.map((f) => ({ name: f.name, text: f.text.split("\n").filter((l) => !/^\s*\{\s*"(path|src|dst)"/.test(l)).join("\n") }))]);
+  } else {
+    ds = parseDataset(texts);
+    if (!ds.memories.length) return { ok: false, errors: ds.errors.length ? ds.errors : ["no memory lines found"], warnings: ds.warnings };
+    await B.replace(ds.memories, ds.edges, (text, f) => progress(id, text, 0.3 + 0.3 * f));
+  }
   ds.meta.source = source;
-  await B.replace(ds.memories, ds.edges, (text, f) => progress(id, text, 0.3 + 0.3 * f));
   await B.writeSide(SIDE, JSON.stringify({ meta: ds.meta, queries: ds.queries.map((q) => ({ ...q, vector: q.vector && Array.from(q.vector) })) }));
   derive(ds, id);
   return { ok: true, errors: ds.errors, warnings: ds.warnings, summary: summary() };
