@@ -255,6 +255,32 @@ try {
     assert.deepEqual(wide, []);
   });
 
+  await check("merges: a vetoed pair is marked and names the tokens that decided it, as the core's predicates say", async () => {
+    await tab("merge");
+    const r = await demo("window.demo.results.merge");
+    const vetoed = r.rows.filter((x) => x.stage === "vetoed");
+    assert.ok(vetoed.length > 0, "the example has vetoed pairs");
+    const ex = readFileSync(join(ROOT, "build/demo/example-memories.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const text = new Map(ex.filter((m) => m.path).map((m) => [m.path, { gist: m.gist, body: m.body }]));
+    const reasonsSeen = new Set();
+    for (const x of vetoed) {
+      const [k, d] = [text.get(x.keepPath), text.get(x.dropPath)];
+      const reasons = md.mergeVetoReasons(k, d);
+      assert.deepEqual(x.tokens.map((t) => t.reason), reasons);
+      for (const t of x.tokens) {
+        reasonsSeen.add(t.reason);
+        assert.ok(t.keep.length + t.drop.length > 0, `a deciding token for ${t.reason} (${x.keepPath} / ${x.dropPath})`);
+        for (const [side, mem] of [["keep", k], ["drop", d]]) for (const w of t[side]) {
+          assert.ok(md.mergeVetoReasons({ gist: w.token, body: "" }, { gist: "", body: "" }).includes(t.reason), `${w.token} alone fires ${t.reason}`);
+          assert.ok((w.in === "gist" ? mem.gist : mem.body).toLowerCase().includes(w.token.split(".")[0]), `${w.token} is in the ${w.in}`);
+        }
+      }
+    }
+    for (const want of ["negation", "numeric", "variant"]) assert.ok(reasonsSeen.has(want), want);
+    const marked = await page.$$eval("#merge-table tr.vetoed", (trs) => trs.map((t) => [t.querySelector(".stage").textContent, t.querySelectorAll("mark").length]));
+    assert.ok(marked.length > 0 && marked.every(([s, n]) => s === "✕ vetoed" && n > 0), "vetoed rows are marked and show their tokens");
+  });
+
   // ---------------------------------------------------------------- 2. import, baseline, a weight
   await check("import: a JSONL corpus with queries and labels; bad lines are reported and skipped", async () => {
     await tab("data");
