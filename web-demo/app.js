@@ -2,7 +2,7 @@
 // the drill-down drawer and export/import of settings. All computation happens in
 // worker.js (the memdomain wasm module); the views in ui/ only draw its answers.
 import { $, $$, el, put, tabKeys } from "./ui/dom.js";
-import { fromHash, normalize, set as setPath, tidy, toHash } from "./lib/settings.js";
+import { fromHash, get as getPath, normalize, set as setPath, tidy, toHash } from "./lib/settings.js";
 import { snippet } from "./lib/snippet.js";
 import * as searchView from "./ui/search.js";
 import * as mmrView from "./ui/mmr.js";
@@ -103,11 +103,12 @@ function writeUrl() {
 
 /** Apply a valid value; `commit` (the move is finished) records it for undo and in the URL. */
 function setSetting(path, value, commit) {
+  const same = getPath(state.settings, path) === value; // a finished drag commits the value already shown
   setPath(state.settings, path, value);
   // the same setting may have a control in another view (limit): show it the new value
   for (const c of $$(`.ctl[data-path="${path}"]`)) if (!c.contains(document.activeElement)) c.sync?.();
   if (commit) commitSettings();
-  refresh();
+  if (!same) refresh();
 }
 
 function commitSettings() {

@@ -222,15 +222,18 @@ async function searchView({ query, settings, baseline }) {
   return { query: { id: q.id, text: q.text, hasVector: !!q.vector, vectorNote: q.vectorNote }, current: shape(cur), baseline: shape(bas), metrics };
 }
 
-async function metricsView({ settings, baseline }) {
+async function metricsView({ settings, baseline }, id) {
   const labelled = D.queries.filter((q) => q.relevant && Object.keys(q.relevant).length);
-  const lists = async (s) => {
+  const lists = async (s, part) => {
     const out = {};
-    for (const q of labelled) out[q.id] = (await search(q, s.search)).rows.map((r) => r.path);
+    for (const [i, q] of labelled.entries()) {
+      if (i % 10 === 9) progress(id, `searching the labelled queries: ${i + 1} of ${labelled.length}`, (part + (i + 1) / labelled.length) / 2);
+      out[q.id] = (await search(q, s.search)).rows.map((r) => r.path);
+    }
     return out;
   };
-  const cur = evaluate(labelled, await lists(settings), settings.search.limit);
-  const bas = baseline ? evaluate(labelled, await lists(baseline), baseline.search.limit) : null;
+  const cur = evaluate(labelled, await lists(settings, 0), settings.search.limit);
+  const bas = baseline ? evaluate(labelled, await lists(baseline, 1), baseline.search.limit) : null;
   return { labelled: labelled.length, queries: D.queries.length, current: cur, baseline: bas,
     texts: Object.fromEntries(labelled.map((q) => [q.id, q.text])) };
 }

@@ -255,6 +255,27 @@ try {
     assert.deepEqual(wide, []);
   });
 
+  // A benchmark, not an assertion: a settings change -> the view redrawn, median of 9 changes, on the example.
+  const bench = {};
+  const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+  for (const [view, selector, values] of [
+    ["search", "#ctl-search-weights-vector", [0.2, 0.4, 0.6, 0.8, 1.2, 1.4, 1.6, 1.8, 1]],
+    ["retention", "#rw-recency", [0.05, 0.1, 0.15, 0.2, 0.3, 0.35, 0.4, 0.45, 0.25]],
+    ["graph", "#ctl-graph-damping", [0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 0.95, 0.99, 0.85]],
+    ["metrics", "#ctl-metrics-search-weights-salience", [0, 0.25, 0.75, 1, 1.5, 2, 0.1, 0.3, 0.5]],
+  ]) {
+    await tab(view);
+    const t0 = await count(view);
+    for (const v of values) await setBox(selector, v, view);
+    const ts = await demo(`window.demo.timings[${JSON.stringify(view)}].slice(${t0})`);
+    bench[view] = { median: Math.round(median(ts)), max: Math.round(Math.max(...ts)), n: ts.length };
+  }
+  console.log(`# settings change -> view redrawn (ms, the synthetic example, ${await demo("window.demo.summary.memories")} memories): ${JSON.stringify(bench)}`);
+  await check("each change is one recomputation, and the changes undo back to the start", async () => {
+    for (const [op, b] of Object.entries(bench)) assert.equal(b.n, 9, op);
+    assert.deepEqual((await demo("window.demo.state.settings")).search.weights, { lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 });
+  });
+
   await check("merges: a vetoed pair is marked and names the tokens that decided it, as the core's predicates say", async () => {
     await tab("merge");
     const r = await demo("window.demo.results.merge");

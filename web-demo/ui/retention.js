@@ -25,11 +25,12 @@ function types(ctx) {
 
 /** A policy edit: a fresh copy with `edit` applied, committed (undo, URL) when `commit`. */
 function edit(ctx, change, commit) {
-  const p = JSON.parse(JSON.stringify(policyOf(ctx)));
+  const before = JSON.stringify(policyOf(ctx));
+  const p = JSON.parse(before);
   change(p);
   ctx.state.settings.retention.policy = p;
   if (commit) ctx.commit();
-  ctx.refresh();
+  if (JSON.stringify(p) !== before) ctx.refresh(); // a finished drag commits the value already shown
 }
 
 /** A number box (and slider) for one policy field; the caller sets `.value` (what is in force). */
