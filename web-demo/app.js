@@ -1,7 +1,7 @@
 // The workbench page: state, history, the URL, the worker channel, tabs, the query bar,
 // the drill-down drawer and export/import of settings. All computation happens in
 // worker.js (the memdomain wasm module); the views in ui/ only draw its answers.
-import { $, $$, el, put, tabKeys } from "./ui/dom.js";
+import { $, $$, download, el, put, tabKeys } from "./ui/dom.js";
 import { fromHash, get as getPath, normalize, set as setPath, tidy, toHash } from "./lib/settings.js";
 import { snippet } from "./lib/snippet.js";
 import * as searchView from "./ui/search.js";
@@ -131,26 +131,19 @@ function replaceSettings(next, { record = true } = {}) {
   refresh();
 }
 
-function undo() {
-  if (!state.past.length) return;
-  state.future.push(state.committed);
-  state.committed = state.past.pop();
+/** Undo (from past to future) or redo (from future to past): the settings one step away. */
+function step(from, to) {
+  if (!from.length) return;
+  to.push(state.committed);
+  state.committed = from.pop();
   state.settings = JSON.parse(state.committed);
   writeUrl();
   syncHistoryButtons();
   syncControls();
   refresh();
 }
-function redo() {
-  if (!state.future.length) return;
-  state.past.push(state.committed);
-  state.committed = state.future.pop();
-  state.settings = JSON.parse(state.committed);
-  writeUrl();
-  syncHistoryButtons();
-  syncControls();
-  refresh();
-}
+const undo = () => step(state.past, state.future);
+const redo = () => step(state.future, state.past);
 function syncHistoryButtons() {
   $("#undo").disabled = !state.past.length;
   $("#redo").disabled = !state.future.length;
@@ -303,14 +296,6 @@ function setupExport() {
     for (const ta of [json, code]) { ta.scrollTop = 0; ta.setSelectionRange(0, 0); }
   };
   $("#export-close").onclick = () => dlg.close();
-  const download = (name, text, type) => {
-    const url = URL.createObjectURL(new Blob([text], { type }));
-    const a = el("a", { href: url, download: name });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
   $("#export-download").onclick = () => download("memdomain-settings.json", json.value, "application/json");
   $("#export-download-snippet").onclick = () => download("tuned.mjs", code.value, "text/javascript");
   $("#export-copy").onclick = async () => {

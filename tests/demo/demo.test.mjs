@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { rng } from "../js/rng.js";
 import * as md from "../../js/index.js";
 import { openBackend } from "../../web-demo/backend.js";
 
@@ -40,19 +41,8 @@ async function check(name, body) {
 
 // ------------------------------------------------------------------ the fixture: a small labelled corpus
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function fixture() {
-  const rnd = mulberry32(15), DIM = 8, NOW = Date.UTC(2026, 5, 1), DAY = 86400000;
+  const rnd = rng(15), DIM = 8, NOW = Date.UTC(2026, 5, 1), DAY = 86400000;
   const topics = [
     { name: "kafka", words: ["kafka", "consumer", "offset", "partition", "lag"] },
     { name: "tls", words: ["tls", "certificate", "renewal", "expiry", "chain"] },

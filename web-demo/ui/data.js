@@ -1,6 +1,6 @@
 // Data: what is loaded, import (JSON Lines, or a SQLite file once memdomain/cache backs
 // the page), export, back to the synthetic example; the queries and their labels.
-import { $, put, el } from "./dom.js";
+import { $, download, el, put } from "./dom.js";
 
 export function setup(ctx) {
   const input = $("#data-file");
@@ -24,19 +24,11 @@ export function setup(ctx) {
     report(m.result);
     if (m.result.ok) ctx.onData(m.result.summary);
   };
-  const save = (name, text, type) => {
-    const url = URL.createObjectURL(new Blob([text], { type }));
-    const a = el("a", { href: url, download: name });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
-  $("#data-export-memories").onclick = async () => save("memories.jsonl", (await ctx.call("exportData")).result.memories, "application/x-ndjson");
-  $("#data-export-queries").onclick = async () => save("queries.jsonl", (await ctx.call("exportData")).result.queries, "application/x-ndjson");
+  $("#data-export-memories").onclick = async () => download("memories.jsonl", (await ctx.call("exportData")).result.memories, "application/x-ndjson");
+  $("#data-export-queries").onclick = async () => download("queries.jsonl", (await ctx.call("exportData")).result.queries, "application/x-ndjson");
   $("#data-export-sqlite").onclick = async () => {
     const r = (await ctx.call("exportData")).result;
-    if (r.sqlite) save("memories.sqlite", r.sqlite, "application/vnd.sqlite3");
+    if (r.sqlite) download("memories.sqlite", r.sqlite, "application/vnd.sqlite3");
   };
 }
 

@@ -26,6 +26,16 @@ export function put(node, ...kids) {
   return node;
 }
 
+/** Save `data` (text or bytes) as a file named `name`. */
+export function download(name, data, type) {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = el("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 const SVGNS = "http://www.w3.org/2000/svg";
 export function svg(tag, attrs = {}, text) {
   const e = document.createElementNS(SVGNS, tag);
