@@ -360,6 +360,22 @@ try {
     assert.equal(m.current.rows.length, 3, "the unlabelled query is left out");
   });
 
+  await check("comparing: the views with a baseline at 1440x900 and 390x844 (screenshots), nothing wider than the window", async () => {
+    const wide = [];
+    for (const [w, h] of [[1440, 900], [390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      for (const v of ["search", "mmr", "metrics", "retention"]) {
+        await tab(v);
+        await page.waitForTimeout(100);
+        const o = await overflow();
+        if (o > 0) wide.push(`${v} at ${w}px: ${o}px too wide`);
+        await page.screenshot({ path: join(OUT, `compare-${v}-${w}x${h}.png`) });
+      }
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    assert.deepEqual(wide, []);
+  });
+
   await check("guard rails: crossing thresholds are refused with a message; a bad half-life is marked and not used", async () => {
     await tab("retention");
     const before = await demo("JSON.stringify(window.demo.state.settings)");

@@ -62,6 +62,14 @@ export function render(ctx, r) {
     el("td", { class: "termscell" }, terms(p.relevance, p.penalty, lambda)),
     el("td", { class: "num", text: fmt(p.mmr, 4) }),
     el("td", { class: "gist", text: p.gist, title: p.path }))));
+  $("#mmr-baseline").hidden = !base;
+  $("#mmr-lists").classList.toggle("two", !!base);
+  $("#mmr-current-title").textContent = base ? "Current picks" : "Picks";
+  if (base) {
+    const inCur = new Set(cur.rows.map((x) => x.path));
+    put($("#mmr-baseline-list"), ...base.rows.map((p) => el("li", { "data-path": p.path, onclick: () => ctx.drill(p.path) },
+      el("span", { class: "pill", text: `#${p.order} · fused ${p.fusedRank}` }), inCur.has(p.path) ? " " : el("span", { class: "move out", text: " out " }), p.gist)));
+  }
   const moved = cur.rows.filter((p) => p.fusedRank !== p.order).length;
   $("#mmr-meta").textContent = `applyMmr picked ${cur.rows.length} of ${cur.ranked} fused candidates at λ = ${lambda}; ${moved} picks are out of fused order.` +
     (base ? ` Baseline: λ = ${ctx.baseline().search.lambda}${ctx.baseline().search.rescale ? " (rescaled)" : ""}, picks ${base.rows.map((x) => x.fusedRank).join(", ")} of its fused order.` : "");
