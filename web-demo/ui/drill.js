@@ -46,7 +46,7 @@ function render(r, comparing) {
   const m = r.memory, cur = r.current, bas = r.baseline;
   const both = (f) => (comparing ? [el("td", { class: "num bcol", text: f(bas) }), el("td", { class: "num", text: f(cur) })] : [el("td", { class: "num", text: f(cur) })]);
   const head = (...names) => el("thead", {}, el("tr", {}, ...names.map((n) => el("th", { text: n }))));
-  const sides = comparing ? ["baseline", "current"] : ["value"];
+  const sides = comparing ? ["baseline", "current"] : [null];
   const armRows = ARMS.map((a) => el("tr", { "data-arm": a }, el("th", { text: a }),
     ...both((s) => (s.arms[a].rank ? `#${s.arms[a].rank}` : "—")),
     el("td", { class: "num", text: a === "vector" ? fmt(cur.arms.vector.raw, 4) : a === "lateral" ? (cur.arms.lateral.raw === undefined ? "—" : `${fmt(cur.arms.lateral.raw, 5)}${cur.arms.lateral.seed ? " (seed)" : ""}`) : a === "salience" ? cur.arms.salience.raw : "rank only" }),
@@ -62,7 +62,8 @@ function render(r, comparing) {
     el("p", { class: "note", text: (cur.order ? `Result #${cur.order}` : "Not among the results") + (cur.fusedRank ? `, fused rank ${cur.fusedRank}` : "") +
       (comparing ? `; baseline: ${bas.order ? `result #${bas.order}` : "not a result"}` : "") +
       (r.query.relevant === null ? "" : r.query.relevant ? ` · labelled relevant (grade ${r.query.relevant})` : " · not labelled relevant") }),
-    el("table", { class: "grid drill-arms" }, head("arm", ...sides.map((s) => `rank (${s})`), "raw score", ...sides.map((s) => `contribution (${s})`)), el("tbody", {}, ...armRows)),
+    el("table", { class: "grid drill-arms" }, head("arm", ...sides.map((s) => (comparing ? `rank (${s})` : "rank")), "raw score",
+      ...sides.map((s) => (comparing ? `contribution (${s})` : "contribution"))), el("tbody", {}, ...armRows)),
     el("p", { class: "note", text: "Raw scores: vector = cosine to the query vector; salience = the signals its order reads; lateral = personalized PageRank from the seeds. The lexical arm's bm25 values stay inside SQLite (memdomain/cache returns its order only)." }),
     el("h4", { text: "Retention" }),
     cur.retention.error ? el("p", { class: "error", text: cur.retention.error }) : el("p", {},
