@@ -137,7 +137,7 @@ function tooltip(e, i = -1) {
   if (i < 0 || !last) { t.hidden = true; return; }
   const c = last.community[i];
   t.replaceChildren(el("b", { text: layoutData.gists[i] }), el("br"),
-    `${layoutData.paths[i]} · PageRank ${fmt(last.rank[i], 5)} · ${last.bridge[i]} cross-community edges · ` +
+    `${layoutData.paths[i]} · PageRank ${last.rank[i].toPrecision(3)} · ${last.bridge[i]} cross-community edges · ` +
     (c < 0 ? "in no community" : `community #${c + 1} (${last.sizes[c]} members)`), el("br"), el("i", { text: "click for details" }));
   const r = $("#graph-canvas").getBoundingClientRect(), wrap = $("#graph-wrap").getBoundingClientRect();
   const [px, py] = local2(e);
