@@ -104,30 +104,54 @@ $(BUILD)/tests/%: tests/c/%.c tests/c/check.h $(SAN_OBJS)
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -Itests/c $< $(SAN_OBJS) -lm -o $@
 
 TEST_EXTRA ?=
+TEST_BUILD ?=
 -include mk/*.mk
 
 # The README's C example, compiled and run as written.
-$(BUILD)/tests/readme_c: README.md tests/readme_snippet.py $(SAN_OBJS)
+$(BUILD)/tests/readme_c: README.md tests/readme/snippets.mjs $(SAN_OBJS) node_modules/.deps-npm
 	@mkdir -p $(dir $@)
-	python3 tests/readme_snippet.py c README.md > $(BUILD)/tests/readme_c.c
+	node tests/readme/snippets.mjs c README.md > $(BUILD)/tests/readme_c.c
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude $(BUILD)/tests/readme_c.c $(SAN_OBJS) -lm -o $@
 
 .PHONY: test-c test-js test-wasm-imports
-test-c: $(C_TESTS) $(BUILD)/tests/readme_c
-	@set -e; for t in $(C_TESTS) $(BUILD)/tests/readme_c; do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
+# One phony target per test binary, so that make -j2 runs two at a time.
+RUN_C := $(patsubst %,%.run,$(C_TESTS) $(BUILD)/tests/readme_c)
+.PHONY: $(RUN_C)
+test-c: $(RUN_C)
+$(RUN_C): %.run: %
+	@echo "== $<"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $<
 
 test-wasm-imports: $(WASMS) node_modules/.deps-npm
 	node tests/js/check-imports.mjs $(WASMS)
 
-# Every suite on the clang build (the golden suite covers both builds), then
-# every other suite again on the Emscripten build.
+# Every suite on the clang build (the golden suite runs on both builds), then,
+# on the Emscripten build, the suites whose subject differs between the two
+# toolchains: memory growth and the allocator (memory), the SIMD kernels'
+# code generation (kernels), the boundary under hostile input (hostile*).
+# Both builds share the glue and the C source; the golden files, the runtime
+# hashes (test-runtime-node), the exact-math vectors and the soak cover every
+# export on the Emscripten build as well. The alloc-failure suites run on
+# build/memdomain.small.wasm, a clang build, whichever build is selected.
+# Two Jest workers: one per core.
+EMCC_SUITES := memory kernels hostile hostile-mutation
+JEST := NODE_OPTIONS=--experimental-vm-modules npx jest --ci --maxWorkers=2
 test-js: all node_modules/.deps-npm
-	NODE_OPTIONS=--experimental-vm-modules npx jest --ci
-	MEMDOMAIN_WASM=emcc NODE_OPTIONS=--experimental-vm-modules npx jest --ci --testPathIgnorePatterns '/golden\.'
+	$(JEST)
+	MEMDOMAIN_WASM=emcc $(JEST) $(patsubst %,tests/js/%.test.js,$(EMCC_SUITES))
 
+# Everything the tests compile, built up front with one job per core.
+TEST_BUILD += $(C_TESTS) $(BUILD)/tests/readme_c
+.PHONY: test-build
+test-build: $(TEST_BUILD)
+
+# Every part of the test, one after another even if one fails, with the time
+# each took (tools/timed-make.sh prints the table at the end).
+TEST_PARTS = test-c test-wasm-imports test-js $(TEST_EXTRA)
+# The build, the test binaries, then each part, timed, each with two jobs (one
+# per core; -Otarget keeps each job's output together): objects, test binaries,
+# fuzz targets, valgrind runs and runtimes two at a time.
 test: deps
-	$(MAKE) all
-	$(MAKE) test-c test-wasm-imports test-js $(TEST_EXTRA)
+	MAKE="$(MAKE)" MAKEFLAGS_PART="-j2 -Otarget" bash tools/timed-make.sh all test-build $(TEST_PARTS)
 
 demo: deps demo-assets
 	$(MAKE) all

@@ -233,11 +233,13 @@ md_status md_partition_by_cooldown(const uint8_t *has_last, const double *last_m
 /* Grid values are JavaScript numbers (doubles), exactly as in the reference:
  * every input, NaN and fractional counts included, gets the reference's
  * answer. Counts follow JavaScript loops: a fractional count runs
- * ceil(count) times, NaN and counts <= 0 run none. Folds stop early once the
- * value repeats (a fixed point or a cycle), so a huge or infinite count
- * returns promptly with the same answer; a fold that has not settled after
- * MD_FOLD_BUDGET steps while more remain returns MD_ERR_RANGE instead of
- * running for hours (the reference would run that long, or forever). */
+ * ceil(count) times, NaN and counts <= 0 run none. A finite count is always
+ * followed to its end, as the reference does (no step budget); folds stop
+ * early once the value repeats (a fixed point or a cycle), which gives the
+ * same answer. Only an endless count (infinite, or beyond 2^53 where the
+ * reference's counter stops moving), for which the reference never returns,
+ * can fail: MD_ERR_RANGE when the value has not settled within
+ * MD_FOLD_BUDGET steps. */
 #define MD_FOLD_BUDGET (1 << 26)
 
 /** Math.round(value * SCALE). */
@@ -255,9 +257,9 @@ md_status md_apply_outcomes_fp(double alpha_fp, double prev_fp, const double *si
 /**
  * hits <= 0 (or NaN) -> prev; else fold trunc(hits) signals of NEG_ONE_FP.
  * The reference builds an array of that length, which JavaScript refuses
- * from 2^32 on: that case returns MD_ERR_RANGE, as does a fold past
- * MD_FOLD_BUDGET steps that has not settled. Otherwise MD_OK (or
- * MD_ERR_NULL when out is NULL).
+ * from 2^32 on: that case returns MD_ERR_RANGE. Every count below 2^32 is
+ * folded to its end (a cycle or fixed point is skipped over exactly).
+ * Otherwise MD_OK (or MD_ERR_NULL when out is NULL).
  */
 md_status md_apply_negative_hits_fp(double alpha_fp, double prev_fp, double hits, double *out);
 /** min(conf, ewmaStepFp(alpha, conf, floor)), with JavaScript's Math.min. */
@@ -265,9 +267,11 @@ double md_decay_confidence_fp(double alpha_fp, double conf_fp, double floor_fp);
 /**
  * md_decay_confidence_fp folded `cycles` times (a JavaScript loop bound:
  * ceil(cycles) steps, none for NaN or cycles <= 0). Returns MD_OK,
- * MD_ERR_NULL (out NULL), or MD_ERR_RANGE when the value has not settled
- * after MD_FOLD_BUDGET steps and more remain (including an infinite count,
- * or one beyond 2^53 where the reference's counter stops moving).
+ * MD_ERR_NULL (out NULL), or MD_ERR_RANGE only for an endless count
+ * (infinite, or beyond 2^53 where the reference's counter stops moving) whose
+ * value has not settled after MD_FOLD_BUDGET steps: the reference never
+ * returns there. Every finite count is folded to its end (time proportional
+ * to the steps taken before the value settles).
  */
 md_status md_decay_confidence_n_fp(double alpha_fp, double conf_fp, double floor_fp, double cycles,
                                    double *out);
@@ -869,7 +873,7 @@ typedef struct md_text {
 /** Release a md_text's bytes and zero it. NULL is a no-op. */
 void md_text_free(md_text *text);
 
-/** The Unicode version of the text tables ("15.0.0"). */
+/** The Unicode version of the text tables ("17.0.0", as Node 20 / ICU 78, Chromium and Deno). */
 const char *md_unicode_version(void);
 
 /**

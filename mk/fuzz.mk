@@ -26,9 +26,12 @@ fuzz: $(FUZZ_BINS)
 	@set -e; for f in $(FUZZ_BINS); do n=$$(basename $$f); mkdir -p $(BUILD)/fuzz/corpus-$$n; \
 	  echo "== $$n ($(FUZZ_SECONDS) s)"; $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus-$$n; done
 
-test-fuzz-smoke: $(FUZZ_BINS)
-	@set -e; for f in $(FUZZ_BINS); do n=$$(basename $$f); \
-	  $$f -seed=1 -runs=30000 -max_len=512 -artifact_prefix=$(BUILD)/fuzz/ 2>$(BUILD)/fuzz/$$n.log || { tail -40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
-	  echo "$$n: 1 passed, 0 failed ($$(grep -o 'Done [0-9]* runs' $(BUILD)/fuzz/$$n.log))"; done
+RUN_FUZZ := $(patsubst %,%.smoke,$(FUZZ_BINS))
+.PHONY: $(RUN_FUZZ)
+test-fuzz-smoke: $(RUN_FUZZ)
+$(RUN_FUZZ): %.smoke: %
+	@n=$$(basename $<); $< -seed=1 -runs=30000 -max_len=512 -artifact_prefix=$(BUILD)/fuzz/ 2>$(BUILD)/fuzz/$$n.log || { tail -40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
+	  echo "$$n: 1 passed, 0 failed ($$(grep -o 'Done [0-9]* runs' $(BUILD)/fuzz/$$n.log))"
 
 TEST_EXTRA += test-fuzz-smoke
+TEST_BUILD += $(FUZZ_BINS)

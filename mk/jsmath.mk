@@ -5,6 +5,7 @@
 
 .PHONY: test-jsmath
 TEST_EXTRA += test-jsmath
+TEST_BUILD += $(BUILD)/tools/jsmath_check
 
 $(BUILD)/tools/jsmath_check: tools/jsmath_check.c $(BUILD)/libmemdomain.a include/memdomain.h
 	@mkdir -p $(dir $@)

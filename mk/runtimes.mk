@@ -13,6 +13,8 @@
 #     test-size              the wasm <= 64 KiB gzipped, the minified glue <= 16 KiB gzipped
 #     test-types             tsc --noEmit on a consumer of every export
 #     test-runtime-hashes    every runtime's golden hashes side by side (build/rt/hashes.txt), all equal
+#     test-readme            every README snippet as printed (tests/runtimes/readme.test.mjs): ```js in an
+#                            ES module and a CommonJS project on the tarball, ```sh from the repository root
 #
 # Every runtime hashes the outputs of the golden cases and of a seeded random
 # corpus of 3,000 calls over every export (tests/runtimes/corpus.js), which
@@ -29,7 +31,7 @@ RT_INPUTS := $(BUILD)/memdomain.wasm js/package.json js/index.js js/index.d.ts \
              tests/js/golden/codec.js tests/js/golden/runner.js tools/pack.sh
 
 .PHONY: pack test-runtimes test-runtime-node test-runtime-deno test-runtime-workerd \
-        test-runtime-chromium test-runtime-native test-size test-types test-runtime-hashes
+        test-runtime-chromium test-runtime-native test-size test-types test-runtime-hashes test-readme
 
 pack: $(BUILD)/memdomain.wasm
 	bash tools/pack.sh $(BUILD)
@@ -63,10 +65,14 @@ test-size: test-runtime-node
 test-types: $(RT_DIR)/.setup
 	$(RT_ENV) node tests/runtimes/types.test.mjs
 
+test-readme: $(RT_DIR)/.setup
+	$(RT_ENV) node tests/runtimes/readme.test.mjs
+
 test-runtime-hashes: test-runtime-node test-runtime-deno test-runtime-workerd test-runtime-chromium test-runtime-native test-size
 	$(RT_ENV) node tests/runtimes/summary.mjs
 
 test-runtimes: test-runtime-node test-runtime-deno test-runtime-workerd test-runtime-chromium \
-               test-runtime-native test-size test-types test-runtime-hashes
+               test-runtime-native test-size test-types test-runtime-hashes test-readme
 
 TEST_EXTRA += test-runtimes
+TEST_BUILD += $(BUILD)/tests/native_hash

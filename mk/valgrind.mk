@@ -10,10 +10,12 @@ $(BUILD)/vg/tests/%: tests/c/%.c tests/c/check.h $(VG_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) -O1 -g -Iinclude -Isrc -Itests/c $< $(VG_OBJS) -lm -o $@
 
-.PHONY: test-valgrind
-test-valgrind: $(VG_TESTS)
-	@set -e; for t in $(VG_TESTS); do echo "== valgrind $$t"; \
-	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all $$t > /dev/null; \
-	  echo "valgrind-$$(basename $$t): 1 passed, 0 failed"; done
+RUN_VG := $(patsubst %,%.vgrun,$(VG_TESTS))
+.PHONY: test-valgrind $(RUN_VG)
+test-valgrind: $(RUN_VG)
+$(RUN_VG): %.vgrun: %
+	@MD_TEST_UNDER_VALGRIND=1 valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all $< > /dev/null
+	@echo "valgrind-$$(basename $<): 1 passed, 0 failed"
 
 TEST_EXTRA += test-valgrind
+TEST_BUILD += $(VG_TESTS)

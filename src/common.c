@@ -33,16 +33,4 @@ void *mdi_calloc_array(size_t n, size_t size) {
     return calloc(n, size);
 }
 
-double mdi_js_max(double a, double b) {
-    if (isnan(a) || isnan(b)) return NAN;
-    if (a == b) return signbit(a) ? b : a; /* +0 wins over -0 */
-    return a > b ? a : b;
-}
-
-double mdi_js_min(double a, double b) {
-    if (isnan(a) || isnan(b)) return NAN;
-    if (a == b) return signbit(a) ? a : b; /* -0 wins over +0 */
-    return a < b ? a : b;
-}
-
 void *md_alloc(size_t n) { return malloc(n ? n : 1); }

@@ -26,48 +26,66 @@ md_status md_apply_outcomes_fp(double alpha_fp, double prev_fp, const double *si
 
 /* ---- folding a step a JavaScript-counted number of times ---- */
 
-typedef struct fold_ctx {
-    double alpha, arg; /* the step's fixed arguments */
-    double (*step)(const struct fold_ctx *c, double x);
-} fold_ctx;
-
-static double neg_hit_step(const fold_ctx *c, double x) { return md_ewma_step_fp(c->alpha, x, MD_NEG_ONE_FP); }
-static double decay_step(const fold_ctx *c, double x) { return md_decay_confidence_fp(c->alpha, x, c->arg); }
-
 /* Object.is-style identity of two states (any NaN equals any NaN). */
-static bool same(double a, double b) {
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+static inline bool same(double a, double b) {
+    if (a != a || b != b) return a != a && b != b;
     return a == b && signbit(a) == signbit(b);
 }
 
-/* Apply the step `times` times (a whole number >= 0, possibly infinite).
- * Brent's cycle detection stops as soon as the states repeat, so a fixed point
- * or a cycle answers in time proportional to its length, not to `times`.
- * Returns false when no answer can be given promptly: `times` is infinite and
- * the states cycle without settling, or more than MD_FOLD_BUDGET steps would
- * be needed (the reference would run that long, or forever). */
-static bool fold(const fold_ctx *c, double x0, double times, double *out) {
-    if (times <= 0) { *out = x0; return true; }
-    double tortoise = x0, hare = c->step(c, x0);
-    double i = 1; /* the hare's index */
-    double power = 1, lam = 1;
-    while (!same(tortoise, hare)) {
-        if (i >= times) { *out = hare; return true; }
-        if (i >= MD_FOLD_BUDGET) return false;
-        if (power == lam) { tortoise = hare; power *= 2; lam = 0; }
-        hare = c->step(c, hare);
-        i += 1;
-        lam += 1;
+static inline double neg_hit_step(double alpha, double x) { return md_ewma_step_fp(alpha, x, MD_NEG_ONE_FP); }
+
+/* The reference loops `times` times with no early exit. A finite count is
+ * always followed to the end (no step budget: the reference returns, so we
+ * do), but once the state repeats the rest of the loop is known: a fixed point
+ * stays put, a cycle of length lam repeats. Steps are inlined (no call per
+ * step), so a fold that never settles runs at a few ns per step natively. */
+
+/* decayConfidenceFp is min(x, ...): the states never increase, so the only
+ * repetition is a fixed point and comparing with the previous state finds it.
+ * `times` is a whole number of steps (<= 2^53) or infinite. */
+static bool fold_decay(double alpha, double x0, double floor_fp, double times, double *out) {
+    double v = x0;
+    if (!(times > 0)) { *out = v; return true; }
+    if (isinf(times)) {
+        /* The reference never returns; a value that settles is still the only
+         * answer it could converge to, so give it when it comes promptly. */
+        for (uint64_t k = 0; k < (uint64_t)MD_FOLD_BUDGET; k++) {
+            double nx = md_decay_confidence_fp(alpha, v, floor_fp);
+            if (same(nx, v)) { *out = v; return true; }
+            v = nx;
+        }
+        return false;
     }
-    /* x[i] == x[i - lam]: periodic with period lam from index i - lam on. */
-    if (lam == 1) { *out = hare; return true; } /* a fixed point */
-    if (isinf(times)) return false;
-    double start = i - lam;
-    double left = fmod(times - start, lam);
-    double v = tortoise;
-    for (double k = 0; k < left; k++) v = c->step(c, v);
+    uint64_t n = (uint64_t)times;
+    for (uint64_t k = 0; k < n; k++) {
+        double nx = md_decay_confidence_fp(alpha, v, floor_fp);
+        if (same(nx, v)) break;
+        v = nx;
+    }
     *out = v;
     return true;
+}
+
+/* ewmaStepFp toward NEG_ONE_FP can cycle (an alpha outside [0, SCALE]
+ * overshoots), so Brent's cycle detection: x[i] == x[i - lam] means the states
+ * repeat with period lam from i - lam on, and the answer is read off the cycle.
+ * `times` is a whole number below 2^32 (the reference's array length). */
+static double fold_neg_hits(double alpha, double x0, uint64_t times) {
+    if (times == 0) return x0;
+    double tortoise = x0, hare = neg_hit_step(alpha, x0);
+    uint64_t i = 1, power = 1, lam = 1; /* i: the hare's index */
+    while (!same(tortoise, hare)) {
+        if (i >= times) return hare;
+        if (power == lam) { tortoise = hare; power *= 2; lam = 0; }
+        hare = neg_hit_step(alpha, hare);
+        i++;
+        lam++;
+    }
+    if (lam == 1) return hare; /* a fixed point */
+    uint64_t left = (times - (i - lam)) % lam;
+    double v = tortoise;
+    for (uint64_t k = 0; k < left; k++) v = neg_hit_step(alpha, v);
+    return v;
 }
 
 /* The number of times `for (let i = 0; i < n; i++)` runs; infinite when the
@@ -85,8 +103,8 @@ md_status md_apply_negative_hits_fp(double alpha_fp, double prev_fp, double hits
      * from 2^32 on is a RangeError in JavaScript. */
     double len = trunc(hits);
     if (len >= 4294967296.0) return MD_ERR_RANGE;
-    fold_ctx c = {alpha_fp, 0, neg_hit_step};
-    return fold(&c, prev_fp, len, out) ? MD_OK : MD_ERR_RANGE;
+    *out = fold_neg_hits(alpha_fp, prev_fp, (uint64_t)len);
+    return MD_OK;
 }
 
 double md_decay_confidence_fp(double alpha_fp, double conf_fp, double floor_fp) {
@@ -96,8 +114,7 @@ double md_decay_confidence_fp(double alpha_fp, double conf_fp, double floor_fp) 
 md_status md_decay_confidence_n_fp(double alpha_fp, double conf_fp, double floor_fp, double cycles,
                                    double *out) {
     if (!out) return MD_ERR_NULL;
-    fold_ctx c = {alpha_fp, floor_fp, decay_step};
-    return fold(&c, conf_fp, loop_count(cycles), out) ? MD_OK : MD_ERR_RANGE;
+    return fold_decay(alpha_fp, conf_fp, floor_fp, loop_count(cycles), out) ? MD_OK : MD_ERR_RANGE;
 }
 
 double md_decay_confidence(double confidence, double alpha, double floor_) {

@@ -5,6 +5,7 @@
 #include "memdomain.h"
 
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 
 /* ---- allocation: overflow-checked, never aborts ---- */
@@ -19,9 +20,18 @@ void *mdi_calloc_array(size_t n, size_t size);
 
 /* ---- JavaScript number semantics ---- */
 
-/* Math.max / Math.min: NaN propagates, -0 < +0. */
-double mdi_js_max(double a, double b);
-double mdi_js_min(double a, double b);
+/* Math.max / Math.min: NaN propagates, -0 < +0. Inline: folds call them once
+ * per step. */
+static inline double mdi_js_max(double a, double b) {
+    if (isnan(a) || isnan(b)) return NAN;
+    if (a == b) return signbit(a) ? b : a; /* +0 wins over -0 */
+    return a > b ? a : b;
+}
+static inline double mdi_js_min(double a, double b) {
+    if (isnan(a) || isnan(b)) return NAN;
+    if (a == b) return signbit(a) ? a : b; /* -0 wins over +0 */
+    return a < b ? a : b;
+}
 
 /* ---- keys: hashing and a string -> index map ---- */
 

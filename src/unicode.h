@@ -1,7 +1,7 @@
 /* Unicode for the text modules: WTF-8 decoding, NFC, full default
  * lowercasing (JavaScript's toLowerCase), JavaScript's \s. Internal, prefix
  * mdi_uni_ / mdi_. The tables are generated (src/unicode_tables.c, by
- * tools/gen_unicode.py from the UCD); this header declares their layout. */
+ * tools/gen_unicode.mjs, Unicode 17.0); this header declares their layout. */
 #ifndef MEMDOMAIN_UNICODE_H
 #define MEMDOMAIN_UNICODE_H
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Stage the package (js/ with the real clang wasm instead of the source tree's
 # symlink) into build/pkg/ and `npm pack` it there: prints the tarball's path.
+# Also copies it to build/memdomain.tgz, a name without the version that
+# examples/worker/package.json can point at ("file:../../build/memdomain.tgz").
 #   usage: tools/pack.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,4 +16,5 @@ rm -rf "$pkg" && mkdir -p "$pkg"
 cp "$wasm" "$pkg/memdomain.wasm"
 cd "$pkg"
 tgz=$(npm pack --silent --pack-destination "$build" | tail -n 1)
+cp "$build/$tgz" "$build/memdomain.tgz"
 echo "$build/$tgz"

@@ -48,7 +48,7 @@ export function applyNegativeHitsFp(alphaFp, prevFp, hits) {
   const fn = "applyNegativeHitsFp";
   const st = exportsOf().md_apply_negative_hits_fp(num(fn, "alphaFp", alphaFp), num(fn, "prevFp", prevFp),
     num(fn, "hits", hits), scratch());
-  if (st === 3) throw rangeError(fn, "hits", hits >= 2 ** 32 ? `(${hits}) is not a valid array length` : `(${hits}) needs more than 2^26 steps before the value settles; memdomain refuses to run that long`);
+  if (st === 3) throw rangeError(fn, "hits", `(${hits}) is not a valid array length`);
   if (st !== 0) raise(st, fn);
   return scratchF64();
 }
@@ -60,7 +60,7 @@ export function decayConfidenceFp(alphaFp, confFp, floorFp) {
 }
 
 function cyclesError(fn, cycles) {
-  return rangeError(fn, "cycles", `(${cycles}) needs more than 2^26 steps before the value settles; memdomain refuses to run that long`);
+  return rangeError(fn, "cycles", `(${cycles}) never ends (infinite, or beyond 2^53), and the value does not settle within 2^26 steps: the reference never returns`);
 }
 
 /** Fold `cycles` decay steps; cycles <= 0 is a no-op. */

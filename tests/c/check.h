@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_passed, check_failed;
@@ -31,6 +32,15 @@ static inline int same_bits(double a, double b) {
         if (same_bits(check_a_, check_b_)) check_passed++;                            \
         else { check_failed++; fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g\n", __FILE__, __LINE__, #a, check_a_, check_b_); } \
     } while (0)
+
+/* Property-loop iterations: n, or n / 8 (at least 1) when
+ * MD_TEST_UNDER_VALGRIND is set (make test-valgrind): memcheck runs the same
+ * code paths some 50 times slower, and the sanitizer run (make test-c) still
+ * does all n. */
+static inline int check_iters(int n) {
+    int k = getenv("MD_TEST_UNDER_VALGRIND") ? n / 8 : n;
+    return k > 0 ? k : 1;
+}
 
 /* splitmix64: a seeded, portable PRNG. */
 typedef struct { uint64_t s; } check_rng;

@@ -65,7 +65,7 @@ static void test_whitespace_property(void) {
                                          "\xEF\xBB\xBF", "\x0B\x0C"};
     check_rng r = {7};
     char a[256], b[512];
-    for (int it = 0; it < 20000; it++) {
+    for (int it = 0; it < check_iters(20000); it++) {
         size_t na = 0, nb = 0, n = 1 + rng_below(&r, 9);
         for (size_t i = 0; i < n; i++) {
             const char *w = words[rng_below(&r, sizeof words / sizeof words[0])];

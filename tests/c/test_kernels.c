@@ -40,7 +40,7 @@ static const size_t DIMS[] = {0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 10
 #define NDIMS (sizeof DIMS / sizeof DIMS[0])
 
 static void test_block(void) {
-    for (int iter = 0; iter < 400; iter++) {
+    for (int iter = 0; iter < check_iters(400); iter++) {
         size_t d = DIMS[rng_below(&rng, NDIMS)];
         size_t r = 1 + rng_below(&rng, MDI_R), cnt = 1 + rng_below(&rng, MDI_P);
         int mode = (int)rng_below(&rng, 4);
@@ -82,7 +82,7 @@ static void test_block(void) {
 }
 
 static void test_row(void) {
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0; iter < check_iters(300); iter++) {
         size_t d = DIMS[rng_below(&rng, NDIMS)];
         size_t m = 1 + rng_below(&rng, MDI_M);
         int exact = (int)rng_below(&rng, 2);
@@ -107,7 +107,7 @@ static void test_row(void) {
 }
 
 static void test_rows_kernel(void) {
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0; iter < check_iters(300); iter++) {
         size_t d = DIMS[rng_below(&rng, NDIMS)], n = rng_below(&rng, 45);
         float *m = malloc((n * d + 1) * sizeof(float)), *q32 = malloc((d + 1) * sizeof(float));
         double *q = malloc((d + 1) * sizeof(double));

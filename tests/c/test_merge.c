@@ -106,7 +106,7 @@ static size_t random_text(check_rng *r, char *buf) {
 static void test_symmetry(void) {
     check_rng r = {11};
     char ga[256], ba[256], gb[256], bb[256];
-    for (int it = 0; it < 5000; it++) {
+    for (int it = 0; it < check_iters(5000); it++) {
         md_str a = {ga, random_text(&r, ga)}, b = {gb, random_text(&r, gb)};
         CHECK(pred(md_negation_divergent, a, b) == pred(md_negation_divergent, b, a));
         CHECK(pred(md_numeric_token_divergent, a, b) == pred(md_numeric_token_divergent, b, a));
@@ -135,7 +135,7 @@ static bool same_components(const md_components *x, const md_components *y) {
 static void test_components(void) {
     check_rng r = {23};
     md_str ends[64], moved[64];
-    for (int it = 0; it < 3000; it++) {
+    for (int it = 0; it < check_iters(3000); it++) {
         size_t n = rng_below(&r, 30);
         for (size_t i = 0; i < 2 * n; i++) ends[i] = KEYS[rng_below(&r, N_KEYS)];
         md_components base, other;
@@ -181,7 +181,7 @@ static void test_outcomes(void) {
     size_t committed[40], n_committed;
     static const double sims[] = {0.92, 0.93, 1, 0.5, NAN, INFINITY, -INFINITY};
     static const double caps[] = {0, 1, 2, 2.5, 100, NAN, -1};
-    for (int it = 0; it < 3000; it++) {
+    for (int it = 0; it < check_iters(3000); it++) {
         size_t n = rng_below(&r, 40);
         for (size_t i = 0; i < n; i++) {
             pairs[i].keep_path = KEYS[rng_below(&r, 6)];

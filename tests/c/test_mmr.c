@@ -58,7 +58,7 @@ static const double LIMITS[] = {0, 1, 2, 3, 5, 50, 2.5, 0.5, -1, NAN, INFINITY};
 static const double LAMBDAS[] = {0, 0.25, 0.5, 0.7, 1, 1.5, -1, NAN};
 
 static void test_random(void) {
-    for (int iter = 0; iter < 1500; iter++) {
+    for (int iter = 0; iter < check_iters(1500); iter++) {
         /* a third of the runs draw from tiny value sets: many exact ties in
          * scores, cosines and values, where the first-index rule decides */
         int tiny = iter % 3 == 0;

@@ -99,7 +99,7 @@ static void same_pairs(const md_neighbor_pairs *a, const npair *b, size_t nb) {
 static void test_random(void) {
     char names[64][6];
     md_str keys[64];
-    for (int iter = 0; iter < 400; iter++) {
+    for (int iter = 0; iter < check_iters(400); iter++) {
         size_t n = rng_below(&rng, 24), d = rng_below(&rng, 12);
         int ragged = rng_below(&rng, 5) == 0;
         /* distinct keys, some outside the BMP so UTF-16 order matters */
@@ -196,7 +196,7 @@ static void test_errors(void) {
 }
 
 static void test_rows(void) {
-    for (int iter = 0; iter < 100; iter++) {
+    for (int iter = 0; iter < check_iters(100); iter++) {
         size_t n = rng_below(&rng, 70), d = rng_below(&rng, 20);
         float *m = malloc((n * d + 1) * sizeof(float)), q[20];
         for (size_t i = 0; i < n * d; i++) m[i] = value();

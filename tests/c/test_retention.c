@@ -124,7 +124,7 @@ static void test_bands(void) {
     /* a partition of [0, 1]: each score has one band, and bands are monotone in the score */
     check_rng r = {42};
     int bad = 0;
-    for (int i = 0; i < 100000; i++) {
+    for (int i = 0; i < check_iters(100000); i++) {
         double a = rng_unit(&r), b = rng_unit(&r);
         if (a > b) { double t = a; a = b; b = t; }
         md_triage_action x = md_band_for(a), y = md_band_for(b);
@@ -184,7 +184,7 @@ static void test_signals(void) {
      * composite is on the 10^-4 grid and the action is its band */
     check_rng r = {7};
     int bad = 0;
-    for (int i = 0; i < 200000; i++) {
+    for (int i = 0; i < check_iters(200000); i++) {
         md_retention_input x = random_input(&r, 0);
         md_score_retention(&x, &rs);
         for (int k = 0; k < MD_SIGNAL_COUNT; k++)
@@ -211,7 +211,7 @@ static void test_signals(void) {
      * library's md_compensated_sum, bit for bit, for any signals and profile
      * (NaN, infinities, negative and huge weights included) */
     int differ = 0;
-    for (int i = 0; i < 200000; i++) {
+    for (int i = 0; i < check_iters(200000); i++) {
         md_signals sg;
         md_weight_profile wp;
         double terms[MD_SIGNAL_COUNT], sum, got;
@@ -319,7 +319,7 @@ static void test_policy(void) {
         CHECK(decays ? md_default_retention_classes[t].half_life_days == h : md_default_retention_classes[t].half_life_days == 0);
         CHECK(memcmp(&md_default_retention_classes[t].weights, md_weights_for(ALL_TYPES[t]), sizeof(md_weight_profile)) == 0);
     }
-    for (int i = 0; i < 100000; i++) {
+    for (int i = 0; i < check_iters(100000); i++) {
         md_retention_input x = random_input(&r, 1);
         md_retention_score a, b;
         CHECK(md_score_retention(&x, &a) == MD_OK);
@@ -469,7 +469,7 @@ static void test_batch_policy(void) {
 static void test_reprieve(void) {
     check_rng r = {2026};
     int bad = 0;
-    for (int i = 0; i < 100000; i++) {
+    for (int i = 0; i < check_iters(100000); i++) {
         double imp = rng_range(&r, -2, 14), acc = rng_range(&r, -5, 1000), out = rng_range(&r, -1, 1);
         double hrs = rng_range(&r, -10, 5000), rate = MD_SALIENCE_DECAY_RATE;
         double s = md_reprieve_score(imp, acc, out, hrs, rate);

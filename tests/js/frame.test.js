@@ -46,6 +46,14 @@ const claim = fc.array(fc.tuple(fc.constantFrom(...SPACES), fc.constantFrom(...W
       expect(md.frameKeyOf("")).toBeNull();
     });
 
+    test("Unicode 17.0 casing (issue 12: the three cases that Unicode 15.0 tables got wrong)", () => {
+      // Expected values from the issue (the reference on Node 20 / ICU 78).
+      expect(md.frameKeyOf("AΣʕ b c is v")).toBe("aςʕ b c is");
+      expect(md.frameKeyOf("A\u{1171E}Σ b c is v")).toBe("a\u{1171E}σ b c is");
+      expect(md.frameKeyOf("ab\u1C89 c d is v")).toBe("ab\u1C8A c d is");
+      for (const s of ["AΣʕ b c is v", "A\u{1171E}Σ b c is v", "ab\u1C89 c d is v"]) expect(md.frameKeyOf(s)).toBe(refFrameKeyOf(s));
+    });
+
     test("agrees with the reference regex on random claims", () => {
       fc.assert(fc.property(claim, (s) => {
         expect(md.frameKeyOf(s)).toBe(refFrameKeyOf(s));

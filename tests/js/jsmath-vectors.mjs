@@ -4,7 +4,8 @@
 //   - `node tests/js/jsmath-vectors.mjs OUT.bin [wasm...]` writes the vectors
 //     for the native checker (tools/jsmath_check.c) and compares every listed
 //     wasm build's md_js_* exports (mk/jsmath.mk runs this);
-//   - tests/js/jsmath.test.js imports generate() / compareWasm() under Jest.
+//     and, first, that the vectors are seeded (deterministic) and cover the
+//     special values, subnormals and huge magnitudes.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -178,6 +179,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const exps = wasms.map((w) => [w, loadWasm(w)]);
   for (const { name, js, wasm } of FUNCS) {
     const xs = generate(name);
+    // The vectors themselves: seeded, every special value, subnormals and huge magnitudes.
+    const again = generate(name, 1000);
+    const specials = [0, -0, Infinity, -Infinity, NaN, Number.MIN_VALUE, -Number.MAX_VALUE];
+    let subnormals = 0, huge = 0;
+    for (const x of xs) {
+      if (x !== 0 && Math.abs(x) < 2.2250738585072014e-308) subnormals++;
+      if (Math.abs(x) > 1e300 && Number.isFinite(x)) huge++;
+    }
+    const cover = xs.length === COUNT && COUNT >= 1000000 && again.every((x, i) => sameBits(x, xs[i])) &&
+      specials.every((sp) => xs.some((x) => sameBits(x, sp))) && subnormals > 1000 && huge > 100;
+    console.log(`vectors ${name}: ${xs.length} seeded inputs, every special value, ${subnormals} subnormal, ${huge} huge: ${cover ? "ok" : "FAIL"}`);
+    if (!cover) failed++;
     const want = xs.map(js);
     const n = Buffer.alloc(4);
     n.writeUInt32LE(xs.length);
