@@ -89,8 +89,10 @@ deps: $(BUILD)/.deps-apt node_modules/.deps-npm
 $(BUILD)/.deps-apt: tools/deps-apt.sh
 	bash tools/deps-apt.sh
 	@mkdir -p $(BUILD) && touch $@
+# better-sqlite3 (the cache's tests) builds from source with node-gyp: its
+# prebuilt-binary download would need GitHub, which these machines cannot reach.
 node_modules/.deps-npm: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm_config_build_from_source=true npm ci --no-audit --no-fund
 	@touch $@
 
 # ---- tests ----

@@ -12,7 +12,7 @@ wasm="$build/memdomain.wasm"
 pkg="$build/pkg"
 rm -rf "$pkg" && mkdir -p "$pkg"
 # Everything package.json "files" names, except the wasm symlink; then the real file.
-(cd "$root/js" && cp -R index.js index.d.ts package.json src types "$pkg/")
+(cd "$root/js" && cp -R index.js index.d.ts package.json src cache types "$pkg/")
 cp "$wasm" "$pkg/memdomain.wasm"
 cd "$pkg"
 tgz=$(npm pack --silent --pack-destination "$build" | tail -n 1)

@@ -17,7 +17,8 @@ console.log(`  tarball ${tgz}`);
 const list = await run("tar", ["tzf", tgz]);
 const files = new Set(list.stdout.toString().split("\n").filter(Boolean).map((f) => f.replace(/^package\//, "")));
 const want = ["package.json", "index.js", "index.d.ts", "memdomain.wasm",
-  ...readdirSync(`${ROOT}js/src`).map((f) => `src/${f}`), ...readdirSync(`${ROOT}js/types`).map((f) => `types/${f}`)];
+  ...readdirSync(`${ROOT}js/src`).map((f) => `src/${f}`), ...readdirSync(`${ROOT}js/cache`).map((f) => `cache/${f}`),
+  ...readdirSync(`${ROOT}js/types`).map((f) => `types/${f}`)];
 const missing = want.filter((f) => !files.has(f));
 check(missing.length === 0, `the tarball holds the glue, the .d.ts files and memdomain.wasm (${files.size} files)`, missing.join(", "));
 

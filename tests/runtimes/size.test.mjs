@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { APP, GOLDEN, RT, check, checkGolden, finish, saveResult } from "./lib.mjs";
+import { APP, GOLDEN, ROOT, RT, check, checkGolden, finish, saveResult } from "./lib.mjs";
 
 const WASM_BUDGET = 64 * 1024, GLUE_BUDGET = 16 * 1024;
 const gz = (b) => gzipSync(b, { level: 9 }).length;
@@ -37,6 +37,22 @@ check(sources.length >= 3 && sources.some((f) => f.endsWith("src/core.js")), "th
   sources.join(", "));
 const imports = out.metafile.outputs[Object.keys(out.metafile.outputs)[0]].imports.map((i) => i.path);
 check(imports.every((p) => p === "effect"), "the minified glue imports nothing but effect", imports.join(", "));
+
+check(!sources.some((f) => f.includes("/cache/")), "the core glue holds none of memdomain/cache");
+
+// memdomain/cache's own size (no budget: it is a separate entry point): its glue
+// minified with memdomain and sqlite-wasm external, and the SQLite build it loads.
+const cacheOut = await build({ entryPoints: [`${pkg}cache/index.js`], bundle: true, minify: true, format: "esm", platform: "neutral",
+  external: ["effect", "@sqlite.org/sqlite-wasm", "../index.js"], write: false, logLevel: "error", metafile: true, absWorkingDir: APP,
+  plugins: [{ name: "core-external", setup(b) { b.onResolve({ filter: /^\.\.\/index\.js$/ }, (a) => ({ path: a.path, external: true })); } }] });
+const cacheGlue = Buffer.from(cacheOut.outputFiles[0].contents);
+const sqliteDir = `${ROOT}node_modules/@sqlite.org/sqlite-wasm/dist/`;
+sizes.cache = { minifiedBytes: cacheGlue.length, gzip: gz(cacheGlue), files: Object.keys(cacheOut.metafile.inputs).length,
+  sqliteWasm: { bytes: readFileSync(`${sqliteDir}sqlite3.wasm`).length, gzip: gz(readFileSync(`${sqliteDir}sqlite3.wasm`)) },
+  sqliteJs: { bytes: readFileSync(`${sqliteDir}index.mjs`).length, gzip: gz(readFileSync(`${sqliteDir}index.mjs`)) } };
+console.log(`  memdomain/cache glue ${cacheGlue.length} minified, ${sizes.cache.gzip} gzipped (${sizes.cache.files} files); ` +
+  `@sqlite.org/sqlite-wasm: sqlite3.wasm ${sizes.cache.sqliteWasm.gzip} gzipped, its JS ${sizes.cache.sqliteJs.gzip} gzipped`);
+check(cacheOut.metafile.inputs && Object.keys(cacheOut.metafile.inputs).every((f) => f.includes("/cache/")), "the cache glue measured is js/cache/ alone");
 
 // The minified glue still works.
 const md = await import(pathToFileURL(`${minDir}index.min.js`).href);

@@ -15,6 +15,8 @@ const md = await import(pathToFileURL(`${APP}node_modules/memdomain/index.js`).h
 const runtime = Object.keys(md).sort();
 const workers = await import(pathToFileURL(`${APP}node_modules/memdomain/src/workers.js`).href);
 const workerExports = Object.keys(workers).sort();
+const cacheMod = await import(pathToFileURL(`${APP}node_modules/memdomain/cache/index.js`).href);
+const cacheExports = Object.keys(cacheMod).sort();
 const dir = `${APP}types-check/`;
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
@@ -25,6 +27,8 @@ import { ${runtime.join(", ")} } from "memdomain";
 export const everyExport = { ${runtime.join(", ")} };
 import { ${workerExports.join(", ")} } from "memdomain/workers";
 export const everyWorkersExport = { ${workerExports.join(", ")} };
+import { ${cacheExports.join(", ")} } from "memdomain/cache";
+export const everyCacheExport = { ${cacheExports.join(", ")} };
 `);
 const base = { strict: true, noEmit: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: false };
 const browser = { ...base, lib: ["ES2022", "DOM"], types: [] };
@@ -61,7 +65,7 @@ const file = moduleSymbol.valueDeclaration?.getSourceFile().fileName ?? "";
 check(file === `${APP}node_modules/memdomain/index.d.ts`, "the declarations come from the installed package", file);
 
 const consumer = readFileSync(`${dir}consumer.ts`, "utf8");
-const notCalled = [...runtime, ...workerExports].filter((n) => !new RegExp(`\\b${n}\\b`).test(consumer));
-check(notCalled.length === 0, `consumer.ts exercises every export of memdomain and memdomain/workers (${runtime.length + workerExports.length})`,
+const notCalled = [...runtime, ...workerExports, ...cacheExports].filter((n) => !new RegExp(`\\b${n}\\b`).test(consumer));
+check(notCalled.length === 0, `consumer.ts exercises every export of memdomain, memdomain/workers and memdomain/cache (${runtime.length + workerExports.length + cacheExports.length})`,
   `not yet: ${notCalled.join(", ")}`);
 finish("types-check");

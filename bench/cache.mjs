@@ -1,0 +1,262 @@
+// memdomain/cache benchmark (make bench-cache; also part of make bench):
+//   search p50/p99 over --queries (200) queries at each of --sizes (10k and 100k
+//   memories, d = 384) with the time per stage, in Node (sqlite-wasm in memory) and
+//   in a headless Chromium Worker (the same database file, opened from bytes);
+//   beside it, the same search built by hand in plain JavaScript (same SQLite FTS5
+//   query for the lexical arm, a cosine loop, a CSR personalized PageRank, the
+//   reference-style fusion and MMR) and Orama's hybrid search on the same corpus;
+//   put and sleep pass times. Rounds interleave the three Node searches.
+//   Flags: --sizes=10000,100000 --queries=200 --no-chromium --no-orama --no-plain
+//   --sleep-max=20000: above this size the sleep pass (all-pairs neighbours, O(n^2 d):
+//   about 100x the 10k time at 100k) is skipped and the graph gets 5 synthetic links per
+//   memory instead, so the lateral arm walks a graph of the same size; pass
+//   --sleep-max=100000 to time the pass at 100k.
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+
+if (!process.execArgv.some((a) => a.startsWith("--max-old-space-size"))) {
+  const r = spawnSync(process.execPath, ["--max-old-space-size=12288", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
+  process.exit(r.status ?? 1);
+}
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const md = await import("../js/index.js");
+const { openMemoryCache, queryTerms } = await import("../js/cache/index.js");
+const { makeCorpus, makeQueries, T0 } = await import("../tests/js/cache-corpus.js");
+const { refFuse, refRank, refCosine } = await import("./baseline-fusion.js");
+const baseMmr = await import("./baseline-mmr.js");
+
+const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? dflt;
+const SIZES = arg("sizes", "10000,100000").split(",").map(Number);
+const Q = Number(arg("queries", 200));
+const SLEEP_MAX = Number(arg("sleep-max", 20000));
+const D = 384, WARM = 10, LIMIT = 10, DEPTH = 50, K = 60, LAMBDA = 0.5, FLOOR = 0.3;
+const W = { lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 };
+const no = (f) => process.argv.includes(`--no-${f}`);
+const wasm = readFileSync(`${ROOT}build/memdomain.wasm`);
+md.initSync(wasm);
+
+const load = () => loadavg().map((x) => x.toFixed(2)).join(", ");
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const med = (xs) => pct(xs, 0.5);
+const f1 = (ms) => (ms === undefined ? "" : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+const byPath = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+// ---------------------------------------------------------------- plain JavaScript, by hand
+function plainIndex(corpus, live, edges) {
+  const paths = live.filter((p) => corpus.get(p).embedding).sort(byPath);
+  const matrix = new Float32Array(paths.length * D);
+  paths.forEach((p, i) => matrix.set(corpus.get(p).embedding, i * D));
+  const nodes = [...live].sort(byPath);
+  const id = new Map(nodes.map((p, i) => [p, i]));
+  const fold = new Map(); // (src, dst) -> max strength
+  for (const e of edges) {
+    const s = id.get(e.src), t = id.get(e.dst);
+    if (s === undefined || t === undefined || s === t) continue;
+    const key = s * nodes.length + t;
+    if (!(fold.get(key) >= e.strength)) fold.set(key, e.strength);
+  }
+  const keys = [...fold.keys()].sort((a, b) => a - b);
+  const start = new Uint32Array(nodes.length + 1), dst = new Uint32Array(keys.length), w = new Float64Array(keys.length);
+  const out = new Float64Array(nodes.length);
+  keys.forEach((k, j) => { const s = Math.floor(k / nodes.length); start[s + 1]++; dst[j] = k % nodes.length; w[j] = fold.get(k); out[s] += w[j]; });
+  for (let i = 0; i < nodes.length; i++) start[i + 1] += start[i];
+  return { paths, matrix, nodes, id, start, dst, w, out };
+}
+
+function plainPagerank(g, seeds) {
+  const n = g.nodes.length, tele = new Float64Array(n);
+  let total = 0;
+  for (const [p, s] of seeds) { const i = g.id.get(p); if (i !== undefined && s > 0) { tele[i] += s; total += s; } }
+  for (let i = 0; i < n; i++) tele[i] /= total;
+  let cur = Float64Array.from(tele), next = new Float64Array(n);
+  for (let it = 0; it < 100; it++) {
+    next.fill(0);
+    let dangling = 0;
+    for (let i = 0; i < n; i++) {
+      if (g.out[i] === 0) { dangling += cur[i]; continue; }
+      for (let j = g.start[i]; j < g.start[i + 1]; j++) next[g.dst[j]] += cur[i] * g.w[j] / g.out[i];
+    }
+    let delta = 0;
+    for (let i = 0; i < n; i++) {
+      const v = 0.85 * (next[i] + dangling * tele[i]) + 0.15 * tele[i];
+      delta += Math.abs(v - cur[i]);
+      next[i] = v;
+    }
+    [cur, next] = [next, cur];
+    if (delta < 1e-6 * n) break;
+  }
+  return cur;
+}
+
+function topK(n, score, k, skip) { // indices by score desc, index asc
+  const top = [];
+  for (let i = 0; i < n; i++) {
+    const s = score(i);
+    if (skip(i, s)) continue;
+    if (top.length === k && !(s > top[k - 1][1])) continue;
+    let j = top.length === k ? k - 1 : top.length;
+    while (j > 0 && s > top[j - 1][1]) { top[j] = top[j - 1]; j--; }
+    top[j] = [i, s];
+  }
+  return top;
+}
+
+async function plainSearch(cache, g, corpus, q, t) {
+  let t0 = performance.now();
+  const lap = (k) => { const n = performance.now(); t[k] = (t[k] ?? 0) + n - t0; t0 = n; };
+  // the same SQLite work as the cache's lexical arm: its informative-terms query, the same statement
+  const match = await cache._informative(queryTerms(q.text));
+  const lexical = !match ? [] : (await cache._db.all(`SELECT m.path AS path FROM memories_fts f JOIN memories m ON m.id = f.rowid
+    WHERE memories_fts MATCH ? AND m.superseded_by IS NULL ORDER BY bm25(memories_fts), m.path LIMIT ?`, [match, DEPTH])).map((r) => r.path);
+  lap("lexical");
+  const qv = q.vector;
+  const vector = topK(g.paths.length, (i) => refCosine(qv, g.matrix.subarray(i * D, (i + 1) * D)), DEPTH, () => false).map(([i]) => g.paths[i]);
+  lap("vector");
+  const sig = (p) => corpus.get(p);
+  const salience = [...new Set([...lexical, ...vector])].sort((a, b) => {
+    const x = sig(a), y = sig(b);
+    return y.accessCount - x.accessCount || Math.max(y.outcomeScore ?? 0, 0) - Math.max(x.outcomeScore ?? 0, 0) || y.reinforcementCount - x.reinforcementCount || byPath(a, b);
+  }).slice(0, DEPTH);
+  lap("salience");
+  const hits = (ps) => ps.map((path, i) => ({ path, rank: i + 1 }));
+  const seeds = refRank(refFuse([hits(lexical), hits(vector), hits(salience)], [W.lexical, W.vector, W.salience], K)).slice(0, 5);
+  const pr = plainPagerank(g, seeds.map((s) => [s.path, s.score]));
+  const seedSet = new Set(seeds.map((s) => g.id.get(s.path)));
+  const lateral = topK(g.nodes.length, (i) => pr[i], DEPTH, (i, s) => !(s > 0) || seedSet.has(i)).map(([i]) => g.nodes[i]);
+  lap("lateral");
+  const fused = refFuse([hits(lexical), hits(vector), hits(salience), hits(lateral)], [W.lexical, W.vector, W.salience, W.lateral], K);
+  const ranked = refRank(fused);
+  lap("fuse");
+  const picked = baseMmr.applyMmr(ranked.map((r) => ({ ...r, vector: corpus.get(r.path).embedding })), LIMIT, LAMBDA);
+  lap("mmr");
+  return picked.map((c) => c.path);
+}
+
+// ---------------------------------------------------------------- Chromium
+async function chromiumSearch(bytes, queries) {
+  const { build } = await import("esbuild");
+  const { chromium } = await import("playwright-core");
+  const { startStatic } = await import("../tests/runtimes/server.mjs");
+  const out = `${ROOT}build/bench-cache-browser/`;
+  await build({ entryPoints: { worker: `${ROOT}bench/cache-browser-worker.js` }, outdir: out, bundle: true, format: "esm", platform: "browser", logLevel: "error" });
+  const server = await startStatic({ mounts: { "/": out }, pages: {
+    "/index.html": { type: "text/html; charset=utf-8", body: "<!doctype html><meta charset=utf-8>" },
+    "/sqlite3.wasm": { type: "application/wasm", body: readFileSync(`${ROOT}node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm`) },
+    "/memdomain.wasm": { type: "application/wasm", body: wasm },
+    "/db.sqlite": { type: "application/octet-stream", body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+    "/queries.json": { type: "application/json", body: JSON.stringify(queries.map((q) => ({ text: q.text, vector: Array.from(q.vector) }))) },
+  } });
+  const dir = mkdtempSync(`${tmpdir()}/memdomain-bench-cache-`);
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(dir, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+    const tab = context.pages()[0] ?? (await context.newPage());
+    await tab.goto(`${server.url}/index.html`);
+    return await tab.evaluate(({ warm, limit }) => new Promise((ok) => {
+      const w = new Worker("/worker.js", { type: "module" });
+      w.onmessage = (e) => { ok(e.data); w.terminate(); };
+      w.onerror = (e) => ok({ error: e.message });
+      w.postMessage({ warm, limit });
+    }), { warm: WARM, limit: LIMIT });
+  } finally {
+    await context?.close().catch(() => {});
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- run
+console.log(`memdomain/cache benchmark: d = ${D}, ${Q} queries (+${WARM} warm-up), limit ${LIMIT}, depth ${DEPTH}, sleep floor ${FLOOR}`);
+console.log(`node ${process.version}, ${execFileSync("nproc").toString().trim()} cores, load average at start: ${load()}`);
+const STAGES = ["lexical", "vector", "salience", "lateral", "fuse", "mmr"];
+for (const n of SIZES) {
+  console.log(`\n### ${n.toLocaleString("en")} memories`);
+  const mems = makeCorpus(n, D, 31, { dupEvery: 50 });
+  const corpus = new Map(mems.map((m) => [m.path, m]));
+  const queries = makeQueries(mems, Q + WARM, 32);
+  const cache = await openMemoryCache();
+  let t = performance.now();
+  await cache.put(mems);
+  const putMs = performance.now() - t;
+  if (n <= SLEEP_MAX) {
+    const sleep = await cache.sleep({ now: T0 + 300 * 86_400_000, floor: FLOOR });
+    console.log(`put ${f1(putMs)} ms; sleep pass ${f1(sleep.timings.total)} ms (${Object.entries(sleep.timings).filter(([k]) => k !== "total")
+      .map(([k, v]) => `${k} ${f1(v)}`).join(", ")}); ${sleep.edges.similar + sleep.edges.nearDuplicate} edges, ` +
+      `${sleep.communities.count} communities, ${sleep.merges.stages.committed} merges`);
+  } else {
+    const links = [];
+    for (let i = 0; i < n; i++) for (let j = 1; j <= 5; j++) links.push({ src: mems[i].path, dst: mems[(i * 7919 + j * 104729) % n].path, strength: 0.5 });
+    t = performance.now();
+    await cache.link(links.filter((l) => l.src !== l.dst));
+    console.log(`put ${f1(putMs)} ms; sleep skipped above --sleep-max=${SLEEP_MAX}: ${links.length} synthetic links instead (link ${f1(performance.now() - t)} ms)`);
+  }
+  const edges = await cache.edges();
+
+  const live = (await cache.all()).filter((m) => m.supersededBy === null).map((m) => m.path);
+  const g = no("plain") ? null : plainIndex(corpus, live, edges);
+  let orama = null, oramaMs;
+  if (!no("orama")) {
+    const { create, insertMultiple, search } = await import("@orama/orama");
+    t = performance.now();
+    const db = create({ schema: { path: "string", gist: "string", body: "string", embedding: `vector[${D}]` } });
+    await insertMultiple(db, live.map((p) => { const m = corpus.get(p); return { path: p, gist: m.gist, body: m.body, embedding: Array.from(m.embedding) }; }), 1000);
+    oramaMs = performance.now() - t;
+    orama = (q) => search(db, { mode: "hybrid", term: q.text, vector: { value: Array.from(q.vector), property: "embedding" }, similarity: 0,
+      properties: ["gist", "body"], limit: LIMIT });
+  }
+  const times = { cache: [], plain: [], orama: [] };
+  const stage = { cache: Object.fromEntries(STAGES.map((s) => [s, []])), plain: Object.fromEntries(STAGES.map((s) => [s, []])) };
+  let agree = 0;
+  for (let i = 0; i < queries.length; i++) {
+    const q = queries[i], keep = i >= WARM;
+    t = performance.now();
+    const hits = await cache.search({ ...q, limit: LIMIT, depth: DEPTH, weights: W, k: K, lambda: LAMBDA, timings: true });
+    const ms = performance.now() - t;
+    if (keep) { times.cache.push(ms); for (const s of STAGES) stage.cache[s].push(hits.timings[s]); }
+    if (g) {
+      const st = {};
+      t = performance.now();
+      const paths = await plainSearch(cache, g, corpus, q, st);
+      const pms = performance.now() - t;
+      if (keep) { times.plain.push(pms); for (const s of STAGES) stage.plain[s].push(st[s]); }
+      if (keep && paths.join("\n") === hits.map((h) => h.path).join("\n")) agree++;
+    }
+    if (orama) {
+      t = performance.now();
+      await orama(q);
+      if (keep) times.orama.push(performance.now() - t);
+    }
+  }
+  const rows = [["", "p50 ms", "p99 ms", ...STAGES.map((s) => `${s} p50`)]];
+  const line = (name, xs, st) => rows.push([name, f1(med(xs)), f1(pct(xs, 0.99)), ...STAGES.map((s) => (st ? f1(med(st[s])) : ""))]);
+  line("memdomain/cache, Node (sqlite-wasm in memory)", times.cache, stage.cache);
+  if (g) line(`plain JavaScript by hand, Node (same top-${LIMIT}: ${agree}/${Q})`, times.plain, stage.plain);
+  if (orama) line(`Orama ${JSON.parse(readFileSync(`${ROOT}node_modules/@orama/orama/package.json`, "utf8")).version} hybrid, Node (insert ${f1(oramaMs)} ms)`, times.orama);
+  const printTable = () => {
+    const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+    for (const [i, r] of rows.entries()) {
+      console.log(`| ${r.map((x, c) => (c ? String(x).padStart(widths[c]) : String(x).padEnd(widths[c]))).join(" | ")} |`);
+      if (i === 0) console.log(`|${widths.map((w, c) => (c ? "-".repeat(w + 1) + ":" : "-".repeat(w + 2))).join("|")}|`);
+    }
+  };
+  printTable();
+  if (g) console.log(`plain JS / memdomain p50: ${(med(times.plain) / med(times.cache)).toFixed(2)}x` +
+    (orama ? `; Orama / memdomain p50: ${(med(times.orama) / med(times.cache)).toFixed(2)}x` : ""));
+  console.log(`load average: ${load()}`);
+  // Chromium last, on the same database file, so the Node table above is printed even if it fails.
+  if (!no("chromium")) {
+    const browser = await chromiumSearch(await cache.exportBytes(), queries).catch((e) => ({ error: String(e?.stack ?? e) }));
+    if (browser.error) console.log(`chromium: ${browser.error}`);
+    else {
+      rows.splice(1, rows.length - 1);
+      line(`memdomain/cache, Chromium Worker (sqlite-wasm; open ${f1(browser.openMs)} ms)`, browser.times, browser.stages);
+      printTable();
+      console.log(`Chromium / Node p50: ${(med(browser.times) / med(times.cache)).toFixed(2)}x (not interleaved); load average: ${load()}`);
+    }
+  }
+  await cache.close();
+}

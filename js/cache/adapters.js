@@ -1,0 +1,225 @@
+// memdomain/cache: the database adapters. The cache talks to SQLite only through
+// this small ASYNC interface, so Cloudflare D1 (no interactive transactions) fits:
+//
+//   all(sql, params)   -> rows as plain objects (BLOBs as Uint8Array)
+//   batch(statements)  -> runs [{ sql, params }] atomically: all or nothing
+//   exportBytes()      -> the database file as a Uint8Array (optional)
+//   close()
+//
+// Every write path of the cache is "read, compute in memory, then one batch", so
+// the same code is transactional on every backend.
+
+const STMT_CACHE = 64;
+
+/** A small LRU of prepared statements keyed by SQL text. */
+function statementCache(prepare, finalize) {
+  const map = new Map();
+  return {
+    get(sql) {
+      let s = map.get(sql);
+      if (s) {
+        map.delete(sql);
+        map.set(sql, s);
+        return s;
+      }
+      s = prepare(sql);
+      map.set(sql, s);
+      if (map.size > STMT_CACHE) {
+        const [old, st] = map.entries().next().value;
+        map.delete(old);
+        finalize(st);
+      }
+      return s;
+    },
+    clear() {
+      for (const st of map.values()) finalize(st);
+      map.clear();
+    },
+  };
+}
+
+/** Wrap an open `@sqlite.org/sqlite-wasm` oo1 database (`new sqlite3.oo1.DB(...)`, or an OPFS pool db). */
+export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
+  const stmts = statementCache((sql) => db.prepare(sql), (st) => st.finalize());
+  const bind = (st, params) => {
+    st.reset(true);
+    if (params && params.length) st.bind(params);
+  };
+  return {
+    kind: "sqlite-wasm",
+    async all(sql, params) {
+      const st = stmts.get(sql);
+      bind(st, params);
+      const rows = [];
+      try {
+        while (st.step()) rows.push(st.get({}));
+      } finally {
+        st.reset(true);
+      }
+      return rows;
+    },
+    async batch(statements) {
+      if (!statements.length) return;
+      db.transaction(() => {
+        for (const { sql, params } of statements) {
+          const st = stmts.get(sql);
+          bind(st, params);
+          try {
+            st.step();
+          } finally {
+            st.reset(true);
+          }
+        }
+      });
+    },
+    async exportBytes() {
+      return sqlite3.capi.sqlite3_js_db_export(db.pointer);
+    },
+    async close() {
+      stmts.clear();
+      db.close();
+      if (onClose) await onClose();
+    },
+  };
+}
+
+/** Wrap an open better-sqlite3 (12.x) `Database`. */
+export function betterSqlite3Adapter(db) {
+  const stmts = statementCache((sql) => db.prepare(sql), () => {});
+  const toParams = (params) => (params ?? []).map((p) =>
+    p instanceof Uint8Array && !(typeof Buffer !== "undefined" && Buffer.isBuffer(p)) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p);
+  const runAll = db.transaction((statements) => {
+    for (const { sql, params } of statements) stmts.get(sql).run(...toParams(params));
+  });
+  return {
+    kind: "better-sqlite3",
+    async all(sql, params) {
+      return stmts.get(sql).all(...toParams(params));
+    },
+    async batch(statements) {
+      if (statements.length) runAll(statements);
+    },
+    async exportBytes() {
+      const b = db.serialize();
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    },
+    async close() {
+      stmts.clear();
+      db.close();
+    },
+  };
+}
+
+/** Wrap a Cloudflare D1 binding (`env.DB`). D1's `batch()` is atomic; BLOBs come back as number arrays. */
+export function d1Adapter(d1) {
+  const blobs = (row) => {
+    for (const k in row) {
+      const v = row[k];
+      if (Array.isArray(v)) row[k] = Uint8Array.from(v);
+      else if (v instanceof ArrayBuffer) row[k] = new Uint8Array(v);
+    }
+    return row;
+  };
+  const stmt = (sql, params) => (params && params.length ? d1.prepare(sql).bind(...params) : d1.prepare(sql));
+  return {
+    kind: "d1",
+    async all(sql, params) {
+      const r = await stmt(sql, params).all();
+      return r.results.map(blobs);
+    },
+    async batch(statements) {
+      if (statements.length) await d1.batch(statements.map((s) => stmt(s.sql, s.params)));
+    },
+    async close() {},
+  };
+}
+
+/** Recognize what `{ db }` holds: one of our adapters, a D1 binding, a better-sqlite3 or an oo1 database. */
+export function adapterFor(db, sqlite3) {
+  if (db && typeof db.all === "function" && typeof db.batch === "function" && typeof db.close === "function") return db;
+  if (db && typeof db.prepare === "function" && typeof db.batch === "function") return d1Adapter(db);
+  if (db && typeof db.prepare === "function" && typeof db.transaction === "function" && typeof db.serialize === "function")
+    return betterSqlite3Adapter(db);
+  if (db && typeof db.selectObjects === "function" && typeof db.transaction === "function") return sqliteWasmAdapter(db, sqlite3);
+  throw new TypeError("openMemoryCache: options.db must be a memdomain/cache adapter ({ all, batch, close }), " +
+    "a Cloudflare D1 binding, a better-sqlite3 Database or an @sqlite.org/sqlite-wasm oo1 DB");
+}
+
+let sqlitePromise = null;
+/** The official SQLite WebAssembly build, loaded once (dynamically: only when no `db` is given). */
+export function loadSqliteWasm(init) {
+  if (init) return Promise.resolve(typeof init === "function" ? init() : init);
+  if (!sqlitePromise) {
+    sqlitePromise = import("@sqlite.org/sqlite-wasm").then((m) => m.default({ print: () => {}, printErr: () => {} }))
+      .catch((e) => {
+        sqlitePromise = null;
+        throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm could not be loaded (npm install @sqlite.org/sqlite-wasm, ` +
+          `or pass { db } or { sqlite3 }): ${e?.message ?? e}`);
+      });
+  }
+  return sqlitePromise;
+}
+
+const pools = new Map();
+/** The opfs-sahpool VFS (OPFS without cross-origin isolation; dedicated Workers only), installed once per name. */
+function opfsPool(sqlite3, name) {
+  if (!pools.has(name)) {
+    pools.set(name, sqlite3.installOpfsSAHPoolVfs({ name, clearOnInit: false }).catch((e) => {
+      pools.delete(name);
+      throw new TypeError(`openMemoryCache: the OPFS pool "${name}" could not be opened (OPFS needs a dedicated Worker): ${e?.message ?? e}`);
+    }));
+  }
+  return pools.get(name);
+}
+
+const inBrowser = () => typeof navigator !== "undefined" && typeof navigator.storage?.getDirectory === "function"
+  && typeof process === "undefined";
+
+/**
+ * Open the database the options name. `path` ":memory:" (the default) is an in-memory
+ * SQLite (sqlite-wasm); in a browser worker any other path is a file in OPFS; in Node
+ * a path is a file opened with better-sqlite3 (an optional dependency). `bytes`
+ * opens a copy of a database file in memory (or, with a path in OPFS, imports it).
+ */
+export async function openAdapter(options) {
+  const { path = ":memory:", bytes, vfs = "memdomain" } = options;
+  if (options.db !== undefined) return adapterFor(options.db, options.sqlite3);
+  if (typeof path !== "string" || path.length === 0) throw new TypeError("openMemoryCache: options.path must be a non-empty string");
+  if (bytes !== undefined && !(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer))
+    throw new TypeError("openMemoryCache: options.bytes must be a Uint8Array or an ArrayBuffer");
+  const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+  if (path !== ":memory:" && !inBrowser()) {
+    let Database;
+    // Specifiers in variables: bundlers for browsers and Workers must not try to bundle these.
+    const betterSqlite3 = "better-sqlite3", nodeFs = "node:fs";
+    try {
+      Database = (await import(betterSqlite3)).default;
+    } catch (e) {
+      throw new TypeError(`openMemoryCache: a file path outside browsers needs better-sqlite3 (npm install better-sqlite3@12): ${e?.message ?? e}`);
+    }
+    if (data) {
+      const { writeFileSync, existsSync } = await import(nodeFs);
+      if (existsSync(path)) throw new RangeError(`openMemoryCache: options.path ${path} exists; refusing to overwrite it with options.bytes`);
+      writeFileSync(path, data);
+    }
+    return betterSqlite3Adapter(new Database(path));
+  }
+  const sqlite3 = await loadSqliteWasm(options.sqlite3);
+  if (path === ":memory:") {
+    const db = new sqlite3.oo1.DB(":memory:", "c");
+    if (data) {
+      const p = sqlite3.wasm.allocFromTypedArray(data);
+      const c = sqlite3.capi;
+      const rc = c.sqlite3_deserialize(db.pointer, "main", p, data.length, data.length,
+        c.SQLITE_DESERIALIZE_FREEONCLOSE | c.SQLITE_DESERIALIZE_RESIZEABLE);
+      if (rc !== 0) {
+        db.close();
+        throw new RangeError(`openMemoryCache: options.bytes is not a SQLite database (sqlite3_deserialize: ${c.sqlite3_js_rc_str(rc)})`);
+      }
+    }
+    return sqliteWasmAdapter(db, sqlite3);
+  }
+  const pool = await opfsPool(sqlite3, vfs);
+  if (data) await pool.importDb(path, data);
+  return sqliteWasmAdapter(new pool.OpfsSAHPoolDb(path), sqlite3);
+}

@@ -1,0 +1,99 @@
+// memdomain/cache: what search keeps resident, and THE seam to the core's resident
+// structures. Everything that touches `residentRows` or `Graph` is in this file.
+//
+// Today the core has no append/overwrite/remove for resident rows (issue 16 adds
+// them), so a put or delete updates the JavaScript side at once and marks the wasm
+// side stale; the next search rebuilds it (one copy of n x d floats). When the
+// core gains row updates, `setVector`/`removeVector` can patch the rows in place
+// and `rows()` stops rebuilding; nothing outside this file changes.
+import { Graph, float32View, residentRows } from "../index.js";
+import { byPath } from "./validate.js";
+
+export class Resident {
+  constructor(dim) {
+    this.dim = dim;
+    /** path -> Float32Array(dim), live memories that have an embedding */
+    this.vecs = new Map();
+    /** path -> [accessCount, outcomeScore (null = none), reinforcementCount], every live memory */
+    this.meta = new Map();
+    this._rows = null; // { handle, paths }
+    this._graph = null; // Graph handle
+    this._edges = null; // [{ src, dst, strength }] from the database
+    this.rowsStale = true;
+    this.graphStale = true;
+  }
+
+  /** Load every live memory's embedding and salience signals, and the edges (one read each). */
+  async load(db) {
+    const rows = await db.all(
+      "SELECT path, embedding, access_count, outcome_score, reinforcement_count FROM memories WHERE superseded_by IS NULL");
+    this.vecs.clear();
+    this.meta.clear();
+    for (const r of rows) this.setMemory(r.path, r.embedding ? float32View(r.embedding) : undefined,
+      r.access_count, r.outcome_score, r.reinforcement_count);
+    await this.loadEdges(db);
+    this.rowsStale = true;
+  }
+
+  async loadEdges(db) {
+    this._edges = await db.all("SELECT src, dst, strength FROM edges");
+    this.graphStale = true;
+  }
+
+  setMemory(path, vec, accessCount, outcomeScore, reinforcementCount) {
+    if (!this.meta.has(path)) this.graphStale = true;
+    this.meta.set(path, [accessCount, outcomeScore ?? null, reinforcementCount]);
+    if (vec && vec.length === this.dim) this.vecs.set(path, vec);
+    else this.vecs.delete(path);
+    this.rowsStale = true;
+  }
+
+  setSignals(path, accessCount, outcomeScore, reinforcementCount) {
+    if (this.meta.has(path)) this.meta.set(path, [accessCount, outcomeScore ?? null, reinforcementCount]);
+  }
+
+  removeMemory(path) {
+    if (this.meta.delete(path)) this.graphStale = true;
+    if (this.vecs.delete(path)) this.rowsStale = true;
+  }
+
+  /** The resident rows (rebuilt if stale): row i is paths[i], in JavaScript string order. */
+  rows() {
+    if (this.rowsStale || !this._rows) {
+      this._rows?.handle.free();
+      this._rows = null;
+      const paths = [...this.vecs.keys()].sort(byPath);
+      const d = this.dim ?? 1;
+      const matrix = new Float32Array(paths.length * d);
+      for (let i = 0; i < paths.length; i++) matrix.set(this.vecs.get(paths[i]), i * d);
+      this._rows = { handle: residentRows(matrix, d), paths };
+      this.rowsStale = false;
+    }
+    return this._rows;
+  }
+
+  /** The exact top-`depth` cosine over the resident rows: paths best first (sim desc, path asc). */
+  topVector(query, depth) {
+    const { handle, paths } = this.rows();
+    if (paths.length === 0) return { paths: [], sims: new Float64Array(0) };
+    const { indices, sims } = handle.topCosineRows(query, depth);
+    return { paths: Array.from(indices, (i) => paths[i]), sims };
+  }
+
+  /** The resident Graph over every live memory and the stored edges (rebuilt if stale). */
+  graph() {
+    if (this.graphStale || !this._graph) {
+      this._graph?.free();
+      this._graph = new Graph([...this.meta.keys()], this._edges ?? []);
+      this.graphStale = false;
+    }
+    return this._graph;
+  }
+
+  free() {
+    this._rows?.handle.free();
+    this._graph?.free();
+    this._rows = this._graph = null;
+    this.rowsStale = this.graphStale = true;
+  }
+}

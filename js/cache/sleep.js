@@ -1,0 +1,281 @@
+// memdomain/cache: the sleep pass. One read, everything computed in memory with
+// memdomain's public functions, then ONE atomic batch (nothing is written if any
+// step throws, and a failure inside the batch rolls it back).
+//
+// Idempotence: running it twice with the same `now` writes nothing the second
+// time. Decay counts whole cycles since each memory's stored watermark
+// (decayed_at), and merges run at most once per cycle (md_meta.merge_cycle),
+// because MAX_MERGE_PAIRS is a per-cycle budget and the role guard's refusals
+// are decided per batch.
+import {
+  DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, Graph, MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD, TRIAGE_ACTIONS,
+  decayConfidenceNFp, float32View, fromFp, isCommittableConfidenceChange, mergeOutcomes, scoreRetentionMany, toFp,
+  topNeighborPairsPacked, residentRows,
+} from "../index.js";
+import { byPath, known, num, obj, progressFn, time } from "./validate.js";
+
+export const DAY_MS = 86_400_000;
+export const DEFAULT_SLEEP = Object.freeze({ floor: 0.8, perSourceK: 5, cycleMs: DAY_MS });
+export const STAGES = Object.freeze(["committed", "cap", "threshold", "vetoed", "self", "role-guard"]);
+
+const same = (a, b) => Object.is(a ?? null, b ?? null);
+
+function checkOptions(fn, options) {
+  obj(fn, "options", options);
+  known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "onProgress"]);
+  const confidence = options.confidence === undefined ? {} : obj(fn, "options.confidence", options.confidence);
+  known(fn, "options.confidence", confidence, ["alpha", "floor"]);
+  const merge = options.merge === undefined ? {} : obj(fn, "options.merge", options.merge);
+  known(fn, "options.merge", merge, ["threshold", "maxPairs"]);
+  if (options.evict !== undefined && typeof options.evict !== "boolean") throw new TypeError(`${fn}: options.evict must be a boolean`);
+  return {
+    now: time(fn, "options.now", options.now),
+    floor: num(fn, "options.floor", options.floor, { lo: -1, hi: 1, dflt: DEFAULT_SLEEP.floor }),
+    perSourceK: num(fn, "options.perSourceK", options.perSourceK, { lo: 1, hi: 1000, integer: true, dflt: DEFAULT_SLEEP.perSourceK }),
+    cycleMs: num(fn, "options.cycleMs", options.cycleMs, { lo: 1, dflt: DEFAULT_SLEEP.cycleMs }),
+    evict: options.evict === true,
+    alpha: num(fn, "options.confidence.alpha", confidence.alpha, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_DECAY_ALPHA }),
+    confFloor: num(fn, "options.confidence.floor", confidence.floor, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_FLOOR }),
+    threshold: num(fn, "options.merge.threshold", merge.threshold, { lo: -1, hi: 1, dflt: NEAR_DUPLICATE_THRESHOLD }),
+    maxPairs: num(fn, "options.merge.maxPairs", merge.maxPairs, { lo: 0, integer: true, dflt: MAX_MERGE_PAIRS }),
+    progress: progressFn(fn, options.onProgress),
+  };
+}
+
+/** Per-source top-k neighbour pairs above the floor over the given memories' embeddings. */
+function neighbours(mems, dim, floor, perSourceK) {
+  const withVec = mems.filter((m) => m.vec);
+  if (withVec.length < 2) return [];
+  const matrix = new Float32Array(withVec.length * dim);
+  withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
+  return topNeighborPairsPacked(matrix, withVec.map((m) => m.path), { floor, perSourceK, limit: withVec.length * perSourceK });
+}
+
+/**
+ * The survivors' neighbour pairs after merges dropped some memories, exactly as
+ * topNeighborPairsPacked over the survivors would give them: a source whose list
+ * held no dropped path keeps it (removing non-members does not change a top-k); a
+ * source whose list held one gets its list again from the 1 x n arm (topCosineRows
+ * over resident rows in path order: sim desc, then dst asc, the same bits).
+ */
+function repairNeighbours(pairs, live, dropped, dim, floor, perSourceK) {
+  const affected = new Set(pairs.filter((p) => dropped.has(p.dst) && !dropped.has(p.src)).map((p) => p.src));
+  const kept = pairs.filter((p) => !dropped.has(p.src) && !affected.has(p.src));
+  const withVec = live.filter((m) => m.vec);
+  if (affected.size && withVec.length > 1) {
+    const matrix = new Float32Array(withVec.length * dim);
+    withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
+    const rows = residentRows(matrix, dim);
+    try {
+      for (const [i, m] of withVec.entries()) {
+        if (!affected.has(m.path)) continue;
+        const { indices, sims } = rows.topCosineRows(m.vec, perSourceK + 1);
+        let taken = 0;
+        for (let j = 0; j < indices.length && taken < perSourceK; j++) {
+          if (indices[j] === i) continue;
+          taken++;
+          if (sims[j] >= floor) kept.push({ src: m.path, dst: withVec[indices[j]].path, sim: sims[j] });
+        }
+      }
+    } finally {
+      rows.free();
+    }
+  }
+  return kept.sort((a, b) => b.sim - a.sim || byPath(a.src, b.src) || byPath(a.dst, b.dst));
+}
+
+const wordCount = (body) => {
+  const t = body.trim();
+  return t ? t.split(/\s+/).length : 0;
+};
+
+export async function runSleep(db, resident, fn, options) {
+  const o = checkOptions(fn, options);
+  const T = {};
+  let t = performance.now();
+  const t0 = t;
+  const lap = (name) => { const n = performance.now(); T[name] = n - t; t = n; };
+  const progress = (phase, done, total) => o.progress({ phase, done, total });
+
+  progress("read", 0, 1);
+  const rows = await db.all(`SELECT id, path, type, gist, body, embedding, created_at, access_count, confidence,
+    reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count, retention_score, band
+    FROM memories WHERE superseded_by IS NULL`);
+  const storedEdges = await db.all("SELECT src, dst, type, strength, origin FROM edges");
+  const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
+  const dim = resident.dim;
+  let live = rows.map((r) => {
+    const v = r.embedding ? float32View(r.embedding) : undefined;
+    return { ...r, vec: v && v.length === dim ? v : null };
+  }).sort((a, b) => byPath(a.path, b.path));
+  lap("read");
+
+  // 1. neighbour pairs over every live memory with an embedding
+  progress("neighbors", 0, live.length);
+  let pairs = neighbours(live, dim, o.floor, o.perSourceK);
+  lap("neighbors");
+
+  // 2. near-duplicate merges, at most once per cycle
+  const cycle = Math.floor(o.now / o.cycleMs);
+  const mergeRan = meta.merge_cycle === undefined || cycle > Number(meta.merge_cycle);
+  const stages = Object.fromEntries(STAGES.map((s) => [s, 0]));
+  const merged = [];
+  if (mergeRan) {
+    progress("merge", 0, pairs.length);
+    const byPathRow = new Map(live.map((m) => [m.path, m]));
+    const seen = new Set();
+    const candidates = [];
+    for (const p of pairs) {
+      if (!(p.sim > o.threshold)) continue; // mergeOutcomes' own strict test: a pair refused here could not commit
+      const key = p.src < p.dst ? `${p.src}\u0000${p.dst}` : `${p.dst}\u0000${p.src}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const a = byPathRow.get(p.src), b = byPathRow.get(p.dst);
+      const aKeeps = a.created_at < b.created_at || (a.created_at === b.created_at && byPath(a.path, b.path) < 0);
+      const [keep, drop] = aKeeps ? [a, b] : [b, a];
+      candidates.push({ keepPath: keep.path, dropPath: drop.path, similarity: p.sim,
+        keepText: { gist: keep.gist, body: keep.body }, dropText: { gist: drop.gist, body: drop.body } });
+    }
+    for (const { pair, stage } of mergeOutcomes(candidates, { maxPairs: o.maxPairs, threshold: o.threshold })) {
+      stages[stage]++;
+      if (stage === "committed") merged.push({ keepPath: pair.keepPath, dropPath: pair.dropPath, similarity: pair.similarity });
+    }
+    if (merged.length) {
+      const dropped = new Set(merged.map((m) => m.dropPath));
+      live = live.filter((m) => !dropped.has(m.path));
+      pairs = repairNeighbours(pairs, live, dropped, dim, o.floor, o.perSourceK); // the survivors' own neighbourhoods
+    }
+  }
+  lap("merge");
+
+  // 3. typed edges from the neighbour pairs, and the graph over links + those edges
+  progress("graph", 0, live.length);
+  const sleepEdges = pairs.map((p) => ({ src: p.src, dst: p.dst, type: p.sim > NEAR_DUPLICATE_THRESHOLD ? "near-duplicate" : "similar",
+    strength: Math.min(1, Math.max(0, p.sim)) }));
+  const graphEdges = storedEdges.filter((e) => e.origin === "link").map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }))
+    .concat(sleepEdges.map((e) => ({ src: e.src, dst: e.dst, strength: e.strength })));
+  const paths = live.map((m) => m.path);
+  const g = new Graph(paths, graphEdges);
+  let rank, communities, bridges;
+  try {
+    rank = g.pagerankScores(); // in g.nodes order, which is `paths` (both JavaScript string order)
+    communities = g.labelPropagation();
+    bridges = g.bridgeCounts(communities);
+  } finally {
+    g.free();
+  }
+  let maxRank = 0;
+  for (const r of rank) if (r > maxRank) maxRank = r;
+  lap("graph");
+
+  // 4. confidence decay on the fixed-point grid, whole cycles since each memory's watermark
+  progress("decay", 0, live.length);
+  const alphaFp = toFp(o.alpha), floorFp = toFp(o.confFloor);
+  let decayed = 0;
+  const conf = new Float64Array(live.length), decayedAt = new Float64Array(live.length);
+  live.forEach((m, i) => {
+    conf[i] = m.confidence;
+    decayedAt[i] = m.decayed_at;
+    const cycles = Math.floor((o.now - m.decayed_at) / o.cycleMs);
+    if (cycles > 0) {
+      const after = fromFp(decayConfidenceNFp(alphaFp, toFp(m.confidence), floorFp, cycles));
+      if (isCommittableConfidenceChange(m.confidence, after)) {
+        conf[i] = after;
+        decayedAt[i] = m.decayed_at + cycles * o.cycleMs;
+        decayed++;
+      }
+    }
+  });
+  lap("decay");
+
+  // 5. retention bands
+  progress("retention", 0, live.length);
+  const n = live.length;
+  const scored = scoreRetentionMany({
+    memoryType: live.map((m) => m.type),
+    ageDays: Float64Array.from(live, (m) => (o.now - m.created_at) / DAY_MS),
+    accessCount: Float64Array.from(live, (m) => m.access_count),
+    confidence: conf,
+    graphRank: rank,
+    maxGraphRank: new Float64Array(n).fill(maxRank),
+    bridgeCount: Float64Array.from(paths, (p) => bridges.get(p)),
+    reinforcementCount: Float64Array.from(live, (m) => m.reinforcement_count),
+    wordCount: Float64Array.from(live, (m) => wordCount(m.body)),
+    contradictionCount: Float64Array.from(live, (m) => m.contradiction_count),
+  });
+  const bands = { keep: 0, compress: 0, evict: 0 };
+  const evictBand = [];
+  for (let i = 0; i < n; i++) {
+    const b = TRIAGE_ACTIONS[scored.action[i]];
+    bands[b]++;
+    if (b === "evict") evictBand.push(paths[i]);
+  }
+  lap("retention");
+
+  // 6. one atomic batch, holding only what changed
+  progress("write", 0, 1);
+  const st = [];
+  let memoryRows = 0;
+  const evictSet = new Set(o.evict ? evictBand : []);
+  live.forEach((m, i) => {
+    if (evictSet.has(m.path)) return;
+    const next = [rank[i], communities.get(m.path) ?? null, bridges.get(m.path), scored.score[i], TRIAGE_ACTIONS[scored.action[i]], conf[i], decayedAt[i]];
+    const prev = [m.pagerank, m.community, m.bridge_count, m.retention_score, m.band, m.confidence, m.decayed_at];
+    if (next.every((v, k) => same(v, prev[k]))) return;
+    memoryRows++;
+    st.push({ sql: `UPDATE memories SET pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?,
+      confidence = ?, decayed_at = ? WHERE id = ?`, params: [...next, m.id] });
+  });
+  const idOf = new Map(rows.map((r) => [r.path, r.id]));
+  for (const m of merged) {
+    st.push({ sql: "UPDATE memories SET superseded_by = ? WHERE path = ?", params: [m.keepPath, m.dropPath] });
+    st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [idOf.get(m.dropPath)] }); // the index holds live memories only
+    st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, 'supersedes', ?, 'merge')",
+      params: [m.keepPath, m.dropPath, Math.min(1, Math.max(0, m.similarity))] });
+  }
+  const key = (e) => `${e.src}\u0000${e.dst}\u0000${e.type}\u0000${e.strength}`;
+  const storedSleep = storedEdges.filter((e) => e.origin === "sleep").map(key).sort();
+  const wanted = sleepEdges.filter((e) => !evictSet.has(e.src) && !evictSet.has(e.dst));
+  const edgesChanged = storedSleep.length !== wanted.length || wanted.map(key).sort().some((k, i) => k !== storedSleep[i]);
+  if (edgesChanged) {
+    st.push({ sql: "DELETE FROM edges WHERE origin = 'sleep'" });
+    for (const e of wanted) st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'sleep')",
+      params: [e.src, e.dst, e.type, e.strength] });
+  }
+  if (evictSet.size) {
+    const json = JSON.stringify([...evictSet]);
+    for (const m of live) if (evictSet.has(m.path)) st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [m.id] });
+    st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
+    st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
+  }
+  if (mergeRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('merge_cycle', ?)", params: [String(cycle)] });
+  await db.batch(st);
+  lap("write");
+  progress("write", 1, 1);
+
+  const sizes = new Map();
+  for (const c of communities.values()) if (c !== undefined) sizes.set(c, (sizes.get(c) ?? 0) + 1);
+  let largest = 0, members = 0;
+  for (const s of sizes.values()) {
+    members += s;
+    if (s > largest) largest = s;
+  }
+  T.total = performance.now() - t0;
+  return {
+    now: o.now,
+    memories: rows.length,
+    bands,
+    evict: evictBand,
+    evicted: evictSet.size,
+    merges: { ran: mergeRan, cycle, stages, merged },
+    edges: {
+      similar: sleepEdges.filter((e) => e.type === "similar").length,
+      nearDuplicate: sleepEdges.filter((e) => e.type === "near-duplicate").length,
+      links: graphEdges.length - sleepEdges.length,
+    },
+    communities: { count: sizes.size, largest, members },
+    confidence: { decayed },
+    written: { memories: memoryRows, edges: edgesChanged ? wanted.length : 0, statements: st.length },
+    timings: T,
+  };
+}

@@ -1,0 +1,95 @@
+// memdomain/cache: argument checks. Every check runs before anything is read or
+// written, and every error names the method and the field:
+//   TypeError  "put: memories[3].gist must be a string, got a number"
+//   RangeError "search: vector has 3 elements, not the cache's dimension 384"
+
+export function describe(v) {
+  if (v === null) return "null";
+  if (v === undefined) return "undefined";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return v.constructor?.name ? `a ${v.constructor.name}` : "an object";
+  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : `the number ${v}`;
+  if (typeof v === "string") return "a string";
+  return `a ${typeof v}`;
+}
+
+export const typeError = (fn, arg, expected, value) => new TypeError(`${fn}: ${arg} must be ${expected}, got ${describe(value)}`);
+export const rangeError = (fn, arg, why) => new RangeError(`${fn}: ${arg} ${why}`);
+
+export function obj(fn, arg, v) {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw typeError(fn, arg, "an object", v);
+  return v;
+}
+
+export function list(fn, arg, v) {
+  if (!Array.isArray(v)) throw typeError(fn, arg, "an array", v);
+  return v;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A string of at most `max` UTF-16 units; `key` strings must also be non-empty and well-formed (SQLite stores UTF-8). */
+export function str(fn, arg, v, max, { key = false } = {}) {
+  if (typeof v !== "string") throw typeError(fn, arg, "a string", v);
+  if (v.length > max) throw rangeError(fn, arg, `has ${v.length} characters, more than the limit ${max}`);
+  if (key) {
+    if (v.length === 0) throw rangeError(fn, arg, "must not be empty");
+    if (LONE_SURROGATE.test(v)) throw rangeError(fn, arg, "holds a lone surrogate, which SQLite cannot store as text (it would become U+FFFD and collide)");
+  }
+  return v;
+}
+
+/** A finite number in [lo, hi]; `undefined` (or null when `nullable`) takes `dflt`. */
+export function num(fn, arg, v, { lo = -Infinity, hi = Infinity, dflt, nullable = false, integer = false } = {}) {
+  if (v === undefined || (v === null && (nullable || dflt !== undefined))) {
+    if (dflt === undefined && !nullable) throw typeError(fn, arg, "a number", v);
+    return v === null && nullable ? null : dflt ?? null;
+  }
+  if (typeof v !== "number") throw typeError(fn, arg, "a number", v);
+  if (!Number.isFinite(v)) throw rangeError(fn, arg, `must be a finite number, got ${v}`);
+  if (integer && !Number.isInteger(v)) throw rangeError(fn, arg, `must be an integer, got ${v}`);
+  if (v < lo || v > hi) throw rangeError(fn, arg, `must be in [${lo}, ${hi}], got ${v}`);
+  return v;
+}
+
+/** A time: a Date or milliseconds since the epoch. Returns milliseconds. */
+export function time(fn, arg, v, { optional = false } = {}) {
+  if ((v === undefined || v === null) && optional) return null;
+  if (v instanceof Date) v = v.getTime();
+  else if (typeof v !== "number") throw typeError(fn, arg, "a Date or milliseconds since the epoch", v);
+  if (!Number.isFinite(v)) throw rangeError(fn, arg, "must be a valid time");
+  return v;
+}
+
+/** A vector of exactly `dim` finite numbers (Float32Array, Float64Array or number[]), as a fresh Float32Array. */
+export function embedding(fn, arg, v, dim) {
+  if (!(v instanceof Float32Array || v instanceof Float64Array || Array.isArray(v)))
+    throw typeError(fn, arg, "a Float32Array (or an array of numbers)", v);
+  if (dim !== null && v.length !== dim) throw rangeError(fn, arg, `has ${v.length} elements, not the cache's dimension ${dim}`);
+  if (v.length === 0) throw rangeError(fn, arg, "is empty");
+  if (v.length > 65536) throw rangeError(fn, arg, `has ${v.length} elements, more than the limit 65536`);
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== "number") throw typeError(fn, `${arg}[${i}]`, "a number", x);
+    if (!Number.isFinite(x)) throw rangeError(fn, `${arg}[${i}]`, `must be finite, got ${x}`);
+    out[i] = x;
+    if (!Number.isFinite(out[i])) throw rangeError(fn, `${arg}[${i}]`, `overflows a float32 (${x})`);
+  }
+  return out;
+}
+
+/** Only the listed keys are allowed in an options object. */
+export function known(fn, arg, o, keys) {
+  for (const k of Object.keys(o)) if (!keys.includes(k)) throw rangeError(fn, `${arg}.${k}`, `is not a known option (known: ${keys.join(", ")})`);
+}
+
+/** An optional progress callback. */
+export function progressFn(fn, v) {
+  if (v === undefined || v === null) return () => {};
+  if (typeof v !== "function") throw typeError(fn, "options.onProgress", "a function", v);
+  return v;
+}
+
+/** JavaScript's string order (UTF-16 code units), the order every memdomain tie-break uses. */
+export const byPath = (a, b) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,236 @@
+// memdomain/cache: a local memory cache on SQLite with memdomain's hybrid retrieval and sleep pass.
+
+/** The async database interface every backend is wrapped in (D1 fits it: batch() is atomic). */
+export interface CacheAdapter {
+  readonly kind?: string;
+  /** Rows as plain objects; BLOBs as Uint8Array. */
+  all(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /** Run the statements atomically: all or nothing. */
+  batch(statements: readonly { readonly sql: string; readonly params?: readonly unknown[] }[]): Promise<void>;
+  /** The database file as bytes (optional). */
+  exportBytes?(): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/** A Cloudflare D1 binding, structurally (what the cache uses of it). */
+export interface D1Like {
+  prepare(sql: string): { bind(...values: unknown[]): unknown; all(): Promise<{ results: Record<string, unknown>[] }> };
+  batch(statements: unknown[]): Promise<unknown>;
+}
+
+export interface CacheLimits {
+  readonly path?: number;
+  readonly type?: number;
+  readonly gist?: number;
+  readonly body?: number;
+  readonly query?: number;
+  readonly batch?: number;
+}
+
+export interface OpenOptions {
+  /** ":memory:" (default), a file path (Node: better-sqlite3), or an OPFS file name (browsers, in a dedicated Worker). */
+  readonly path?: string;
+  /** A database handle: a CacheAdapter, a D1 binding, a better-sqlite3 Database or a sqlite-wasm oo1 DB. */
+  readonly db?: CacheAdapter | D1Like | object;
+  /** Open a copy of a database file (exportBytes() output) in memory, or import it into the OPFS path. */
+  readonly bytes?: Uint8Array | ArrayBuffer;
+  /** The embedding dimension; otherwise the first embedding stored fixes it. */
+  readonly dim?: number;
+  /** An initialized @sqlite.org/sqlite-wasm module (or a function returning a promise of one). */
+  readonly sqlite3?: unknown;
+  /** What memdomain's init() accepts, used when memdomain is not initialized yet. */
+  readonly wasm?: unknown;
+  /** The opfs-sahpool VFS name (default "memdomain"). */
+  readonly vfs?: string;
+  readonly limits?: CacheLimits;
+}
+
+/** A time: a Date or milliseconds since the epoch. */
+export type Time = Date | number;
+
+export interface MemoryInput {
+  readonly path: string;
+  readonly gist: string;
+  readonly body: string;
+  readonly type: string;
+  readonly embedding?: Float32Array | Float64Array | readonly number[] | null;
+  readonly createdAt: Time;
+  readonly accessedAt?: Time | null;
+  readonly accessCount?: number;
+  readonly confidence?: number;
+  readonly outcomeScore?: number | null;
+  readonly reinforcementCount?: number;
+  readonly contradictionCount?: number;
+}
+
+export interface StoredMemory {
+  readonly path: string;
+  readonly gist: string;
+  readonly body: string;
+  readonly type: string;
+  readonly embedding: Float32Array | null;
+  readonly createdAt: number;
+  readonly accessedAt: number | null;
+  readonly accessCount: number;
+  readonly confidence: number;
+  readonly outcomeScore: number | null;
+  readonly reinforcementCount: number;
+  readonly contradictionCount: number;
+  /** The confidence-decay watermark: whole cycles are counted from here. */
+  readonly decayedAt: number;
+  readonly pagerank: number | null;
+  readonly community: string | null;
+  readonly bridgeCount: number | null;
+  readonly retentionScore: number | null;
+  readonly band: "keep" | "compress" | "evict" | null;
+  readonly supersededBy: string | null;
+}
+
+export interface Progress {
+  readonly phase: string;
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface PutOptions {
+  readonly onConflict?: "replace" | "error";
+  readonly onProgress?: (p: Progress) => void;
+}
+
+export interface Link {
+  readonly src: string;
+  readonly dst: string;
+  readonly strength: number;
+  readonly type?: string;
+}
+
+export interface StoredEdge {
+  readonly src: string;
+  readonly dst: string;
+  readonly type: string;
+  readonly strength: number;
+  readonly origin: "link" | "sleep" | "merge";
+}
+
+export type ArmName = "lexical" | "vector" | "salience" | "lateral";
+
+export interface SearchQuery {
+  readonly text?: string | null;
+  readonly vector?: Float32Array | Float64Array | readonly number[] | null;
+  readonly limit?: number;
+  readonly weights?: { readonly [K in ArmName]?: number };
+  readonly k?: number;
+  readonly depth?: number;
+  readonly lambda?: number;
+  /** How many of the fused top hits seed the lateral arm's personalized PageRank (default 5). */
+  readonly seeds?: number;
+  /** Attach per-stage times (ms) as a non-enumerable `timings` property of the result. */
+  readonly timings?: boolean;
+}
+
+export interface ArmReport {
+  readonly rank: number;
+  readonly contribution: number;
+}
+
+export interface Hit {
+  readonly path: string;
+  readonly score: number;
+  readonly arms: { readonly [K in ArmName]: ArmReport | null };
+}
+
+export interface SearchTimings {
+  readonly lexical: number;
+  readonly vector: number;
+  readonly salience: number;
+  readonly lateral: number;
+  readonly fuse: number;
+  readonly mmr: number;
+  readonly total: number;
+}
+
+export type SearchResult = readonly Hit[] & { readonly timings?: SearchTimings };
+
+export interface SearchArms {
+  readonly lexical: readonly string[];
+  readonly vector: readonly string[];
+  readonly salience: readonly string[];
+  readonly lateral: readonly string[];
+  readonly seeds: readonly { readonly path: string; readonly score: number }[];
+}
+
+export interface SleepOptions {
+  readonly now: Time;
+  /** Neighbour pairs at or above this cosine become typed edges (default 0.8). */
+  readonly floor?: number;
+  readonly perSourceK?: number;
+  /** One sleep cycle in ms (default one day): decay counts whole cycles; merges run once per cycle. */
+  readonly cycleMs?: number;
+  /** Delete the evict band (default false: only report it). */
+  readonly evict?: boolean;
+  readonly confidence?: { readonly alpha?: number; readonly floor?: number };
+  readonly merge?: { readonly threshold?: number; readonly maxPairs?: number };
+  readonly onProgress?: (p: Progress) => void;
+}
+
+export type MergeStageName = "committed" | "cap" | "threshold" | "vetoed" | "self" | "role-guard";
+
+export interface SleepReport {
+  readonly now: number;
+  readonly memories: number;
+  readonly bands: { readonly keep: number; readonly compress: number; readonly evict: number };
+  readonly evict: readonly string[];
+  readonly evicted: number;
+  readonly merges: {
+    readonly ran: boolean;
+    readonly cycle: number;
+    readonly stages: { readonly [K in MergeStageName]: number };
+    readonly merged: readonly { readonly keepPath: string; readonly dropPath: string; readonly similarity: number }[];
+  };
+  readonly edges: { readonly similar: number; readonly nearDuplicate: number; readonly links: number };
+  readonly communities: { readonly count: number; readonly largest: number; readonly members: number };
+  readonly confidence: { readonly decayed: number };
+  readonly written: { readonly memories: number; readonly edges: number; readonly statements: number };
+  readonly timings: { readonly [phase: string]: number };
+}
+
+export interface MemoryCache {
+  readonly dim: number | null;
+  readonly backend: string;
+  count(): Promise<number>;
+  put(memories: readonly MemoryInput[], options?: PutOptions): Promise<{ inserted: number; replaced: number }>;
+  get(paths: readonly string[]): Promise<StoredMemory[]>;
+  all(): Promise<StoredMemory[]>;
+  delete(paths: readonly string[]): Promise<{ deleted: number }>;
+  link(links: readonly Link[]): Promise<{ linked: number }>;
+  edges(): Promise<StoredEdge[]>;
+  reinforce(paths: readonly string[], options: { readonly now: Time; readonly signal?: "positive" | "negative" | "neutral"; readonly cooldownSeconds?: number }):
+    Promise<{ bumped: readonly string[]; cooledDown: readonly string[] }>;
+  search(query: SearchQuery): Promise<SearchResult>;
+  searchArms(query: SearchQuery): Promise<SearchArms>;
+  sleep(options: SleepOptions): Promise<SleepReport>;
+  exportJsonl(): Promise<string>;
+  importJsonl(text: string, options?: PutOptions): Promise<{ inserted: number; replaced: number }>;
+  exportBytes(): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+export declare const SCHEMA_VERSION: 1;
+export declare const ARMS: readonly ["lexical", "vector", "salience", "lateral"];
+export declare const DEFAULT_ARM_WEIGHTS: { readonly lexical: 1; readonly vector: 1; readonly salience: 0.5; readonly lateral: 0.5 };
+export declare const DEFAULT_LIMITS: Required<CacheLimits>;
+export declare const MAX_QUERY_TERMS: 64;
+
+/** Open (or create) a memory cache. */
+export declare function openMemoryCache(options?: OpenOptions): Promise<MemoryCache>;
+/** The words of a user's text as the lexical arm reads them: letters, digits and marks, lowercased, distinct, at most 64. */
+export declare function queryTerms(text: string): string[];
+/** The safe FTS5 query for a user's text: its words, quoted, joined with OR ("" for none). */
+export declare function ftsQuery(text: string): string;
+/** The salience order on [accessCount, outcomeScore | null, reinforcementCount]: negative = a first. */
+export declare function salienceOrder(a: readonly [number, number | null, number], b: readonly [number, number | null, number]): number;
+export declare function sqliteWasmAdapter(db: object, sqlite3: object): CacheAdapter;
+export declare function betterSqlite3Adapter(db: object): CacheAdapter;
+export declare function d1Adapter(d1: D1Like): CacheAdapter;
+/** Wrap what `{ db }` holds (an adapter passes through). */
+export declare function adapterFor(db: object, sqlite3?: object): CacheAdapter;

@@ -1,0 +1,377 @@
+// memdomain/cache in Node on the selected wasm build: sqlite-wasm in memory and
+// better-sqlite3 on a file (closed and reopened). Each arm against a computation
+// by hand, the whole search against the public functions composed by hand (bit for
+// bit), the transaction rollback (a failure injected inside the batch and one
+// halfway through the pass), idempotent sleep, merges, and hostile input.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import Database from "better-sqlite3";
+import * as md from "../../js/index.js";
+import { openMemoryCache, ftsQuery, queryTerms, salienceOrder } from "../../js/cache/index.js";
+import { wasmBytes } from "./build.js";
+import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
+
+md.initSync(wasmBytes());
+
+const D = 24, N = 400;
+const corpus = makeCorpus(N, D, 11);
+const queries = makeQueries(corpus, 12, 12);
+const NOW = T0 + 400 * 86_400_000;
+const dir = mkdtempSync(`${tmpdir()}/memdomain-cache-`);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const byPath = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const codePoints = (a, b) => { // SQLite's BINARY order of UTF-8 text: code point order
+  const x = [...a].map((c) => c.codePointAt(0)), y = [...b].map((c) => c.codePointAt(0));
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+};
+/** cosine as FACTS.md states it: sequential double sums, zero -> 0, NaN -> 0, clamp. */
+function cosine(a, b) {
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
+  if (na === 0 || nb === 0) return 0;
+  const s = dot / (Math.sqrt(na) * Math.sqrt(nb));
+  return Number.isNaN(s) ? 0 : Math.max(-1, Math.min(1, s));
+}
+const snapshot = async (cache) => JSON.stringify([await cache.exportJsonl(), await cache.edges(), await cache.count()]);
+
+/** Every arm and the whole search by hand, from the cache's stored data and the public functions. */
+async function byHand(cache, file, q) {
+  const w = { lexical: 1, vector: 1, salience: 0.5, lateral: 0.5, ...q.weights };
+  const k = q.k ?? 60, depth = q.depth ?? 50, limit = q.limit ?? 10, lambda = q.lambda ?? 0.5, nSeeds = q.seeds ?? 5;
+  const live = (await cache.all()).filter((m) => m.supersededBy === null);
+  const byP = new Map(live.map((m) => [m.path, m]));
+  // lexical: every match's bm25 from a second connection, sorted here (bm25 asc, path in SQLite's text order)
+  let lexical = [];
+  const terms = queryTerms(q.text ?? "");
+  if (terms.length && w.lexical > 0) {
+    const db = new Database(file, { readonly: true });
+    try {
+      // the informative terms: those in fewer than half of the live memories (all of them if none is)
+      const df = (t) => db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?").get(`"${t}"`).n;
+      const informative = terms.filter((t) => 2 * df(t) < live.length);
+      if (!informative.some((t) => df(t) > 0)) informative.splice(0, informative.length, ...terms);
+      const match = informative.map((t) => `"${t}"`).join(" OR ");
+      lexical = db.prepare(`SELECT m.path AS path, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
+        WHERE memories_fts MATCH ? AND m.superseded_by IS NULL`).all(match)
+        .sort((a, b) => a.s - b.s || codePoints(a.path, b.path)).slice(0, depth).map((r) => r.path);
+    } finally { db.close(); }
+  }
+  const vector = q.vector && w.vector > 0 ? live.filter((m) => m.embedding).map((m) => ({ path: m.path, s: cosine(q.vector, m.embedding) }))
+    .sort((a, b) => b.s - a.s || byPath(a.path, b.path)).slice(0, depth).map((r) => r.path) : [];
+  const sig = (p) => { const m = byP.get(p); return [m.accessCount, m.outcomeScore, m.reinforcementCount]; };
+  const salience = w.salience > 0 ? [...new Set([...lexical, ...vector])].sort((a, b) => {
+    const x = sig(a), y = sig(b);
+    return y[0] - x[0] || Math.max(y[1] ?? 0, 0) - Math.max(x[1] ?? 0, 0) || y[2] - x[2] || byPath(a, b);
+  }).slice(0, depth) : [];
+  const hits = (ps) => ps.map((path, i) => ({ path, rank: i + 1 }));
+  let lateral = [];
+  if (w.lateral > 0 && nSeeds > 0) {
+    const seeds = md.rankFused(md.fuseArms([hits(lexical), hits(vector), hits(salience)], [w.lexical, w.vector, w.salience], k))
+      .slice(0, nSeeds).filter((s) => s.score > 0);
+    if (seeds.length) {
+      const edges = (await cache.edges()).map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
+      const pr = md.pagerank([...byP.keys()], edges, { seeds: new Map(seeds.map((s) => [s.path, s.score])) });
+      const seedSet = new Set(seeds.map((s) => s.path));
+      lateral = [...pr].filter(([p, s]) => s > 0 && !seedSet.has(p)).sort((a, b) => b[1] - a[1] || byPath(a[0], b[0]))
+        .slice(0, depth).map(([p]) => p);
+    }
+  }
+  let fused = md.fuseArms([hits(lexical), hits(vector), hits(salience)], [w.lexical, w.vector, w.salience], k);
+  fused = md.fuseLateral(fused, lateral, w.lateral, k);
+  const picked = md.applyMmr(md.rankFused(fused).map((r) => ({ ...r, vector: byP.get(r.path).embedding ? Array.from(byP.get(r.path).embedding) : undefined })),
+    limit, lambda);
+  const lists = { lexical, vector, salience, lateral };
+  return {
+    lists,
+    hits: picked.map((c) => ({
+      path: c.path, score: c.score,
+      arms: Object.fromEntries(Object.entries(lists).map(([a, l]) => {
+        const i = l.indexOf(c.path);
+        return [a, i < 0 || !(w[a] > 0) ? null : { rank: i + 1, contribution: md.rrfScore(i + 1, w[a], k) }];
+      })),
+    })),
+  };
+}
+
+function sameHits(got, want) {
+  expect(got.map((h) => h.path)).toEqual(want.map((h) => h.path));
+  got.forEach((h, i) => {
+    expect(Object.is(h.score, want[i].score)).toBe(true);
+    for (const a of ["lexical", "vector", "salience", "lateral"]) {
+      if (want[i].arms[a] === null) expect(h.arms[a]).toBeNull();
+      else {
+        expect(h.arms[a].rank).toBe(want[i].arms[a].rank);
+        expect(Object.is(h.arms[a].contribution, want[i].arms[a].contribution)).toBe(true);
+      }
+    }
+  });
+}
+
+describe("better-sqlite3 file: arms and composition by hand, reopen", () => {
+  const file = `${dir}/cache.sqlite`;
+  let cache;
+  beforeAll(async () => {
+    cache = await openMemoryCache({ path: file });
+    expect(cache.backend).toBe("better-sqlite3");
+    expect(await cache.put(corpus)).toEqual({ inserted: N, replaced: 0 });
+    await cache.link([{ src: corpus[0].path, dst: corpus[1].path, strength: 0.7 }, { src: corpus[2].path, dst: corpus[0].path, strength: 1, type: "supports" }]);
+  });
+  afterAll(() => cache?.close());
+
+  test("every arm and the fused, MMR'd hits equal the public functions composed by hand (before and after sleep)", async () => {
+    const variants = [{}, { weights: { lexical: 0 } }, { weights: { vector: 2, salience: 0 }, k: 10, depth: 20, lambda: 0.9 },
+      { limit: 25, lambda: 0, seeds: 2 }];
+    for (const phase of ["before sleep", "after sleep"]) {
+      if (phase === "after sleep") await cache.sleep({ now: NOW, floor: 0.5 });
+      let lateralSeen = 0;
+      for (const [qi, base] of queries.slice(0, 6).entries()) {
+        const q = { ...base, ...variants[qi % variants.length] };
+        const want = await byHand(cache, file, q);
+        const arms = await cache.searchArms(q);
+        for (const a of ["lexical", "vector", "salience", "lateral"]) expect([a, arms[a]]).toEqual([a, want.lists[a]]);
+        sameHits(await cache.search(q), want.hits);
+        lateralSeen += want.lists.lateral.length;
+      }
+      if (phase === "after sleep") expect(lateralSeen).toBeGreaterThan(0); // the sleep's edges feed the lateral arm
+    }
+  });
+
+  test("the lexical arm holds only memories carrying a query word; the vector arm is the exact top-depth", async () => {
+    const q = { text: queries[0].text, vector: queries[0].vector, depth: 30 };
+    const arms = await cache.searchArms(q);
+    expect(arms.lexical.length).toBeGreaterThan(0);
+    const words = q.text.toLowerCase().split(/\s+/);
+    const got = await cache.get(arms.lexical);
+    for (const m of got) expect(words.some((w) => `${m.gist} ${m.body}`.toLowerCase().split(/[^a-z0-9]+/).includes(w))).toBe(true);
+    expect(arms.vector.length).toBe(30);
+  });
+
+  test("closed and reopened: the same memories and the same search results", async () => {
+    const before = await Promise.all(queries.slice(0, 4).map((q) => cache.search(q)));
+    const snap = await snapshot(cache);
+    await cache.close();
+    await expect(cache.search(queries[0])).rejects.toThrow(/search: this is closed/);
+    cache = await openMemoryCache({ path: file });
+    expect(await snapshot(cache)).toBe(snap);
+    expect(await Promise.all(queries.slice(0, 4).map((q) => cache.search(q)))).toEqual(before);
+  });
+});
+
+describe("sqlite-wasm in memory", () => {
+  let cache;
+  beforeAll(async () => {
+    cache = await openMemoryCache();
+    expect(cache.backend).toBe("sqlite-wasm");
+    await cache.put(corpus, { onProgress: () => {} });
+  });
+  afterAll(() => cache?.close());
+
+  test("the same results as better-sqlite3 on the same data, and export/import (bytes and JSON Lines) keeps them", async () => {
+    const file = `${dir}/compare.sqlite`;
+    const other = await openMemoryCache({ path: file });
+    try {
+      await other.put(corpus);
+      for (const q of queries.slice(0, 4)) expect(await cache.search(q)).toEqual(await other.search(q));
+    } finally { await other.close(); }
+    const bytes = await cache.exportBytes();
+    const copy = await openMemoryCache({ bytes });
+    const fromJsonl = await openMemoryCache();
+    try {
+      await fromJsonl.importJsonl(await cache.exportJsonl());
+      for (const c of [copy, fromJsonl]) {
+        expect(await c.exportJsonl()).toBe(await cache.exportJsonl());
+        for (const q of queries.slice(0, 3)) expect(await c.search(q)).toEqual(await cache.search(q));
+      }
+    } finally { await copy.close(); await fromJsonl.close(); }
+  });
+
+  test("sleep: report, idempotent with the same now, decay by whole cycles from the watermark", async () => {
+    const first = await cache.sleep({ now: NOW, floor: 0.5 });
+    expect(first.memories).toBe(N);
+    expect(first.bands.keep + first.bands.compress + first.bands.evict).toBe(N - first.merges.merged.length);
+    expect(first.evict.length).toBe(first.bands.evict);
+    expect(first.merges.ran).toBe(true);
+    expect(first.merges.stages.committed).toBe(first.merges.merged.length);
+    expect(first.merges.merged.length).toBeGreaterThan(0);
+    expect(first.merges.stages.vetoed).toBeGreaterThan(0); // the corpus's negated / re-numbered variants
+    expect(first.communities.count).toBeGreaterThan(0);
+    expect(first.edges.similar + first.edges.nearDuplicate).toBeGreaterThan(0);
+    expect(first.written.statements).toBeGreaterThan(0);
+    for (const k of ["read", "neighbors", "merge", "graph", "decay", "retention", "write", "total"]) expect(first.timings[k]).toBeGreaterThanOrEqual(0);
+    // the stored typed edges are exactly topNeighborPairsPacked over the survivors of the merges
+    const survivors = (await cache.all()).filter((x) => x.supersededBy === null && x.embedding);
+    const matrix = new Float32Array(survivors.length * D);
+    survivors.forEach((x, i) => matrix.set(x.embedding, i * D));
+    const wantEdges = md.topNeighborPairsPacked(matrix, survivors.map((x) => x.path), { floor: 0.5, perSourceK: 5, limit: 1e9 })
+      .map((p) => `${p.src} ${p.dst} ${p.sim > 0.92 ? "near-duplicate" : "similar"} ${Math.min(1, p.sim)}`).sort();
+    const got = (await cache.edges()).filter((e) => e.origin === "sleep").map((e) => `${e.src} ${e.dst} ${e.type} ${e.strength}`).sort();
+    expect(got).toEqual(wantEdges);
+    const snap = await snapshot(cache);
+    const second = await cache.sleep({ now: NOW, floor: 0.5 });
+    expect(second.written).toEqual({ memories: 0, edges: 0, statements: 0 });
+    expect(second.merges.ran).toBe(false);
+    expect(second.bands).toEqual(first.bands);
+    expect(await snapshot(cache)).toBe(snap);
+    // merges: the dropped path is superseded by its (older) keeper, out of every arm; the keeper stays
+    const { keepPath, dropPath } = first.merges.merged[0];
+    const [keep, drop] = await cache.get([keepPath, dropPath]);
+    expect(drop.supersededBy).toBe(keepPath);
+    expect(keep.supersededBy).toBeNull();
+    expect(keep.createdAt <= drop.createdAt).toBe(true);
+    const arms = await cache.searchArms({ text: drop.gist, vector: drop.embedding, depth: 400 });
+    for (const a of ["lexical", "vector", "salience", "lateral"]) expect(arms[a]).not.toContain(dropPath);
+    expect(arms.vector).toContain(keepPath);
+    // decay: half a cycle later nothing moves; three cycles later confidence follows decayConfidenceNFp from the watermark
+    expect((await cache.sleep({ now: NOW + 43_200_000, floor: 0.5 })).confidence.decayed).toBe(0);
+    const m = (await cache.get([keepPath]))[0];
+    const later = NOW + 3 * 86_400_000;
+    await cache.sleep({ now: later, floor: 0.5 });
+    const m2 = (await cache.get([keepPath]))[0];
+    const cycles = Math.floor((later - m.decayedAt) / 86_400_000);
+    const want = md.fromFp(md.decayConfidenceNFp(md.toFp(0.1), md.toFp(m.confidence), md.toFp(0.2), cycles));
+    if (md.isCommittableConfidenceChange(m.confidence, want)) {
+      expect(m2.confidence).toBe(want);
+      expect(m2.decayedAt).toBe(m.decayedAt + cycles * 86_400_000);
+    } else expect(m2.confidence).toBe(m.confidence);
+    // retention bands: each stored band is bandFor(score) of scoreRetention over the stored inputs
+    const all = (await cache.all()).filter((x) => x.supersededBy === null);
+    for (const x of all.slice(0, 50)) expect(x.band).toBe(md.bandFor(x.retentionScore));
+  });
+
+  test("reinforce: the access cooldown (partitionByCooldown) and the outcome EWMA", async () => {
+    const p = corpus[5].path;
+    const [before] = await cache.get([p]);
+    const t = NOW + 10 * 86_400_000;
+    expect(await cache.reinforce([p], { now: t, signal: "positive" })).toEqual({ bumped: [p], cooledDown: [] });
+    expect(await cache.reinforce([p], { now: t + 899_000, signal: "positive" })).toEqual({ bumped: [], cooledDown: [p] });
+    expect(await cache.reinforce([p], { now: t + 900_000 })).toEqual({ bumped: [p], cooledDown: [] });
+    const [after] = await cache.get([p]);
+    expect(after.accessCount).toBe(before.accessCount + 2);
+    expect(after.accessedAt).toBe(t + 900_000);
+    expect(after.outcomeScore).toBe(md.fromFp(md.applyOutcomesFp(md.toFp(0.3), md.toFp(before.outcomeScore ?? 0), [md.SCALE])));
+  });
+});
+
+describe("rollback: nothing is written when the pass or the batch fails", () => {
+  test.each(["memory", "file"])("%s: a failure inside the write batch and one halfway through sleep leave the database as it was", async (kind) => {
+    const cache = await openMemoryCache(kind === "file" ? { path: `${dir}/rollback.sqlite` } : {});
+    try {
+      await cache.put(corpus.slice(0, 150));
+      await cache.sleep({ now: NOW - 30 * 86_400_000, floor: 0.5 });
+      const snap = await snapshot(cache);
+      const q = queries[1];
+      const results = await cache.search(q);
+      // 1. an exception halfway through the pass (after the graph phase), before the write
+      await expect(cache.sleep({ now: NOW, floor: 0.5, onProgress: (p) => { if (p.phase === "retention") throw new Error("injected halfway"); } }))
+        .rejects.toThrow("injected halfway");
+      expect(await snapshot(cache)).toBe(snap);
+      // 2. a failure inside the atomic batch: a trigger aborts the 10th memory UPDATE (its counter rolls back too)
+      await cache._db.batch([{ sql: "CREATE TABLE fail_count (n)" }, { sql: `CREATE TRIGGER fail_sleep BEFORE UPDATE ON memories
+        BEGIN INSERT INTO fail_count VALUES (1); SELECT RAISE(ABORT, 'injected in the batch') WHERE (SELECT count(*) FROM fail_count) >= 10; END` },
+      { sql: `CREATE TRIGGER fail_put BEFORE INSERT ON memories WHEN NEW.path = 'mem/new-2.html'
+        BEGIN SELECT RAISE(ABORT, 'injected in the batch'); END` }]);
+      const mid = await cache.sleep({ now: NOW, floor: 0.5, onProgress: () => {} }).catch((e) => e);
+      expect(String(mid)).toMatch(/injected in the batch/);
+      const fresh = (i) => ({ ...corpus[i], path: `mem/new-${i}.html` });
+      await expect(cache.put([fresh(1), fresh(2), fresh(3)])).rejects.toThrow(/injected in the batch/);
+      await cache._db.batch([{ sql: "DROP TRIGGER fail_sleep" }, { sql: "DROP TRIGGER fail_put" }, { sql: "DROP TABLE fail_count" }]);
+      expect(await snapshot(cache)).toBe(snap);
+      expect(await cache.search(q)).toEqual(results);
+      // and the pass then runs
+      expect((await cache.sleep({ now: NOW, floor: 0.5 })).written.statements).toBeGreaterThan(0);
+    } finally { await cache.close(); }
+  });
+});
+
+describe("hostile input: clear errors naming the field, nothing written, nothing lost", () => {
+  let cache, snap;
+  const good = corpus.slice(0, 40);
+  beforeAll(async () => {
+    cache = await openMemoryCache({ dim: D });
+    await cache.put(good);
+    snap = await snapshot(cache);
+  });
+  afterAll(() => cache?.close());
+  const m = (over) => ({ ...corpus[50], ...over });
+
+  test.each([
+    ["wrong dimension", [m({ embedding: new Float32Array(D + 1) })], RangeError, /put: memories\[0\]\.embedding has 25 elements, not the cache's dimension 24/],
+    ["NaN in a vector", [good[0], m({ embedding: Float32Array.from({ length: D }, (_, i) => (i === 3 ? NaN : 1)) })], RangeError, /memories\[1\]\.embedding\[3\] must be finite/],
+    ["missing path", [m({ path: undefined })], TypeError, /memories\[0\]\.path must be a string, got undefined/],
+    ["missing gist", [m({ gist: undefined })], TypeError, /memories\[0\]\.gist must be a string/],
+    ["missing createdAt", [m({ createdAt: undefined })], TypeError, /memories\[0\]\.createdAt must be a Date or milliseconds/],
+    ["NaN counter", [m({ accessCount: NaN })], RangeError, /memories\[0\]\.accessCount must be a finite number, got NaN/],
+    ["confidence out of range", [m({ confidence: 1.5 })], RangeError, /memories\[0\]\.confidence must be in \[0, 1\]/],
+    ["huge body", [m({ body: "x".repeat(1_000_001) })], RangeError, /memories\[0\]\.body has 1000001 characters, more than the limit 1000000/],
+    ["huge gist", [m({ gist: "y ".repeat(5000) })], RangeError, /memories\[0\]\.gist has 10000 characters/],
+    ["duplicate paths", [m({ path: "a" }), m({ path: "b" }), m({ path: "a" })], RangeError, /memories\[2\]\.path repeats memories\[0\]\.path/],
+    ["lone surrogate path", [m({ path: "bad\uD800" })], RangeError, /memories\[0\]\.path holds a lone surrogate/],
+    ["empty path", [m({ path: "" })], RangeError, /memories\[0\]\.path must not be empty/],
+    ["not an object", [null], TypeError, /memories\[0\] must be an object, got null/],
+    ["vector of strings", [m({ embedding: Array(D).fill("1") })], TypeError, /memories\[0\]\.embedding\[0\] must be a number/],
+  ])("put: %s", async (_, memories, Err, message) => {
+    const err = await cache.put(memories).catch((e) => e);
+    expect(err).toBeInstanceOf(Err);
+    expect(err.message).toMatch(message);
+    expect(await snapshot(cache)).toBe(snap);
+  });
+
+  test("put with onConflict: error refuses an existing path; link to an unknown path; reinforce an unknown path", async () => {
+    await expect(cache.put([m({ path: "fresh" }), good[3]], { onConflict: "error" })).rejects.toThrow(/put: memories\[1\]\.path already exists/);
+    await expect(cache.link([{ src: good[0].path, dst: "nowhere", strength: 0.5 }])).rejects.toThrow(/link: links\[0\]\.dst names no stored memory/);
+    await expect(cache.link([{ src: good[0].path, dst: good[1].path, strength: 2 }])).rejects.toThrow(RangeError);
+    await expect(cache.reinforce([good[0].path, "nowhere"], { now: NOW })).rejects.toThrow(/reinforce: paths\[1\] names no stored memory/);
+    expect(await snapshot(cache)).toBe(snap);
+  });
+
+  test.each([
+    ["unknown weight", { text: "x", weights: { lexcial: 1 } }, RangeError, /search: query\.weights\.lexcial is not an arm/],
+    ["NaN weight", { text: "x", weights: { vector: NaN } }, RangeError, /query\.weights\.vector must be a finite number, got NaN/],
+    ["negative weight", { text: "x", weights: { lateral: -1 } }, RangeError, /query\.weights\.lateral must be in/],
+    ["wrong query dimension", { vector: new Float32Array(3) }, RangeError, /search: query\.vector has 3 elements, not the cache's dimension 24/],
+    ["NaN in the query vector", { vector: new Float32Array(D).fill(NaN) }, RangeError, /query\.vector\[0\] must be finite/],
+    ["unknown option", { text: "x", topK: 3 }, RangeError, /search: query\.topK is not a known option/],
+    ["NaN limit", { text: "x", limit: NaN }, RangeError, /query\.limit must be a finite number/],
+    ["huge text", { text: "q".repeat(5000) }, RangeError, /query\.text has 5000 characters, more than the limit 4096/],
+    ["text not a string", { text: 42 }, TypeError, /query\.text must be a string/],
+  ])("search: %s", async (_, q, Err, message) => {
+    const err = await cache.search(q).catch((e) => e);
+    expect(err).toBeInstanceOf(Err);
+    expect(err.message).toMatch(message);
+  });
+
+  test("hostile query text is only words to FTS5: quotes, operators, column filters, NEAR, stars, empty", async () => {
+    const word = good[0].gist.split(" ").find((w) => w.length > 3);
+    const plain = await cache.searchArms({ text: word });
+    expect(plain.lexical.length).toBeGreaterThan(0);
+    for (const text of [`"${word}`, `${word}"`, `${word} AND`, `OR ${word}`, `NOT ${word}`, `${word}*`, `gist:${word}`, `NEAR(${word}`,
+      `(${word}))`, `^${word}`, `{gist body}: ${word}`, `'${word}'`, `${word} -- ;DROP TABLE memories`, `\u0000${word}`]) {
+      const arms = await cache.searchArms({ text, weights: { salience: 0, lateral: 0 } });
+      const extra = ftsQuery(text).split(" OR ").length;
+      if (extra === 1) expect([text, arms.lexical]).toEqual([text, plain.lexical]);
+      else expect(arms.lexical.length).toBeGreaterThan(0);
+    }
+    for (const text of ["", "   ", "\"\"", "*", "()", "AND", ":-^"]) {
+      if (ftsQuery(text) === "") expect((await cache.searchArms({ text })).lexical).toEqual([]);
+    }
+    expect(ftsQuery("AND OR NOT")).toBe("\"and\" OR \"or\" OR \"not\"");
+    expect(await snapshot(cache)).toBe(snap);
+  });
+
+  test("the salience order is access count, then max(outcome, 0), then reinforcement (descending)", () => {
+    expect(salienceOrder([3, null, 0], [2, 1, 9])).toBeLessThan(0);
+    expect(salienceOrder([2, -0.5, 0], [2, 0, 0])).toBe(0); // a negative outcome counts as 0
+    expect(salienceOrder([2, 0.1, 0], [2, 0.2, 0])).toBeGreaterThan(0);
+    expect(salienceOrder([2, 0.2, 1], [2, 0.2, 3])).toBeGreaterThan(0);
+  });
+
+  test("options: unknown names, a closed cache, bytes that are not a database", async () => {
+    await expect(openMemoryCache({ pth: ":memory:" })).rejects.toThrow(/openMemoryCache: options\.pth is not a known option/);
+    await expect(openMemoryCache({ bytes: new Uint8Array(100).fill(7) })).rejects.toThrow(RangeError);
+    await expect(cache.sleep({ now: "yesterday" })).rejects.toThrow(/sleep: options\.now must be a Date/);
+    await expect(cache.sleep({ now: NOW, merge: { treshold: 0.9 } })).rejects.toThrow(/options\.merge\.treshold is not a known option/);
+    expect(await snapshot(cache)).toBe(snap);
+  });
+});
