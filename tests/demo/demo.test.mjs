@@ -8,7 +8,7 @@
 //     the same metrics computed here in Node; refuses crossing thresholds and marks bad input;
 //  3. reloads: the same settings (from the URL) and the same memories (from OPFS);
 //  4. exports the settings and runs the exported snippet in Node next to the exported data:
-//     the same scores as the page.
+//     the same scores as the page; the exported SQLite file imports back with the same results.
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { rng } from "../js/rng.js";
 import * as md from "../../js/index.js";
-import { openBackend } from "../../web-demo/backend.js";
+import { openMemoryCache } from "../../js/cache/index.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const OUT = join(ROOT, "build/demo-test");
@@ -88,21 +88,16 @@ writeFileSync(join(FX_DIR, "queries.jsonl"), FX.queriesJsonl);
 
 // ------------------------------------------------------------------ the same search and metrics in Node
 
-// The arms come from the backend the worker uses (web-demo/backend.js; in Node it keeps the
-// data in memory); the fold is written out here: memdomain/cache's search composition.
-const nodeBackend = await openBackend(md);
-await nodeBackend.replace(FX.memories.map((m) => ({ ...m, embedding: Float32Array.from(m.embedding), outcomeScore: null, accessedAt: null })), FX.edges);
-const vecOf = new Map(FX.memories.map((m) => [m.path, Float32Array.from(m.embedding)]));
+// memdomain/cache in Node (SQLite in memory) on the same memories: its search() is the
+// reference the page's numbers must equal.
+const nodeCache = await openMemoryCache();
+await nodeCache.put(FX.memories);
+await nodeCache.link(FX.edges);
 
 async function nodeSearch(q, s) {
-  const arms = await nodeBackend.searchArms({ text: q.query, vector: q.vector ? Float32Array.from(q.vector) : null, weights: s.weights, k: s.k, depth: s.depth, seeds: s.seeds });
-  const hits = (ps) => ps.map((path, i) => ({ path, rank: i + 1 }));
-  const w = s.weights;
-  let fused = md.fuseArms([hits(arms.lexical), hits(arms.vector), hits(arms.salience)], [w.lexical, w.vector, w.salience], s.k);
-  fused = md.fuseLateral(fused, arms.lateral, w.lateral, s.k);
-  const ranked = md.rankFused(fused);
-  const picked = md.applyMmr(ranked.map((r) => ({ path: r.path, score: r.score, vector: vecOf.get(r.path) })), s.limit, s.lambda);
-  return picked.map((c) => ({ path: c.path, fused: fused.get(c.path) }));
+  const { rescale, ...options } = s;
+  assert.equal(rescale, false);
+  return (await nodeCache.search({ text: q.query, vector: q.vector ?? null, ...options })).map((h) => ({ path: h.path, fused: h.score }));
 }
 
 // Metrics written independently of web-demo/lib/metrics.js.
@@ -426,7 +421,7 @@ try {
   await check("export: the settings JSON imports back, and the snippet runs in Node with the page's scores", async () => {
     const dir = mkdtempSync(join(tmpdir(), "memdomain-snippet-"));
     await tab("data");
-    for (const [btn, name] of [["#data-export-memories", "memories.jsonl"], ["#data-export-queries", "queries.jsonl"]]) {
+    for (const [btn, name] of [["#data-export-memories", "memories.jsonl"], ["#data-export-queries", "queries.jsonl"], ["#data-export-sqlite", "memories.sqlite"]]) {
       const [dl] = await Promise.all([page.waitForEvent("download"), page.click(btn)]);
       assert.equal(dl.suggestedFilename(), name);
       await dl.saveAs(join(dir, name));
@@ -463,6 +458,16 @@ try {
     assert.equal((await demo("window.demo.state.settings")).search.k, 30);
     assert.equal((await demo("window.demo.state.settings")).retention.policy.weights.episodic.recency, 0.2);
     await page.click("#export-close");
+    // the SQLite file (memdomain/cache's database) imports back, with the queries beside it
+    await tab("search");
+    const rowsBefore = (await demo("window.demo.results.search")).current.rows.map((x) => [x.path, x.fused]);
+    await tab("data");
+    await page.setInputFiles("#data-file", [join(dir, "memories.sqlite"), join(dir, "queries.jsonl")]);
+    await page.waitForFunction(() => window.demo.summary?.name === "memories.sqlite", null, { timeout: 60000 });
+    assert.equal(await demo("window.demo.summary.memories"), FX.memories.length);
+    assert.equal(await demo("window.demo.summary.labelled"), 3);
+    await tab("search");
+    assert.deepEqual((await demo("window.demo.results.search")).current.rows.map((x) => [x.path, x.fused]), rowsBefore, "the same results from the SQLite file");
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -483,7 +488,7 @@ try {
 } finally {
   await context.close();
   server.kill("SIGTERM");
-  nodeBackend.close();
+  await nodeCache.close();
   rmSync(profile, { recursive: true, force: true });
   rmSync(FX_DIR, { recursive: true, force: true });
 }
