@@ -39,13 +39,16 @@ function remember(key, make) {
 
 // ------------------------------------------------------------------ dataset
 
-/** Everything derived from the memories once per dataset: rows, graph, retention columns. */
+/**
+ * Everything derived from the memories once per dataset: the packed matrix (merge candidates),
+ * one Graph handle (PageRank, communities, bridges, personalized walks), retention inputs.
+ * The vector arm's resident rows live in memdomain/cache (backend.js), in this same worker.
+ */
 function derive(ds, id) {
-  D?.rows.free();
   D?.graph.free();
   cache.clear();
   version++;
-  progress(id, "resident rows and the memory graph", 0.7);
+  progress(id, "the memory graph", 0.7);
   const memories = ds.memories;
   const byPath = new Map(memories.map((m, i) => [m.path, i]));
   const sorted = memories.map((m) => m.path).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -58,7 +61,7 @@ function derive(ds, id) {
   const nodeIndex = new Map(graph.nodes.map((p, i) => [p, i]));
   const now = ds.meta.now;
   D = {
-    ...ds, byPath, dim, rowPaths: withVec, matrix, rows: md.residentRows(matrix, dim ?? 1), graph, nodeIndex, graphEdges,
+    ...ds, byPath, dim, rowPaths: withVec, matrix, graph, nodeIndex, graphEdges,
     ages: Float64Array.from(memories, (m) => ageDays(m, now)), words: Float64Array.from(memories, (m) => wordCount(m.body)),
     queryById: new Map(ds.queries.map((q) => [q.id, q])), layout: null, pairs: new Map(), encoder: null,
   };
@@ -196,7 +199,7 @@ async function search(q, s) {
     return { path: c.path, order: i + 1, fused: fused.get(c.path), fusedRank: fusedRank.get(c.path), relevance: c.score,
       penalty: i === 0 ? 0 : penalty, nearest, mmr: s.lambda * c.score - (1 - s.lambda) * (i === 0 ? 0 : penalty), arms: report };
   });
-  const out = { rows, arms, ranked: ranked.length, scale: { lo, hi }, seeds: arms.seeds };
+  const out = { rows, arms, ranked: ranked.length, scale: { lo, hi }, seeds: arms.seeds, fused };
   cache.set(key, out);
   if (cache.size > 48) cache.delete(cache.keys().next().value);
   return out;
@@ -211,9 +214,13 @@ async function searchView({ query, settings, baseline }) {
   const q = await queryOf(query);
   const cur = await search(q, settings.search);
   const bas = baseline ? await search(q, baseline.search) : null;
-  const shape = (r) => r && { ...r, rows: r.rows.map((x) => ({ ...x, ...memInfo(x.path) })),
-    armTop: Object.fromEntries(ARMS.map((a) => [a, r.arms[a].slice(0, 5).map((p) => memInfo(p))])),
-    armSizes: Object.fromEntries(ARMS.map((a) => [a, r.arms[a].length])) };
+  const shape = (x) => {
+    if (!x) return null;
+    const { fused, ...r } = x; // the full score map stays in the worker
+    return { ...r, rows: r.rows.map((y) => ({ ...y, ...memInfo(y.path) })),
+      armTop: Object.fromEntries(ARMS.map((a) => [a, r.arms[a].slice(0, 5).map((p) => memInfo(p))])),
+      armSizes: Object.fromEntries(ARMS.map((a) => [a, r.arms[a].length])) };
+  };
   const metrics = q.relevant ? {
     current: evaluate([q], { [q.id]: cur.rows.map((r) => r.path) }, settings.search.limit).rows[0] ?? null,
     baseline: bas ? evaluate([q], { [q.id]: bas.rows.map((r) => r.path) }, baseline.search.limit).rows[0] ?? null : null,
@@ -482,7 +489,7 @@ async function drill({ path, settings, baseline, query }) {
       signals: md.SIGNAL_NAMES.map((n) => ({ name: n, value: ret.signals[n][i], weight: weights[n], product: ret.signals[n][i] * weights[n] })),
     };
     return {
-      arms, fused: r.ranked ? (await search(q, s.search)).rows.find((x) => x.path === path)?.fused ?? null : null,
+      arms, fused: r.fused.get(path) ?? null,
       fusedRank: hit?.fusedRank ?? null, order: hit?.order ?? null, retention,
       graph: { pagerank: G.rank[i], community: G.community[i] >= 0 ? G.communities[G.community[i]] : null, bridges: G.bridge[i] },
     };
