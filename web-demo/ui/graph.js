@@ -107,8 +107,9 @@ function positions(W, H) {
   return { X, Y };
 }
 
+let sizeScale = 1; // smaller nodes on a narrow canvas
 function radiusOf(i) {
-  return (1.6 + 9 * Math.sqrt(last.rank[i] / (last.maxRank || 1))) * Math.sqrt(view.k);
+  return (1.6 + 9 * Math.sqrt(last.rank[i] / (last.maxRank || 1))) * Math.sqrt(view.k) * sizeScale;
 }
 
 function pick(e) {
@@ -154,6 +155,7 @@ function draw() {
   const c = $("#graph-canvas");
   if (!c || c.offsetParent === null) return;
   const W = c.clientWidth, H = c.clientHeight, dpr = window.devicePixelRatio || 1;
+  sizeScale = Math.max(0.4, Math.min(1, W / 900));
   if (c.width !== Math.round(W * dpr) || c.height !== Math.round(H * dpr)) { c.width = Math.round(W * dpr); c.height = Math.round(H * dpr); }
   const g = c.getContext("2d");
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
