@@ -570,13 +570,9 @@ export class Frame {
     if (this.size > 0xfff00000) throw rangeError(this.fn, "input", "is too large for WebAssembly memory");
     return off;
   }
-  f64(n) { return this._region(n * 8, 8); }
-  f32(n) { return this._region(n * 4, 8); }
-  u32(n) { return this._region(n * 4, 8); }
-  u8(n) { return this._region(n, 8); }
   /** Plan a key table for `strings`: n + 1 u32 offsets and the bytes. */
   keys(strings) {
-    const t = new KeyTable(strings, this.u32(strings.length + 2));
+    const t = new KeyTable(strings, this._region(4 * strings.length + 8, 8));
     this.pendingKeys.push(t);
     return t;
   }
@@ -631,35 +627,8 @@ export class Frame {
   /** Address of out slot i (u32 slots). */
   out(i = 0) { return this.base + 4 * i; }
   outU32(i) { return views().u32[(this.base >>> 2) + i]; }
-  /** Check a status: the error C recorded, or the status's own name. */
-  check(status, what) {
-    if (status === 0) return;
-    if (views().i32[errPtr >>> 2] !== 0 && !what) raiseRecord(this.fn, null);
-    raise(status, this.fn, what);
-  }
   /** A result block the frame frees in free(). */
   result(ptr) { if (ptr) this.results.push(ptr); return ptr; }
-  /** Write the first n (default: all) numbers of an array-like as f64. */
-  writeF64(off, values, n = values.length) {
-    if (n === 0) return; // also keeps a detached (length 0) view from throwing
-    const { f64 } = views();
-    const at = (this.base + off) >>> 3;
-    if (n === values.length) f64.set(values, at);
-    else if (ArrayBuffer.isView(values)) f64.set(values.subarray(0, n), at);
-    else for (let i = 0; i < n; i++) f64[at + i] = values[i];
-  }
-  writeF32(off, values, n = values.length) {
-    if (n === 0) return;
-    const { f32 } = views();
-    const at = (this.base + off) >>> 2;
-    if (n === values.length) f32.set(values, at);
-    else if (ArrayBuffer.isView(values)) f32.set(values.subarray(0, n), at);
-    else for (let i = 0; i < n; i++) f32[at + i] = values[i];
-  }
-  writeU32(off, values) {
-    const { u32 } = views();
-    u32.set(values, (this.base + off) >>> 2);
-  }
   free() {
     if (!wasm) return;
     for (const r of this.results) wasm.md_free(r);
@@ -670,7 +639,14 @@ export class Frame {
   }
 }
 
-/** Run `body(frame)` with a frame whose result blocks are always freed. */
+/** Throw for a nonzero status: the error C recorded, or the status's own name (tests' withFrame calls). */
+export function checkStatus(fn, status) {
+  if (status === 0) return;
+  if (views().i32[errPtr >>> 2] !== 0) raiseRecord(fn, null);
+  raise(status, fn);
+}
+
+/** Run `body(frame)` with a frame whose result blocks are always freed (tests: a raw boundary call). */
 export function withFrame(fn, body) {
   const f = new Frame(fn);
   try {
@@ -712,6 +688,7 @@ export const out = {
 /** An input region the caller's `write` fills in place (no copy through a JavaScript array). */
 export const fill = {
   f64: (n) => new Arg("fill", "f64", null, n),
+  f32: (n) => new Arg("fill", "f32", null, n),
   u32: (n) => new Arg("fill", "u32", null, n),
 };
 export const slots = new Arg("slots", null, null, 16);

@@ -1,5 +1,5 @@
 // frame module: frameKeyOf, the claim's slot key or null.
-import { arr, decodeWtf8, exportsOf, raise, str, views, withFrame } from "./core.js";
+import { arr, call, decodeWtf8, exportsOf, keys, raise, slots, str, views } from "./core.js";
 
 const decoder = new TextDecoder("utf-8");
 const CHUNK_BYTES = 1 << 14;
@@ -37,17 +37,8 @@ export function frameKeyOf(gist) {
   }
 }
 
-function frameKeyOfFrame(fn, gist) {
-  return withFrame(fn, (f) => {
-    const kt = f.keys([gist]);
-    f.alloc();
-    const len = views().u32[(f.at(kt.offs) >>> 2) + 1];
-    f.check(exportsOf().mdw_frame_key_of(f.at(kt.bytes), len, f.out()));
-    const block = f.result(f.outU32(0));
-    if (!f.outU32(2)) return null;
-    return decodeWtf8(views().u8, block, f.outU32(1));
-  });
-}
+// A gist with a lone surrogate (WTF-8) takes the batch path.
+const frameKeyOfFrame = (fn, gist) => keysOf(fn, [gist])[0];
 
 /**
  * frameKeyOf over many claims in one call (a batch entry point: the same
@@ -57,12 +48,13 @@ export function frameKeysOf(gists) {
   const fn = "frameKeysOf";
   arr(fn, "gists", gists);
   for (let i = 0; i < gists.length; i++) str(fn, `gists[${i}]`, gists[i]);
-  return withFrame(fn, (f) => {
-    const kt = f.keys(gists);
-    f.alloc();
-    f.check(exportsOf().mdw_frame_keys_of(f.at(kt.bytes), f.at(kt.offs), gists.length, f.out()));
-    const block = f.result(f.outU32(0)), used = f.outU32(1), wtf = f.outU32(2) !== 0;
-    const { u8, u32 } = views();
+  return keysOf(fn, gists);
+}
+
+function keysOf(fn, gists) {
+  return call(fn, "mdw_frame_keys_of", [keys(gists), gists.length, slots], [], (r) => {
+    const block = r.block(0), used = r.slot(1), wtf = r.slot(2) !== 0;
+    const { u8, u32 } = r.heap;
     const n = gists.length, info = block >>> 2;
     const out = new Array(n);
     // info per claim: (byte start, byte length | NULL_KEY | SAME_KEY, UTF-16 start | earlier claim, UTF-16 length).

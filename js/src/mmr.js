@@ -1,6 +1,6 @@
 // mmr module: applyMmr (greedy maximal marginal relevance with a cached
 // per-candidate max), and applyMmrPacked over a packed matrix.
-import { arr, exportsOf, num, numOr, obj, rangeError, typeError, vector, views, withFrame } from "./core.js";
+import { arr, call, f64, fill, num, numOr, obj, out, rangeError, slots, typeError, u32, u8, vector } from "./core.js";
 import { MMR_LAMBDA } from "./constants.js";
 
 const MAX_ELEMENTS = 0x0fffffff;
@@ -23,30 +23,25 @@ export function applyMmr(candidates, limit, lambda = MMR_LAMBDA) {
   if (total > MAX_ELEMENTS) throw rangeError(fn, "candidates", "hold more vector elements than memdomain accepts");
   if (limit <= 0) return [];
   if (lambda >= 1 || n <= 1) return candidates.slice(0, limit);
-  return withFrame(fn, (f) => {
-    const ps = f.f64(n), ph = f.u8(n), pl = f.u32(n), pd = f.f64(total), po = f.u32(n);
-    f.alloc();
-    f.writeF64(ps, scores);
-    const { u8, u32, f64 } = views();
-    const h0 = f.at(ph), l0 = f.at(pl) >>> 2;
-    let at = f.at(pd) >>> 3;
-    for (let i = 0; i < n; i++) {
+  const has = new Array(n), lens = new Array(n), data = fill.f64(total), po = out.u32(n);
+  for (let i = 0; i < n; i++) {
+    has[i] = vecs[i] ? 1 : 0;
+    lens[i] = vecs[i] ? vecs[i].length : 0;
+  }
+  return call(fn, "mdw_apply_mmr", [f64(scores), u8(has), u32(lens), data, n, limit, lambda, po, slots], [], (r) => {
+    const idx = r.view(po), len = r.slot(0), out = new Array(len);
+    for (let i = 0; i < len; i++) out[i] = candidates[idx[i]];
+    return out;
+  }, (r) => {
+    const d = r.view(data);
+    for (let i = 0, at = 0; i < n; i++) {
       const v = vecs[i];
-      u8[h0 + i] = v ? 1 : 0;
-      u32[l0 + i] = v ? v.length : 0;
       if (v) {
-        if (ArrayBuffer.isView(v) || Array.isArray(v)) f64.set(v, at);
-        else for (let k = 0; k < v.length; k++) f64[at + k] = v[k];
+        if (ArrayBuffer.isView(v) || Array.isArray(v)) d.set(v, at);
+        else for (let k = 0; k < v.length; k++) d[at + k] = v[k];
         at += v.length;
       }
     }
-    f.check(exportsOf().mdw_apply_mmr(f.at(ps), f.at(ph), f.at(pl), f.at(pd), n, limit, lambda, f.at(po), f.out()));
-    const len = f.outU32(0);
-    const o0 = f.at(po) >>> 2;
-    const idx = views().u32;
-    const out = new Array(len);
-    for (let i = 0; i < len; i++) out[i] = candidates[idx[o0 + i]];
-    return out;
   });
 }
 
@@ -67,12 +62,7 @@ export function applyMmrPacked(scores, matrix, limit, lambda = MMR_LAMBDA) {
   const d = n === 0 ? 0 : matrix.length / n;
   if (n === 0 ? matrix.length !== 0 : !Number.isInteger(d))
     throw rangeError(fn, "matrix", `has ${matrix.length} elements, not n x d for n = scores.length = ${n}`);
-  return withFrame(fn, (f) => {
-    const ps = f.f64(n), pm = f.f64(matrix.length), po = f.u32(n);
-    f.alloc();
-    f.writeF64(ps, s);
-    f.writeF64(pm, matrix);
-    f.check(exportsOf().md_apply_mmr_packed(f.at(ps), f.at(pm), n, d, limit, lambda, f.at(po), f.out()));
-    return new Uint32Array(views().buffer, f.at(po), f.outU32(0)).slice();
-  });
+  const po = out.u32(n);
+  return call(fn, "md_apply_mmr_packed", [f64(s), f64(matrix), n, d, limit, lambda, po, slots], [],
+    (r) => r.view(po).slice(0, r.slot(0)));
 }

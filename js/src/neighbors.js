@@ -2,7 +2,8 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { arr, exportsOf, num, obj, rangeError, str, typeError, views, withFrame } from "./core.js";
+import { addr, arr, call, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
+  views, exportsOf } from "./core.js";
 
 const MAX_ELEMENTS = 0x0fffffff;
 
@@ -46,26 +47,22 @@ function keyedVectors(fn, vectors) {
   return { keys, vecs, total };
 }
 
-/** Plan and fill the vectors region (floats back to back) and their lengths. */
-function planVectors(f, vecs, total) {
-  return { data: f.f32(total), lens: f.u32(vecs.length) };
-}
-function writeVectors(f, at, vecs) {
-  const { f32, u32 } = views();
-  let p = f.at(at.data) >>> 2;
-  const l0 = f.at(at.lens) >>> 2;
-  for (let i = 0; i < vecs.length; i++) {
-    f32.set(vecs[i], p);
-    p += vecs[i].length;
-    u32[l0 + i] = vecs[i].length;
-  }
+/** The vectors region (floats back to back), its lengths and the write that fills them. */
+function vectorArgs(vecs, total) {
+  const data = fill.f32(total), lens = fill.u32(vecs.length);
+  return [data, lens, (r) => {
+    const d = r.view(data), l = r.view(lens);
+    for (let i = 0, p = 0; i < vecs.length; i++) {
+      d.set(vecs[i], p);
+      p += l[i] = vecs[i].length;
+    }
+  }];
 }
 
 /** Read a pair block ([f64 sim][u32 src][u32 dst]) as NeighborPair objects. */
-function readPairs(f, keys) {
-  const block = f.result(f.outU32(0));
-  const len = f.outU32(1);
-  const { f64, u32 } = views();
+function readPairs(r, keys) {
+  const block = r.block(0), len = r.slot(1);
+  const { f64, u32 } = r.heap;
   const s0 = block >>> 3, a0 = (block + 8 * len) >>> 2, b0 = a0 + len;
   const out = new Array(len);
   for (let i = 0; i < len; i++) out[i] = { src: keys[u32[a0 + i]], dst: keys[u32[b0 + i]], sim: f64[s0 + i] };
@@ -77,14 +74,9 @@ export function topNeighborPairs(vectors, options_) {
   const fn = "topNeighborPairs";
   const { keys, vecs, total } = keyedVectors(fn, vectors);
   const o = options(fn, options_);
-  return withFrame(fn, (f) => {
-    const kt = f.keys(keys), at = planVectors(f, vecs, total);
-    f.alloc();
-    writeVectors(f, at, vecs);
-    f.check(exportsOf().mdw_top_neighbor_pairs(f.at(kt.bytes), f.at(kt.offs), keys.length, f.at(at.data),
-      f.at(at.lens), o.floor, o.perSourceK, o.limit, f.out()));
-    return readPairs(f, keys);
-  });
+  const [data, lens, write] = vectorArgs(vecs, total);
+  return call(fn, "mdw_top_neighbor_pairs", [keyTable(keys), keys.length, data, lens, o.floor, o.perSourceK,
+    o.limit, slots], [], (r) => readPairs(r, keys), write);
 }
 
 /** Rank an enumerated pair set: similarity, floor, per-source top-k, order, cap. */
@@ -98,14 +90,9 @@ export function rankCandidatePairs(pairs, vectors, options_) {
     const p = obj(fn, `pairs[${i}]`, pairs[i]);
     all.push(str(fn, `pairs[${i}].src`, p.src), str(fn, `pairs[${i}].dst`, p.dst));
   }
-  return withFrame(fn, (f) => {
-    const kt = f.keys(all), at = planVectors(f, vecs, total);
-    f.alloc();
-    writeVectors(f, at, vecs);
-    f.check(exportsOf().mdw_rank_candidate_pairs(f.at(kt.bytes), f.at(kt.offs), keys.length, f.at(at.data),
-      f.at(at.lens), pairs.length, o.floor, o.perSourceK, o.limit, f.out()));
-    return readPairs(f, keys);
-  });
+  const [data, lens, write] = vectorArgs(vecs, total);
+  return call(fn, "mdw_rank_candidate_pairs", [keyTable(all), keys.length, data, lens, pairs.length, o.floor,
+    o.perSourceK, o.limit, slots], [], (r) => readPairs(r, keys), write);
 }
 
 // ---------------------------------------------------------------- packed
@@ -133,16 +120,9 @@ function packedDim(fn, matrix, keys) {
 
 function packedCall(fn, matrix, keys, o, rowBegin, rowEnd, read) {
   const d = packedDim(fn, matrix, keys);
-  return withFrame(fn, (f) => {
-    const kt = f.keys(keys), pm = f.f32(matrix.length);
-    f.alloc();
-    f.writeF32(pm, matrix);
-    const st = exportsOf().mdw_neighbors_packed(f.at(kt.bytes), f.at(kt.offs), keys.length, f.at(pm), d,
-      rowBegin, rowEnd, o.floor, o.perSourceK, o.limit, f.out());
-    if (st === 4) throw rangeError(fn, "keys", `holds ${JSON.stringify(keys[f.outU32(2)])} more than once`);
-    f.check(st);
-    return read(f);
-  });
+  // packedDim has checked that the keys are unique (C's duplicate report cannot happen).
+  return call(fn, "mdw_neighbors_packed", [keyTable(keys), keys.length, f32(matrix), d, rowBegin, rowEnd,
+    o.floor, o.perSourceK, o.limit, slots], [], read);
 }
 
 /**
@@ -153,7 +133,7 @@ function packedCall(fn, matrix, keys, o, rowBegin, rowEnd, read) {
 export function topNeighborPairsPacked(matrix, keys, options_) {
   const fn = "topNeighborPairsPacked";
   const o = options(fn, options_);
-  return packedCall(fn, matrix, keys, o, 0, 0xffffffff, (f) => readPairs(f, keys));
+  return packedCall(fn, matrix, keys, o, 0, 0xffffffff, (r) => readPairs(r, keys));
 }
 
 /**
@@ -171,10 +151,8 @@ export function neighborTile(matrix, keys, rowBegin, rowEnd, options_) {
   const n = Array.isArray(keys) ? keys.length : 0;
   if (!Number.isInteger(rowBegin) || !Number.isInteger(rowEnd) || rowBegin < 0 || rowEnd < rowBegin || rowEnd > n)
     throw rangeError(fn, "rowBegin/rowEnd", `must satisfy 0 <= rowBegin <= rowEnd <= ${n} (integers)`);
-  return packedCall(fn, matrix, keys, o, rowBegin, rowEnd, (f) => {
-    const block = f.result(f.outU32(0));
-    const len = f.outU32(1);
-    const { buffer } = views();
+  return packedCall(fn, matrix, keys, o, rowBegin, rowEnd, (r) => {
+    const block = r.block(0), len = r.slot(1), { buffer } = r.heap;
     return {
       sim: new Float64Array(buffer, block, len).slice(),
       src: new Uint32Array(buffer, block + 8 * len, len).slice(),
@@ -213,20 +191,17 @@ export function mergeNeighborTiles(keys, tiles, options_) {
       if (x.src[i] >= n || x.dst[i] >= n) throw rangeError(fn, `tiles[${t}]`, `names a key index >= ${n}`);
     m += x.sim.length;
   }
-  return withFrame(fn, (f) => {
-    const kt = f.keys(keys), ps = f.f64(m), pa = f.u32(m), pb = f.u32(m);
-    f.alloc();
-    const { f64, u32 } = views();
+  const ps = fill.f64(m), pa = fill.u32(m), pb = fill.u32(m);
+  return call(fn, "mdw_merge_neighbor_pairs", [keyTable(keys), n, ps, pa, pb, m, o.floor, o.perSourceK, o.limit,
+    slots], [], (r) => readPairs(r, keys), (r) => {
+    const s = r.view(ps), a = r.view(pa), b = r.view(pb);
     let at = 0;
     for (const x of tiles) {
-      f64.set(x.sim, (f.at(ps) >>> 3) + at);
-      u32.set(x.src, (f.at(pa) >>> 2) + at);
-      u32.set(x.dst, (f.at(pb) >>> 2) + at);
+      s.set(x.sim, at);
+      a.set(x.src, at);
+      b.set(x.dst, at);
       at += x.sim.length;
     }
-    f.check(exportsOf().mdw_merge_neighbor_pairs(f.at(kt.bytes), f.at(kt.offs), n, f.at(ps), f.at(pa),
-      f.at(pb), m, o.floor, o.perSourceK, o.limit, f.out()));
-    return readPairs(f, keys);
   });
 }
 
@@ -246,6 +221,22 @@ function rowsOf(fn, query, matrix) {
   return { d, n };
 }
 
+/** md_cosine_rows_f32 for query against n rows of d (`matrix`: the rows, or the address of resident ones). */
+function rows(fn, query, matrix, n, d) {
+  const po = out.f64(n);
+  return call(fn, "md_cosine_rows_f32", [f32(query), matrix, n, d, po], [], (r) => r.view(po).slice());
+}
+
+/** md_top_cosine_rows_f32: the k best of n rows, as { indices, sims }. */
+function topRows(fn, query, matrix, n, d, k) {
+  num(fn, "k", k);
+  const t = Math.trunc(k), keep = t > 0 ? Math.min(n, t) : 0, pi = out.u32(keep), ps = out.f64(keep);
+  return call(fn, "md_top_cosine_rows_f32", [f32(query), matrix, n, d, keep, pi, ps, slots], [], (r) => {
+    const len = r.slot(0);
+    return { indices: r.view(pi).slice(0, len), sims: r.view(ps).slice(0, len) };
+  });
+}
+
 /**
  * The 1 x n arm: cosine(query, row i) for every row of a packed Float32Array
  * of rows of query.length floats, as a Float64Array (bit-identical to
@@ -254,14 +245,7 @@ function rowsOf(fn, query, matrix) {
 export function cosineRows(query, matrix) {
   const fn = "cosineRows";
   const { d, n } = rowsOf(fn, query, matrix);
-  return withFrame(fn, (f) => {
-    const pq = f.f32(d), pm = f.f32(matrix.length), po = f.f64(n);
-    f.alloc();
-    f.writeF32(pq, query);
-    f.writeF32(pm, matrix);
-    f.check(exportsOf().md_cosine_rows_f32(f.at(pq), f.at(pm), n, d, f.at(po)));
-    return new Float64Array(views().buffer, f.at(po), n).slice();
-  });
+  return rows(fn, query, f32(matrix), n, d);
 }
 
 /**
@@ -271,22 +255,7 @@ export function cosineRows(query, matrix) {
 export function topCosineRows(query, matrix, k) {
   const fn = "topCosineRows";
   const { d, n } = rowsOf(fn, query, matrix);
-  num(fn, "k", k);
-  const t = Math.trunc(k);
-  const keep = t > 0 ? Math.min(n, t) : 0;
-  return withFrame(fn, (f) => {
-    const pq = f.f32(d), pm = f.f32(matrix.length), pi = f.u32(keep), ps = f.f64(keep);
-    f.alloc();
-    f.writeF32(pq, query);
-    f.writeF32(pm, matrix);
-    f.check(exportsOf().md_top_cosine_rows_f32(f.at(pq), f.at(pm), n, d, keep, f.at(pi), f.at(ps), f.out()));
-    const { buffer } = views();
-    const len = f.outU32(0);
-    return {
-      indices: new Uint32Array(buffer, f.at(pi), len).slice(),
-      sims: new Float64Array(buffer, f.at(ps), len).slice(),
-    };
-  });
+  return topRows(fn, query, f32(matrix), n, d, k);
 }
 
 // ---------------------------------------------------------------- resident rows
@@ -328,32 +297,12 @@ export function residentRows(matrix, d) {
     cosineRows(query) {
       const name = "residentRows.cosineRows";
       check(name, query);
-      return withFrame(name, (f) => {
-        const pq = f.f32(d), po = f.f64(n);
-        f.alloc();
-        f.writeF32(pq, query);
-        f.check(ex.md_cosine_rows_f32(f.at(pq), ptr, n, d, f.at(po)));
-        return new Float64Array(views().buffer, f.at(po), n).slice();
-      });
+      return rows(name, query, addr(ptr), n, d);
     },
     topCosineRows(query, k) {
       const name = "residentRows.topCosineRows";
       check(name, query);
-      num(name, "k", k);
-      const t = Math.trunc(k);
-      const keep = t > 0 ? Math.min(n, t) : 0;
-      return withFrame(name, (f) => {
-        const pq = f.f32(d), pi = f.u32(keep), ps = f.f64(keep);
-        f.alloc();
-        f.writeF32(pq, query);
-        f.check(ex.md_top_cosine_rows_f32(f.at(pq), ptr, n, d, keep, f.at(pi), f.at(ps), f.out()));
-        const { buffer } = views();
-        const len = f.outU32(0);
-        return {
-          indices: new Uint32Array(buffer, f.at(pi), len).slice(),
-          sims: new Float64Array(buffer, f.at(ps), len).slice(),
-        };
-      });
+      return topRows(name, query, addr(ptr), n, d, k);
     },
     free() {
       if (!live) return;

@@ -76,6 +76,14 @@ test("every call() the glue makes passes the argument kinds its row states (chec
       wordCount: [120, 8], contradictionCount: [0, 1] };
     md.scoreRetentionMany(cols, { signals: true });
     md.scoreRetentionMany(cols, { policy: { halfLives: { note: 5 }, keepThreshold: 0.6 } });
+    // Batch forms beyond the reference (no golden files either).
+    md.frameKeysOf(["the capital of india is delhi"]);
+    md.applyMmrPacked([0.9, 0.5], new Float64Array([1, 0, 0.6, 0.8]), 2);
+    const m = new Float32Array([1, 0, 0.6, 0.8]), q = new Float32Array([1, 0]), o = { floor: -1, perSourceK: 1, limit: 5 };
+    md.topNeighborPairsPacked(m, ["a", "b"], o);
+    md.mergeNeighborTiles(["a", "b"], [md.neighborTile(m, ["a", "b"], 0, 2, o)], o);
+    md.cosineRows(q, m);
+    md.topCosineRows(q, m, 1);
   } finally {
     checkCalls(null);
   }

@@ -4,26 +4,17 @@
 // JavaScript's sort() does (UTF-16 code units).
 import fc from "fast-check";
 import * as md from "../../js/index.js";
-import { exportsOf, views, withFrame } from "../../js/src/core.js";
+import { call, keys, out, slots } from "../../js/src/core.js";
 import { BUILD, testWasmBytes as wasmBytes } from "./build.js";
 
 function mdSort(strings) {
-  return withFrame("mdSort", (f) => {
-    const kt = f.keys(strings), po = f.u32(strings.length);
-    f.alloc();
-    f.check(exportsOf().mdw_sort_keys(f.at(kt.bytes), f.at(kt.offs), strings.length, f.at(po)));
-    const at = f.at(po) >>> 2;
-    return Array.from(views().u32.subarray(at, at + strings.length), (i) => strings[i]);
-  });
+  const po = out.u32(strings.length);
+  return call("mdSort", "mdw_sort_keys", [keys(strings), strings.length, po], [],
+    (r) => Array.from(r.view(po), (i) => strings[i]));
 }
 
 function mdCompare(a, b) {
-  return withFrame("mdCompare", (f) => {
-    const kt = f.keys([a, b]);
-    f.alloc();
-    f.check(exportsOf().mdw_key_compare(f.at(kt.bytes), f.at(kt.offs), 2, 0, 1, f.out()));
-    return views().u32[f.out() >>> 2] | 0;
-  });
+  return call("mdCompare", "mdw_key_compare", [keys([a, b]), 2, 0, 1, slots], [], (r) => r.slot(0) | 0);
 }
 
 const jsCompare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);

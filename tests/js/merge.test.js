@@ -6,7 +6,7 @@
 // its committed subset is mergeCandidates.
 import fc from "fast-check";
 import * as md from "../../js/index.js";
-import { exportsOf, views, withFrame } from "../../js/src/core.js";
+import { checkStatus, exportsOf, views, withFrame } from "../../js/src/core.js";
 import { BUILD, testWasmBytes as wasmBytes } from "./build.js";
 
 // ---- the reference, from the design and FACTS section 8 ----
@@ -126,7 +126,7 @@ function shuffle(arr, seed) {
         const kt = f.keys([s]);
         f.alloc();
         const len = views().u32[(f.at(kt.offs) >>> 2) + 1];
-        f.check(exportsOf().mdw_merge_tokens(f.at(kt.bytes), len, f.out()));
+        checkStatus("mdTokens", exportsOf().mdw_merge_tokens(f.at(kt.bytes), len, f.out()));
         const block = f.result(f.outU32(0)), n = f.outU32(1);
         const joined = new TextDecoder().decode(views().u8.slice(block, block + n));
         return joined ? joined.split(" ") : [];
