@@ -348,7 +348,7 @@ const encoder = new TextEncoder();
 
 /** Encode s as WTF-8 at u8[at]; returns the byte count. Lone surrogates keep
  * their own 3-byte form, so distinct JavaScript strings stay distinct. */
-function encodeWtf8(s, u8, at) {
+export function encodeWtf8(s, u8, at) {
   let p = at;
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
@@ -385,7 +385,7 @@ export function unitsOf(strings) {
 /**
  * A planned key table (the one format every boundary function takes: the
  * strings' WTF-8 bytes back to back plus n + 1 u32 byte offsets).
- * `Frame.alloc` writes it: the strings are joined a chunk at a time (short
+ * `call` writes it: the strings are joined a chunk at a time (short
  * strings the young generation collects cheaply, never one huge one), each
  * chunk checked for lone surrogates once and encoded with one
  * TextEncoder.encodeInto (room for 1.125 bytes per UTF-16 unit first, grown in
@@ -394,25 +394,13 @@ export function unitsOf(strings) {
  * surrogate is written as WTF-8 by JavaScript, so distinct strings stay
  * distinct.
  */
-class KeyTable {
-  constructor(strings, offs) {
-    this.strings = strings;
-    this.n = strings.length;
-    this.units = unitsOf(strings);
-    this.offs = offs;
-    this.bytes = 0;
-    this.len = 0;
-    this.room = this.units + (this.units >>> 3) + 16;
-  }
-}
-
 const CHUNK_UNITS = 1 << 14; // UTF-16 units per joined chunk (32 KiB at most)
 
-/** Write key table t (its room placed at f.base + t.bytes); may grow the frame's block. */
+/** Write key table t (a keys Arg: offsets at f.base + t.off, its room at f.base + t.bytes); may grow the frame's block. */
 function writeTable(f, t, k) {
   let { u8, u32 } = views();
-  u32[(f.base + t.offs) >>> 2] = 0;
-  const { strings, n } = t;
+  u32[(f.base + t.off) >>> 2] = 0;
+  const { values: strings, n } = t;
   if (n === 0) return;
   let written = 0, ascii = true, wtf = false;
   for (let i0 = 0, done = 0; i0 < n;) {
@@ -425,7 +413,7 @@ function writeTable(f, t, k) {
     let w = r.written;
     if (r.read < chunk.length) {
       // Short: room for the rest at 3 bytes a unit, keeping what is written.
-      f._growTable(k, written + w + 3 * (t.units - done - r.read), t.bytes + written + w);
+      growTable(f, k, written + w + 3 * (t.units - done - r.read), t.bytes + written + w);
       ({ u8, u32 } = views());
       at = f.base + t.bytes + written + w;
       w += encoder.encodeInto(chunk.substring(r.read), u8.subarray(at, f.base + t.bytes + t.room)).written;
@@ -436,8 +424,7 @@ function writeTable(f, t, k) {
     i0 = i1;
   }
   if (!wtf) {
-    t.len = written;
-    const o = (f.base + t.offs) >>> 2;
+    const o = (f.base + t.off) >>> 2;
     if (ascii) { // offsets are the lengths' running sums
       let end = 0;
       for (let i = 0; i < n; i++) u32[o + i + 1] = end += strings[i].length;
@@ -445,20 +432,19 @@ function writeTable(f, t, k) {
     }
     // Not ASCII: the UTF-16 lengths go where the offsets end up, and C converts them.
     for (let i = 0; i < n; i++) u32[o + i + 1] = strings[i].length;
-    if (exportsOf().mdw_key_offsets(f.base + t.bytes, written, f.base + t.offs + 4, n, f.base + t.offs) === 0) return;
+    if (exportsOf().mdw_key_offsets(f.base + t.bytes, written, f.base + t.off + 4, n, f.base + t.off) === 0) return;
     // Two strings that each end or start with a lone half of one surrogate
     // pair joined into a well-formed pair: write them one by one as WTF-8.
     clearRecord();
   }
-  if (t.room < 3 * t.units) f._growTable(k, 3 * t.units, t.bytes);
+  if (t.room < 3 * t.units) growTable(f, k, 3 * t.units, t.bytes);
   ({ u8, u32 } = views());
   let at = f.base + t.bytes;
-  const o = (f.base + t.offs) >>> 2;
+  const o = (f.base + t.off) >>> 2;
   for (let i = 0; i < n; i++) {
     at += encodeWtf8(strings[i], u8, at);
     u32[o + i + 1] = at - f.base - t.bytes;
   }
-  t.len = at - f.base - t.bytes;
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
@@ -542,120 +528,6 @@ export function internSlots(fn) {
   return p;
 }
 
-// ---------------------------------------------------------------- frames
-
-/**
- * One call's layout inside the exchange region: plan every region first
- * (f64, f32, u32, u8 and key tables), `alloc()` places them in the region
- * (no allocation unless the region must grow), the caller fills them, makes
- * its call, and `free()` releases any result blocks C handed back. The first
- * 64 bytes are `out` slots the boundary writes result addresses and sizes
- * into.
- */
-export class Frame {
-  constructor(fn) {
-    this.fn = fn;
-    this.size = 64;
-    this.base = 0;
-    this.own = false;
-    this.cap = 0;
-    this.inRegion = false;
-    this.results = [];
-    this.pendingKeys = [];
-  }
-  _region(bytes, align) {
-    this.size = (this.size + align - 1) & ~(align - 1);
-    const off = this.size;
-    this.size += bytes;
-    if (this.size > 0xfff00000) throw rangeError(this.fn, "input", "is too large for WebAssembly memory");
-    return off;
-  }
-  /** Plan a key table for `strings`: n + 1 u32 offsets and the bytes. */
-  keys(strings) {
-    const t = new KeyTable(strings, this._region(4 * strings.length + 8, 8));
-    this.pendingKeys.push(t);
-    return t;
-  }
-  /** Key tables' bytes go after every planned region: place them from table k on; returns the total size. */
-  _placeTables(k) {
-    let size = k === 0 ? this.size : this.pendingKeys[k - 1].bytes + this.pendingKeys[k - 1].room;
-    for (let i = k; i < this.pendingKeys.length; i++) {
-      const t = this.pendingKeys[i];
-      size = (size + 7) & ~7;
-      t.bytes = size;
-      size += t.room;
-    }
-    if (size > 0xfff00000) throw rangeError(this.fn, "input", "is too large for WebAssembly memory");
-    return size;
-  }
-  /** A block of at least `size` bytes for the frame, keeping its first `keep` bytes. */
-  _reserve(size, keep) {
-    const ex = exportsOf();
-    if (!this.own && !this.inRegion && xBusy) {
-      // A frame inside another frame's call: a block of its own.
-      this.own = true;
-      this.cap = 0;
-    }
-    if (this.own) {
-      if (size <= this.cap) return;
-      const p = ex.md_alloc(size);
-      if (!p) throw rangeError(this.fn, "input", `needs ${size} bytes of WebAssembly memory, which could not be allocated`);
-      if (keep) views().u8.copyWithin(p, this.base, this.base + keep);
-      if (this.base) ex.md_free(this.base);
-      this.base = p;
-      this.cap = size;
-      return;
-    }
-    this.base = region(this.fn, size, keep);
-    xBusy = true;
-    this.inRegion = true;
-  }
-  /** Table k needs `room` bytes: place it and the later ones again and grow, keeping `keep` bytes. */
-  _growTable(k, room, keep) {
-    this.pendingKeys[k].room = room;
-    this._reserve(this._placeTables(k), keep);
-  }
-  /** Place the planned layout in the exchange region and write the key tables. */
-  alloc() {
-    this._reserve(this._placeTables(0), 0);
-    for (let k = 0; k < this.pendingKeys.length; k++) writeTable(this, this.pendingKeys[k], k);
-    views().u8.fill(0, this.base, this.base + 64);
-    return this;
-  }
-  /** Absolute address of a planned region. */
-  at(off) { return this.base + off; }
-  /** Address of out slot i (u32 slots). */
-  out(i = 0) { return this.base + 4 * i; }
-  outU32(i) { return views().u32[(this.base >>> 2) + i]; }
-  /** A result block the frame frees in free(). */
-  result(ptr) { if (ptr) this.results.push(ptr); return ptr; }
-  free() {
-    if (!wasm) return;
-    for (const r of this.results) wasm.md_free(r);
-    this.results.length = 0;
-    if (this.own) { if (this.base) wasm.md_free(this.base); }
-    else if (this.inRegion) { xBusy = false; done(); }
-    this.base = 0;
-  }
-}
-
-/** Throw for a nonzero status: the error C recorded, or the status's own name (tests' withFrame calls). */
-export function checkStatus(fn, status) {
-  if (status === 0) return;
-  if (views().i32[errPtr >>> 2] !== 0) raiseRecord(fn, null);
-  raise(status, fn);
-}
-
-/** Run `body(frame)` with a frame whose result blocks are always freed (tests: a raw boundary call). */
-export function withFrame(fn, body) {
-  const f = new Frame(fn);
-  try {
-    return body(f);
-  } finally {
-    f.free();
-  }
-}
-
 // ---------------------------------------------------------------- calls
 
 /**
@@ -695,21 +567,63 @@ export const slots = new Arg("slots", null, null, 16);
 /** An address the glue holds (a handle C returned earlier), passed as it is. */
 export const addr = (p) => new Arg("addr", null, p, 0);
 
-const VIEW = { f64: "f64", f32: "f32", u32: "u32", u8: "u8" };
 const SHIFT = { f64: 3, f32: 2, u32: 2, u8: 0 };
+
+const TOO_LARGE = "is too large for WebAssembly memory";
+
+/**
+ * One call's frame (call() makes it; `base` is its block): `size` the
+ * planned bytes, `tables` its key tables (their bytes go after every other
+ * region), `results` the blocks C handed back (freed after `read`), `own`
+ * when the exchange region was busy (a call from inside another call's
+ * `write` or `read`): the frame then has a block of its own.
+ */
+function placeTables(f, k) {
+  const ts = f.tables;
+  let size = k === 0 ? f.size : ts[k - 1].bytes + ts[k - 1].room;
+  for (let i = k; i < ts.length; i++) {
+    size = (size + 7) & ~7;
+    ts[i].bytes = size;
+    size += ts[i].room;
+  }
+  if (size > 0xfff00000) throw rangeError(f.fn, "input", TOO_LARGE);
+  return size;
+}
+
+/** A block of at least `size` bytes for frame f, keeping its first `keep` bytes. */
+function reserve(f, size, keep) {
+  if (!f.own) return f.base = region(f.fn, size, keep);
+  if (size <= f.cap) return;
+  const ex = exportsOf(), p = ex.md_alloc(size);
+  if (!p) throw rangeError(f.fn, "input", `needs ${size} bytes of WebAssembly memory, which could not be allocated`);
+  if (keep) views().u8.copyWithin(p, f.base, f.base + keep);
+  if (f.base) ex.md_free(f.base);
+  f.base = p;
+  f.cap = size;
+}
+
+/** Table k needs `room` bytes: place it and the later ones again and grow, keeping `keep` bytes. */
+function growTable(f, k, room, keep) {
+  f.tables[k].room = room;
+  reserve(f, placeTables(f, k), keep);
+}
 
 /** What `read` sees after a call: the output regions, the out slots, result blocks. */
 class Results {
-  constructor(f, args) { this.f = f; this.args = args; }
+  constructor(f) { this.f = f; }
   /** An output region (or input) as a view over WebAssembly memory: valid only inside `read`. */
   view(arg) {
-    const h = views(), s = SHIFT[arg.type], p = (this.f.base + arg.off) >>> s;
-    return h[VIEW[arg.type]].subarray(p, p + arg.n);
+    const s = SHIFT[arg.type], p = (this.f.base + arg.off) >>> s;
+    return views()[arg.type].subarray(p, p + arg.n);
   }
   /** u32 out slot i. */
-  slot(i) { return this.f.outU32(i); }
+  slot(i) { return views().u32[(this.f.base >>> 2) + i]; }
   /** The block C handed back in out slot i (freed after `read`). */
-  block(i) { return this.f.result(this.f.outU32(i)); }
+  block(i) {
+    const p = this.slot(i);
+    if (p) this.f.results.push(p);
+    return p;
+  }
   get heap() { return views(); }
 }
 
@@ -730,50 +644,65 @@ export function checkCalls(check) {
  * The tests check the argument kinds against the table (checkCalls). `write(results)`, when given,
  * fills the `fill` regions before the call. On success returns
  * `read(results)`; otherwise throws the error C recorded.
+ *
+ * The layout: 64 bytes of out slots (zeroed), each array region 8-aligned,
+ * then the key tables' bytes; no allocation unless the region must grow.
  */
 export function call(fn, name, args, names, read, write) {
   let kinds = "";
-  const f = new Frame(fn);
+  const f = { fn, size: 64, base: 0, cap: 0, own: xBusy, tables: [], results: [] };
+  xBusy = true;
   try {
     for (const a of args) {
       if (!(a instanceof Arg)) { kinds += "n"; continue; }
-      if (a.kind === "keys") { a.table = f.keys(a.values); kinds += "pp"; continue; }
-      kinds += "p";
-      if (a.kind !== "slots" && a.kind !== "addr") a.off = f._region(a.n * (1 << SHIFT[a.type]), 8);
+      if (a.kind === "keys") {
+        kinds += "pp";
+        a.units = unitsOf(a.values);
+        a.room = a.units + (a.units >>> 3) + 16;
+        f.tables.push(a);
+      } else kinds += "p";
+      if (a.kind !== "slots" && a.kind !== "addr") {
+        a.off = f.size;
+        f.size = (f.size + (a.kind === "keys" ? 4 * a.n + 8 : a.n << SHIFT[a.type]) + 7) & ~7;
+        if (f.size > 0xfff00000) throw rangeError(fn, "input", TOO_LARGE);
+      }
     }
     if (callCheck) callCheck(name, kinds);
-    f.alloc();
+    reserve(f, placeTables(f, 0), 0);
+    for (let k = 0; k < f.tables.length; k++) writeTable(f, f.tables[k], k);
+    views().u8.fill(0, f.base, f.base + 64);
     const flat = [], argNames = [], values = [];
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      if (!(a instanceof Arg)) { flat.push(a); argNames.push(names[i]); values.push(a); continue; }
-      if (a.kind === "keys") {
-        flat.push(f.at(a.table.bytes), f.at(a.table.offs));
-        argNames.push(names[i], names[i]);
-        values.push(undefined, undefined);
-        continue;
-      }
       argNames.push(names[i]);
-      values.push(undefined);
-      if (a.kind === "slots") { flat.push(f.out()); continue; }
-      if (a.kind === "addr") { flat.push(a.values); continue; }
-      flat.push(f.at(a.off));
+      values.push(a instanceof Arg ? undefined : a);
+      if (!(a instanceof Arg) || a.kind === "addr") { flat.push(a instanceof Arg ? a.values : a); continue; }
+      if (a.kind === "slots") { flat.push(f.base); continue; }
+      if (a.kind === "keys") {
+        flat.push(f.base + a.bytes);
+        argNames.push(names[i]);
+        values.push(undefined);
+      }
+      flat.push(f.base + a.off);
       if (a.kind === "in" && a.n > 0) {
-        const h = views(), s = SHIFT[a.type], p = (f.base + a.off) >>> s, v = a.values;
-        const view = h[VIEW[a.type]];
+        const s = SHIFT[a.type], p = (f.base + a.off) >>> s, v = a.values;
+        const view = views()[a.type];
         if (a.n === v.length && (ArrayBuffer.isView(v) || Array.isArray(v))) view.set(v, p);
         else if (ArrayBuffer.isView(v)) view.set(v.subarray(0, a.n), p);
         else for (let k = 0; k < a.n; k++) view[p + k] = v[k];
       }
     }
-    if (write) write(new Results(f, args));
+    const r = new Results(f);
+    if (write) write(r);
     const st = exportsOf()[name](...flat);
     if (st !== 0) {
       if (views().i32[errPtr >>> 2] !== 0) raiseRecord(fn, argNames, values);
       raise(st, fn);
     }
-    return read(new Results(f, args));
+    return read(r);
   } finally {
-    f.free();
+    if (wasm) for (const p of f.results) wasm.md_free(p);
+    if (!f.own) { xBusy = false; done(); }
+    else if (f.base && wasm) wasm.md_free(f.base);
   }
 }

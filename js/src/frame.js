@@ -14,7 +14,7 @@ export function frameKeyOf(gist) {
   const fn = "frameKeyOf";
   str(fn, "gist", gist);
   if (!gist.isWellFormed?.()) return frameKeyOfFrame(fn, gist);
-  // The common case in one block and no Frame: out slots, then the UTF-8.
+  // The common case in one block and no call(): out slots, then the UTF-8.
   const ex = exportsOf();
   const cap = 16 + 3 * gist.length;
   const p = ex.md_alloc(cap);

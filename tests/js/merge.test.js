@@ -6,7 +6,7 @@
 // its committed subset is mergeCandidates.
 import fc from "fast-check";
 import * as md from "../../js/index.js";
-import { checkStatus, exportsOf, views, withFrame } from "../../js/src/core.js";
+import { call, encodeWtf8, slots, u8 } from "../../js/src/core.js";
 import { BUILD, testWasmBytes as wasmBytes } from "./build.js";
 
 // ---- the reference, from the design and FACTS section 8 ----
@@ -122,15 +122,14 @@ function shuffle(arr, seed) {
     });
 
     test("the guards' tokens equal the reference's on random texts and contraction soup", () => {
-      const mdTokens = (s) => withFrame("mdTokens", (f) => {
-        const kt = f.keys([s]);
-        f.alloc();
-        const len = views().u32[(f.at(kt.offs) >>> 2) + 1];
-        checkStatus("mdTokens", exportsOf().mdw_merge_tokens(f.at(kt.bytes), len, f.out()));
-        const block = f.result(f.outU32(0)), n = f.outU32(1);
-        const joined = new TextDecoder().decode(views().u8.slice(block, block + n));
-        return joined ? joined.split(" ") : [];
-      });
+      const mdTokens = (s) => {
+        const bytes = new Uint8Array(3 * s.length), len = encodeWtf8(s, bytes, 0); // WTF-8, as a key table holds it
+        return call("mdTokens", "mdw_merge_tokens", [u8(bytes, len), len, slots], [], (r) => {
+          const block = r.block(0), n = r.slot(1);
+          const joined = new TextDecoder().decode(r.heap.u8.slice(block, block + n));
+          return joined ? joined.split(" ") : [];
+        });
+      };
       const FRAG = ["isn't", "n't", "'t", "n'", "can", "cannot", "not", "no", "is", "does", "do", "wo", "won", "sho",
         "could", "uld", "ha", "ve", "d", "s", "were", "are", "must", "x", "1", ".2", "pro", " ", "'", "\u0303", "N'T"];
       const soup = fc.array(fc.constantFrom(...FRAG), { maxLength: 16 }).map((a) => a.join(""));
