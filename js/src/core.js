@@ -350,23 +350,12 @@ const encoder = new TextEncoder();
  * their own 3-byte form, so distinct JavaScript strings stay distinct. */
 export function encodeWtf8(s, u8, at) {
   let p = at;
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        i++;
-      }
-    }
-    if (c < 0x80) u8[p++] = c;
-    else if (c < 0x800) { u8[p++] = 0xc0 | (c >> 6); u8[p++] = 0x80 | (c & 63); }
-    else if (c < 0x10000) {
-      u8[p++] = 0xe0 | (c >> 12); u8[p++] = 0x80 | ((c >> 6) & 63); u8[p++] = 0x80 | (c & 63);
-    } else {
-      u8[p++] = 0xf0 | (c >> 18); u8[p++] = 0x80 | ((c >> 12) & 63);
-      u8[p++] = 0x80 | ((c >> 6) & 63); u8[p++] = 0x80 | (c & 63);
-    }
+  for (const ch of s) { // code points; a lone surrogate is one of its own
+    const c = ch.codePointAt(0);
+    if (c < 0x80) { u8[p++] = c; continue; }
+    const k = c < 0x800 ? 1 : c < 0x10000 ? 2 : 3; // continuation bytes
+    u8[p++] = (0xff00 >> (k + 1)) & 0xff | (c >> (6 * k));
+    for (let j = k - 1; j >= 0; j--) u8[p++] = 0x80 | ((c >> (6 * j)) & 63);
   }
   return p - at;
 }
@@ -457,14 +446,10 @@ export function decodeWtf8(u8, at, len) {
   if (!wtf) return decoder.decode(bytes);
   let s = "";
   for (let i = 0; i < len;) {
-    const b = bytes[i];
-    let c, n;
-    if (b < 0x80) { c = b; n = 1; }
-    else if (b < 0xe0) { c = ((b & 31) << 6) | (bytes[i + 1] & 63); n = 2; }
-    else if (b < 0xf0) { c = ((b & 15) << 12) | ((bytes[i + 1] & 63) << 6) | (bytes[i + 2] & 63); n = 3; }
-    else { c = ((b & 7) << 18) | ((bytes[i + 1] & 63) << 12) | ((bytes[i + 2] & 63) << 6) | (bytes[i + 3] & 63); n = 4; }
+    const b = bytes[i++], k = b < 0x80 ? 0 : b < 0xe0 ? 1 : b < 0xf0 ? 2 : 3; // continuation bytes
+    let c = k ? b & (0x3f >> k) : b;
+    for (let j = 0; j < k; j++) c = (c << 6) | (bytes[i++] & 63);
     s += String.fromCodePoint(c);
-    i += n;
   }
   return s;
 }
@@ -547,22 +532,15 @@ class Arg {
   }
 }
 
-export const f64 = (values, n = values.length) => new Arg("in", "f64", values, n);
-export const f32 = (values, n = values.length) => new Arg("in", "f32", values, n);
-export const u32 = (values, n = values.length) => new Arg("in", "u32", values, n);
-export const u8 = (values, n = values.length) => new Arg("in", "u8", values, n);
+const input = (type) => (values, n = values.length) => new Arg("in", type, values, n);
+export const f64 = input("f64"), f32 = input("f32"), u32 = input("u32"), u8 = input("u8");
 export const keys = (strings) => new Arg("keys", null, strings, strings.length);
-export const out = {
-  f64: (n) => new Arg("out", "f64", null, n),
-  u32: (n) => new Arg("out", "u32", null, n),
-  u8: (n) => new Arg("out", "u8", null, n),
-};
+const sized = (kind) => ({ f64: (n) => new Arg(kind, "f64", null, n), f32: (n) => new Arg(kind, "f32", null, n),
+  u32: (n) => new Arg(kind, "u32", null, n), u8: (n) => new Arg(kind, "u8", null, n) });
+/** An output region of n elements (out.f64(n) ... out.u8(n)). */
+export const out = sized("out");
 /** An input region the caller's `write` fills in place (no copy through a JavaScript array). */
-export const fill = {
-  f64: (n) => new Arg("fill", "f64", null, n),
-  f32: (n) => new Arg("fill", "f32", null, n),
-  u32: (n) => new Arg("fill", "u32", null, n),
-};
+export const fill = sized("fill");
 export const slots = new Arg("slots", null, null, 16);
 /** An address the glue holds (a handle C returned earlier), passed as it is. */
 export const addr = (p) => new Arg("addr", null, p, 0);
