@@ -191,7 +191,7 @@ export function region(fn, bytes, keep = 0) {
   if (xPtr && !keep) { ex.md_free(xPtr); xPtr = 0; xCap = 0; }
   const want = Math.max(bytes, 4096);
   const p = ex.md_alloc(want);
-  if (!p) throw rangeError(fn, "input", `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);
+  if (!p) throw noMemory(fn, "input", bytes);
   if (xPtr) { // growing with `keep` bytes already written: carry them over
     views().u8.copyWithin(p, xPtr, xPtr + keep);
     ex.md_free(xPtr);
@@ -258,6 +258,10 @@ export function typeError(fn, arg, expected, value) {
 export function rangeError(fn, arg, why) {
   return new RangeError(`${fn}: ${arg} ${why}`);
 }
+
+/** An allocation of `bytes` for `arg` failed. */
+export const noMemory = (fn, arg, bytes) =>
+  rangeError(fn, arg, `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);
 
 const article = (name) => (/^[AEIOUaeiou]/.test(name) ? `an ${name}` : `a ${name}`);
 
@@ -573,7 +577,7 @@ function reserve(f, size, keep) {
   if (!f.own) return f.base = region(f.fn, size, keep);
   if (size <= f.cap) return;
   const ex = exportsOf(), p = ex.md_alloc(size);
-  if (!p) throw rangeError(f.fn, "input", `needs ${size} bytes of WebAssembly memory, which could not be allocated`);
+  if (!p) throw noMemory(f.fn, "input", size);
   if (keep) views().u8.copyWithin(p, f.base, f.base + keep);
   if (f.base) ex.md_free(f.base);
   f.base = p;

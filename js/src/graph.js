@@ -1,7 +1,7 @@
 // graph module: pagerank, labelPropagation and bridgeCounts over the memory
 // graph, and a reusable Graph handle (build once, run any number of times).
 // A one-shot call builds a handle, runs it and frees it.
-import { addr, arr, call, exportsOf, f64, fill, keys, map, obj, out, rangeError, slots, typeError, u32 } from "./core.js";
+import { addr, arr, call, exportsOf, f64, fill, keys, map, numNullish, obj, out, rangeError, slots, typeError, u32 } from "./core.js";
 
 import { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
   PAGERANK_TOLERANCE } from "./constants.js";
@@ -38,12 +38,7 @@ function options(fn, o) {
   return obj(fn, "options", o);
 }
 
-function optNum(fn, o, key, dflt) {
-  const v = o[key];
-  if (v === undefined || v === null) return dflt;
-  if (typeof v !== "number") throw typeError(fn, `options.${key}`, "a number", v);
-  return v;
-}
+const optNum = (fn, o, key, dflt) => numNullish(fn, `options.${key}`, o[key], dflt);
 
 /** Seeds as input indices and weights, in the Map's order (null: none). */
 function readSeeds(fn, o, index) {

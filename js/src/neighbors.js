@@ -2,7 +2,7 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { addr, arr, call, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
+import { addr, arr, call, noMemory, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
   views, exportsOf } from "./core.js";
 
 const MAX_ELEMENTS = 0x0fffffff;
@@ -97,17 +97,22 @@ export function rankCandidatePairs(pairs, vectors, options_) {
 
 // ---------------------------------------------------------------- packed
 
-/** Check a packed matrix against n keys; returns d. */
-function packedDim(fn, matrix, keys) {
-  f32Array(fn, "matrix", matrix);
-  arr(fn, "keys", keys);
-  const n = keys.length;
+/** Check that the keys are distinct strings; returns their count. */
+function uniqueKeys(fn, keys) {
   const seen = new Set();
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < keys.length; i++) {
     const k = str(fn, `keys[${i}]`, keys[i]);
     if (seen.has(k)) throw rangeError(fn, "keys", `holds ${JSON.stringify(k)} more than once; keys must be unique`);
     seen.add(k);
   }
+  return keys.length;
+}
+
+/** Check a packed matrix against n keys; returns d. */
+function packedDim(fn, matrix, keys) {
+  f32Array(fn, "matrix", matrix);
+  arr(fn, "keys", keys);
+  const n = uniqueKeys(fn, keys);
   if (n === 0) {
     if (matrix.length !== 0) throw rangeError(fn, "matrix", `has ${matrix.length} elements for 0 keys`);
     return 0;
@@ -174,13 +179,7 @@ export function mergeNeighborTiles(keys, tiles, options_) {
   arr(fn, "keys", keys);
   arr(fn, "tiles", tiles);
   const o = options(fn, options_);
-  const n = keys.length;
-  const seen = new Set();
-  for (let i = 0; i < n; i++) {
-    const k = str(fn, `keys[${i}]`, keys[i]);
-    if (seen.has(k)) throw rangeError(fn, "keys", `holds ${JSON.stringify(k)} more than once; keys must be unique`);
-    seen.add(k);
-  }
+  const n = uniqueKeys(fn, keys);
   let m = 0;
   for (let t = 0; t < tiles.length; t++) {
     const x = obj(fn, `tiles[${t}]`, tiles[t]);
@@ -282,7 +281,7 @@ export function residentRows(matrix, d) {
   if (!Number.isInteger(n)) throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of d (${d})`);
   const ex = exportsOf();
   const ptr = ex.md_alloc(matrix.length * 4);
-  if (!ptr) throw rangeError(fn, "matrix", `needs ${matrix.length * 4} bytes of WebAssembly memory, which could not be allocated`);
+  if (!ptr) throw noMemory(fn, "matrix", matrix.length * 4);
   if (matrix.length) views().f32.set(matrix, ptr >>> 2);
   const handle = {};
   let live = true;
