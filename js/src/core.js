@@ -653,22 +653,16 @@ export function call(fn, name, args, names, read, write) {
     reserve(f, placeTables(f, 0), 0);
     for (let k = 0; k < f.tables.length; k++) writeTable(f, f.tables[k], k);
     views().u8.fill(0, f.base, f.base + 64);
-    const flat = [], argNames = [], values = [];
+    const flat = [], own = []; // own[j]: the argument flat[j] comes from
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      argNames.push(names[i]);
-      values.push(a instanceof Arg ? undefined : a);
-      if (!(a instanceof Arg) || a.kind === "addr") { flat.push(a instanceof Arg ? a.values : a); continue; }
-      if (a.kind === "slots") { flat.push(f.base); continue; }
-      if (a.kind === "keys") {
-        flat.push(f.base + a.bytes);
-        argNames.push(names[i]);
-        values.push(undefined);
-      }
-      flat.push(f.base + a.off);
-      if (a.kind === "in" && a.n > 0) {
-        const s = SHIFT[a.type], p = (f.base + a.off) >>> s, v = a.values;
-        const view = views()[a.type];
+      own.push(i);
+      if (!(a instanceof Arg)) { flat.push(a); continue; }
+      const kind = a.kind;
+      if (kind === "keys") { flat.push(f.base + a.bytes); own.push(i); }
+      flat.push(kind === "addr" ? a.values : kind === "slots" ? f.base : f.base + a.off);
+      if (kind === "in" && a.n > 0) {
+        const p = (f.base + a.off) >>> SHIFT[a.type], v = a.values, view = views()[a.type];
         if (a.n === v.length && (ArrayBuffer.isView(v) || Array.isArray(v))) view.set(v, p);
         else if (ArrayBuffer.isView(v)) view.set(v.subarray(0, a.n), p);
         else for (let k = 0; k < a.n; k++) view[p + k] = v[k];
@@ -678,7 +672,8 @@ export function call(fn, name, args, names, read, write) {
     if (write) write(r);
     const st = exportsOf()[name](...flat);
     if (st !== 0) {
-      if (views().i32[errPtr >>> 2] !== 0) raiseRecord(fn, argNames, values);
+      if (views().i32[errPtr >>> 2] !== 0)
+        raiseRecord(fn, own.map((i) => names[i]), own.map((i, j) => (args[i] instanceof Arg ? undefined : flat[j])));
       raise(st, fn);
     }
     return read(r);

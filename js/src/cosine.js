@@ -4,8 +4,6 @@
 import { exportsOf, num, region, typeError, vector, views } from "./core.js";
 import { COSINE_JS_MAX, cosineSmall } from "./fastpaths.js";
 
-const SMALL = 64; // below this, element stores beat two TypedArray.prototype.set calls
-
 /** Copy a and b (n elements each) into the region and run the kernel. */
 function similarity(fn, a, b) {
   const va = vector(fn, "a", a);
@@ -16,28 +14,23 @@ function similarity(fn, a, b) {
   if (va instanceof Float32Array && vb instanceof Float32Array) {
     const p = region(fn, 8 * n + 8), q = p + ((4 * n + 7) & ~7);
     const { f32 } = views();
-    if (n <= SMALL) {
-      // A few stores cost less than two TypedArray.prototype.set calls.
-      const a0 = p >>> 2, b0 = q >>> 2;
-      for (let i = 0; i < n; i++) { f32[a0 + i] = va[i]; f32[b0 + i] = vb[i]; }
-    } else {
-      f32.set(n === va.length ? va : va.subarray(0, n), p >>> 2);
-      f32.set(n === vb.length ? vb : vb.subarray(0, n), q >>> 2);
-    }
+    put(f32, p >>> 2, va, n);
+    put(f32, q >>> 2, vb, n);
     return ex.mdw_cosine_f32(p, n, q, n);
   }
   const p = region(fn, 16 * n + 8), q = p + 8 * n;
   const { f64 } = views();
-  put64(f64, p >>> 3, va, n);
-  put64(f64, q >>> 3, vb, n);
+  put(f64, p >>> 3, va, n);
+  put(f64, q >>> 3, vb, n);
   return ex.mdw_cosine(p, n, q, n);
 }
 
-function put64(f64, at, v, n) {
+/** The first n numbers of v into view[at..] (f32 or f64). */
+function put(view, at, v, n) {
   if (n === 0) return;
-  if (ArrayBuffer.isView(v)) f64.set(n === v.length ? v : v.subarray(0, n), at);
-  else if (n === v.length && Array.isArray(v)) f64.set(v, at);
-  else for (let i = 0; i < n; i++) f64[at + i] = v[i];
+  if (ArrayBuffer.isView(v)) view.set(n === v.length ? v : v.subarray(0, n), at);
+  else if (n === v.length && Array.isArray(v)) view.set(v, at);
+  else for (let i = 0; i < n; i++) view[at + i] = v[i];
 }
 
 /** Cosine similarity, total and clamped to [-1, 1]. */
@@ -62,6 +55,6 @@ export function compensatedSum(values) {
   }
   const list = ArrayBuffer.isView(values) ? values : Array.from(values, (v, i) => num(fn, `values[${i}]`, v));
   const p = region(fn, 8 * list.length + 8);
-  put64(views().f64, p >>> 3, list, list.length);
+  put(views().f64, p >>> 3, list, list.length);
   return exportsOf().mdw_compensated_sum(p, list.length);
 }
