@@ -50,6 +50,19 @@ const prefixed = fc.tuple(fc.constantFrom("", "a", "\ud83d", "\ud83d\ude00", "\u
       expect(mdSort(["\uff5e", "\u{1f600}", "\ue000", "\ud7ff"])).toEqual(["\ud7ff", "\u{1f600}", "\ue000", "\uff5e"]);
     });
 
+    test("without String.prototype.isWellFormed (older runtimes) key tables take the WTF-8 path and sort the same", () => {
+      const own = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed");
+      const samples = fc.sample(fc.array(prefixed, { maxLength: 40 }), { numRuns: 100, seed: 13 });
+      const before = samples.map(mdSort);
+      delete String.prototype.isWellFormed;
+      try {
+        expect(samples.map(mdSort)).toEqual(before);
+        expect(samples.map((k) => [...k].sort())).toEqual(before);
+      } finally {
+        if (own) Object.defineProperty(String.prototype, "isWellFormed", own);
+      }
+    });
+
     test("lone surrogates stay distinct and come back as the same strings", () => {
       const lone = ["\ud800", "\ud801", "\udc00", "\udfff", "a\ud800", "a\udc00b", "\ufffd"];
       // Not merged into one node: each edge is its own component.
