@@ -124,10 +124,9 @@ async function fromResponse(res) {
 export async function init(source) {
   let src = await source;
   if (src === undefined || src === null) src = defaultUrl();
-  if (isModule(src)) return adopt(await WebAssembly.instantiate(src, IMPORTS));
-  if (isBytes(src)) return adopt((await WebAssembly.instantiate(src, IMPORTS)).instance);
   if (typeof src === "string") src = new URL(src, typeof location !== "undefined" ? location.href : import.meta.url);
   if (src instanceof URL) src = await readUrl(src);
+  if (isModule(src)) return adopt(await WebAssembly.instantiate(src, IMPORTS));
   if (isBytes(src)) return adopt((await WebAssembly.instantiate(src, IMPORTS)).instance);
   if (typeof Response !== "undefined" && src instanceof Response) return adopt(await fromResponse(src));
   throw new TypeError("init: source must be a URL, a Response, bytes or a WebAssembly.Module");
@@ -246,9 +245,9 @@ export function clearRecord() {
 }
 
 /** Turn a nonzero md_status into the JavaScript error the API documents. */
-export function raise(status, fn, what) {
+export function raise(status, fn) {
   clearRecord();
-  throw errorFor(status, `${fn}: ${what ? what + ": " : ""}${statusName(status)}`);
+  throw errorFor(status, `${fn}: ${statusName(status)}`);
 }
 
 export function typeError(fn, arg, expected, value) {
