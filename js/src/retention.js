@@ -103,23 +103,28 @@ export function profileWeightSum(profile) {
   return ex.md_profile_weight_sum(at);
 }
 
-const COLUMNS = ["ageDays", "accessCount", "confidence", "graphRank", "maxGraphRank", "bridgeCount",
-  "reinforcementCount", "wordCount", "contradictionCount"];
-const INPUT_ARGS = COLUMNS.map((c) => `input.${c}`);
-
-/** A RetentionInput as [type code, then the COLUMNS fields]. */
 function readInput(fn, input) {
   obj(fn, "input", input);
-  const a = [typeCode(fn, "input.memoryType", input.memoryType)];
-  for (let k = 0; k < 9; k++) a.push(num(fn, INPUT_ARGS[k], input[COLUMNS[k]]));
-  return a;
+  return [
+    typeCode(fn, "input.memoryType", input.memoryType),
+    num(fn, "input.ageDays", input.ageDays),
+    num(fn, "input.accessCount", input.accessCount),
+    num(fn, "input.confidence", input.confidence),
+    num(fn, "input.graphRank", input.graphRank),
+    num(fn, "input.maxGraphRank", input.maxGraphRank),
+    num(fn, "input.bridgeCount", input.bridgeCount),
+    num(fn, "input.reinforcementCount", input.reinforcementCount),
+    num(fn, "input.wordCount", input.wordCount),
+    num(fn, "input.contradictionCount", input.contradictionCount),
+  ];
 }
 
-/** The eight signals at f64[i..] as an object in SIGNAL_NAMES order. */
 function signalsAt(f64, i) {
-  const s = {};
-  for (let k = 0; k < 8; k++) s[SIGNAL_NAMES[k]] = f64[i + k];
-  return s;
+  return {
+    recency: f64[i], accessFrequency: f64[i + 1], confidence: f64[i + 2], pagerank: f64[i + 3],
+    bridgeImportance: f64[i + 4], reinforcementCount: f64[i + 5], contentDensity: f64[i + 6],
+    contestedStatus: f64[i + 7],
+  };
 }
 
 /** Normalize the raw inputs to their [0, 1] signal values. */
@@ -258,6 +263,8 @@ function scorePolicy(fn, a, memoryType, pol) {
 // ---------------------------------------------------------------- batch
 
 const NOT_A_TYPE = Symbol("no previous memoryType");
+const COLUMNS = ["ageDays", "accessCount", "confidence", "graphRank", "maxGraphRank", "bridgeCount",
+  "reinforcementCount", "wordCount", "contradictionCount"];
 
 /**
  * scoreRetention over n memories given as columns: `columns.memoryType` an
