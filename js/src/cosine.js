@@ -11,18 +11,12 @@ function similarity(fn, a, b) {
   const n = Math.min(va.length, vb.length); // the reference walks the shorter vector
   const ex = exportsOf();
   if (n <= COSINE_JS_MAX) return cosineSmall(va, vb, n);
-  if (va instanceof Float32Array && vb instanceof Float32Array) {
-    const p = region(fn, 8 * n + 8), q = p + ((4 * n + 7) & ~7);
-    const { f32 } = views();
-    put(f32, p >>> 2, va, n);
-    put(f32, q >>> 2, vb, n);
-    return ex.mdw_cosine_f32(p, n, q, n);
-  }
-  const p = region(fn, 16 * n + 8), q = p + 8 * n;
-  const { f64 } = views();
-  put(f64, p >>> 3, va, n);
-  put(f64, q >>> 3, vb, n);
-  return ex.mdw_cosine(p, n, q, n);
+  // Two Float32Arrays cross as floats (md_cosine_f32), anything else as doubles.
+  const single = va instanceof Float32Array && vb instanceof Float32Array, s = single ? 2 : 3;
+  const p = region(fn, (2 << s) * n + 8), q = p + (((n << s) + 7) & ~7), view = views()[single ? "f32" : "f64"];
+  put(view, p >>> s, va, n);
+  put(view, q >>> s, vb, n);
+  return single ? ex.mdw_cosine_f32(p, n, q, n) : ex.mdw_cosine(p, n, q, n);
 }
 
 /** The first n numbers of v into view[at..] (f32 or f64). */

@@ -177,7 +177,7 @@ export function scoreRetention(input, policy) {
 // policy as class records of 9 doubles (8 weights, then the half-life with 0
 // for "no decay"), then the keep and evict thresholds.
 const POLICY_FIELDS = ["weights", "defaultWeights", "halfLives", "defaultHalfLife", "keepThreshold", "evictThreshold"];
-const KNOWN_TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "task"]; // codes 0-5; 6: any other
+const KNOWN_TYPES = MEMORY_TYPE_NAMES; // codes 0-5; 6: any other
 const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const row = (p) => SIGNAL_NAMES.map((s) => p[s]);
 const DESIGN_ROWS = new Map(Object.keys(WEIGHT_PROFILES).map((t) => [t, row(WEIGHT_PROFILES[t])]));
