@@ -19,11 +19,10 @@ export const heap = { buffer: null, u8: EMPTY, u32: new Uint32Array(0), i32: new
 const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
 
 // Per instance: a fixed 64-byte block for scalar out-values and out slots, the
-// error record's address, the exchange region, and status names read from C.
+// error record's address and the exchange region (status names are read from C when an error needs one).
 let scratchPtr = 0;
 let errPtr = 0;
 let xPtr = 0, xCap = 0, xBusy = false;
-let statusNames = [];
 const X_KEEP = 1 << 20; // exchange regions up to this size stay between calls
 
 function adopt(instance) {
@@ -37,9 +36,6 @@ function adopt(instance) {
   xBusy = false;
   scratchPtr = ex.md_alloc(64);
   errPtr = ex.mdw_error();
-  const h = views();
-  statusNames = [];
-  for (let s = 0; s <= 4; s++) statusNames.push(cString(h.u8, ex.mdw_status_string(s)));
   internReset();
   return ex;
 }
@@ -213,7 +209,7 @@ export function done() {
 
 /** The md_status names, read from C at init ("ok", "null pointer", ...). */
 export function statusName(status) {
-  return statusNames[status] ?? `status ${status}`;
+  return status >= 0 && status <= 4 ? cString(views().u8, exportsOf().mdw_status_string(status)) : `status ${status}`;
 }
 
 function errorFor(status, msg) {
@@ -508,7 +504,7 @@ export function internSlots(fn) {
   const ex = exportsOf();
   const cap = Math.max(need, 1024) * 2;
   const p = ex.md_alloc(4 * cap);
-  if (!p) throw rangeError(fn, "input", "needs more WebAssembly memory than could be allocated");
+  if (!p) throw noMemory(fn, "input", 4 * cap);
   if (slotsPtr) ex.md_free(slotsPtr);
   slotsPtr = p;
   slotsCap = cap;
