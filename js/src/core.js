@@ -75,6 +75,8 @@ function defaultUrl() {
   return new URL("../memdomain.wasm", import.meta.url);
 }
 
+const loadError = (where, why) => new Error(`memdomain: could not load ${where}: ${why}`);
+
 async function readUrl(url) {
   if (url.protocol === "file:" && typeof process !== "undefined" && process.versions?.node &&
       typeof Deno === "undefined") {
@@ -85,16 +87,16 @@ async function readUrl(url) {
     try {
       return await fs.readFile(url);
     } catch (e) {
-      throw new Error(`memdomain: could not load ${decodeURIComponent(url.pathname)}: ${e.code ?? e.message}`);
+      throw loadError(decodeURIComponent(url.pathname), e.code ?? e.message);
     }
   }
   let res;
   try {
     res = await fetch(url);
   } catch (e) {
-    throw new Error(`memdomain: could not load ${url}: ${e.message}`);
+    throw loadError(url, e.message);
   }
-  if (!res.ok) throw new Error(`memdomain: could not load ${url}: HTTP ${res.status}`);
+  if (!res.ok) throw loadError(url, `HTTP ${res.status}`);
   return res;
 }
 

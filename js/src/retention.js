@@ -224,16 +224,15 @@ function policyTable(fn, arg, t, read) {
   return out;
 }
 
-const given = (fn, arg, v, read, dflt) => (v === undefined ? dflt : read(fn, arg, v));
-
 function readPolicy(fn, arg, p) {
   fields(fn, arg, p, POLICY_FIELDS);
   const weights = policyTable(fn, `${arg}.weights`, p.weights, policyProfile);
   const halfLives = policyTable(fn, `${arg}.halfLives`, p.halfLives, policyHalfLife);
-  const defaultWeights = given(fn, `${arg}.defaultWeights`, p.defaultWeights, policyProfile, DEFAULT_ROW);
-  const defaultHalfLife = given(fn, `${arg}.defaultHalfLife`, p.defaultHalfLife, policyHalfLife, DEFAULT_HALF_LIFE_DAYS);
-  const keep = given(fn, `${arg}.keepThreshold`, p.keepThreshold, policyThreshold, KEEP_THRESHOLD);
-  const evict = given(fn, `${arg}.evictThreshold`, p.evictThreshold, policyThreshold, EVICT_THRESHOLD);
+  const given = (k, read, dflt, v = p[k]) => (v === undefined ? dflt : read(fn, `${arg}.${k}`, v)); // one read of p[k]
+  const defaultWeights = given("defaultWeights", policyProfile, DEFAULT_ROW);
+  const defaultHalfLife = given("defaultHalfLife", policyHalfLife, DEFAULT_HALF_LIFE_DAYS);
+  const keep = given("keepThreshold", policyThreshold, KEEP_THRESHOLD);
+  const evict = given("evictThreshold", policyThreshold, EVICT_THRESHOLD);
   if (evict > keep)
     throw rangeError(fn, `${arg}.${p.evictThreshold === undefined ? "keepThreshold" : "evictThreshold"}`,
       `would cross the bands (evict ${evict} > keep ${keep})`);
