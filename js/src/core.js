@@ -43,7 +43,7 @@ function adopt(instance) {
 function cString(u8, p) {
   let e = p;
   while (u8[e] !== 0) e++;
-  return new TextDecoder().decode(u8.subarray(p, e));
+  return decoder.decode(u8.subarray(p, e));
 }
 
 /** Address of a 64-byte scratch block for scalar results and out slots. */
@@ -441,10 +441,9 @@ const decoder = new TextDecoder("utf-8", { fatal: false });
 
 /** Decode WTF-8 bytes (as the core returns them) back to a JavaScript string. */
 export function decodeWtf8(u8, at, len) {
-  const bytes = u8.subarray(at, at + len);
-  let wtf = false;
-  for (let i = 0; i + 1 < len; i++) if (bytes[i] === 0xed && bytes[i + 1] >= 0xa0) { wtf = true; break; }
-  if (!wtf) return decoder.decode(bytes);
+  const bytes = u8.subarray(at, at + len), utf8 = decoder.decode(bytes);
+  // A lone surrogate's bytes decode as U+FFFD: only then (or for a real U+FFFD) decode by hand.
+  if (!utf8.includes("\ufffd")) return utf8;
   let s = "";
   for (let i = 0; i < len;) {
     const b = bytes[i++], k = b < 0x80 ? 0 : b < 0xe0 ? 1 : b < 0xf0 ? 2 : 3; // continuation bytes
