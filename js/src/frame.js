@@ -1,5 +1,5 @@
 // frame module: frameKeyOf, the claim's slot key or null.
-import { arr, call, decodeWtf8, exportsOf, keys, raise, slots, str, views } from "./core.js";
+import { arr, call, decodeWtf8, done, exportsOf, keys, raise, region, slots, str, views } from "./core.js";
 
 const decoder = new TextDecoder("utf-8");
 const CHUNK_BYTES = 1 << 14;
@@ -13,32 +13,21 @@ const encoder = new TextEncoder();
 export function frameKeyOf(gist) {
   const fn = "frameKeyOf";
   str(fn, "gist", gist);
-  if (!gist.isWellFormed?.()) return frameKeyOfFrame(fn, gist);
-  // The common case in one block and no call(): out slots, then the UTF-8.
-  const ex = exportsOf();
-  const cap = 16 + 3 * gist.length;
-  const p = ex.md_alloc(cap);
-  if (!p) return frameKeyOfFrame(fn, gist); // reports the allocation failure
-  let block = 0;
+  // A gist with a lone surrogate (WTF-8) takes the batch path.
+  if (!gist.isWellFormed?.()) return keysOf(fn, [gist])[0];
+  // The common case in the exchange region and no call(): out slots, then the UTF-8.
+  const ex = exportsOf(), cap = 16 + 3 * gist.length, p = region(fn, cap);
+  const len = encoder.encodeInto(gist, views().u8.subarray(p + 16, p + cap)).written;
+  const st = ex.mdw_frame_key_of(p + 16, len, p);
+  if (st !== 0) raise(st, fn);
+  const { u8, u32 } = views(), block = u32[p >>> 2];
   try {
-    let { u8 } = views();
-    const len = encoder.encodeInto(gist, u8.subarray(p + 16, p + cap)).written;
-    const st = ex.mdw_frame_key_of(p + 16, len, p);
-    if (st !== 0) raise(st, fn);
-    const u32 = views().u32;
-    block = u32[p >>> 2];
-    if (!u32[(p >>> 2) + 2]) return null;
-    u8 = views().u8;
-    const n = u32[(p >>> 2) + 1];
-    return decodeWtf8(u8, block, n);
+    return u32[(p >>> 2) + 2] ? decodeWtf8(u8, block, u32[(p >>> 2) + 1]) : null;
   } finally {
     if (block) ex.md_free(block);
-    ex.md_free(p);
+    done();
   }
 }
-
-// A gist with a lone surrogate (WTF-8) takes the batch path.
-const frameKeyOfFrame = (fn, gist) => keysOf(fn, [gist])[0];
 
 /**
  * frameKeyOf over many claims in one call (a batch entry point: the same
