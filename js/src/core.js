@@ -548,6 +548,8 @@ export const addr = (p) => new Arg("addr", null, p, 0);
 const SHIFT = { f64: 3, f32: 2, u32: 2, u8: 0 };
 
 const TOO_LARGE = "is too large for WebAssembly memory";
+/** x rounded up to a multiple of 8 (exact past 2^31, where `& ~7` is not). */
+const align8 = (x) => x + (-x & 7);
 
 /**
  * One call's frame (call() makes it; `base` is its block): `size` the
@@ -560,8 +562,7 @@ function placeTables(f, k) {
   const ts = f.tables;
   let size = k === 0 ? f.size : ts[k - 1].bytes + ts[k - 1].room;
   for (let i = k; i < ts.length; i++) {
-    size = (size + 7) & ~7;
-    ts[i].bytes = size;
+    ts[i].bytes = size = align8(size);
     size += ts[i].room;
   }
   if (size > 0xfff00000) throw rangeError(f.fn, "input", TOO_LARGE);
@@ -627,25 +628,22 @@ export function checkCalls(check) {
  * then the key tables' bytes; no allocation unless the region must grow.
  */
 export function call(fn, name, args, names, read, write) {
-  let kinds = "";
   const f = { fn, size: 64, base: 0, cap: 0, own: xBusy, tables: [], results: [] };
   xBusy = true;
   try {
+    if (callCheck)
+      callCheck(name, args.map((a) => (!(a instanceof Arg) ? "n" : a.kind === "keys" ? "pp" : "p")).join(""));
     for (const a of args) {
-      if (!(a instanceof Arg)) { kinds += "n"; continue; }
+      if (!(a instanceof Arg) || a.kind === "slots" || a.kind === "addr") continue;
+      a.off = f.size;
       if (a.kind === "keys") {
-        kinds += "pp";
         a.units = unitsOf(a.values);
         a.room = a.units + (a.units >>> 3) + 16;
         f.tables.push(a);
-      } else kinds += "p";
-      if (a.kind !== "slots" && a.kind !== "addr") {
-        a.off = f.size;
-        f.size = (f.size + (a.kind === "keys" ? 4 * a.n + 8 : a.n << SHIFT[a.type]) + 7) & ~7;
-        if (f.size > 0xfff00000) throw rangeError(fn, "input", TOO_LARGE);
       }
+      f.size = align8(f.size + (a.kind === "keys" ? 4 * a.n + 8 : a.n * (1 << SHIFT[a.type])));
+      if (f.size > 0xfff00000) throw rangeError(fn, "input", TOO_LARGE);
     }
-    if (callCheck) callCheck(name, kinds);
     reserve(f, placeTables(f, 0), 0);
     for (let k = 0; k < f.tables.length; k++) writeTable(f, f.tables[k], k);
     views().u8.fill(0, f.base, f.base + 64);
