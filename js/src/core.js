@@ -171,6 +171,15 @@ export function views() {
   return heap;
 }
 
+/**
+ * Frees a forgotten handle's block when the handle is collected:
+ * `finalizer?.register(handle, { ex, ptr, free }, token)` calls ex[free](ptr)
+ * if ex is still the current instance (a replaced instance's memory goes with it).
+ */
+export const finalizer = typeof FinalizationRegistry === "function"
+  ? new FinalizationRegistry(({ ex, ptr, free }) => { if (wasm === ex) ex[free](ptr); })
+  : null;
+
 // ---------------------------------------------------------------- the exchange region
 
 /**

@@ -1,7 +1,7 @@
 // graph module: pagerank, labelPropagation and bridgeCounts over the memory
 // graph, and a reusable Graph handle (build once, run any number of times).
 // A one-shot call builds a handle, runs it and frees it.
-import { addr, arr, call, exportsOf, f64, fill, keys, map, numNullish, obj, out, rangeError, slots, typeError, u32 } from "./core.js";
+import { addr, arr, call, exportsOf, finalizer, f64, fill, keys, map, numNullish, obj, out, rangeError, slots, typeError, u32 } from "./core.js";
 
 import { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
   PAGERANK_TOLERANCE } from "./constants.js";
@@ -92,10 +92,6 @@ function labelIds(fn, communities, keys) {
 
 // ------------------------------------------------------------ the handle
 
-const registry = typeof FinalizationRegistry === "function"
-  ? new FinalizationRegistry(({ ex, ptr }) => ex.mdw_graph_free(ptr))
-  : null;
-
 /**
  * Build the core's graph: the node keys once, each edge's ends as input
  * indices (NONE when absent), checked and written straight into WebAssembly
@@ -185,7 +181,7 @@ class GraphHandle {
     this._sorted = g.sorted;
     this._edgeCount = g.edgeCount;
     this._token = {};
-    registry?.register(this, { ex: this._ex, ptr: g.ptr }, this._token);
+    finalizer?.register(this, { ex: this._ex, ptr: g.ptr, free: "mdw_graph_free" }, this._token);
   }
 
   /** The distinct nodes in sorted order: the key order of every result. */
@@ -204,7 +200,7 @@ class GraphHandle {
   /** Release the graph's WebAssembly memory now. Idempotent. */
   free() {
     if (this._ptr === 0) return;
-    registry?.unregister(this._token);
+    finalizer?.unregister(this._token);
     this._ex.mdw_graph_free(this._ptr);
     this._ptr = 0;
   }

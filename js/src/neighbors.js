@@ -2,7 +2,7 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { addr, arr, call, noMemory, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
+import { addr, arr, call, finalizer, noMemory, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
   views, exportsOf } from "./core.js";
 
 const MAX_ELEMENTS = 0x0fffffff;
@@ -259,9 +259,6 @@ export function topCosineRows(query, matrix, k) {
 
 // ---------------------------------------------------------------- resident rows
 
-const residentRegistry = typeof FinalizationRegistry === "function"
-  ? new FinalizationRegistry(({ ex, ptr }) => { if (exportsOf() === ex) ex.md_free(ptr); })
-  : null;
 
 /**
  * Copy a packed Float32Array of n rows x d into WebAssembly memory once, for
@@ -306,10 +303,10 @@ export function residentRows(matrix, d) {
     free() {
       if (!live) return;
       live = false;
-      residentRegistry?.unregister(handle);
+      finalizer?.unregister(handle);
       if (exportsOf() === ex) ex.md_free(ptr);
     },
   });
-  residentRegistry?.register(handle, { ex, ptr }, handle);
+  finalizer?.register(handle, { ex, ptr, free: "md_free" }, handle);
   return handle;
 }
