@@ -265,6 +265,12 @@ export function rangeError(fn, arg, why) {
   return new RangeError(`${fn}: ${arg} ${why}`);
 }
 
+/** n, the entry count of `arg`; a RangeError past `max` (the core's index limit). */
+export function count(fn, arg, n, max) {
+  if (n > max) throw rangeError(fn, arg, `has ${n} entries, more than memdomain accepts`);
+  return n;
+}
+
 /** An allocation of `bytes` for `arg` failed. */
 export const noMemory = (fn, arg, bytes) =>
   rangeError(fn, arg, `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);

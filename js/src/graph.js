@@ -1,7 +1,7 @@
 // graph module: pagerank, labelPropagation and bridgeCounts over the memory
 // graph, and a reusable Graph handle (build once, run any number of times).
 // A one-shot call builds a handle, runs it and frees it.
-import { addr, arr, call, exportsOf, finalizer, f64, fill, keys, map, numNullish, obj, out, rangeError, slots, typeError, u32 } from "./core.js";
+import { addr, arr, count, call, exportsOf, finalizer, f64, fill, keys, map, numNullish, obj, out, slots, typeError, u32 } from "./core.js";
 
 import { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
   PAGERANK_TOLERANCE } from "./constants.js";
@@ -23,7 +23,7 @@ const MAX_COUNT = 0xfffffffe; // node and edge indices are u32 in the core
 function readNodes(fn, nodes) {
   arr(fn, "nodes", nodes);
   const n = nodes.length;
-  if (n > MAX_COUNT) throw rangeError(fn, "nodes", `has ${n} entries, more than memdomain accepts`);
+  count(fn, "nodes", n, MAX_COUNT);
   const index = Object.create(null);
   for (let i = 0; i < n; i++) {
     const k = nodes[i];
@@ -101,7 +101,7 @@ function labelIds(fn, communities, keys) {
 function build(fn, nodes, edges, index) {
   arr(fn, "edges", edges);
   const m = edges.length;
-  if (m > MAX_COUNT) throw rangeError(fn, "edges", `has ${m} entries, more than memdomain accepts`);
+  count(fn, "edges", m, MAX_COUNT);
   const n = nodes.length;
   const src = fill.u32(m), dst = fill.u32(m), w = fill.f64(m), first = out.u32(n);
   return call(fn, "mdw_graph_new", [keys(nodes), n, src, dst, w, m, first, slots],

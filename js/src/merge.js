@@ -1,6 +1,6 @@
 // merge module: the near-duplicate merge guards, mergeOutcomes with its role
 // guard, connectedComponents and excludeSelfSupersede.
-import { arr, call, keys, num, numNullish, obj, out, rangeError, slots, str, typeError, u32, f64 } from "./core.js";
+import { arr, count, call, keys, num, numNullish, obj, out, slots, str, typeError, u32, f64 } from "./core.js";
 import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD } from "./constants.js";
 
 export { MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD };
@@ -83,7 +83,7 @@ function stagesOf(fn, pairs, options) {
     threshold = numNullish(fn, "options.threshold", options.threshold, NEAR_DUPLICATE_THRESHOLD);
   }
   const n = pairs.length;
-  if (n > MAX_PAIRS) throw rangeError(fn, "pairs", `has ${n} entries, more than memdomain accepts`);
+  count(fn, "pairs", n, MAX_PAIRS);
   const ids = new Uint32Array(4 * n), sims = new Float64Array(n);
   const paths = Object.create(null), textIds = new Map(), strings = [];
   let nPaths = 0;
@@ -147,7 +147,7 @@ export function connectedComponents(edges) {
   const fn = "connectedComponents";
   arr(fn, "edges", edges);
   const m = edges.length;
-  if (m > MAX_EDGES) throw rangeError(fn, "edges", `has ${m} entries, more than memdomain accepts`);
+  count(fn, "edges", m, MAX_EDGES);
   // Strings cross once: each distinct key is sent once (its bytes: C orders
   // them), every edge end as that key's id.
   // A null-prototype object as the intern table: for string keys the same
@@ -186,8 +186,7 @@ export function excludeSelfSupersede(canonicalPath, memberPaths) {
   const fn = "excludeSelfSupersede";
   str(fn, "canonicalPath", canonicalPath);
   arr(fn, "memberPaths", memberPaths);
-  if (memberPaths.length > MAX_EDGES)
-    throw rangeError(fn, "memberPaths", `has ${memberPaths.length} entries, more than memdomain accepts`);
+  count(fn, "memberPaths", memberPaths.length, MAX_EDGES);
   const all = new Array(memberPaths.length + 1);
   all[0] = canonicalPath;
   for (let i = 0; i < memberPaths.length; i++) all[i + 1] = str(fn, `memberPaths[${i}]`, memberPaths[i]);

@@ -1,5 +1,5 @@
 // reinforce module: the access-bump cooldown and the reinforcement signals.
-import { arr, call, dateMs, exportsOf, f64, numOr, obj, out, rangeError, str, typeError, u8 } from "./core.js";
+import { arr, count, call, dateMs, exportsOf, f64, numOr, obj, out, str, typeError, u8 } from "./core.js";
 import { REINFORCE_COOLDOWN_S, REINFORCE_SIGNALS } from "./constants.js";
 
 // Checked before the typed arrays are sized, so a huge (sparse) array is a
@@ -36,7 +36,7 @@ export function partitionByCooldown(entries, now, cooldownSeconds = REINFORCE_CO
   const nowMs = dateMs(fn, "now", now);
   const cd = numOr(fn, "cooldownSeconds", cooldownSeconds, REINFORCE_COOLDOWN_S);
   const n = entries.length;
-  if (n > MAX_ENTRIES) throw rangeError(fn, "entries", `has ${n} entries, more than memdomain accepts`);
+  count(fn, "entries", n, MAX_ENTRIES);
   const paths = new Array(n), has = new Uint8Array(n), last = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const e = obj(fn, `entries[${i}]`, entries[i]);
