@@ -1,9 +1,8 @@
 // mmr module: applyMmr (greedy maximal marginal relevance with a cached
 // per-candidate max), and applyMmrPacked over a packed matrix.
-import { arr, call, f64, fill, num, numOr, obj, out, rangeError, slots, typeError, u32, u8, vector } from "./core.js";
+import { arr, call, MAX_ELEMENTS, f64, fill, num, numOr, obj, out, rangeError, slots, typeError, u32, u8, vector } from "./core.js";
 import { MMR_LAMBDA } from "./constants.js";
 
-const MAX_ELEMENTS = 0x0fffffff;
 
 /** Greedily reorder candidates by lambda * relevance - (1 - lambda) * maxSimilarityToSelected. */
 export function applyMmr(candidates, limit, lambda = MMR_LAMBDA) {

@@ -2,10 +2,9 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { addr, arr, call, finalizer, noMemory, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
+import { addr, arr, call, MAX_ELEMENTS, finalizer, noMemory, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
   views, exportsOf } from "./core.js";
 
-const MAX_ELEMENTS = 0x0fffffff;
 
 /** A Float32Array over stored bytes: in place when aligned, a copy when not;
  * undefined for an empty or ragged blob. */
