@@ -24,6 +24,7 @@ let scratchPtr = 0;
 let errPtr = 0;
 let xPtr = 0, xCap = 0, xBusy = false;
 const X_KEEP = 1 << 20; // exchange regions up to this size stay between calls
+const TOO_LARGE = "is too large for WebAssembly memory";
 
 function adopt(instance) {
   const ex = instance.exports;
@@ -193,7 +194,7 @@ export const finalizer = typeof FinalizationRegistry === "function"
 export function region(fn, bytes, keep = 0) {
   if (bytes <= xCap) return xPtr;
   const ex = exportsOf();
-  if (bytes > 0xfff00000) throw rangeError(fn, "input", "is too large for WebAssembly memory");
+  if (bytes > 0xfff00000) throw rangeError(fn, "input", TOO_LARGE);
   if (xPtr && !keep) { ex.md_free(xPtr); xPtr = 0; xCap = 0; }
   const want = Math.max(bytes, 4096);
   const p = ex.md_alloc(want);
@@ -562,7 +563,6 @@ export const addr = (p) => new Arg("addr", null, p, 0);
 
 const SHIFT = { f64: 3, f32: 2, u32: 2, u8: 0 };
 
-const TOO_LARGE = "is too large for WebAssembly memory";
 /** x rounded up to a multiple of 8 (exact past 2^31, where `& ~7` is not). */
 const align8 = (x) => x + (-x & 7);
 

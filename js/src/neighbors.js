@@ -279,7 +279,6 @@ export function residentRows(matrix, d) {
   const ptr = ex.md_alloc(matrix.length * 4);
   if (!ptr) throw noMemory(fn, "matrix", matrix.length * 4);
   if (matrix.length) views().f32.set(matrix, ptr >>> 2);
-  const handle = {};
   let live = true;
   const check = (name, query) => {
     if (!live) throw rangeError(name, "this", "was freed");
@@ -287,7 +286,7 @@ export function residentRows(matrix, d) {
     f32Array(name, "query", query);
     if (query.length !== d) throw rangeError(name, "query", `has ${query.length} elements, not d = ${d}`);
   };
-  Object.assign(handle, {
+  const handle = {
     n, d,
     cosineRows(query) {
       const name = "residentRows.cosineRows";
@@ -305,7 +304,7 @@ export function residentRows(matrix, d) {
       finalizer?.unregister(handle);
       if (exportsOf() === ex) ex.md_free(ptr);
     },
-  });
+  };
   finalizer?.register(handle, { ex, ptr, free: "md_free" }, handle);
   return handle;
 }
