@@ -563,6 +563,14 @@ export const addr = (p) => new Arg("addr", null, p, 0);
 
 const SHIFT = { f64: 3, f32: 2, u32: 2, u8: 0 };
 
+/** The first n numbers of v (a typed array, an array or any array-like) into view[at..]. */
+export function put(view, at, v, n) {
+  if (n === 0) return; // also keeps a detached (length 0) view from throwing
+  if (ArrayBuffer.isView(v)) view.set(n === v.length ? v : v.subarray(0, n), at);
+  else if (n === v.length && Array.isArray(v)) view.set(v, at);
+  else for (let i = 0; i < n; i++) view[at + i] = v[i];
+}
+
 /** x rounded up to a multiple of 8 (exact past 2^31, where `& ~7` is not). */
 const align8 = (x) => x + (-x & 7);
 
@@ -670,12 +678,7 @@ export function call(fn, name, args, names, read, write) {
       const kind = a.kind;
       if (kind === "keys") { flat.push(f.base + a.bytes); own.push(i); }
       flat.push(kind === "addr" ? a.values : kind === "slots" ? f.base : f.base + a.off);
-      if (kind === "in" && a.n > 0) {
-        const p = (f.base + a.off) >>> SHIFT[a.type], v = a.values, view = views()[a.type];
-        if (a.n === v.length && (ArrayBuffer.isView(v) || Array.isArray(v))) view.set(v, p);
-        else if (ArrayBuffer.isView(v)) view.set(v.subarray(0, a.n), p);
-        else for (let k = 0; k < a.n; k++) view[p + k] = v[k];
-      }
+      if (kind === "in") put(views()[a.type], (f.base + a.off) >>> SHIFT[a.type], a.values, a.n);
     }
     const r = new Results(f);
     if (write) write(r);

@@ -1,7 +1,7 @@
 // cosine module: cosine, cosineDistance, compensatedSum. The vectors are
 // copied into the exchange region and the similarity comes back as the
 // call's f64 result: one crossing, no allocation.
-import { exportsOf, num, region, typeError, vector, views } from "./core.js";
+import { exportsOf, num, put, region, typeError, vector, views } from "./core.js";
 import { COSINE_JS_MAX, cosineSmall } from "./fastpaths.js";
 
 /** Copy a and b (n elements each) into the region and run the kernel. */
@@ -17,14 +17,6 @@ function similarity(fn, a, b) {
   put(view, p >>> s, va, n);
   put(view, q >>> s, vb, n);
   return single ? ex.mdw_cosine_f32(p, n, q, n) : ex.mdw_cosine(p, n, q, n);
-}
-
-/** The first n numbers of v into view[at..] (f32 or f64). */
-function put(view, at, v, n) {
-  if (n === 0) return;
-  if (ArrayBuffer.isView(v)) view.set(n === v.length ? v : v.subarray(0, n), at);
-  else if (n === v.length && Array.isArray(v)) view.set(v, at);
-  else for (let i = 0; i < n; i++) view[at + i] = v[i];
 }
 
 /** Cosine similarity, total and clamped to [-1, 1]. */

@@ -1,6 +1,6 @@
 // mmr module: applyMmr (greedy maximal marginal relevance with a cached
 // per-candidate max), and applyMmrPacked over a packed matrix.
-import { arr, call, MAX_ELEMENTS, f64, fill, num, numOr, obj, out, rangeError, slots, typeError, u32, u8, vector } from "./core.js";
+import { arr, call, MAX_ELEMENTS, put, f64, fill, num, numOr, obj, out, rangeError, slots, typeError, u32, u8, vector } from "./core.js";
 import { MMR_LAMBDA } from "./constants.js";
 
 
@@ -36,8 +36,7 @@ export function applyMmr(candidates, limit, lambda = MMR_LAMBDA) {
     for (let i = 0, at = 0; i < n; i++) {
       const v = vecs[i];
       if (v) {
-        if (ArrayBuffer.isView(v) || Array.isArray(v)) d.set(v, at);
-        else for (let k = 0; k < v.length; k++) d[at + k] = v[k];
+        put(d, at, v, v.length);
         at += v.length;
       }
     }
