@@ -2,6 +2,7 @@
 // this small ASYNC interface, so Cloudflare D1 (no interactive transactions) fits:
 //
 //   all(sql, params)   -> rows as plain objects (BLOBs as Uint8Array)
+//   arrays(sql, params) -> rows as arrays of column values (optional; all() otherwise)
 //   batch(statements)  -> runs [{ sql, params }] atomically: all or nothing
 //   exportBytes()      -> the database file as a Uint8Array (optional)
 //   close()
@@ -58,6 +59,17 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
       }
       return rows;
     },
+    async arrays(sql, params) {
+      const st = stmts.get(sql);
+      bind(st, params);
+      const rows = [];
+      try {
+        while (st.step()) rows.push(st.get([]));
+      } finally {
+        st.reset(true);
+      }
+      return rows;
+    },
     async batch(statements) {
       if (!statements.length) return;
       db.transaction(() => {
@@ -86,6 +98,7 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
 /** Wrap an open better-sqlite3 (12.x) `Database`. */
 export function betterSqlite3Adapter(db) {
   const stmts = statementCache((sql) => db.prepare(sql), () => {});
+  const raw = statementCache((sql) => db.prepare(sql).raw(true), () => {});
   const toParams = (params) => (params ?? []).map((p) =>
     p instanceof Uint8Array && !(typeof Buffer !== "undefined" && Buffer.isBuffer(p)) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p);
   const runAll = db.transaction((statements) => {
@@ -96,6 +109,9 @@ export function betterSqlite3Adapter(db) {
     async all(sql, params) {
       return stmts.get(sql).all(...toParams(params));
     },
+    async arrays(sql, params) {
+      return raw.get(sql).all(...toParams(params));
+    },
     async batch(statements) {
       if (statements.length) runAll(statements);
     },
@@ -105,6 +121,7 @@ export function betterSqlite3Adapter(db) {
     },
     async close() {
       stmts.clear();
+      raw.clear();
       db.close();
     },
   };
@@ -112,12 +129,9 @@ export function betterSqlite3Adapter(db) {
 
 /** Wrap a Cloudflare D1 binding (`env.DB`). D1's `batch()` is atomic; BLOBs come back as number arrays. */
 export function d1Adapter(d1) {
+  const blob = (v) => (Array.isArray(v) ? Uint8Array.from(v) : v instanceof ArrayBuffer ? new Uint8Array(v) : v);
   const blobs = (row) => {
-    for (const k in row) {
-      const v = row[k];
-      if (Array.isArray(v)) row[k] = Uint8Array.from(v);
-      else if (v instanceof ArrayBuffer) row[k] = new Uint8Array(v);
-    }
+    for (const k in row) row[k] = blob(row[k]);
     return row;
   };
   const stmt = (sql, params) => (params && params.length ? d1.prepare(sql).bind(...params) : d1.prepare(sql));
@@ -126,6 +140,9 @@ export function d1Adapter(d1) {
     async all(sql, params) {
       const r = await stmt(sql, params).all();
       return r.results.map(blobs);
+    },
+    async arrays(sql, params) {
+      return (await stmt(sql, params).raw()).map((row) => row.map(blob));
     },
     async batch(statements) {
       if (statements.length) await d1.batch(statements.map((s) => stmt(s.sql, s.params)));

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
 import { openMemoryCache, ftsQuery, queryTerms, salienceOrder } from "../../js/cache/index.js";
+import { byCodePoint } from "../../js/cache/lexical.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
 
@@ -373,5 +374,54 @@ describe("hostile input: clear errors naming the field, nothing written, nothing
     await expect(cache.sleep({ now: "yesterday" })).rejects.toThrow(/sleep: options\.now must be a Date/);
     await expect(cache.sleep({ now: NOW, merge: { treshold: 0.9 } })).rejects.toThrow(/options\.merge\.treshold is not a known option/);
     expect(await snapshot(cache)).toBe(snap);
+  });
+});
+
+describe("the lexical arm's kept per-term scores", () => {
+  test("SQLite's text order for ties: code points, not UTF-16 units", () => {
+    const utf8 = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+    const r = (() => { let x = 7; return () => ((x = (x * 1103515245 + 12345) >>> 0) / 2 ** 32); })();
+    const chars = ["a", "z", "\u00e9", "\u0800", "\ud7ff", "\ue000", "\uffee", "\ud83d\ude00", "\ud800\udc00", "\udbff\udfff"];
+    const word = () => Array.from({ length: 1 + Math.floor(r() * 4) }, () => chars[Math.floor(r() * chars.length)]).join("");
+    let differs = 0;
+    const wrong = [];
+    for (let i = 0; i < 3000; i++) {
+      const a = word(), b = word();
+      if (Math.sign(byCodePoint(a, b)) !== Math.sign(utf8(a, b))) wrong.push([a, b]);
+      if (Math.sign(byPath(a, b)) !== Math.sign(utf8(a, b))) differs++;
+    }
+    expect(wrong).toEqual([]);
+    expect(differs).toBeGreaterThan(0); // JavaScript's own order would have failed
+  });
+
+  test("equal to FTS5's bm25 order after puts, replacements, deletes and sleep, also when the kept scores are evicted", async () => {
+    const file = `${dir}/lexical.sqlite`;
+    const cache = await openMemoryCache({ path: file });
+    const lexicalOf = async (q) => (await cache.searchArms({ ...q, weights: { vector: 0, salience: 0, lateral: 0 } })).lexical;
+    const check = async (label) => {
+      for (const [i, base] of queries.entries()) {
+        const q = { text: base.text, depth: i % 3 === 0 ? 150 : 50 };
+        const want = (await byHand(cache, file, { ...q, weights: { vector: 0, salience: 0, lateral: 0 } })).lists.lexical;
+        expect([label, q.text, await lexicalOf(q)]).toEqual([label, q.text, want]);
+      }
+    };
+    try {
+      await cache.put(corpus.slice(0, 200));
+      await check("first put");
+      await cache.put(corpus.slice(200, 300)); // new rows: every term's idf and the average length move
+      await check("second put");
+      await cache.put(corpus.slice(0, 20).map((m, i) => ({ ...m, gist: queries[i % queries.length].text, body: "replaced" })));
+      await check("replaced");
+      await cache.delete(corpus.slice(20, 60).map((m) => m.path));
+      await check("deleted");
+      await cache.sleep({ now: NOW, floor: 0.5 });
+      await check("after sleep");
+      cache._lexical.maxRows = 5; // every list is evicted as soon as the next one is read
+      await check("evicted");
+      // ties on the score break on the path in code point order (as SQLite's ORDER BY path)
+      const twin = (path) => ({ ...corpus[0], path, gist: "zyzzyva zyzzyva", body: "quux" });
+      await cache.put([twin("tie/\ud83d\ude00"), twin("tie/\uffee"), twin("tie/\ue000"), twin("tie/a")]);
+      expect(await lexicalOf({ text: "zyzzyva" })).toEqual(["tie/a", "tie/\ue000", "tie/\uffee", "tie/\ud83d\ude00"]);
+    } finally { await cache.close(); }
   });
 });
