@@ -9,6 +9,8 @@ import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
 import { openMemoryCache, ftsQuery, queryTerms, salienceOrder } from "../../js/cache/index.js";
 import { byCodePoint } from "../../js/cache/lexical.js";
+import { neighbours, repairNeighbours } from "../../js/cache/sleep.js";
+import { rng } from "./rng.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
 
@@ -424,4 +426,30 @@ describe("the lexical arm's kept per-term scores", () => {
       expect(await lexicalOf({ text: "zyzzyva" })).toEqual(["tie/a", "tie/\ue000", "tie/\uffee", "tie/\ud83d\ude00"]);
     } finally { await cache.close(); }
   });
+});
+
+test("sleep's neighbour lists after merges equal topNeighborPairsPacked over the survivors (refilled from the wide lists, or rescanned)", () => {
+  const r = rng(77), d = 8, n = 300, k = 3, floor = 0.2;
+  const centre = Array.from({ length: 6 }, () => Float32Array.from({ length: d }, () => r() * 2 - 1));
+  const mems = Array.from({ length: n }, (_, i) => ({
+    path: `v/${String(i).padStart(4, "0")}`, vec: Float32Array.from(centre[i % 6], (x) => x + 0.3 * (r() - 0.5)),
+  }));
+  const packed = (ms) => {
+    const m = new Float32Array(ms.length * d);
+    ms.forEach((x, i) => m.set(x.vec, i * d));
+    return md.topNeighborPairsPacked(m, ms.map((x) => x.path), { floor, perSourceK: k, limit: 1e9 });
+  };
+  const found = neighbours(mems, d, floor, k);
+  expect(found.pairs).toEqual(packed(mems));
+  const stats = { refilled: 0, rescanned: 0 };
+  for (const share of [0.02, 0.1, 0.4]) {
+    const dropped = new Set(mems.filter(() => r() < share).map((x) => x.path));
+    const live = mems.filter((x) => !dropped.has(x.path));
+    const s = {};
+    expect(repairNeighbours(found, live, dropped, d, floor, k, s)).toEqual(packed(live));
+    stats.refilled += s.refilled ?? 0;
+    stats.rescanned += s.rescanned;
+  }
+  expect(stats.refilled).toBeGreaterThan(0);
+  expect(stats.rescanned).toBeGreaterThan(0);
 });
