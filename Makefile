@@ -28,10 +28,14 @@ HDRS    := include/memdomain.h $(wildcard src/*.h) $(wildcard wasm/*.h)
 
 # C11, warnings are errors, no floating-point contraction, never fast-math.
 STD_FLAGS  := -std=c11 -Wall -Wextra -Werror -ffp-contract=off -fno-fast-math
-# Native SIMD kernels use the widest instructions of the build machine (src/kernels.h).
-NATIVE_SIMD ?= -march=native
-CFLAGS_NAT := $(STD_FLAGS) $(NATIVE_SIMD) -O2 -Iinclude -Isrc
-SAN_FLAGS  := $(NATIVE_SIMD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# The native library is built for the target's baseline ISA (x86-64: SSE2), so
+# a libmemdomain.a built on one machine runs on another. The wider kernels
+# (src/kernels_avx2.c, src/kernels_avx512.c) carry per-function target
+# attributes and are chosen at run time from the CPU (src/kernels.c).
+# NATIVE_ARCH=-march=... adds flags for the whole library (not needed for speed).
+NATIVE_ARCH ?=
+CFLAGS_NAT := $(STD_FLAGS) $(NATIVE_ARCH) -O2 -Iinclude -Isrc
+SAN_FLAGS  := $(NATIVE_ARCH) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # ---- native static library ----
 NAT_OBJS := $(patsubst src/%.c,$(BUILD)/native/%.o,$(SRCS))
@@ -101,7 +105,7 @@ SAN_OBJS  := $(patsubst src/%.c,$(BUILD)/san/%.o,$(SRCS))
 $(BUILD)/san/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -c $< -o $@
-$(BUILD)/tests/%: tests/c/%.c tests/c/check.h $(SAN_OBJS)
+$(BUILD)/tests/%: tests/c/%.c $(wildcard tests/c/*.h) $(SAN_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -Itests/c $< $(SAN_OBJS) -lm -o $@
 

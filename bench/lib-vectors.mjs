@@ -86,7 +86,7 @@ export function native(...argv) {
     try {
       if (!existsSync(`${ROOT}build/libmemdomain.a`)) throw new Error("no build/libmemdomain.a (run make)");
       execFileSync("mkdir", ["-p", `${ROOT}build/bench`]);
-      execFileSync("cc", ["-std=c11", "-O2", "-march=native", `-I${ROOT}include`, `${ROOT}bench/native-bench.c`,
+      execFileSync("cc", ["-std=c11", "-O2", `-I${ROOT}include`, `-I${ROOT}bench`, `${ROOT}bench/native-bench.c`,
         `${ROOT}build/libmemdomain.a`, "-lm", "-o", nativeBin]);
     } catch (e) {
       console.error(`native: skipped (${e.message.split("\n")[0]})`);

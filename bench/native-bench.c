@@ -1,10 +1,17 @@
-/* Native timings for bench/neighbors.mjs and bench/mmr.mjs: the same
- * library the wasm is built from, compiled with NATIVE_SIMD (-march=native).
+/* Native timings for bench/neighbors.mjs, bench/mmr.mjs, bench/resident.mjs
+ * and bench/allpairs.mjs: the same library the wasm is built from, as
+ * `make lib` builds it (baseline ISA; kernels chosen at run time).
  * Data come from the same xorshift32 stream as the JS side, and a digest of
  * the result lets the JS side check the answers are identical.
- *   native-bench pairs N D K   -> topNeighborPairs (packed), floor 0, top K
+ *   native-bench pairs N D K [ordered]
+ *                              -> topNeighborPairs (packed), floor 0, top K;
+ *                                 keys "k0".."kN-1", or with `ordered`
+ *                                 zero-padded so their order is the row order
  *   native-bench mmr N D K     -> applyMmr (packed), lambda 0.5, choose K
  *   native-bench rows N D      -> the 1 x n arm (query: row 0)
+ *   native-bench top N D K Q   -> resident rows, Q top-K queries (fresh
+ *                                 vectors from the stream after the rows):
+ *                                 p50 / p99 and a digest of the answers
  * Prints one JSON object. */
 #define _POSIX_C_SOURCE 199309L
 #include "memdomain.h"
@@ -14,19 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-static uint32_t state = 2463534242u;
-static double next_unit(void) {
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    return (double)state / 4294967296.0 * 2 - 1;
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "native-common.h"
 
 int main(int argc, char **argv) {
     if (argc < 4) return 2;
@@ -38,8 +33,9 @@ int main(int argc, char **argv) {
     if (strcmp(what, "pairs") == 0) {
         char (*names)[16] = malloc(n * 16);
         md_str *keys = malloc(n * sizeof(md_str));
+        int ordered = argc > 5 && strcmp(argv[5], "ordered") == 0;
         for (size_t i = 0; i < n; i++) {
-            int len = snprintf(names[i], 16, "k%zu", i);
+            int len = ordered ? snprintf(names[i], 16, "k%010zu", i) : snprintf(names[i], 16, "k%zu", i);
             keys[i].ptr = names[i];
             keys[i].len = (size_t)len;
         }
@@ -93,6 +89,34 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < n; i++) sum += sims[i];
         printf("{\"status\":%d,\"ms\":%.3f,\"sum\":%.17g}\n", st, ms, sum);
         free(q); free(sims);
+    } else if (strcmp(what, "top") == 0) {
+        size_t nq = argc > 5 ? strtoul(argv[5], NULL, 10) : 100;
+        float *qs = malloc(nq * d * sizeof(float) + 4);
+        for (size_t i = 0; i < nq * d; i++) qs[i] = (float)next_unit();
+        md_rows *r = NULL;
+        double t0 = now();
+        md_status st = md_rows_new(d, &r);
+        if (st == MD_OK) st = md_rows_append(r, m, n);
+        double append_ms = now() - t0;
+        uint32_t *idx = malloc(k * sizeof(uint32_t) + 4);
+        double *sims = malloc(k * sizeof(double) + 8), *ms = malloc(nq * sizeof(double) + 8), sum = 0;
+        uint32_t ix = 0;
+        size_t len = 0;
+        for (size_t q = 0; q < nq && st == MD_OK; q++) {
+            double t = now();
+            st = md_rows_top_cosine(r, qs + q * d, k, idx, sims, &len);
+            ms[q] = now() - t;
+            for (size_t i = 0; i < len; i++) {
+                sum += sims[i];
+                ix = ix * 31u + idx[i];
+            }
+        }
+        for (size_t a = 1; a < nq; a++) /* sort the times */
+            for (size_t b = a; b > 0 && ms[b] < ms[b - 1]; b--) { double t = ms[b]; ms[b] = ms[b - 1]; ms[b - 1] = t; }
+        printf("{\"status\":%d,\"append\":%.1f,\"p50\":%.3f,\"p99\":%.3f,\"sum\":%.17g,\"ix\":%u}\n", st, append_ms,
+               nq ? ms[nq / 2] : 0, nq ? ms[(nq * 99) / 100] : 0, sum, ix);
+        md_rows_free(r);
+        free(qs); free(idx); free(sims); free(ms);
     } else {
         return 2;
     }

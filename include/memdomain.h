@@ -709,6 +709,174 @@ md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, 
 md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
                                  size_t k, size_t *idx, double *sims, size_t *len);
 
+/* ------------------------------------------------------------------------ */
+/* Flat forms: pointers, lengths, uint32_t indices, scalar options          */
+/* ------------------------------------------------------------------------ */
+
+/* These take only pointers, lengths, uint32_t indices and doubles, so a
+ * binding (the wasm module) can export them as they are. Keys enter as RANKS:
+ * rank[i] is the position of vector i's key among the distinct keys in
+ * JavaScript (UTF-16) order, equal keys sharing a rank (so rank[i] < n);
+ * md_key_ranks computes them from a key table, and a JavaScript caller may
+ * compute them itself by sorting its strings with `<`. rank NULL means the
+ * vector order is the key order (rank[i] = i). Options are the three
+ * numbers of md_neighbor_options. Results are md_neighbor_pairs (on wasm32:
+ * len, then a pointer to len records of {u32 src, u32 dst, f64 sim}),
+ * released with md_neighbor_pairs_free (or md_free of .pairs). A rank >= n
+ * is MD_ERR_RANGE. */
+
+/**
+ * Key ranks from a key table: key i is the WTF-8 bytes
+ * [offsets[i], offsets[i + 1]) of bytes (n + 1 offsets). rank must hold n.
+ * *dup (may be NULL) gets the index of a later occurrence of a repeated
+ * key, or UINT32_MAX. Returns MD_OK, MD_ERR_NULL, MD_ERR_RANGE (decreasing
+ * offsets, n >= 2^32 - 1) or MD_ERR_NOMEM.
+ */
+md_status md_key_ranks(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *rank,
+                       uint32_t *dup);
+
+/**
+ * topNeighborPairs over vectors laid out back to back: vector i is elements
+ * [offsets[i] - offsets[0], offsets[i + 1] - offsets[0]) of data (n + 1
+ * offsets; lengths may differ). Ranks may repeat (duplicate keys share one
+ * neighbourhood, as in the reference). The _f64 form takes doubles as the
+ * reference's plain number arrays hold them (products of doubles round, so
+ * its kernels never fuse them); float32 input widened to double gives the
+ * _f32 form's bits. Bit-identical to md_top_neighbor_pairs. Statuses:
+ * MD_OK, MD_ERR_NULL, MD_ERR_RANGE, MD_ERR_NOMEM.
+ */
+md_status md_top_neighbor_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
+                                    const uint32_t *rank, double floor, double per_source_k,
+                                    double limit, md_neighbor_pairs *out);
+md_status md_top_neighbor_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
+                                    const uint32_t *rank, double floor, double per_source_k,
+                                    double limit, md_neighbor_pairs *out);
+
+/**
+ * rankCandidatePairs over the same layout: pair p is (src[p], dst[p]),
+ * vector indices; an index >= n names a key without a vector (the pair is
+ * skipped). Resolving keys to vectors (the last vector under a key wins) is
+ * the caller's. Statuses as md_top_neighbor_pairs_f32.
+ */
+md_status md_rank_candidate_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
+                                      const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
+                                      size_t n_pairs, double floor, double per_source_k, double limit,
+                                      md_neighbor_pairs *out);
+md_status md_rank_candidate_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
+                                      const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
+                                      size_t n_pairs, double floor, double per_source_k, double limit,
+                                      md_neighbor_pairs *out);
+
+/**
+ * The packed all-pairs pass over n rows of d floats with unique ranks:
+ * final = true is md_top_neighbor_pairs_packed (sorted, limited); final =
+ * false is md_neighbor_tile_packed over sources [row_begin, row_end). A
+ * repeated rank is MD_ERR_INVALID. Pruned when it pays (see
+ * md_top_neighbor_pairs_packed), bit-identical either way.
+ */
+md_status md_neighbor_pairs_ranked(const float *matrix, size_t n, size_t d, const uint32_t *rank,
+                                   size_t row_begin, size_t row_end, double floor, double per_source_k,
+                                   double limit, bool final, md_neighbor_pairs *out);
+
+/** md_merge_neighbor_pairs with unique ranks for keys. */
+md_status md_merge_neighbor_pairs_ranked(const md_neighbor_pair *pairs, size_t n_pairs,
+                                         const uint32_t *rank, size_t n, double floor,
+                                         double per_source_k, double limit, md_neighbor_pairs *out);
+
+/* ------------------------------------------------------------------------ */
+/* Resident rows: a matrix held by the library for many queries              */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Rows of d floats copied in once, kept in sync by append / set / remove,
+ * each with its in-order sum of squares computed once (the same bits the
+ * 1 x n arm computes per query) and a filter copy (int8 with a per-row scale
+ * and a rounded-up residual bound) for pruned top-k queries. Rows are named
+ * by their position, 0 .. count - 1, as uint32_t (at most 2^32 - 1 rows).
+ * Queries never modify the handle: concurrent queries are safe; a query
+ * concurrent with an update is not. Release with md_rows_free.
+ */
+typedef struct md_rows md_rows;
+
+/**
+ * An empty handle for rows of d floats. Returns MD_OK, MD_ERR_NULL (out
+ * NULL), MD_ERR_RANGE (d == 0 or too large) or MD_ERR_NOMEM.
+ */
+md_status md_rows_new(size_t d, md_rows **out);
+/** Release a handle. NULL is a no-op. */
+void md_rows_free(md_rows *r);
+/** Rows held (0 for NULL). */
+size_t md_rows_count(const md_rows *r);
+/** The dimension d (0 for NULL). */
+size_t md_rows_dim(const md_rows *r);
+/** The rows as held, count x d floats row-major, borrowed until the next update (NULL when empty or r is NULL). */
+const float *md_rows_data(const md_rows *r);
+/**
+ * Append n rows (row-major, n x d floats; NULL allowed when n == 0). Any
+ * float is accepted (NaN, infinities and zero rows answer as cosine does).
+ * Returns MD_OK, MD_ERR_NULL, MD_ERR_RANGE (past 2^32 - 1 rows) or
+ * MD_ERR_NOMEM (the handle is unchanged).
+ */
+md_status md_rows_append(md_rows *r, const float *rows, size_t n);
+/**
+ * Insert n rows (n x d floats) before position i (0 <= i <= count): rows
+ * from i on move up by n (O((count - i) d)), so a caller that keeps its rows
+ * in key order can insert in place instead of rebuilding. Statuses as
+ * md_rows_append, and MD_ERR_RANGE for i > count.
+ */
+md_status md_rows_insert(md_rows *r, size_t i, const float *rows, size_t n);
+/** Overwrite row i with d floats. Returns MD_OK, MD_ERR_NULL or MD_ERR_RANGE (i >= count). */
+md_status md_rows_set(md_rows *r, size_t i, const float *row);
+/** Remove row i; rows after it move down by one (O((count - i) d)). Statuses as md_rows_set. */
+md_status md_rows_remove(md_rows *r, size_t i);
+/** Remove row i in O(d): the last row moves into position i (unless i is the last). Statuses as md_rows_set. */
+md_status md_rows_swap_remove(md_rows *r, size_t i);
+/**
+ * out[i] = md_cosine_f32(query, d, row i, d) for every row (out holds count
+ * doubles); bit-identical to md_cosine_rows_f32 over the same matrix.
+ * Returns MD_OK, MD_ERR_NULL or MD_ERR_NOMEM.
+ */
+md_status md_rows_cosine(const md_rows *r, const float *query, double *out);
+/**
+ * The k rows most similar to query (d floats): cosine desc, row index asc,
+ * min(k, count) of them in idx (uint32_t) and sims; *len gets the count.
+ * Bit-identical to md_top_cosine_rows_f32 over the same matrix. Pruned: an
+ * integer pass bounds every row's cosine rigorously and only rows whose
+ * bound reaches the k-th best get the exact double sum; when pruning does
+ * not pay (k above count / 4, fewer than 512 rows, d outside [16, 8192], a
+ * query with NaN, infinity or zero norm, or nearly every row surviving the
+ * bound, as when all rows are nearly equal), every row is computed exactly. Returns MD_OK, MD_ERR_NULL or
+ * MD_ERR_NOMEM.
+ */
+md_status md_rows_top_cosine(const md_rows *r, const float *query, size_t k, uint32_t *idx,
+                             double *sims, size_t *len);
+/**
+ * rankCandidatePairs over resident rows: pair p is rows (src[p], dst[p])
+ * (an index >= count is a key without a vector: skipped), keys ordered by
+ * rank (NULL: row order; see "Flat forms"), norms from the resident sums of
+ * squares. Bit-identical to md_rank_candidate_pairs_f32 over the same rows.
+ * Statuses as md_top_neighbor_pairs_f32.
+ */
+md_status md_rows_rank_candidate_pairs(const md_rows *r, const uint32_t *rank, const uint32_t *src,
+                                       const uint32_t *dst, size_t n_pairs, double floor,
+                                       double per_source_k, double limit, md_neighbor_pairs *out);
+/**
+ * applyMmr over resident rows: candidate i has score scores[i] and vector
+ * row rows[i] (as widened doubles), read in place with its resident sum of
+ * squares; out (room for n) gets the chosen candidate positions in order,
+ * *len their count. Bit-identical to md_apply_mmr over the same vectors.
+ * Returns MD_OK, MD_ERR_NULL, MD_ERR_RANGE (a row >= count) or MD_ERR_NOMEM.
+ */
+md_status md_rows_apply_mmr(const md_rows *r, const uint32_t *rows, const double *scores, size_t n,
+                            double limit, double lambda, uint32_t *out, size_t *len);
+/**
+ * The all-pairs pass (or one tile) over the resident rows, keys by unique
+ * rank (NULL: row order): md_neighbor_pairs_ranked over md_rows_data.
+ */
+md_status md_rows_neighbor_pairs(const md_rows *r, const uint32_t *rank, size_t row_begin,
+                                 size_t row_end, double floor, double per_source_k, double limit,
+                                 bool final, md_neighbor_pairs *out);
+
 /* ======================================================================== */
 /* mmr                                                                       */
 /* ======================================================================== */

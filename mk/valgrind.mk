@@ -6,7 +6,7 @@ VG_TESTS := $(patsubst tests/c/%.c,$(BUILD)/vg/tests/%,$(wildcard tests/c/test_*
 $(BUILD)/vg/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) -O1 -g -Iinclude -Isrc -c $< -o $@
-$(BUILD)/vg/tests/%: tests/c/%.c tests/c/check.h $(VG_OBJS)
+$(BUILD)/vg/tests/%: tests/c/%.c $(wildcard tests/c/*.h) $(VG_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) -O1 -g -Iinclude -Isrc -Itests/c $< $(VG_OBJS) -lm -o $@
 

@@ -15,6 +15,14 @@
 void *mdi_alloc_array(size_t n, size_t size);
 void *mdi_calloc_array(size_t n, size_t size);
 
+/* Code that is not a hot loop: in the wasm build, optimized for size (the
+ * module has a size budget); natively, as everything else. */
+#if defined(__wasm__) && defined(__clang__)
+#define MDI_SMALL __attribute__((minsize))
+#else
+#define MDI_SMALL
+#endif
+
 /* true when a pointer/length input is invalid (NULL with nonzero length). */
 #define MDI_BAD_IN(ptr, n) ((ptr) == NULL && (n) != 0)
 

@@ -1,62 +1,162 @@
-/* The SIMD kernels: the scalar kernels' bits, several pairs at a time.
- * Each lane of an accumulator is a different (source, destination) pair and
- * its sum runs k = 0, 1, 2, ... exactly as the scalar loop does. The
- * variant is chosen at build time (see kernels.h). */
+/* The SIMD variant every build has: wasm SIMD128 in the wasm builds, and
+ * natively the baseline of the target (SSE2 on x86-64, NEON on arm64, GCC
+ * vector extensions elsewhere), so the library needs no flag beyond the
+ * target's default. Wider x86 variants live in kernels_avx2.c and
+ * kernels_avx512.c; kernels.c picks one at run time. */
 #include "kernels.h"
-
-#include <string.h>
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
-typedef v128_t vec;
-#define VZERO() wasm_f64x2_splat(0.0)
-#define VLOAD(p) wasm_v128_load(p)
-#define VSPLAT(p) wasm_v128_load64_splat(p)
-#define VMUL(a, b) wasm_f64x2_mul(a, b)
-#define VADD(a, b) wasm_f64x2_add(a, b)
-#define VSTORE(p, v) wasm_v128_store(p, v)
-#define HAVE_FMA 0
-#elif defined(__AVX512F__)
-#include <immintrin.h>
-typedef __m512d vec;
-#define VZERO() _mm512_setzero_pd()
-#define VLOAD(p) _mm512_loadu_pd(p)
-#define VSPLAT(p) _mm512_set1_pd(*(p))
-#define VMUL(a, b) _mm512_mul_pd(a, b)
-#define VADD(a, b) _mm512_add_pd(a, b)
-#define VFMA(a, b, c) _mm512_fmadd_pd(a, b, c)
-#define VSTORE(p, v) _mm512_storeu_pd(p, v)
-#define HAVE_FMA 1
-#elif defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-typedef __m256d vec;
-#define VZERO() _mm256_setzero_pd()
-#define VLOAD(p) _mm256_loadu_pd(p)
-#define VSPLAT(p) _mm256_broadcast_sd(p)
-#define VMUL(a, b) _mm256_mul_pd(a, b)
-#define VADD(a, b) _mm256_add_pd(a, b)
-#define VFMA(a, b, c) _mm256_fmadd_pd(a, b, c)
-#define VSTORE(p, v) _mm256_storeu_pd(p, v)
-#define HAVE_FMA 1
-#elif defined(__GNUC__) && !defined(MDI_NO_VECTOR_EXT)
-/* GCC/clang vector extensions: SSE2 on any x86-64, NEON on arm64. With
- * -ffp-contract=off the compiler keeps every product and add separate. */
-typedef double vec __attribute__((vector_size(MDI_W * sizeof(double))));
-static inline vec vload(const double *p) { vec v; memcpy(&v, p, sizeof v); return v; }
-static inline vec vsplat(const double *p) { vec v; for (int i = 0; i < MDI_W; i++) v[i] = *p; return v; }
-static inline void vstore(double *p, vec v) { memcpy(p, &v, sizeof v); }
-#define VZERO() ((vec){0})
-#define VLOAD(p) vload(p)
-#define VSPLAT(p) vsplat(p)
-#define VMUL(a, b) ((a) * (b))
-#define VADD(a, b) ((a) + (b))
-#define VSTORE(p, v) vstore(p, v)
-#define HAVE_FMA 0
-#else
-#define MDI_SIMD_IS_SCALAR 1
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
 #endif
 
-const char *mdi_kernel_isa(void) { return MDI_KERNEL_ISA; }
+#define KFN(name) name##_base
+#define KATTR
+
+/* ---------------------------------------------------------------- doubles */
+
+#if defined(__wasm_simd128__)
+typedef v128_t vd;
+#define VD 2
+#define VD_ZERO() wasm_f64x2_splat(0.0)
+#define VD_LOAD(p) wasm_v128_load(p)
+#define VD_SPLAT(p) wasm_v128_load64_splat(p)
+#define VD_MUL(a, b) wasm_f64x2_mul(a, b)
+#define VD_ADD(a, b) wasm_f64x2_add(a, b)
+#define VD_STORE(p, v) wasm_v128_store(p, v)
+#else
+/* GCC/clang vector extensions; with -ffp-contract=off every product and add
+ * stays separate. */
+typedef double vd __attribute__((vector_size(2 * sizeof(double))));
+#define VD 2
+static inline vd vd_load(const double *p) { vd v; __builtin_memcpy(&v, p, sizeof v); return v; }
+static inline vd vd_splat(const double *p) { vd v = {*p, *p}; return v; }
+static inline void vd_store(double *p, vd v) { __builtin_memcpy(p, &v, sizeof v); }
+#define VD_ZERO() ((vd){0})
+#define VD_LOAD(p) vd_load(p)
+#define VD_SPLAT(p) vd_splat(p)
+#define VD_MUL(a, b) ((a) * (b))
+#define VD_ADD(a, b) ((a) + (b))
+#define VD_STORE(p, v) vd_store(p, v)
+#endif
+#define HAVE_FMA 0
+#define KR 4
+
+/* ---------------------------------------------------------------- int32 lanes */
+
+#define QPV 2
+#if defined(__wasm_simd128__)
+#define QR 4 /* V8 allocates 15 vector registers: 6 x 2 accumulators spill (measured 17% slower) */
+#else
+#define QR 6
+#endif
+#if defined(__wasm_simd128__)
+typedef v128_t vi;
+#define VI_LANES 4
+#define VI_ZERO() wasm_i32x4_splat(0)
+#define VI_LOAD(p) wasm_v128_load(p)
+#define VI_SPLAT32(p) wasm_v128_load32_splat(p)
+#define VI_MADD(a, b) wasm_i32x4_dot_i16x8(a, b)
+#define VI_ADD(a, b) wasm_i32x4_add(a, b)
+#define VI_STORE(p, v) wasm_v128_store(p, v)
+typedef v128_t vf;
+typedef v128_t vm;
+#define VF_LOAD(p) wasm_v128_load(p)
+#define VF_SPLAT(x) wasm_f32x4_splat(x)
+#define VF_FROM_I(v) wasm_f32x4_convert_i32x4(v)
+#define VF_MUL(a, b) wasm_f32x4_mul(a, b)
+#define VF_ADD(a, b) wasm_f32x4_add(a, b)
+#define VF_GE(a, b) wasm_f32x4_ge(a, b)
+#define VM_OR(a, b) wasm_v128_or(a, b)
+#define VM_BITS(m) wasm_i32x4_bitmask(m)
+#elif defined(__SSE2__)
+typedef __m128i vi;
+#define VI_LANES 4
+static inline vi vi_splat32(const int16_t *p) { int32_t x; __builtin_memcpy(&x, p, 4); return _mm_set1_epi32(x); }
+#define VI_ZERO() _mm_setzero_si128()
+#define VI_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define VI_SPLAT32(p) vi_splat32(p)
+#define VI_MADD(a, b) _mm_madd_epi16(a, b)
+#define VI_ADD(a, b) _mm_add_epi32(a, b)
+#define VI_STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), v)
+typedef __m128 vf;
+typedef __m128 vm;
+#define VF_LOAD(p) _mm_loadu_ps(p)
+#define VF_SPLAT(x) _mm_set1_ps(x)
+#define VF_FROM_I(v) _mm_cvtepi32_ps(v)
+#define VF_MUL(a, b) _mm_mul_ps(a, b)
+#define VF_ADD(a, b) _mm_add_ps(a, b)
+#define VF_GE(a, b) _mm_cmpge_ps(a, b)
+#define VM_OR(a, b) _mm_or_ps(a, b)
+#define VM_BITS(m) _mm_movemask_ps(m)
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+typedef int32x4_t vi;
+#define VI_LANES 4
+static inline vi vi_splat32(const int16_t *p) { int32_t x; __builtin_memcpy(&x, p, 4); return vdupq_n_s32(x); }
+static inline vi vi_madd(vi a, vi b) {
+    int16x8_t x = vreinterpretq_s16_s32(a), y = vreinterpretq_s16_s32(b);
+    return vpaddq_s32(vmull_s16(vget_low_s16(x), vget_low_s16(y)), vmull_high_s16(x, y));
+}
+#define VI_ZERO() vdupq_n_s32(0)
+#define VI_LOAD(p) vreinterpretq_s32_s16(vld1q_s16(p))
+#define VI_SPLAT32(p) vi_splat32(p)
+#define VI_MADD(a, b) vi_madd(a, b)
+#define VI_ADD(a, b) vaddq_s32(a, b)
+#define VI_STORE(p, v) vst1q_s32(p, v)
+typedef float32x4_t vf;
+typedef uint32x4_t vm;
+static inline unsigned vm_bits(vm m) {
+    const uint32x4_t weight = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32(m, weight));
+}
+#define VF_LOAD(p) vld1q_f32(p)
+#define VF_SPLAT(x) vdupq_n_f32(x)
+#define VF_FROM_I(v) vcvtq_f32_s32(v)
+#define VF_MUL(a, b) vmulq_f32(a, b)
+#define VF_ADD(a, b) vaddq_f32(a, b)
+#define VF_GE(a, b) vcgeq_f32(a, b)
+#define VM_OR(a, b) vorrq_u32(a, b)
+#define VM_BITS(m) vm_bits(m)
+#else
+/* Portable vector extensions (wrapping int32 adds are defined for vector types). */
+typedef int32_t vi __attribute__((vector_size(16)));
+typedef int16_t vs __attribute__((vector_size(16)));
+#define VI_LANES 4
+static inline vi vi_load(const void *p) { vi v; __builtin_memcpy(&v, p, sizeof v); return v; }
+static inline vi vi_splat32(const int16_t *p) { int32_t x; __builtin_memcpy(&x, p, 4); vi v = {x, x, x, x}; return v; }
+static inline vi vi_madd(vi a, vi b) {
+    vs x = (vs)a, y = (vs)b;
+    vi r;
+    for (int l = 0; l < 4; l++)
+        r[l] = (int32_t)((uint32_t)(x[2 * l] * y[2 * l]) + (uint32_t)(x[2 * l + 1] * y[2 * l + 1]));
+    return r;
+}
+static inline void vi_store(int32_t *p, vi v) { __builtin_memcpy(p, &v, sizeof v); }
+#define VI_ZERO() ((vi){0})
+#define VI_LOAD(p) vi_load(p)
+#define VI_SPLAT32(p) vi_splat32(p)
+#define VI_MADD(a, b) vi_madd(a, b)
+#define VI_ADD(a, b) ((vi)((__typeof__(a))((a) + (b))))
+#define VI_STORE(p, v) vi_store(p, v)
+typedef float vf __attribute__((vector_size(16)));
+typedef int32_t vm __attribute__((vector_size(16)));
+static inline vf vf_load(const float *p) { vf v; __builtin_memcpy(&v, p, sizeof v); return v; }
+static inline vf vf_splat(float x) { vf v = {x, x, x, x}; return v; }
+static inline unsigned vm_bits(vm m) { return (unsigned)((m[0] & 1) | (m[1] & 2) | (m[2] & 4) | (m[3] & 8)); }
+#define VF_LOAD(p) vf_load(p)
+#define VF_SPLAT(x) vf_splat(x)
+#define VF_FROM_I(v) __builtin_convertvector(v, vf)
+#define VF_MUL(a, b) ((a) * (b))
+#define VF_ADD(a, b) ((a) + (b))
+#define VF_GE(a, b) ((a) >= (b))
+#define VM_OR(a, b) ((a) | (b))
+#define VM_BITS(m) vm_bits(m)
+#endif
+
+/* ---------------------------------------------------------------- 1 x n rows */
 
 #if defined(__wasm_simd128__)
 
@@ -70,8 +170,10 @@ const char *mdi_kernel_isa(void) { return MDI_KERNEL_ISA; }
         const v128_t x23 = wasm_f64x2_promote_low_f32x4(lo23);                \
         d##base##01 = wasm_f64x2_add(d##base##01, wasm_f64x2_mul(qk, x01));   \
         d##base##23 = wasm_f64x2_add(d##base##23, wasm_f64x2_mul(qk, x23));   \
-        s##base##01 = wasm_f64x2_add(s##base##01, wasm_f64x2_mul(x01, x01));  \
-        s##base##23 = wasm_f64x2_add(s##base##23, wasm_f64x2_mul(x23, x23));  \
+        if (SQ) {                                                             \
+            s##base##01 = wasm_f64x2_add(s##base##01, wasm_f64x2_mul(x01, x01)); \
+            s##base##23 = wasm_f64x2_add(s##base##23, wasm_f64x2_mul(x23, x23)); \
+        }                                                                     \
     } while (0)
 
 #define ROWS_GROUP(base, r0, r1, r2, r3)                                      \
@@ -92,161 +194,178 @@ const char *mdi_kernel_isa(void) { return MDI_KERNEL_ISA; }
         ROWS_STEP(wasm_i64x2_shuffle(hi01, hi01, 1, 1), wasm_i64x2_shuffle(hi23, hi23, 1, 1), base); \
     } while (0)
 
-void mdi_rows_f32_simd(const double *q, const float *rows, size_t n, size_t d, double *dot,
-                       double *sumsq) {
-    size_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        const float *r0 = rows + j * d, *r1 = r0 + d, *r2 = r1 + d, *r3 = r2 + d;
-        const float *r4 = r3 + d, *r5 = r4 + d, *r6 = r5 + d, *r7 = r6 + d;
-        v128_t dA01 = wasm_f64x2_splat(0.0), dA23 = dA01, sA01 = dA01, sA23 = dA01;
-        v128_t dB01 = dA01, dB23 = dA01, sB01 = dA01, sB23 = dA01;
-        size_t k = 0;
-        for (; k + 4 <= d; k += 4) {
-            ROWS_GROUP(A, r0, r1, r2, r3);
-            ROWS_GROUP(B, r4, r5, r6, r7);
-        }
-        for (; k < d; k++) {
-            const v128_t qk = wasm_v128_load64_splat(q + k);
-            const v128_t xa01 = wasm_f64x2_make((double)r0[k], (double)r1[k]);
-            const v128_t xa23 = wasm_f64x2_make((double)r2[k], (double)r3[k]);
-            const v128_t xb01 = wasm_f64x2_make((double)r4[k], (double)r5[k]);
-            const v128_t xb23 = wasm_f64x2_make((double)r6[k], (double)r7[k]);
-            dA01 = wasm_f64x2_add(dA01, wasm_f64x2_mul(qk, xa01));
-            dA23 = wasm_f64x2_add(dA23, wasm_f64x2_mul(qk, xa23));
-            dB01 = wasm_f64x2_add(dB01, wasm_f64x2_mul(qk, xb01));
-            dB23 = wasm_f64x2_add(dB23, wasm_f64x2_mul(qk, xb23));
+/* Rows r[0..8): dot (and, when SQ, the sums of squares) into dot[0..8),
+ * ss[0..8). One copy for both uses (a predictable branch per step; the
+ * module has a size budget). */
+__attribute__((noinline)) static void rows8(const double *q, const float *const *r, size_t d,
+                                            double *dot, double *ss, const int SQ) {
+    const float *r0 = r[0], *r1 = r[1], *r2 = r[2], *r3 = r[3];
+    const float *r4 = r[4], *r5 = r[5], *r6 = r[6], *r7 = r[7];
+    v128_t dA01 = wasm_f64x2_splat(0.0), dA23 = dA01, sA01 = dA01, sA23 = dA01;
+    v128_t dB01 = dA01, dB23 = dA01, sB01 = dA01, sB23 = dA01;
+    size_t k = 0;
+    for (; k + 4 <= d; k += 4) {
+        ROWS_GROUP(A, r0, r1, r2, r3);
+        ROWS_GROUP(B, r4, r5, r6, r7);
+    }
+    for (; k < d; k++) {
+        const v128_t qk = wasm_v128_load64_splat(q + k);
+        const v128_t xa01 = wasm_f64x2_make((double)r0[k], (double)r1[k]);
+        const v128_t xa23 = wasm_f64x2_make((double)r2[k], (double)r3[k]);
+        const v128_t xb01 = wasm_f64x2_make((double)r4[k], (double)r5[k]);
+        const v128_t xb23 = wasm_f64x2_make((double)r6[k], (double)r7[k]);
+        dA01 = wasm_f64x2_add(dA01, wasm_f64x2_mul(qk, xa01));
+        dA23 = wasm_f64x2_add(dA23, wasm_f64x2_mul(qk, xa23));
+        dB01 = wasm_f64x2_add(dB01, wasm_f64x2_mul(qk, xb01));
+        dB23 = wasm_f64x2_add(dB23, wasm_f64x2_mul(qk, xb23));
+        if (SQ) {
             sA01 = wasm_f64x2_add(sA01, wasm_f64x2_mul(xa01, xa01));
             sA23 = wasm_f64x2_add(sA23, wasm_f64x2_mul(xa23, xa23));
             sB01 = wasm_f64x2_add(sB01, wasm_f64x2_mul(xb01, xb01));
             sB23 = wasm_f64x2_add(sB23, wasm_f64x2_mul(xb23, xb23));
         }
-        wasm_v128_store(dot + j, dA01);
-        wasm_v128_store(dot + j + 2, dA23);
-        wasm_v128_store(dot + j + 4, dB01);
-        wasm_v128_store(dot + j + 6, dB23);
-        wasm_v128_store(sumsq + j, sA01);
-        wasm_v128_store(sumsq + j + 2, sA23);
-        wasm_v128_store(sumsq + j + 4, sB01);
-        wasm_v128_store(sumsq + j + 6, sB23);
     }
-    mdi_rows_f32_scalar(q, rows + j * d, n - j, d, dot + j, sumsq + j);
+    wasm_v128_store(dot, dA01);
+    wasm_v128_store(dot + 2, dA23);
+    wasm_v128_store(dot + 4, dB01);
+    wasm_v128_store(dot + 6, dB23);
+    if (SQ) {
+        wasm_v128_store(ss, sA01);
+        wasm_v128_store(ss + 2, sA23);
+        wasm_v128_store(ss + 4, sB01);
+        wasm_v128_store(ss + 6, sB23);
+    }
 }
 
-#elif !defined(MDI_SIMD_IS_SCALAR)
-
-/* Natively: 2 * MDI_W rows at a time, each k gathering one element per row
- * into the lanes (vector extensions; the products are exact, no FMA needed). */
-typedef double rvec __attribute__((vector_size(MDI_W * sizeof(double))));
-
-void mdi_rows_f32_simd(const double *q, const float *rows, size_t n, size_t d, double *dot,
-                       double *sumsq) {
+static void rows_f32_base(const double *q, const float *rows, size_t n, size_t d, double *dot,
+                          double *sumsq) {
     size_t j = 0;
-    for (; j + 2 * MDI_W <= n; j += 2 * MDI_W) {
-        const float *r = rows + j * d;
-        rvec d0 = {0}, d1 = {0}, s0 = {0}, s1 = {0};
-        for (size_t k = 0; k < d; k++) {
-            rvec x0 = {0}, x1 = {0}, qk = {0}; /* every lane is set below */
-            for (int p = 0; p < MDI_W; p++) {
-                x0[p] = (double)r[p * d + k];
-                x1[p] = (double)r[(MDI_W + p) * d + k];
-                qk[p] = q[k];
-            }
-            d0 = d0 + qk * x0;
-            d1 = d1 + qk * x1;
-            s0 = s0 + x0 * x0;
-            s1 = s1 + x1 * x1;
-        }
-        memcpy(dot + j, &d0, sizeof d0);
-        memcpy(dot + j + MDI_W, &d1, sizeof d1);
-        memcpy(sumsq + j, &s0, sizeof s0);
-        memcpy(sumsq + j + MDI_W, &s1, sizeof s1);
+    for (; j + 8 <= n; j += 8) {
+        const float *r[8];
+        for (int p = 0; p < 8; p++) r[p] = rows + (j + p) * d;
+        rows8(q, r, d, dot + j, sumsq + j, 1);
     }
     mdi_rows_f32_scalar(q, rows + j * d, n - j, d, dot + j, sumsq + j);
 }
 
-#endif
-
-#ifdef MDI_SIMD_IS_SCALAR
-
-void mdi_rows_f32_simd(const double *q, const float *rows, size_t n, size_t d, double *dot,
-                       double *sumsq) {
-    mdi_rows_f32_scalar(q, rows, n, d, dot, sumsq);
+static void dots_f32_base(const double *q, const float *const *rows, size_t n, size_t d, double *dot) {
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) rows8(q, rows + j, d, dot + j, NULL, 0);
+    mdi_dots_f32_scalar(q, rows + j, n - j, d, dot + j);
 }
 
-void mdi_block_simd(const double *a, size_t lda, size_t r, const double *panel, size_t d,
-                    double *out, int exact) {
-    mdi_block_scalar(a, lda, r, panel, d, out, exact);
-}
-void mdi_row_simd(const double *a, const double *panels, size_t m, size_t d, double *out,
-                  int exact) {
-    mdi_row_scalar(a, panels, m, d, out, exact);
+/* Filter: 16 int8 per row per step, loaded and sign-extended to i16 eight
+ * at a time (v128.load8x8_s: one instruction) and multiplied with the
+ * query's i16 by the pairwise dot; four rows share each query load. */
+static void q8_dots_base(const int16_t *q, const int8_t *rows, size_t n, size_t dp, int32_t *out) {
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const int8_t *r0 = rows + j * dp, *r1 = r0 + dp, *r2 = r1 + dp, *r3 = r2 + dp;
+        v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0;
+        for (size_t k = 0; k < dp; k += 16) {
+            const v128_t qa = wasm_v128_load(q + k), qb = wasm_v128_load(q + k + 8);
+#define Q8_ROW(acc, r)                                                                       \
+            do {                                                                             \
+                acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(r + k), qa));     \
+                acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(r + k + 8), qb)); \
+            } while (0)
+            Q8_ROW(a0, r0);
+            Q8_ROW(a1, r1);
+            Q8_ROW(a2, r2);
+            Q8_ROW(a3, r3);
+#undef Q8_ROW
+        }
+        /* transpose-add: lane l of the result is row j + l's sum */
+        const v128_t t01 = wasm_i32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5), wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
+        const v128_t t23 = wasm_i32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5), wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
+        const v128_t s = wasm_i32x4_add(wasm_i64x2_shuffle(t01, t23, 0, 2), wasm_i64x2_shuffle(t01, t23, 1, 3));
+        wasm_v128_store(out + j, s);
+    }
+    mdi_q8_dots_scalar(q, rows + j * dp, n - j, dp, out + j);
 }
 
+#else /* native baseline */
+
+/* 2 * VD rows at a time, each k gathering one element per row into the
+ * lanes (the products are exact: no FMA needed). */
+#define GATHER_ROWS(ROWPTR, SQ)                                                  \
+    size_t j = 0;                                                                \
+    for (; j + 2 * VD <= n; j += 2 * VD) {                                       \
+        vd d0 = VD_ZERO(), d1 = VD_ZERO(), s0 = VD_ZERO(), s1 = VD_ZERO();       \
+        for (size_t k = 0; k < d; k++) {                                         \
+            double x0a[VD], x1a[VD];                                             \
+            for (int p = 0; p < VD; p++) {                                       \
+                x0a[p] = (double)ROWPTR(j + p)[k];                               \
+                x1a[p] = (double)ROWPTR(j + VD + p)[k];                          \
+            }                                                                    \
+            const vd qk = VD_SPLAT(q + k), x0 = VD_LOAD(x0a), x1 = VD_LOAD(x1a); \
+            d0 = VD_ADD(d0, VD_MUL(qk, x0));                                     \
+            d1 = VD_ADD(d1, VD_MUL(qk, x1));                                     \
+            if (SQ) {                                                            \
+                s0 = VD_ADD(s0, VD_MUL(x0, x0));                                 \
+                s1 = VD_ADD(s1, VD_MUL(x1, x1));                                 \
+            }                                                                    \
+        }                                                                        \
+        VD_STORE(dot + j, d0);                                                   \
+        VD_STORE(dot + j + VD, d1);                                              \
+        if (SQ) {                                                                \
+            VD_STORE(sumsq + j, s0);                                             \
+            VD_STORE(sumsq + j + VD, s1);                                        \
+        }                                                                        \
+    }
+
+static void rows_f32_base(const double *q, const float *rows, size_t n, size_t d, double *dot,
+                          double *sumsq) {
+#define CONTIG(i) (rows + (i) * d)
+    GATHER_ROWS(CONTIG, 1)
+#undef CONTIG
+    mdi_rows_f32_scalar(q, rows + j * d, n - j, d, dot + j, sumsq + j);
+}
+
+static void dots_f32_base(const double *q, const float *const *rows, size_t n, size_t d, double *dot) {
+    double *sumsq = NULL;
+    (void)sumsq;
+#define PTRS(i) (rows[i])
+    GATHER_ROWS(PTRS, 0)
+#undef PTRS
+    mdi_dots_f32_scalar(q, rows + j, n - j, d, dot + j);
+}
+
+#if defined(__SSE2__)
+/* SSE2 has no sign extension instruction: interleave a byte with itself and
+ * shift right arithmetically by 8. */
+static void q8_dots_base(const int16_t *q, const int8_t *rows, size_t n, size_t dp, int32_t *out) {
+    for (size_t j = 0; j < n; j++) {
+        const int8_t *r = rows + j * dp;
+        __m128i acc = _mm_setzero_si128();
+        for (size_t k = 0; k < dp; k += 16) {
+            const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(r + k));
+            const __m128i lo = _mm_srai_epi16(_mm_unpacklo_epi8(x, x), 8);
+            const __m128i hi = _mm_srai_epi16(_mm_unpackhi_epi8(x, x), 8);
+            acc = _mm_add_epi32(acc, _mm_madd_epi16(lo, _mm_loadu_si128((const __m128i *)(const void *)(q + k))));
+            acc = _mm_add_epi32(acc, _mm_madd_epi16(hi, _mm_loadu_si128((const __m128i *)(const void *)(q + k + 8))));
+        }
+        acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0x4e));
+        acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0xb1));
+        out[j] = _mm_cvtsi128_si32(acc);
+    }
+}
 #else
-
-#ifndef VFMA
-#define VFMA(a, b, c) VADD(c, VMUL(a, b))
+static void q8_dots_base(const int16_t *q, const int8_t *rows, size_t n, size_t dp, int32_t *out) {
+    mdi_q8_dots_scalar(q, rows, n, dp, out);
+}
 #endif
 
-/* One k step of the R x P block: lane p of acc0[i]/acc1[i] is pair (i, p). */
-#define BLOCK_LOOP(STEP)                                                      \
-    for (size_t k = 0; k < d; k++) {                                          \
-        const vec b0 = VLOAD(panel + k * MDI_P), b1 = VLOAD(panel + k * MDI_P + MDI_W); \
-        _Pragma("GCC unroll 16") for (size_t i = 0; i < MDI_R; i++) {         \
-            const vec x = VSPLAT(ap[i] + k);                                  \
-            acc0[i] = STEP(x, b0, acc0[i]);                                   \
-            acc1[i] = STEP(x, b1, acc1[i]);                                   \
-        }                                                                     \
-    }
-#define MULADD(x, b, acc) VADD(acc, VMUL(x, b))
+#endif /* native baseline */
 
-void mdi_block_simd(const double *a, size_t lda, size_t r, const double *panel, size_t d,
-                    double *out, int exact) {
-    const double *ap[MDI_R];
-    vec acc0[MDI_R], acc1[MDI_R];
-    _Pragma("GCC unroll 16") for (size_t i = 0; i < MDI_R; i++) {
-        ap[i] = a + (i < r ? i : 0) * lda; /* rows past r repeat row 0; discarded */
-        acc0[i] = VZERO();
-        acc1[i] = VZERO();
-    }
-    if (exact && HAVE_FMA) {
-        BLOCK_LOOP(VFMA)
-    } else {
-        BLOCK_LOOP(MULADD)
-    }
-    for (size_t i = 0; i < r; i++) {
-        VSTORE(out + i * MDI_P, acc0[i]);
-        VSTORE(out + i * MDI_P + MDI_W, acc1[i]);
-    }
-}
+#include "kernels_vec.h"
 
-#define ROW_LOOP(STEP)                                                        \
-    for (size_t k = 0; k < d; k++) {                                          \
-        const vec x = VSPLAT(a + k);                                          \
-        _Pragma("GCC unroll 16") for (size_t q = 0; q < MDI_M; q++) {         \
-            acc0[q] = STEP(x, VLOAD(pp[q] + k * MDI_P), acc0[q]);             \
-            acc1[q] = STEP(x, VLOAD(pp[q] + k * MDI_P + MDI_W), acc1[q]);     \
-        }                                                                     \
-    }
-
-void mdi_row_simd(const double *a, const double *panels, size_t m, size_t d, double *out,
-                  int exact) {
-    const double *pp[MDI_M];
-    vec acc0[MDI_M], acc1[MDI_M];
-    _Pragma("GCC unroll 16") for (size_t q = 0; q < MDI_M; q++) {
-        pp[q] = panels + (q < m ? q : 0) * d * MDI_P;
-        acc0[q] = VZERO();
-        acc1[q] = VZERO();
-    }
-    if (exact && HAVE_FMA) {
-        ROW_LOOP(VFMA)
-    } else {
-        ROW_LOOP(MULADD)
-    }
-    for (size_t q = 0; q < m; q++) {
-        VSTORE(out + q * MDI_P, acc0[q]);
-        VSTORE(out + q * MDI_P + MDI_W, acc1[q]);
-    }
-}
-
+#if defined(__wasm_simd128__)
+KTABLE(mdi_kernels_base, "wasm-simd128");
+#elif defined(__SSE2__)
+KTABLE(mdi_kernels_base, "sse2");
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+KTABLE(mdi_kernels_base, "neon");
+#else
+KTABLE(mdi_kernels_base, "vector-extensions");
 #endif

@@ -13,6 +13,7 @@
  * round's cosines from the row kernel when every vector has one length. */
 #include "internal.h"
 #include "kernels.h"
+#include "rows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@ typedef struct mmr_state {
     double *panels;    /* their vectors, packed (fast path) */
     double *sumsq;     /* each vector's in-order sum of squares (fast path) */
     double *sims;      /* this round's cosine per vidx position */
+    const mdi_kernels *k; /* the kernel variant, and its panel width */
+    size_t p;
 } mmr_state;
 
 static void state_free(mmr_state *s) {
@@ -44,6 +47,9 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
     s->c = c;
     s->n = n;
     s->packed = true;
+    s->k = mdi_kern();
+    s->p = s->k->p;
+    const size_t P = s->p;
     bool first = true;
     for (size_t i = 0; i < n; i++) {
         if (!c[i].has_vector) continue;
@@ -53,11 +59,11 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
         s->nv++;
     }
     size_t d = s->d, nv = s->nv;
-    size_t n_panels = (nv + MDI_P - 1) / MDI_P;
-    if (s->packed && d != 0 && n_panels > SIZE_MAX / sizeof(double) / MDI_P / d) s->packed = false;
+    size_t n_panels = (nv + P - 1) / P;
+    if (s->packed && d != 0 && n_panels > SIZE_MAX / sizeof(double) / P / d) s->packed = false;
     s->vidx = mdi_alloc_array(nv, sizeof(size_t));
     s->slot = mdi_alloc_array(n, sizeof(size_t));
-    s->sims = mdi_alloc_array(n_panels * MDI_P, sizeof(double));
+    s->sims = mdi_alloc_array(n_panels * P, sizeof(double));
     if (!s->vidx || !s->slot || !s->sims) return MD_ERR_NOMEM;
     size_t at = 0;
     for (size_t i = 0; i < n; i++) {
@@ -65,7 +71,7 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
         if (c[i].has_vector) s->vidx[at++] = i;
     }
     if (!s->packed) return MD_OK;
-    s->panels = mdi_alloc_array(n_panels * d * MDI_P, sizeof(double));
+    s->panels = mdi_alloc_array(n_panels * d * P, sizeof(double));
     s->sumsq = mdi_alloc_array(nv, sizeof(double));
     if (!s->panels || !s->sumsq) {
         /* fall back to pair-by-pair cosines rather than fail */
@@ -76,11 +82,11 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
         return MD_OK;
     }
     for (size_t q = 0; q < n_panels; q++) {
-        double *panel = s->panels + q * d * MDI_P;
+        double *panel = s->panels + q * d * P;
         for (size_t k = 0; k < d; k++)
-            for (size_t p = 0; p < MDI_P; p++) {
-                size_t v = q * MDI_P + p;
-                panel[k * MDI_P + p] = v < nv ? c[s->vidx[v]].vector[k] : 0;
+            for (size_t p = 0; p < P; p++) {
+                size_t v = q * P + p;
+                panel[k * P + p] = v < nv ? c[s->vidx[v]].vector[k] : 0;
             }
     }
     for (size_t v = 0; v < nv; v++) {
@@ -94,16 +100,17 @@ static md_status state_init(mmr_state *s, const md_mmr_candidate *c, size_t n) {
 
 /* sims[v] = cosine(vector v, picked vector) for every vector (fast path). */
 static void round_sims(mmr_state *s, size_t picked) {
-    size_t d = s->d, nv = s->nv, n_panels = (nv + MDI_P - 1) / MDI_P;
+    const size_t P = s->p;
+    size_t d = s->d, nv = s->nv, n_panels = (nv + P - 1) / P;
     const double *a = s->c[picked].vector;
-    double dots[MDI_M * MDI_P];
+    double dots[MDI_M * MDI_PMAX];
     double sp = s->sumsq[s->slot[picked]];
     for (size_t q = 0; q < n_panels; q += MDI_M) {
         size_t m = n_panels - q < MDI_M ? n_panels - q : MDI_M;
         /* vectors are doubles: their products are not exact, so no FMA */
-        mdi_row_simd(a, s->panels + q * d * MDI_P, m, d, dots, 0);
-        for (size_t t = 0; t < m * MDI_P; t++) {
-            size_t v = q * MDI_P + t;
+        s->k->row(a, s->panels + q * d * P, m, d, dots, 0);
+        for (size_t t = 0; t < m * P; t++) {
+            size_t v = q * P + t;
             if (v >= nv) break;
             s->sims[v] = mdi_cosine_finish(dots[t], s->sumsq[v], sp);
         }
@@ -138,9 +145,16 @@ typedef struct lazy_ctx {
     const md_mmr_candidate *c;
     double *sumsq; /* per candidate, computed on first use */
     uint8_t *have_sumsq;
+    /* resident rows: candidate i's vector is float row row[i] of rows (d
+     * each), ss[row[i]] its in-order sum of squares */
+    const float *rows;
+    size_t d;
+    const uint32_t *row;
+    const double *ss;
 } lazy_ctx;
 
-static double sum_sq(lazy_ctx *x, size_t i) {
+MDI_SMALL static double sum_sq(lazy_ctx *x, size_t i) {
+    if (x->rows) return x->ss[x->row[i]];
     if (!x->have_sumsq[i]) {
         const double *v = x->c[i].vector;
         double s = 0;
@@ -152,7 +166,13 @@ static double sum_sq(lazy_ctx *x, size_t i) {
 }
 
 /* cosine(c[a].vector, c[b].vector), bit for bit. */
-static double lazy_cosine(lazy_ctx *x, size_t a, size_t b) {
+MDI_SMALL static double lazy_cosine(lazy_ctx *x, size_t a, size_t b) {
+    if (x->rows) { /* widened floats: the products are exact, the order is cosine's */
+        const float *ra = x->rows + (size_t)x->row[a] * x->d, *rb = x->rows + (size_t)x->row[b] * x->d;
+        double dot = 0;
+        for (size_t k = 0; k < x->d; k++) dot += (double)ra[k] * (double)rb[k];
+        return mdi_cosine_finish(dot, sum_sq(x, a), sum_sq(x, b));
+    }
     const md_mmr_candidate *ca = &x->c[a], *cb = &x->c[b];
     if (ca->len != cb->len) {
         double s;
@@ -165,11 +185,17 @@ static double lazy_cosine(lazy_ctx *x, size_t a, size_t b) {
 }
 
 static md_status apply_lazy(const md_mmr_candidate *c, size_t n, double limit, double lambda,
-                            size_t *out, size_t *len) {
+                            size_t *out, size_t *len, const lazy_ctx *rows) {
     hnode *heap = mdi_alloc_array(n, sizeof(hnode));
     double *penalty = mdi_alloc_array(n, sizeof(double));
     size_t *seen = mdi_alloc_array(n, sizeof(size_t)); /* selections folded into penalty[i] */
-    lazy_ctx x = {c, mdi_alloc_array(n, sizeof(double)), mdi_calloc_array(n, 1)};
+    lazy_ctx x = {c, mdi_alloc_array(n, sizeof(double)), mdi_calloc_array(n, 1), NULL, 0, NULL, NULL};
+    if (rows) {
+        x.rows = rows->rows;
+        x.d = rows->d;
+        x.row = rows->row;
+        x.ss = rows->ss;
+    }
     md_status st = (heap && penalty && seen && x.sumsq && x.have_sumsq) ? MD_OK : MD_ERR_NOMEM;
     if (st == MD_OK) {
         for (size_t i = 0; i < n; i++) {
@@ -226,7 +252,7 @@ md_status md_apply_mmr(const md_mmr_candidate *candidates, size_t n, double limi
     /* The lazy strategy needs values that are never NaN: finite lambda and scores. */
     bool lazy = isfinite(lambda);
     for (size_t i = 0; i < n && lazy; i++) lazy = isfinite(candidates[i].score);
-    if (lazy) return apply_lazy(candidates, n, limit, lambda, out, len);
+    if (lazy) return apply_lazy(candidates, n, limit, lambda, out, len, NULL);
     mmr_state s;
     size_t *remaining = mdi_alloc_array(n, sizeof(size_t));
     double *penalty = mdi_alloc_array(n, sizeof(double));
@@ -288,6 +314,48 @@ md_status md_apply_mmr_packed(const double *scores, const double *matrix, size_t
         c[i].has_vector = true;
     }
     md_status st = md_apply_mmr(c, n, limit, lambda, out, len);
+    free(c);
+    return st;
+}
+
+/* applyMmr over resident rows (candidate i: scores[i], float row row[i]):
+ * the lazy strategy reads the rows in place with their resident sums of
+ * squares; anything else (non-finite lambda or scores) runs md_apply_mmr
+ * over widened copies. Both give md_apply_mmr's answer over the widened
+ * vectors. */
+MDI_SMALL md_status mdi_apply_mmr_rows(const float *rows, size_t n_rows, size_t d, const double *ss,
+                             const uint32_t *row, const double *scores, size_t n, double limit,
+                             double lambda, size_t *out, size_t *len) {
+    if (!len) return MD_ERR_NULL;
+    *len = 0;
+    if (MDI_BAD_IN(row, n) || MDI_BAD_IN(scores, n) || MDI_BAD_IN(out, n)) return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++)
+        if (row[i] >= n_rows) return MD_ERR_RANGE;
+    if (limit <= 0) return MD_OK;
+    md_mmr_candidate *c = mdi_alloc_array(n, sizeof(md_mmr_candidate));
+    if (!c) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        c[i].score = scores[i];
+        c[i].vector = NULL;
+        c[i].len = d;
+        c[i].has_vector = true;
+    }
+    bool lazy = isfinite(lambda) && !(lambda >= 1) && n > 1;
+    for (size_t i = 0; i < n && lazy; i++) lazy = isfinite(scores[i]);
+    md_status st = MD_OK;
+    if (lazy) {
+        lazy_ctx x = {NULL, NULL, NULL, rows, d, row, ss};
+        st = apply_lazy(c, n, limit, lambda, out, len, &x);
+    } else {
+        double *copy = mdi_alloc_array(n, d * sizeof(double));
+        if (!copy && n && d) st = MD_ERR_NOMEM;
+        for (size_t i = 0; i < n && st == MD_OK; i++) {
+            for (size_t k = 0; k < d; k++) copy[i * d + k] = (double)rows[(size_t)row[i] * d + k];
+            c[i].vector = copy + i * d;
+        }
+        if (st == MD_OK) st = md_apply_mmr(c, n, limit, lambda, out, len);
+        free(copy);
+    }
     free(c);
     return st;
 }

@@ -3,7 +3,9 @@
  * 1 x n arm). Similarities come from the kernels (kernels.h), whose bits are
  * the reference's one sequential double sum per pair. */
 #include "internal.h"
+#include "filter.h"
 #include "kernels.h"
+#include "rows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-size_t mdi_js_slice_len(size_t len, double end) {
+MDI_SMALL size_t mdi_js_slice_len(size_t len, double end) {
     if (isnan(end)) return 0;
     double t = trunc(end);
     if (t < 0) {
@@ -36,7 +38,7 @@ static inline double hoisted(double dot, double na, double nb) {
 
 /* How many neighbours a list holds: the reference inserts, then pops while
  * length > perSourceK, so floor(k) for k >= 0, none below, all for NaN. */
-static size_t cap_of(double k) {
+MDI_SMALL static size_t cap_of(double k) {
     if (isnan(k)) return SIZE_MAX;
     if (k < 0) return 0;
     if (k >= 0x1p63) return SIZE_MAX;
@@ -58,6 +60,61 @@ static double dot_f32(const float *a, const float *b, size_t n) {
     return s;
 }
 
+/* Vectors as the reference's arrays: floats (widened, so every product is
+ * exact) or doubles (products round, so no FMA anywhere), each with its own
+ * length (vset is declared in rows.h). */
+static inline const float *vrow(const vset *v, size_t i) {
+    return v->base ? v->base + i * v->stride : v->f[i];
+}
+static inline size_t vlen(const vset *v, size_t i) { return v->base ? v->stride : v->len[i]; }
+static inline bool vfloat(const vset *v) { return v->base || v->f; }
+static inline double vx(const vset *v, size_t i, size_t k) {
+    return vfloat(v) ? (double)vrow(v, i)[k] : v->g[i][k];
+}
+
+/* Vector i (length d) as doubles into out. */
+MDI_SMALL static void widen_row(const vset *v, size_t i, size_t d, double *out) {
+    if (vfloat(v)) {
+        const float *r = vrow(v, i);
+        for (size_t k = 0; k < d; k++) out[k] = (double)r[k];
+    } else {
+        memcpy(out, v->g[i], d * sizeof(double));
+    }
+}
+
+MDI_SMALL static double vsum_sq(const vset *v, size_t i) {
+    double s = 0;
+    for (size_t k = 0; k < vlen(v, i); k++) {
+        double x = vx(v, i, k);
+        s += x * x;
+    }
+    return s;
+}
+
+/* The pair's similarity as topNeighborPairs computes it: equal lengths use
+ * the hoisted norms (NaN kept), others call cosine. */
+MDI_SMALL static double pair_sim(const vset *v, size_t a, size_t b, double na, double nb) {
+    size_t la = vlen(v, a), lb = vlen(v, b);
+    double s;
+    if (la != lb) {
+        if (vfloat(v)) md_cosine_f32(vrow(v, a), la, vrow(v, b), lb, &s);
+        else md_cosine(v->g[a], la, v->g[b], lb, &s);
+        return s;
+    }
+    double dot = 0;
+    if (vfloat(v)) dot = dot_f32(vrow(v, a), vrow(v, b), la);
+    else
+        for (size_t k = 0; k < la; k++) dot += v->g[a][k] * v->g[b][k];
+    return hoisted(dot, na, nb);
+}
+
+MDI_SMALL static md_status vnorms(const vset *v, double **norm) {
+    *norm = mdi_alloc_array(v->n, sizeof(double));
+    if (!*norm) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < v->n; i++) (*norm)[i] = sqrt(vsum_sq(v, i));
+    return MD_OK;
+}
+
 /* ---------------------------------------------------------------- key ranks */
 
 typedef struct key_ctx {
@@ -72,7 +129,7 @@ static int key_cmp(const void *vctx, size_t a, size_t b) {
 /* rank[i]: the position of keys[i] among the distinct keys in JavaScript
  * order (equal keys share a rank). *dup: the index of some repeated key's
  * later occurrence, or SIZE_MAX. */
-static md_status key_ranks(const md_str *keys, size_t n, size_t *rank, size_t *dup) {
+MDI_SMALL static md_status key_ranks(const md_str *keys, size_t n, size_t *rank, size_t *dup) {
     *dup = SIZE_MAX;
     size_t *order = mdi_alloc_array(n, sizeof(size_t));
     if (!order) return MD_ERR_NOMEM;
@@ -113,7 +170,7 @@ typedef struct selector {
     size_t *src; /* a vector index carrying each list's key */
 } selector;
 
-static void sel_free(selector *s) {
+MDI_SMALL static void sel_free(selector *s) {
     if (s->items)
         for (size_t i = 0; i < s->n_lists; i++) free(s->items[i]);
     free(s->items);
@@ -123,7 +180,7 @@ static void sel_free(selector *s) {
     memset(s, 0, sizeof *s);
 }
 
-static md_status sel_init(selector *s, size_t n_lists, md_neighbor_options o, const size_t *rank) {
+MDI_SMALL static md_status sel_init(selector *s, size_t n_lists, md_neighbor_options o, const size_t *rank) {
     memset(s, 0, sizeof *s);
     s->cap = cap_of(o.per_source_k);
     s->floor = o.floor;
@@ -141,7 +198,7 @@ static md_status sel_init(selector *s, size_t n_lists, md_neighbor_options o, co
 }
 
 /* Offer (list's source, dst, sim); the caller has checked sim >= floor. */
-static md_status offer(selector *s, size_t list, size_t dst, double sim) {
+__attribute__((noinline)) static md_status offer(selector *s, size_t list, size_t dst, double sim) {
     size_t cap = s->cap, len = s->len[list];
     if (cap == 0) return MD_OK;
     entry *e = s->items[list];
@@ -186,7 +243,7 @@ static int final_cmp(const void *vctx, size_t a, size_t b) {
 }
 
 /* Every held pair, grouped by list; sorted and limited when `final`. */
-static md_status sel_finish(selector *s, bool final, double limit, md_neighbor_pairs *out) {
+MDI_SMALL static md_status sel_finish(selector *s, bool final, double limit, md_neighbor_pairs *out) {
     size_t total = 0;
     for (size_t l = 0; l < s->n_lists; l++) total += s->len[l];
     md_neighbor_pair *all = mdi_alloc_array(total, sizeof(md_neighbor_pair));
@@ -225,7 +282,7 @@ static md_status sel_finish(selector *s, bool final, double limit, md_neighbor_p
     return st;
 }
 
-void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
+MDI_SMALL void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
     if (!pairs) return;
     free(pairs->pairs);
     pairs->pairs = NULL;
@@ -234,60 +291,63 @@ void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
 
 /* ---------------------------------------------------------------- all pairs */
 
-/* Destination panels per cache tile: a tile (TILE_PANELS * MDI_P rows of d
- * doubles) stays in L2 while every source block streams over it. */
+/* Destination rows per cache tile: a tile (TILE_ROWS rows of d doubles)
+ * stays in L2 while every source block streams over it. */
 #define TILE_ROWS 128
 
-/* The all-pairs pass over n rows of d floats (row pointers), sources
+/* The all-pairs pass over n rows of d values (all of length d), sources
  * [row_begin, row_end), destinations j > i, each pair offered to both ends
  * (list = rank of the row's key). Offer order does not matter: lists are
  * ordered by (sim, dst key), and pairs equal in both are the same output. */
-static md_status all_pairs_rows(const float *const *rows, size_t n, size_t d, size_t row_begin,
-                                size_t row_end, selector *s) {
+MDI_SMALL __attribute__((noinline)) static md_status all_pairs_rows(const vset *v, size_t d, size_t row_begin,
+                                                          size_t row_end, selector *s) {
     if (row_begin >= row_end) return MD_OK;
+    const size_t n = v->n;
+    const mdi_kernels *K = mdi_kern();
+    const size_t P = K->p, R = K->r;
+    const int exact = v->f != NULL; /* products of widened floats are exact: FMA allowed */
     size_t jb = row_begin + 1; /* the first destination any source here can have */
     size_t n_src = row_end - row_begin, n_dst = n - jb;
-    size_t n_panels = (n_dst + MDI_P - 1) / MDI_P;
+    size_t n_panels = (n_dst + P - 1) / P;
     if (d != 0 && (n_src > SIZE_MAX / sizeof(double) / d ||
-                   n_panels > SIZE_MAX / sizeof(double) / MDI_P / d))
+                   n_panels > SIZE_MAX / sizeof(double) / P / d))
         return MD_ERR_RANGE;
     double *src = mdi_alloc_array(n_src * d, sizeof(double));
-    double *panels = mdi_alloc_array(n_panels * d * MDI_P, sizeof(double));
+    double *panels = mdi_alloc_array(n_panels * d * P, sizeof(double));
     double *norm = mdi_alloc_array(n, sizeof(double));
-    double block[MDI_R * MDI_P];
-    md_status st = (src && panels && norm) ? MD_OK : MD_ERR_NOMEM;
+    double *tmp = mdi_alloc_array(d, sizeof(double));
+    double block[MDI_RMAX * MDI_PMAX];
+    md_status st = (src && panels && norm && tmp) ? MD_OK : MD_ERR_NOMEM;
     if (st != MD_OK) goto done;
-    for (size_t i = row_begin; i < n; i++) norm[i] = sqrt(sum_sq_f32(rows[i], d));
-    for (size_t i = 0; i < n_src; i++)
-        for (size_t k = 0; k < d; k++) src[i * d + k] = (double)rows[row_begin + i][k];
+    for (size_t i = row_begin; i < n; i++) norm[i] = sqrt(vsum_sq(v, i));
+    for (size_t i = 0; i < n_src; i++) widen_row(v, row_begin + i, d, src + i * d);
     for (size_t q = 0; q < n_panels; q++) {
-        size_t j0 = jb + q * MDI_P, cnt = n - j0 < MDI_P ? n - j0 : MDI_P;
-        double *panel = panels + q * d * MDI_P;
-        for (size_t k = 0; k < d; k++) {
-            size_t p = 0;
-            for (; p < cnt; p++) panel[k * MDI_P + p] = (double)rows[j0 + p][k];
-            for (; p < MDI_P; p++) panel[k * MDI_P + p] = 0;
+        size_t j0 = jb + q * P, cnt = n - j0 < P ? n - j0 : P;
+        double *panel = panels + q * d * P;
+        for (size_t p = 0; p < P; p++) {
+            if (p < cnt) widen_row(v, j0 + p, d, tmp);
+            for (size_t k = 0; k < d; k++) panel[k * P + p] = p < cnt ? tmp[k] : 0;
         }
     }
-    const size_t tile_panels = TILE_ROWS / MDI_P ? TILE_ROWS / MDI_P : 1;
+    const size_t tile_panels = TILE_ROWS / P ? TILE_ROWS / P : 1;
     const double floor = s->floor;
     for (size_t qt = 0; qt < n_panels && st == MD_OK; qt += tile_panels) {
         size_t qe = qt + tile_panels < n_panels ? qt + tile_panels : n_panels;
-        size_t tile_end_row = jb + qe * MDI_P; /* rows of this tile are < tile_end_row */
-        for (size_t i0 = row_begin; i0 < row_end && i0 + 1 < tile_end_row && st == MD_OK; i0 += MDI_R) {
-            size_t r = row_end - i0 < MDI_R ? row_end - i0 : MDI_R;
-            size_t q0 = (i0 + 1 - jb) / MDI_P; /* the panel holding row i0 + 1 */
+        size_t tile_end_row = jb + qe * P; /* rows of this tile are < tile_end_row */
+        for (size_t i0 = row_begin; i0 < row_end && i0 + 1 < tile_end_row && st == MD_OK; i0 += R) {
+            size_t r = row_end - i0 < R ? row_end - i0 : R;
+            size_t q0 = (i0 + 1 - jb) / P; /* the panel holding row i0 + 1 */
             if (q0 < qt) q0 = qt;
             for (size_t q = q0; q < qe && st == MD_OK; q++) {
-                mdi_block_simd(src + (i0 - row_begin) * d, d, r, panels + q * d * MDI_P, d, block, 1);
-                size_t j0 = jb + q * MDI_P;
+                K->block(src + (i0 - row_begin) * d, d, r, panels + q * d * P, d, block, exact);
+                size_t j0 = jb + q * P;
                 for (size_t i = 0; i < r; i++) {
                     size_t a = i0 + i;
-                    for (size_t p = 0; p < MDI_P; p++) {
+                    for (size_t p = 0; p < P; p++) {
                         size_t b = j0 + p;
                         if (b >= n) break;
                         if (b <= a) continue;
-                        double sim = hoisted(block[i * MDI_P + p], norm[a], norm[b]);
+                        double sim = hoisted(block[i * P + p], norm[a], norm[b]);
                         if (!(sim >= floor)) continue;
                         st = offer(s, s->rank[a], b, sim);
                         if (st == MD_OK) st = offer(s, s->rank[b], a, sim);
@@ -299,23 +359,480 @@ static md_status all_pairs_rows(const float *const *rows, size_t n, size_t d, si
         }
     }
 done:
+    free(tmp);
     free(norm);
     free(panels);
     free(src);
     return st;
 }
 
-/* Ragged vectors: equal lengths use the hoisted form, others cosine. */
-static md_status all_pairs_ragged(const md_keyed_vector *v, size_t n, selector *s) {
-    double *norm = mdi_alloc_array(n, sizeof(double));
-    if (!norm) return MD_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) norm[i] = sqrt(sum_sq_f32(v[i].vec, v[i].len));
+/* ---------------------------------------------------------------- pruned all pairs */
+
+/* The same pass, pruned. An integer pass over int16 copies of the rows
+ * (q16 kernels, at matrix-multiply speed) bounds every pair's similarity
+ * (filter.h: lb <= sim <= ub). Each row keeps a heap of the largest lower
+ * bounds of its pairs; once it holds k, its top tau is a value k pairs are
+ * known to reach, so a pair whose ub is below tau at both ends can enter
+ * neither list (its sim is below k others at each end) and is never
+ * computed. The survivors are computed exactly and offered as the unpruned
+ * pass offers them; lists ordered by (sim, dst key) do not depend on offer
+ * order, so the lists are the unpruned pass's. Rows with a NaN or infinite
+ * component (every pair NaN: never offered) and zero rows (every pair 0)
+ * are answered from what the reference computes for them, not bounded. */
+
+#define HEAP_MAX 64     /* per-row heaps of lower bounds up to this k */
+#define PAIRS_MIN 32768 /* fewer pairs than this: the unpruned pass is as fast */
+
+enum { ROW_REGULAR = 0, ROW_ZERO = 1, ROW_BAD = 2 };
+
+typedef struct pruner {
+    const float *const *rows;
+    size_t n, d, dp, row_begin, row_end;
+    const mdi_kernels *K;
+    selector *s;
+    double *norm;
+    uint8_t *flag, *shared;
+    float *w, *rho, *ai, *bi, *tau; /* per row (padded past n: never a candidate) */
+    size_t heap_cap;
+    float *heap, floor_f;
+    uint32_t *hn;
+    /* candidates found by the scan, waiting for their exact similarity */
+    uint32_t *ci, *cj;
+    float *cub;
+    size_t cm, croom, found, screened;
+    bool flushed, keep_going; /* keep_going: never give up (tests) */
+} pruner;
+
+MDI_SMALL static void pruner_free(pruner *p) {
+    free(p->norm);
+    free(p->flag);
+    free(p->shared);
+    free(p->w);
+    free(p->rho);
+    free(p->ai);
+    free(p->bi);
+    free(p->tau);
+    free(p->heap);
+    free(p->hn);
+    free(p->ci);
+    free(p->cj);
+    free(p->cub);
+}
+
+/* A pair (i, j) known to reach lb: row i's heap (and tau) learn it. */
+MDI_SMALL static inline void learn(pruner *p, size_t i, float lb) {
+    if (!p->heap_cap || p->shared[i]) return;
+    float *h = p->heap + i * p->heap_cap;
+    size_t hn = p->hn[i];
+    if (hn < p->heap_cap) {
+        mdi_heap_push(h, &hn, lb);
+        p->hn[i] = (uint32_t)hn;
+        if (hn < p->heap_cap) return;
+    } else if (lb > h[0]) {
+        mdi_heap_replace_top(h, hn, lb);
+    } else {
+        return;
+    }
+    p->tau[i] = h[0] > p->floor_f ? h[0] : p->floor_f;
+}
+
+/* Keep only the candidates the current taus do not rule out. */
+MDI_SMALL static void compact(pruner *p) {
+    size_t kept = 0;
+    for (size_t t = 0; t < p->cm; t++)
+        if (p->cub[t] >= p->tau[p->ci[t]] || p->cub[t] >= p->tau[p->cj[t]]) {
+            p->ci[kept] = p->ci[t];
+            p->cj[kept] = p->cj[t];
+            p->cub[kept] = p->cub[t];
+            kept++;
+        }
+    p->cm = kept;
+}
+
+/* Every buffered candidate gets its exact similarity and is offered to both
+ * ends, grouped by source so one widened source row serves many dots. */
+/* Dot products of pairs of float rows (both sides vary), four at a time:
+ * each pair's sum runs in index order; interleaving four independent sums
+ * hides the add latency. */
+MDI_SMALL static void pair_dots(const float *const *a, const float *const *b, size_t m, size_t d, double *out) {
+    size_t t = 0;
+    for (; t + 4 <= m; t += 4) {
+        const float *a0 = a[t], *a1 = a[t + 1], *a2 = a[t + 2], *a3 = a[t + 3];
+        const float *b0 = b[t], *b1 = b[t + 1], *b2 = b[t + 2], *b3 = b[t + 3];
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (size_t k = 0; k < d; k++) {
+            s0 += (double)a0[k] * (double)b0[k];
+            s1 += (double)a1[k] * (double)b1[k];
+            s2 += (double)a2[k] * (double)b2[k];
+            s3 += (double)a3[k] * (double)b3[k];
+        }
+        out[t] = s0;
+        out[t + 1] = s1;
+        out[t + 2] = s2;
+        out[t + 3] = s3;
+    }
+    for (; t < m; t++) out[t] = dot_f32(a[t], b[t], d);
+}
+
+enum { FLUSH_CHUNK = 128 };
+
+/* A batch of exact pairs waiting for their dots. */
+typedef struct pair_batch {
+    const float *a[FLUSH_CHUNK], *b[FLUSH_CHUNK];
+    uint32_t i[FLUSH_CHUNK], j[FLUSH_CHUNK];
+    double dot[FLUSH_CHUNK];
+    size_t m;
+} pair_batch;
+
+/* Offer the batch's pairs (dots already computed) to both ends. */
+MDI_SMALL static md_status offer_batch(pruner *p, pair_batch *b) {
     md_status st = MD_OK;
-    for (size_t i = 0; i < n && st == MD_OK; i++) {
-        for (size_t j = i + 1; j < n && st == MD_OK; j++) {
-            double sim;
-            if (v[i].len == v[j].len) sim = hoisted(dot_f32(v[i].vec, v[j].vec, v[i].len), norm[i], norm[j]);
-            else md_cosine_f32(v[i].vec, v[i].len, v[j].vec, v[j].len, &sim);
+    for (size_t t = 0; t < b->m && st == MD_OK; t++) {
+        const size_t i = b->i[t], j = b->j[t];
+        const double sim = hoisted(b->dot[t], p->norm[i], p->norm[j]);
+        if (!(sim >= p->s->floor)) continue;
+        st = offer(p->s, p->s->rank[i], j, sim);
+        if (st == MD_OK) st = offer(p->s, p->s->rank[j], i, sim);
+    }
+    b->m = 0;
+    return st;
+}
+
+/* Every buffered candidate gets its exact similarity and is offered to both
+ * ends. Grouped by source: a source with eight or more candidates widens
+ * its row once for the row kernel; the rest go by pairs. */
+MDI_SMALL static md_status flush(pruner *p) {
+    const size_t m = p->cm, d = p->d, nsrc = p->row_end - p->row_begin;
+    p->flushed = true;
+    if (m == 0) return MD_OK;
+    size_t *start = mdi_calloc_array(nsrc + 1, sizeof(size_t));
+    uint32_t *order = mdi_alloc_array(m, sizeof(uint32_t));
+    double *qd = mdi_alloc_array(d, sizeof(double));
+    pair_batch *rows = mdi_alloc_array(2, sizeof(pair_batch)), *pairs = rows + 1;
+    md_status st = (start && order && qd && rows) ? MD_OK : MD_ERR_NOMEM;
+    if (st == MD_OK) {
+        rows->m = pairs->m = 0;
+        for (size_t t = 0; t < m; t++) start[p->ci[t] - p->row_begin + 1]++;
+        for (size_t i = 0; i < nsrc; i++) start[i + 1] += start[i];
+        for (size_t t = 0; t < m; t++) order[start[p->ci[t] - p->row_begin]++] = (uint32_t)t;
+        size_t at = 0;
+        while (at < m && st == MD_OK) {
+            const size_t i = p->ci[order[at]];
+            size_t end = at;
+            while (end < m && p->ci[order[end]] == i) end++;
+            size_t full = end - at >= 8 ? at + (end - at) / 8 * 8 : at;
+            if (full > at)
+                for (size_t k = 0; k < d; k++) qd[k] = (double)p->rows[i][k];
+            for (size_t c0 = at; c0 < full && st == MD_OK; c0 += FLUSH_CHUNK) {
+                size_t cnt = full - c0 < FLUSH_CHUNK ? full - c0 : FLUSH_CHUNK;
+                for (size_t t = 0; t < cnt; t++) {
+                    rows->j[t] = p->cj[order[c0 + t]];
+                    rows->i[t] = (uint32_t)i;
+                    rows->b[t] = p->rows[rows->j[t]];
+                }
+                rows->m = cnt;
+                p->K->dots_f32(qd, rows->b, cnt, d, rows->dot);
+                st = offer_batch(p, rows);
+            }
+            for (size_t t = full; t < end && st == MD_OK; t++) {
+                const size_t j = p->cj[order[t]];
+                pairs->a[pairs->m] = p->rows[i];
+                pairs->b[pairs->m] = p->rows[j];
+                pairs->i[pairs->m] = (uint32_t)i;
+                pairs->j[pairs->m++] = (uint32_t)j;
+                if (pairs->m == FLUSH_CHUNK) {
+                    pair_dots(pairs->a, pairs->b, pairs->m, d, pairs->dot);
+                    st = offer_batch(p, pairs);
+                }
+            }
+            at = end;
+        }
+        if (st == MD_OK && pairs->m) {
+            pair_dots(pairs->a, pairs->b, pairs->m, d, pairs->dot);
+            st = offer_batch(p, pairs);
+        }
+    }
+    free(rows);
+    free(qd);
+    free(order);
+    free(start);
+    p->cm = 0;
+    return st;
+}
+
+/* Room for one more candidate: compact, then flush if still half full.
+ * MD_ERR_RANGE: pruning does not pay (most pairs survive) and nothing was
+ * offered yet, so the caller can run the unpruned pass instead. */
+MDI_SMALL static md_status make_room(pruner *p) {
+    compact(p);
+    if (p->cm <= p->croom / 2) return MD_OK;
+    if (!p->flushed && !p->keep_going && p->found * 10 > p->screened * 9) return MD_ERR_RANGE;
+    return flush(p);
+}
+
+MDI_SMALL __attribute__((noinline)) static md_status candidate(pruner *p, size_t i, size_t j, int32_t dot) {
+    if (p->flag[i] | p->flag[j]) return MD_OK; /* answered without bounds */
+    const float e = (float)dot * (p->w[i] * p->w[j]), sl = p->rho[j] * p->ai[i] + p->bi[i];
+    const float ub = e + sl, lb = e - sl;
+    if (p->cm == p->croom) {
+        md_status st = make_room(p);
+        if (st != MD_OK) return st;
+        if (!(ub >= p->tau[i] || ub >= p->tau[j])) return MD_OK;
+    }
+    p->ci[p->cm] = (uint32_t)i;
+    p->cj[p->cm] = (uint32_t)j;
+    p->cub[p->cm++] = ub;
+    p->found++;
+    learn(p, i, lb);
+    learn(p, j, lb);
+    return MD_OK;
+}
+
+/* Pairs with a zero row: similarity 0 (the hoisted form checks the norms
+ * first, so even next to a NaN row). */
+MDI_SMALL static md_status zero_pairs(pruner *p) {
+    if (!(0 >= p->s->floor)) return MD_OK;
+    size_t nz = 0;
+    for (size_t j = p->row_begin; j < p->n; j++) nz += p->flag[j] == ROW_ZERO;
+    if (nz == 0) return MD_OK;
+    size_t *zero = mdi_alloc_array(nz, sizeof(size_t)), at = 0;
+    if (!zero) return MD_ERR_NOMEM;
+    for (size_t j = p->row_begin; j < p->n; j++)
+        if (p->flag[j] == ROW_ZERO) zero[at++] = j;
+    md_status st = MD_OK;
+    for (size_t i = p->row_begin, z0 = 0; i < p->row_end && st == MD_OK; i++) {
+        while (z0 < nz && zero[z0] <= i) z0++; /* the zero rows after i */
+        if (p->flag[i] == ROW_ZERO) {
+            for (size_t j = i + 1; j < p->n && st == MD_OK; j++) {
+                st = offer(p->s, p->s->rank[i], j, 0);
+                if (st == MD_OK) st = offer(p->s, p->s->rank[j], i, 0);
+            }
+            continue;
+        }
+        for (size_t z = z0; z < nz && st == MD_OK; z++) {
+            st = offer(p->s, p->s->rank[i], zero[z], 0);
+            if (st == MD_OK) st = offer(p->s, p->s->rank[zero[z]], i, 0);
+        }
+    }
+    free(zero);
+    return st;
+}
+
+MDI_SMALL static md_status pruner_init(pruner *p, const float *const *rows, size_t n, size_t d, size_t row_begin,
+                             size_t row_end, selector *s, size_t cap) {
+    memset(p, 0, sizeof *p);
+    p->rows = rows;
+    p->n = n;
+    p->d = d;
+    p->dp = mdi_filter_dp(d);
+    p->row_begin = row_begin;
+    p->row_end = row_end;
+    p->K = mdi_kern();
+    p->s = s;
+    p->heap_cap = cap <= HEAP_MAX ? cap : 0;
+    p->floor_f = mdi_float_down(s->floor);
+    const size_t np = n + MDI_QPMAX; /* per-row arrays, padded for whole panels */
+    p->norm = mdi_alloc_array(n, sizeof(double));
+    p->flag = mdi_calloc_array(np, 1);
+    p->shared = mdi_calloc_array(np, 1);
+    p->w = mdi_calloc_array(np, sizeof(float));
+    p->rho = mdi_calloc_array(np, sizeof(float));
+    p->ai = mdi_calloc_array(np, sizeof(float));
+    p->bi = mdi_calloc_array(np, sizeof(float));
+    p->tau = mdi_alloc_array(np, sizeof(float));
+    p->hn = mdi_calloc_array(np, sizeof(uint32_t));
+    p->heap = p->heap_cap ? mdi_alloc_array(n, p->heap_cap * sizeof(float)) : NULL;
+    p->croom = (n < 64 ? 64 : n) * 8; /* candidates between compactions */
+    p->ci = mdi_alloc_array(p->croom, sizeof(uint32_t));
+    p->cj = mdi_alloc_array(p->croom, sizeof(uint32_t));
+    p->cub = mdi_alloc_array(p->croom, sizeof(float));
+    if (!p->norm || !p->flag || !p->shared || !p->w || !p->rho || !p->ai || !p->bi || !p->tau || !p->hn ||
+        (p->heap_cap && !p->heap) || !p->ci || !p->cj || !p->cub)
+        return MD_ERR_NOMEM;
+    for (size_t j = 0; j < np; j++) p->tau[j] = INFINITY;
+    /* a key held by two rows shares one list: never pruned from that side */
+    for (size_t j = 0; j < n; j++)
+        if (s->src[s->rank[j]] != j) p->shared[j] = p->shared[s->src[s->rank[j]]] = 1;
+    return MD_OK;
+}
+
+/* Norms, flags, int16 copies of rows [row_begin, n) (a, row-major) and
+ * their destination panels. */
+MDI_SMALL __attribute__((noinline)) static void pruner_rows(pruner *p, int16_t *a, int16_t *panels) {
+    const size_t n = p->n, d = p->d, dp = p->dp, QP = p->K->qp, row_begin = p->row_begin, jb = row_begin + 1;
+    for (size_t j = row_begin; j < n; j++) {
+        double ss = sum_sq_f32(p->rows[j], d);
+        p->norm[j] = sqrt(ss);
+        int16_t *aj = a + (j - row_begin) * dp;
+        if (!mdi_quantize(p->rows[j], d, dp, ss, 16, MDI_Q16_CAP2, aj, &p->w[j], &p->rho[j])) {
+            p->flag[j] = ss == 0 ? ROW_ZERO : ROW_BAD;
+            continue;
+        }
+        p->ai[j] = mdi_float_up(1.0 + (double)p->rho[j]);
+        p->bi[j] = mdi_float_up((double)p->rho[j] + (double)MDI_FILTER_MARGIN);
+        p->tau[j] = p->shared[j] ? -INFINITY : p->floor_f;
+    }
+    const size_t n_panels = (n - jb + QP - 1) / QP;
+    for (size_t q = 0; q < n_panels; q++) {
+        size_t j0 = jb + q * QP, cnt = n - j0 < QP ? n - j0 : QP;
+        mdi_pack_panel_i16(QP, a + (j0 - row_begin) * dp, dp, cnt, dp, panels + q * QP * dp);
+    }
+}
+
+MDI_SMALL /* Whether the pass will pay: about 32 sources (blocks of consecutive rows,
+ * one kernel call per panel, spread over the tile), each against every
+ * later row as the pass will see them (bounds, a heap of the k largest
+ * lower bounds, the floor), give the share of pairs whose upper bound
+ * reaches the threshold. Survivors cost several times an unpruned pair
+ * (gathered rows, bookkeeping), so the pass pays only when few survive:
+ * rows nearly equal, or a floor and k that keep most pairs, run the
+ * unpruned pass instead. Costs about 32 / n of the pass. */
+MDI_SMALL __attribute__((noinline)) static bool probe_pays(const pruner *p, const int16_t *a, const int16_t *panels) {
+    const size_t n = p->n, dp = p->dp, QP = p->K->qp, QR = p->K->qr, jb = p->row_begin + 1;
+    const size_t n_src = p->row_end - p->row_begin, cap = p->heap_cap;
+    const size_t blocks = (32 + QR - 1) / QR;
+    int32_t dots[MDI_QRMAX * MDI_QPMAX];
+    float *heap = mdi_alloc_array(QR * (cap ? cap : 1), sizeof(float)), *ubs = mdi_alloc_array(QR, n * sizeof(float));
+    size_t hn[MDI_QRMAX], m[MDI_QRMAX];
+    double pairs = 0, survivors = 0;
+    for (size_t b = 0; heap && ubs && b < blocks; b++) {
+        const size_t i0 = p->row_begin + b * n_src / blocks, r = p->row_end - i0 < QR ? p->row_end - i0 : QR;
+        if (b > 0 && i0 < p->row_begin + (b - 1) * n_src / blocks + QR) continue; /* a small tile: overlapping blocks */
+        for (size_t ii = 0; ii < r; ii++) hn[ii] = m[ii] = 0;
+        for (size_t q = (i0 + 1 - jb) / QP; jb + q * QP < n; q++) {
+            const size_t j0 = jb + q * QP;
+            p->K->q16_block(a + (i0 - p->row_begin) * dp, dp, r, panels + q * QP * dp, dp, dots);
+            for (size_t ii = 0; ii < r; ii++) {
+                const size_t i = i0 + ii;
+                float *h = heap + ii * (cap ? cap : 1);
+                for (size_t l = 0; !p->flag[i] && l < QP && j0 + l < n; l++) {
+                    const size_t j = j0 + l;
+                    if (j <= i || p->flag[j]) continue;
+                    const float e = (float)dots[ii * QP + l] * (p->w[i] * p->w[j]), sl = p->rho[j] * p->ai[i] + p->bi[i];
+                    ubs[ii * n + m[ii]++] = e + sl;
+                    if (!cap) continue;
+                    if (hn[ii] < cap) mdi_heap_push(h, &hn[ii], e - sl);
+                    else if (e - sl > h[0]) mdi_heap_replace_top(h, hn[ii], e - sl);
+                }
+            }
+        }
+        for (size_t ii = 0; ii < r; ii++) {
+            const float *h = heap + ii * (cap ? cap : 1);
+            const float tau = cap && hn[ii] == cap && h[0] > p->floor_f ? h[0] : p->floor_f;
+            for (size_t u = 0; u < m[ii]; u++) survivors += ubs[ii * n + u] >= tau;
+            pairs += (double)m[ii];
+        }
+    }
+    free(heap);
+    free(ubs);
+    return survivors <= 0.1 * pairs;
+}
+
+__attribute__((noinline)) static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d,
+                                                            size_t row_begin, size_t row_end, selector *s,
+                                                            bool keep_going) {
+    pruner p;
+    md_status st = pruner_init(&p, rows, n, d, row_begin, row_end, s, s->cap);
+    p.keep_going = keep_going;
+    const size_t dp = p.dp, QP = p.K->qp, QR = p.K->qr, jb = row_begin + 1;
+    const size_t n_dst = n - jb, n_panels = (n_dst + QP - 1) / QP;
+    int16_t *a = NULL, *panels = NULL;
+    if (st == MD_OK) {
+        a = mdi_alloc_array(n - row_begin, dp * sizeof(int16_t));
+        panels = mdi_alloc_array(n_panels * QP, dp * sizeof(int16_t));
+        if (!a || !panels) st = MD_ERR_NOMEM;
+    }
+    if (st != MD_OK) goto done;
+    pruner_rows(&p, a, panels);
+    if (!keep_going && !probe_pays(&p, a, panels)) {
+        st = MD_ERR_RANGE; /* nothing offered yet: the caller runs the unpruned pass */
+        goto done;
+    }
+    {
+        /* destination tiles of about 256 KB of panels stay in L2 while the sources stream */
+        size_t tile_panels = (256 * 1024) / (QP * dp * sizeof(int16_t));
+        if (tile_panels == 0) tile_panels = 1;
+        int32_t dots[MDI_QRMAX * MDI_QPMAX];
+        for (size_t qt = 0; qt < n_panels && st == MD_OK; qt += tile_panels) {
+            size_t qe = qt + tile_panels < n_panels ? qt + tile_panels : n_panels;
+            size_t tile_end_row = jb + qe * QP;
+            for (size_t i0 = row_begin; i0 < row_end && i0 + 1 < tile_end_row && st == MD_OK; i0 += QR) {
+                size_t r = row_end - i0 < QR ? row_end - i0 : QR;
+                size_t q0 = (i0 + 1 - jb) / QP;
+                if (q0 < qt) q0 = qt;
+                for (size_t q = q0; q < qe && st == MD_OK; q++) {
+                    const size_t j0 = jb + q * QP;
+                    p.K->q16_block(a + (i0 - row_begin) * dp, dp, r, panels + q * QP * dp, dp, dots);
+                    const size_t hi = n - j0 < QP ? n - j0 : QP;
+                    for (size_t ii = 0; ii < r && st == MD_OK; ii++) {
+                        const size_t i = i0 + ii;
+                        if (p.flag[i]) continue;
+                        const size_t lo = i + 1 > j0 ? i + 1 - j0 : 0;
+                        if (lo >= hi) continue;
+                        p.screened += hi - lo;
+                        uint64_t bits = p.K->q16_screen(dots + ii * QP, p.w[i], p.ai[i], p.bi[i], p.tau[i],
+                                                        p.w + j0, p.rho + j0, p.tau + j0);
+                        bits &= (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & ~(((uint64_t)1 << lo) - 1);
+                        while (bits && st == MD_OK) {
+                            const size_t t = (size_t)__builtin_ctzll(bits);
+                            bits &= bits - 1;
+                            st = candidate(&p, i, j0 + t, dots[ii * QP + t]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (st == MD_OK) {
+        compact(&p);
+        st = flush(&p);
+    }
+    if (st == MD_OK) st = zero_pairs(&p);
+done:
+    free(panels);
+    free(a);
+    pruner_free(&p);
+    return st;
+}
+
+/* Whether the pruned pass can pay: a bound exists for this d, enough pairs,
+ * and something to prune with (a heap for a small k, or a floor). */
+MDI_SMALL static bool prune_pays(size_t n, size_t d, size_t row_begin, size_t row_end, const selector *s) {
+    if (d < MDI_FILTER_MIN_D || d > MDI_FILTER_MAX_D || n > UINT32_MAX - MDI_QPMAX) return false;
+    if (s->cap == 0 || isnan(s->floor)) return false;
+    if (s->cap > HEAP_MAX && !(s->floor > -1)) return false;
+    if (s->cap >= n - 1 && !(s->floor > -1)) return false;
+    double pairs = 0;
+    for (size_t i = row_begin; i < row_end && pairs < PAIRS_MIN; i++) pairs += (double)(n - 1 - i);
+    return pairs >= PAIRS_MIN;
+}
+
+/* The all-pairs pass: pruned when it pays, else (or when pruning gives up
+ * before offering anything) the unpruned pass. `mode` as in rows.h. */
+static md_status all_pairs(const vset *v, size_t d, size_t row_begin, size_t row_end, selector *s,
+                           int mode) {
+    if (row_begin >= row_end) return MD_OK;
+    const size_t n = v->n;
+    const float *const *rows = v->f;
+    if (!rows) mode = MDI_TOP_EXACT; /* the bound is for float rows */
+    bool forced = mode == MDI_TOP_PRUNED;
+    bool prune = forced ? (d >= MDI_FILTER_MIN_D && d <= MDI_FILTER_MAX_D && s->cap > 0 && !isnan(s->floor) &&
+                           n <= UINT32_MAX - MDI_QPMAX)
+                        : mode == MDI_TOP_AUTO && prune_pays(n, d, row_begin, row_end, s);
+    if (prune) {
+        md_status st = all_pairs_pruned(rows, n, d, row_begin, row_end, s, forced);
+        if (st != MD_ERR_RANGE) return st;
+    }
+    return all_pairs_rows(v, d, row_begin, row_end, s);
+}
+
+/* Ragged vectors: equal lengths use the hoisted form, others cosine. */
+MDI_SMALL static md_status all_pairs_ragged(const vset *v, selector *s) {
+    double *norm;
+    md_status st = vnorms(v, &norm);
+    for (size_t i = 0; i < v->n && st == MD_OK; i++) {
+        for (size_t j = i + 1; j < v->n && st == MD_OK; j++) {
+            double sim = pair_sim(v, i, j, norm[i], norm[j]);
             if (!(sim >= s->floor)) continue;
             st = offer(s, s->rank[i], j, sim);
             if (st == MD_OK) st = offer(s, s->rank[j], i, sim);
@@ -325,185 +842,442 @@ static md_status all_pairs_ragged(const md_keyed_vector *v, size_t n, selector *
     return st;
 }
 
-static void clear_out(md_neighbor_pairs *out) {
+/* Every pair of every vector (topNeighborPairs): the packed pass when all
+ * lengths are equal, else pair by pair. */
+MDI_SMALL static md_status every_pair(const vset *v, selector *s, int mode) {
+    bool same = true;
+    for (size_t i = 1; i < v->n && same; i++) same = vlen(v, i) == vlen(v, 0);
+    return same ? all_pairs(v, v->n ? vlen(v, 0) : 0, 0, v->n, s, mode) : all_pairs_ragged(v, s);
+}
+
+/* rankCandidatePairs' loop: norms from ss (resident sums of squares) when
+ * given, else computed once. */
+MDI_SMALL static md_status rank_pairs(const vset *v, const double *ss, const uint32_t *src, const uint32_t *dst,
+                            size_t n_pairs, selector *s) {
+    double *norm = NULL;
+    md_status st = ss ? MD_OK : vnorms(v, &norm);
+    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
+        size_t a = src[p], b = dst[p];
+        if (a >= v->n || b >= v->n) continue; /* a key without a vector */
+        double sim = ss ? pair_sim(v, a, b, sqrt(ss[a]), sqrt(ss[b])) : pair_sim(v, a, b, norm[a], norm[b]);
+        if (!(sim >= s->floor)) continue;
+        s->src[s->rank[a]] = a;
+        st = offer(s, s->rank[a], b, sim);
+    }
+    free(norm);
+    return st;
+}
+
+MDI_SMALL static void clear_out(md_neighbor_pairs *out) {
     out->len = 0;
     out->pairs = NULL;
 }
 
-/* Ranks, one list per distinct key, and each list's representative index. */
-static md_status prepare(const md_str *keys, size_t n, md_neighbor_options o, size_t **rank,
+/* One list per distinct rank, each with a representative index (the
+ * first). With `unique`, a repeated rank is MD_ERR_INVALID and *dup gets
+ * the later index. Ranks must be < n (MD_ERR_RANGE). */
+MDI_SMALL static md_status prepare_ranks(const size_t *rank, size_t n, md_neighbor_options o, selector *s,
+                               size_t *dup, bool unique) {
+    if (dup) *dup = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (rank[i] >= n) return MD_ERR_RANGE;
+    md_status st = sel_init(s, n, o, rank);
+    if (st != MD_OK) return st;
+    for (size_t i = n; i-- > 0;) s->src[rank[i]] = i;
+    if (unique)
+        for (size_t i = 0; i < n; i++)
+            if (s->src[rank[i]] != i) {
+                if (dup) *dup = i;
+                sel_free(s);
+                return MD_ERR_INVALID;
+            }
+    return MD_OK;
+}
+
+/* Ranks from keys, then the lists. *rank is freed by the caller. */
+MDI_SMALL static md_status prepare(const md_str *keys, size_t n, md_neighbor_options o, size_t **rank,
                          selector *s, size_t *dup, bool unique) {
     *rank = mdi_alloc_array(n, sizeof(size_t));
     if (!*rank) return MD_ERR_NOMEM;
     size_t d0;
     md_status st = key_ranks(keys, n, *rank, &d0);
-    if (dup) *dup = d0;
-    if (st == MD_OK && unique && d0 != SIZE_MAX) st = MD_ERR_INVALID;
-    if (st == MD_OK) st = sel_init(s, n, o, *rank);
-    if (st == MD_OK)
-        for (size_t i = n; i-- > 0;) s->src[(*rank)[i]] = i;
-    if (st != MD_OK) {
-        free(*rank);
-        *rank = NULL;
-    }
+    if (st == MD_OK) st = prepare_ranks(*rank, n, o, s, dup, unique);
     return st;
 }
 
-md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
+/* Caller ranks as size_t (NULL: the row order is the key order). */
+MDI_SMALL static md_status widen_ranks(const uint32_t *rank, size_t n, size_t **out) {
+    *out = mdi_alloc_array(n, sizeof(size_t));
+    if (!*out) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) (*out)[i] = rank ? rank[i] : i;
+    return MD_OK;
+}
+
+MDI_SMALL md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
                                 md_neighbor_options options, md_neighbor_pairs *out) {
+    return mdi_top_neighbor_pairs(vectors, n, options, out, MDI_TOP_AUTO);
+}
+
+/* A vset over keyed vectors (pointer and length arrays, freed by the caller). */
+MDI_SMALL static md_status keyed_vset(const md_keyed_vector *vectors, size_t n, vset *v, md_str **keys) {
+    memset(v, 0, sizeof *v);
+    *keys = NULL;
+    if (MDI_BAD_IN(vectors, n)) return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++)
+        if (MDI_BAD_IN(vectors[i].vec, vectors[i].len)) return MD_ERR_NULL;
+    const float **f = mdi_alloc_array(n, sizeof(float *));
+    size_t *len = mdi_alloc_array(n, sizeof(size_t));
+    *keys = mdi_alloc_array(n, sizeof(md_str));
+    v->n = n;
+    v->f = f;
+    v->len = len;
+    if (!f || !len || !*keys) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        f[i] = vectors[i].vec;
+        len[i] = vectors[i].len;
+        (*keys)[i] = vectors[i].key;
+    }
+    return MD_OK;
+}
+
+MDI_SMALL static void vset_free(vset *v) {
+    free((void *)v->f);
+    free((void *)v->g);
+    free((void *)v->len);
+}
+
+MDI_SMALL md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
+                                 md_neighbor_options options, md_neighbor_pairs *out, int mode) {
     if (!out) return MD_ERR_NULL;
     clear_out(out);
-    if (MDI_BAD_IN(vectors, n)) return MD_ERR_NULL;
-    bool same = true;
-    for (size_t i = 0; i < n; i++) {
-        if (MDI_BAD_IN(vectors[i].vec, vectors[i].len)) return MD_ERR_NULL;
-        if (vectors[i].len != vectors[0].len) same = false;
-    }
-    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
-    const float **rows = mdi_alloc_array(n, sizeof(float *));
+    vset v;
+    md_str *keys;
     size_t *rank = NULL;
     selector s;
     memset(&s, 0, sizeof s);
-    md_status st = (keys && rows) ? MD_OK : MD_ERR_NOMEM;
-    if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) {
-            keys[i] = vectors[i].key;
-            rows[i] = vectors[i].vec;
-        }
-        st = prepare(keys, n, options, &rank, &s, NULL, false);
-    }
-    if (st == MD_OK)
-        st = same ? all_pairs_rows(rows, n, n ? vectors[0].len : 0, 0, n, &s)
-                  : all_pairs_ragged(vectors, n, &s);
+    md_status st = keyed_vset(vectors, n, &v, &keys);
+    if (st == MD_OK) st = prepare(keys, n, options, &rank, &s, NULL, false);
+    if (st == MD_OK) st = every_pair(&v, &s, mode);
     if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
     sel_free(&s);
     free(rank);
-    free(rows);
     free(keys);
+    vset_free(&v);
     return st;
 }
 
-md_status md_rank_candidate_pairs(const md_candidate_pair *pairs, size_t n_pairs,
+MDI_SMALL md_status md_rank_candidate_pairs(const md_candidate_pair *pairs, size_t n_pairs,
                                   const md_keyed_vector *vectors, size_t n,
                                   md_neighbor_options options, md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
     clear_out(out);
-    if (MDI_BAD_IN(vectors, n) || MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
-    for (size_t i = 0; i < n; i++)
-        if (MDI_BAD_IN(vectors[i].vec, vectors[i].len)) return MD_ERR_NULL;
-    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
-    double *norm = mdi_alloc_array(n, sizeof(double));
+    if (MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
+    vset v;
+    md_str *keys;
     size_t *rank = NULL;
+    uint32_t *a = NULL, *b = NULL;
     selector s;
     memset(&s, 0, sizeof s);
     mdi_keymap map = {0, 0, NULL, NULL};
-    md_status st = (keys && norm) ? mdi_keymap_init(&map, n) : MD_ERR_NOMEM;
+    md_status st = keyed_vset(vectors, n, &v, &keys);
+    if (st == MD_OK && n >= UINT32_MAX) st = MD_ERR_RANGE;
+    if (st == MD_OK) st = mdi_keymap_init(&map, n);
+    /* new Map(entries): the last vector under a key wins */
+    for (size_t i = n; st == MD_OK && i-- > 0;) st = mdi_keymap_put(&map, keys[i], i, NULL, NULL);
     if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) {
-            keys[i] = vectors[i].key;
-            norm[i] = sqrt(sum_sq_f32(vectors[i].vec, vectors[i].len));
-        }
-        /* new Map(entries): the last vector under a key wins */
-        for (size_t i = n; i-- > 0 && st == MD_OK;) st = mdi_keymap_put(&map, keys[i], i, NULL, NULL);
+        a = mdi_alloc_array(n_pairs, sizeof(uint32_t));
+        b = mdi_alloc_array(n_pairs, sizeof(uint32_t));
+        if (!a || !b) st = MD_ERR_NOMEM;
+    }
+    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
+        size_t x = SIZE_MAX, y = SIZE_MAX;
+        mdi_keymap_get(&map, pairs[p].src, &x);
+        mdi_keymap_get(&map, pairs[p].dst, &y);
+        a[p] = x == SIZE_MAX ? UINT32_MAX : (uint32_t)x;
+        b[p] = y == SIZE_MAX ? UINT32_MAX : (uint32_t)y;
     }
     if (st == MD_OK) st = prepare(keys, n, options, &rank, &s, NULL, false);
-    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
-        size_t a, b;
-        if (!mdi_keymap_get(&map, pairs[p].src, &a) || !mdi_keymap_get(&map, pairs[p].dst, &b)) continue;
-        const md_keyed_vector *va = &vectors[a], *vb = &vectors[b];
-        double sim;
-        if (va->len == vb->len) sim = hoisted(dot_f32(va->vec, vb->vec, va->len), norm[a], norm[b]);
-        else md_cosine_f32(va->vec, va->len, vb->vec, vb->len, &sim);
-        if (!(sim >= s.floor)) continue;
-        s.src[rank[a]] = a;
-        st = offer(&s, rank[a], b, sim);
-    }
+    if (st == MD_OK) st = rank_pairs(&v, NULL, a, b, n_pairs, &s);
     if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
     sel_free(&s);
     mdi_keymap_free(&map);
+    free(a);
+    free(b);
     free(rank);
-    free(norm);
+    free(keys);
+    vset_free(&v);
+    return st;
+}
+
+/* ---------------------------------------------------------------- flat forms */
+
+MDI_SMALL static md_neighbor_options opts3(double floor, double k, double limit) {
+    md_neighbor_options o = {floor, k, limit};
+    return o;
+}
+
+/* A vset over data laid out back to back: vector i is elements
+ * [offsets[i] - offsets[0], offsets[i + 1] - offsets[0]) of data (floats
+ * when f32, else doubles). */
+MDI_SMALL static md_status flat_vset(const void *data, bool f32, const uint32_t *offsets, size_t n, vset *v) {
+    memset(v, 0, sizeof *v);
+    if (MDI_BAD_IN(offsets, n ? n + 1 : 0)) return MD_ERR_NULL;
+    for (size_t i = 0; i < n; i++)
+        if (offsets[i + 1] < offsets[i]) return MD_ERR_RANGE;
+    if (MDI_BAD_IN(data, n ? offsets[n] - offsets[0] : 0)) return MD_ERR_NULL;
+    size_t *len = mdi_alloc_array(n, sizeof(size_t));
+    const void **p = mdi_alloc_array(n, sizeof(void *));
+    v->n = n;
+    v->len = len;
+    if (f32) v->f = (const float *const *)p;
+    else v->g = (const double *const *)p;
+    if (!len || !p) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        size_t at = offsets[i] - offsets[0];
+        p[i] = !data ? NULL : f32 ? (const void *)((const float *)data + at) : (const void *)((const double *)data + at);
+        len[i] = offsets[i + 1] - offsets[i];
+    }
+    return MD_OK;
+}
+
+MDI_SMALL static md_status flat_top(const void *data, bool f32, const uint32_t *offsets, size_t n,
+                          const uint32_t *rank, double floor, double k, double limit,
+                          md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    vset v;
+    size_t *r = NULL;
+    selector s;
+    memset(&s, 0, sizeof s);
+    md_status st = flat_vset(data, f32, offsets, n, &v);
+    if (st == MD_OK) st = widen_ranks(rank, n, &r);
+    if (st == MD_OK) st = prepare_ranks(r, n, opts3(floor, k, limit), &s, NULL, false);
+    if (st == MD_OK) st = every_pair(&v, &s, MDI_TOP_AUTO);
+    if (st == MD_OK) st = sel_finish(&s, true, limit, out);
+    sel_free(&s);
+    free(r);
+    vset_free(&v);
+    return st;
+}
+
+MDI_SMALL md_status md_top_neighbor_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
+                                    const uint32_t *rank, double floor, double per_source_k,
+                                    double limit, md_neighbor_pairs *out) {
+    return flat_top(data, true, offsets, n, rank, floor, per_source_k, limit, out);
+}
+
+MDI_SMALL md_status md_top_neighbor_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
+                                    const uint32_t *rank, double floor, double per_source_k,
+                                    double limit, md_neighbor_pairs *out) {
+    return flat_top(data, false, offsets, n, rank, floor, per_source_k, limit, out);
+}
+
+MDI_SMALL md_status mdi_rank_pairs_ranked(const vset *v, const double *ss, const uint32_t *rank,
+                                const uint32_t *src, const uint32_t *dst, size_t n_pairs, double floor,
+                                double k, double limit, md_neighbor_pairs *out) {
+    size_t *r = NULL;
+    selector s;
+    memset(&s, 0, sizeof s);
+    md_status st = widen_ranks(rank, v->n, &r);
+    if (st == MD_OK) st = prepare_ranks(r, v->n, opts3(floor, k, limit), &s, NULL, false);
+    if (st == MD_OK) st = rank_pairs(v, ss, src, dst, n_pairs, &s);
+    if (st == MD_OK) st = sel_finish(&s, true, limit, out);
+    sel_free(&s);
+    free(r);
+    return st;
+}
+
+MDI_SMALL static md_status flat_rank(const void *data, bool f32, const uint32_t *offsets, size_t n,
+                           const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
+                           size_t n_pairs, double floor, double k, double limit, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    if (MDI_BAD_IN(src, n_pairs) || MDI_BAD_IN(dst, n_pairs)) return MD_ERR_NULL;
+    vset v;
+    md_status st = flat_vset(data, f32, offsets, n, &v);
+    if (st == MD_OK) st = mdi_rank_pairs_ranked(&v, NULL, rank, src, dst, n_pairs, floor, k, limit, out);
+    vset_free(&v);
+    return st;
+}
+
+MDI_SMALL md_status md_rank_candidate_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
+                                      const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
+                                      size_t n_pairs, double floor, double per_source_k, double limit,
+                                      md_neighbor_pairs *out) {
+    return flat_rank(data, true, offsets, n, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
+}
+
+MDI_SMALL md_status md_rank_candidate_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
+                                      const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
+                                      size_t n_pairs, double floor, double per_source_k, double limit,
+                                      md_neighbor_pairs *out) {
+    return flat_rank(data, false, offsets, n, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
+}
+
+MDI_SMALL md_status md_key_ranks(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *rank,
+                       uint32_t *dup) {
+    if (dup) *dup = UINT32_MAX;
+    if (MDI_BAD_IN(offsets, n ? n + 1 : 0) || MDI_BAD_IN(rank, n)) return MD_ERR_NULL;
+    if (n >= UINT32_MAX) return MD_ERR_RANGE;
+    for (size_t i = 0; i < n; i++)
+        if (offsets[i + 1] < offsets[i]) return MD_ERR_RANGE;
+    if (n && offsets[n] > offsets[0] && !bytes) return MD_ERR_NULL;
+    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
+    size_t *r = mdi_alloc_array(n, sizeof(size_t));
+    md_status st = keys && r ? MD_OK : MD_ERR_NOMEM;
+    size_t d0 = SIZE_MAX;
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) {
+            keys[i].ptr = (const char *)bytes + offsets[i];
+            keys[i].len = offsets[i + 1] - offsets[i];
+        }
+        st = key_ranks(keys, n, r, &d0);
+    }
+    if (st == MD_OK) {
+        for (size_t i = 0; i < n; i++) rank[i] = (uint32_t)r[i];
+        if (dup && d0 != SIZE_MAX) *dup = (uint32_t)d0;
+    }
+    free(r);
     free(keys);
     return st;
 }
 
 /* ---------------------------------------------------------------- packed */
 
-static md_status packed_rows(const float *matrix, size_t n, size_t d, const md_str *keys,
-                             const float ***rows) {
-    *rows = NULL;
+MDI_SMALL static md_status packed_vset(const float *matrix, size_t n, size_t d, vset *v) {
+    memset(v, 0, sizeof *v);
     if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
-    if (MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
-    *rows = mdi_alloc_array(n, sizeof(float *));
-    if (!*rows) return MD_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) (*rows)[i] = matrix ? matrix + i * d : NULL;
+    if (MDI_BAD_IN(matrix, n * d)) return MD_ERR_NULL;
+    const float **f = mdi_alloc_array(n, sizeof(float *));
+    size_t *len = mdi_alloc_array(n, sizeof(size_t));
+    v->n = n;
+    v->f = f;
+    v->len = len;
+    if (!f || !len) return MD_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        f[i] = matrix ? matrix + i * d : NULL;
+        len[i] = d;
+    }
     return MD_OK;
 }
 
-static md_status packed_pass(const float *matrix, size_t n, size_t d, const md_str *keys,
-                             size_t row_begin, size_t row_end, md_neighbor_options options,
-                             bool final, md_neighbor_pairs *out, size_t *dup) {
+/* The packed pass over ranked rows (unique ranks). */
+MDI_SMALL static md_status packed_ranked(const float *matrix, size_t n, size_t d, const size_t *rank,
+                               size_t row_begin, size_t row_end, md_neighbor_options options,
+                               bool final, md_neighbor_pairs *out, size_t *dup, int mode) {
+    vset v;
+    selector s;
+    memset(&s, 0, sizeof s);
+    md_status st = packed_vset(matrix, n, d, &v);
+    if (st == MD_OK) st = prepare_ranks(rank, n, options, &s, dup, true);
+    if (st == MD_OK) st = all_pairs(&v, d, row_begin, row_end, &s, mode);
+    if (st == MD_OK) st = sel_finish(&s, final, options.limit, out);
+    sel_free(&s);
+    vset_free(&v);
+    return st;
+}
+
+MDI_SMALL md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str *keys,
+                          size_t row_begin, size_t row_end, md_neighbor_options options,
+                          bool final, md_neighbor_pairs *out, size_t *dup, int mode) {
     if (dup) *dup = SIZE_MAX;
     if (!out) return MD_ERR_NULL;
     clear_out(out);
     if (row_begin > row_end || row_end > n) return MD_ERR_RANGE;
-    const float **rows;
-    md_status st = packed_rows(matrix, n, d, keys, &rows);
-    if (st != MD_OK) return st;
-    size_t *rank = NULL;
-    selector s;
-    memset(&s, 0, sizeof s);
-    st = prepare(keys, n, options, &rank, &s, dup, true);
-    if (st == MD_OK) st = all_pairs_rows(rows, n, d, row_begin, row_end, &s);
-    if (st == MD_OK) st = sel_finish(&s, final, options.limit, out);
-    sel_free(&s);
+    if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
+    if (MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
+    size_t *rank = mdi_alloc_array(n, sizeof(size_t)), d0;
+    md_status st = rank ? key_ranks(keys, n, rank, &d0) : MD_ERR_NOMEM;
+    if (st == MD_OK) st = packed_ranked(matrix, n, d, rank, row_begin, row_end, options, final, out, dup, mode);
     free(rank);
-    free(rows);
     return st;
 }
 
-md_status md_top_neighbor_pairs_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
+MDI_SMALL md_status md_top_neighbor_pairs_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
                                        md_neighbor_options options, md_neighbor_pairs *out,
                                        size_t *dup) {
-    return packed_pass(matrix, n, d, keys, 0, n, options, true, out, dup);
+    return mdi_packed_pass(matrix, n, d, keys, 0, n, options, true, out, dup, MDI_TOP_AUTO);
 }
 
-md_status md_neighbor_tile_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
+MDI_SMALL md_status md_neighbor_tile_packed(const float *matrix, size_t n, size_t d, const md_str *keys,
                                   size_t row_begin, size_t row_end, md_neighbor_options options,
                                   md_neighbor_pairs *out, size_t *dup) {
-    return packed_pass(matrix, n, d, keys, row_begin, row_end, options, false, out, dup);
+    return mdi_packed_pass(matrix, n, d, keys, row_begin, row_end, options, false, out, dup, MDI_TOP_AUTO);
 }
 
-md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs, const md_str *keys,
-                                  size_t n, md_neighbor_options options, md_neighbor_pairs *out,
-                                  size_t *dup) {
-    if (dup) *dup = SIZE_MAX;
+MDI_SMALL md_status md_neighbor_pairs_ranked(const float *matrix, size_t n, size_t d, const uint32_t *rank,
+                                   size_t row_begin, size_t row_end, double floor, double per_source_k,
+                                   double limit, bool final, md_neighbor_pairs *out) {
+    return mdi_neighbor_pairs_block(matrix, n, d, rank, row_begin, row_end, floor, per_source_k, limit,
+                                    final, out);
+}
+
+MDI_SMALL md_status mdi_neighbor_pairs_block(const float *matrix, size_t n, size_t d, const uint32_t *rank,
+                                   size_t row_begin, size_t row_end, double floor, double per_source_k,
+                                   double limit, bool final, md_neighbor_pairs *out) {
     if (!out) return MD_ERR_NULL;
     clear_out(out);
-    if (MDI_BAD_IN(pairs, n_pairs) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
+    if (row_begin > row_end || row_end > n) return MD_ERR_RANGE;
+    size_t *r = NULL;
+    md_status st = widen_ranks(rank, n, &r);
+    if (st == MD_OK)
+        st = packed_ranked(matrix, n, d, r, row_begin, row_end, opts3(floor, per_source_k, limit), final,
+                           out, NULL, MDI_TOP_AUTO);
+    free(r);
+    return st;
+}
+
+MDI_SMALL static md_status merge_ranked(const md_neighbor_pair *pairs, size_t n_pairs, const size_t *rank,
+                              size_t n, md_neighbor_options options, md_neighbor_pairs *out, size_t *dup) {
+    if (MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
     for (size_t p = 0; p < n_pairs; p++)
         if (pairs[p].src >= n || pairs[p].dst >= n) return MD_ERR_RANGE;
-    size_t *rank = NULL;
     selector s;
     memset(&s, 0, sizeof s);
-    md_status st = prepare(keys, n, options, &rank, &s, dup, true);
+    md_status st = prepare_ranks(rank, n, options, &s, dup, true);
     for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
         if (!(pairs[p].sim >= s.floor)) continue;
         st = offer(&s, rank[pairs[p].src], pairs[p].dst, pairs[p].sim);
     }
     if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
     sel_free(&s);
+    return st;
+}
+
+MDI_SMALL md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs, const md_str *keys,
+                                  size_t n, md_neighbor_options options, md_neighbor_pairs *out,
+                                  size_t *dup) {
+    if (dup) *dup = SIZE_MAX;
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    if (MDI_BAD_IN(pairs, n_pairs) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
+    size_t *rank = mdi_alloc_array(n, sizeof(size_t)), d0;
+    md_status st = rank ? key_ranks(keys, n, rank, &d0) : MD_ERR_NOMEM;
+    if (st == MD_OK) st = merge_ranked(pairs, n_pairs, rank, n, options, out, dup);
     free(rank);
+    return st;
+}
+
+MDI_SMALL md_status md_merge_neighbor_pairs_ranked(const md_neighbor_pair *pairs, size_t n_pairs,
+                                         const uint32_t *rank, size_t n, double floor,
+                                         double per_source_k, double limit, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    size_t *r = NULL;
+    md_status st = widen_ranks(rank, n, &r);
+    if (st == MD_OK) st = merge_ranked(pairs, n_pairs, r, n, opts3(floor, per_source_k, limit), out, NULL);
+    free(r);
     return st;
 }
 
 /* ---------------------------------------------------------------- 1 x n */
 
-md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
+MDI_SMALL md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
                              double *out) {
     if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
     if (MDI_BAD_IN(query, d) || MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(out, n)) return MD_ERR_NULL;
     enum { CHUNK = 1024 };
+    const mdi_kernels *K = mdi_kern();
     double *q = mdi_alloc_array(d, sizeof(double));
     double *ss = mdi_alloc_array(CHUNK, sizeof(double));
     if (!q || !ss) {
@@ -519,7 +1293,7 @@ md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, 
     for (size_t j0 = 0; j0 < n; j0 += CHUNK) {
         size_t cnt = n - j0 < CHUNK ? n - j0 : CHUNK;
         /* dots land in out, then become cosines in place */
-        mdi_rows_f32_simd(q, matrix + j0 * d, cnt, d, out + j0, ss);
+        K->rows_f32(q, matrix + j0 * d, cnt, d, out + j0, ss);
         for (size_t j = 0; j < cnt; j++) out[j0 + j] = mdi_cosine_finish(out[j0 + j], qs, ss[j]);
     }
     free(ss);
@@ -537,6 +1311,44 @@ static int top_cmp(const void *vctx, size_t a, size_t b) {
     return a < b ? -1 : (a > b ? 1 : 0);
 }
 
+MDI_SMALL md_status mdi_sort_top(size_t *order, size_t m, const double *sims) {
+    top_ctx c = {sims};
+    return mdi_sort_indices(order, m, top_cmp, &c);
+}
+
+/* The k best of sims[0..m) by value desc, position asc, as positions in
+ * pos[0..k) (k <= m): bounded insertion for a small k, else a stable sort.
+ * The values are never NaN (cosine's), so the order is total. */
+MDI_SMALL md_status mdi_select_top(const double *sims, size_t m, size_t k, size_t *pos, double *top) {
+    if (k <= 64) {
+        size_t held = 0;
+        for (size_t t = 0; t < m; t++) {
+            double v = sims[t];
+            if (held == k && !(v > top[held - 1])) continue; /* a tie loses: its position is later */
+            size_t at = held < k ? held++ : k - 1;
+            while (at > 0 && v > top[at - 1]) {
+                top[at] = top[at - 1];
+                pos[at] = pos[at - 1];
+                at--;
+            }
+            top[at] = v;
+            pos[at] = t;
+        }
+        return MD_OK;
+    }
+    size_t *order = mdi_alloc_array(m, sizeof(size_t));
+    if (!order) return MD_ERR_NOMEM;
+    for (size_t t = 0; t < m; t++) order[t] = t;
+    md_status st = mdi_sort_top(order, m, sims);
+    if (st == MD_OK)
+        for (size_t t = 0; t < k; t++) {
+            pos[t] = order[t];
+            top[t] = sims[order[t]];
+        }
+    free(order);
+    return st;
+}
+
 md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
                                  size_t k, size_t *idx, double *sims, size_t *len) {
     if (!len) return MD_ERR_NULL;
@@ -546,38 +1358,7 @@ md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t
     double *all = mdi_alloc_array(n, sizeof(double));
     if (!all) return MD_ERR_NOMEM;
     md_status st = md_cosine_rows_f32(query, matrix, n, d, all);
-    if (st == MD_OK && keep > 0) {
-        if (keep <= 64) {
-            /* bounded insertion: cosine is never NaN, so the order is total */
-            size_t held = 0;
-            for (size_t j = 0; j < n; j++) {
-                double v = all[j];
-                if (held == keep && !(v > sims[held - 1])) continue;
-                size_t at = held < keep ? held++ : keep - 1;
-                while (at > 0 && v > sims[at - 1]) {
-                    sims[at] = sims[at - 1];
-                    idx[at] = idx[at - 1];
-                    at--;
-                }
-                sims[at] = v;
-                idx[at] = j;
-            }
-        } else {
-            size_t *order = mdi_alloc_array(n, sizeof(size_t));
-            if (!order) st = MD_ERR_NOMEM;
-            if (st == MD_OK) {
-                for (size_t j = 0; j < n; j++) order[j] = j;
-                top_ctx c = {all};
-                st = mdi_sort_indices(order, n, top_cmp, &c);
-            }
-            if (st == MD_OK)
-                for (size_t j = 0; j < keep; j++) {
-                    idx[j] = order[j];
-                    sims[j] = all[order[j]];
-                }
-            free(order);
-        }
-    }
+    if (st == MD_OK && keep > 0) st = mdi_select_top(all, n, keep, idx, sims);
     if (st == MD_OK) *len = keep;
     free(all);
     return st;

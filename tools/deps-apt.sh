@@ -2,7 +2,8 @@
 # Install the Debian packages memdomain builds and tests with, only those missing.
 set -euo pipefail
 pkgs=(clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt emscripten
-      unicode-data python3 python3-networkx valgrind chromium gzip nodejs npm g++ make)
+      unicode-data python3 python3-networkx python3-numpy libopenblas0-pthread valgrind chromium gzip
+      nodejs npm g++ make)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

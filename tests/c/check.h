@@ -41,6 +41,8 @@ static inline int check_iters(int n) {
     int k = getenv("MD_TEST_UNDER_VALGRIND") ? n / 8 : n;
     return k > 0 ? k : 1;
 }
+/* Under valgrind (as above): for tests that also shrink their inputs. */
+static inline int check_quick(void) { return getenv("MD_TEST_UNDER_VALGRIND") != NULL; }
 
 /* splitmix64: a seeded, portable PRNG. */
 typedef struct { uint64_t s; } check_rng;
@@ -54,6 +56,8 @@ static inline uint64_t rng_next(check_rng *r) {
 static inline double rng_unit(check_rng *r) { return (double)(rng_next(r) >> 11) * 0x1p-53; }
 static inline double rng_range(check_rng *r, double lo, double hi) { return lo + (hi - lo) * rng_unit(r); }
 static inline size_t rng_below(check_rng *r, size_t n) { return n ? (size_t)(rng_next(r) % n) : 0; }
+
+
 
 static inline int check_report(const char *name) {
     printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);

@@ -1,13 +1,16 @@
 /* The vector modules on arbitrary keys, vectors and options: every shape of
  * the same question gives the same answer (reference-shaped, packed, tiles
- * merged in any split, the wasm boundary), results are ordered as the
- * design says, and the 1 x n arm and MMR agree with their plain forms. */
+ * merged in any split, the wasm boundary, the flat f32 / f64 forms with key
+ * ranks, the pruned passes forced on against the unpruned ones, resident
+ * rows through updates), results are ordered as the design says, and the
+ * 1 x n arm and MMR agree with their plain forms. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "boundary.h"
 #include "fuzz_input.h"
 #include "memdomain.h"
+#include "rows.h"
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 #define MAXN 24
@@ -104,7 +107,85 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
         }
     }
+    /* the flat forms with ranks from the key table, as floats and as widened doubles */
+    {
+        uint32_t rank[MAXN], voffs[MAXN + 1];
+        double wide[MAXN * (MAXD + 2)];
+        REQUIRE(md_key_ranks(bytes, offs, n, rank, NULL) == MD_OK);
+        voffs[0] = 0;
+        for (size_t i = 0; i < n; i++) voffs[i + 1] = voffs[i] + lens[i];
+        for (size_t i = 0; i < at; i++) wide[i] = (double)vals[i];
+        md_neighbor_pairs flat;
+        REQUIRE(md_top_neighbor_pairs_f32(vals, voffs, n, rank, o.floor, o.per_source_k, o.limit, &flat) == MD_OK);
+        REQUIRE(same_pairs(&flat, &ref));
+        md_neighbor_pairs_free(&flat);
+        REQUIRE(md_top_neighbor_pairs_f64(wide, voffs, n, rank, o.floor, o.per_source_k, o.limit, &flat) == MD_OK);
+        REQUIRE(same_pairs(&flat, &ref));
+        md_neighbor_pairs_free(&flat);
+    }
     md_neighbor_pairs_free(&ref);
+    /* Wider rows built from the same values (d2 >= 16, so the filter
+     * exists): the pruned passes forced on equal the unpruned ones, and
+     * resident rows answer as the one-shot arm through updates. */
+    if (n > 0 && unique) {
+        enum { WD = 40 };
+        size_t d2 = 16 + take_u8(&in) % (WD - 15);
+        float wrows[MAXN * WD];
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < d2; k++)
+                wrows[i * d2 + k] = vec[i].len ? vec[i].vec[k % vec[i].len] * (float)(1 + (double)k / 64) : 0.0f;
+        md_neighbor_pairs e, p;
+        REQUIRE(mdi_packed_pass(wrows, n, d2, keys, 0, n, o, true, &e, NULL, MDI_TOP_EXACT) == MD_OK);
+        REQUIRE(mdi_packed_pass(wrows, n, d2, keys, 0, n, o, true, &p, NULL, MDI_TOP_PRUNED) == MD_OK);
+        REQUIRE(same_pairs(&e, &p));
+        md_neighbor_pairs_free(&p);
+        md_neighbor_pairs_free(&e);
+        md_rows *r;
+        REQUIRE(md_rows_new(d2, &r) == MD_OK);
+        REQUIRE(md_rows_append(r, wrows, n) == MD_OK);
+        size_t nr = n;
+        if (take_u8(&in) & 1) { /* an update: overwrite, then remove one way or the other */
+            size_t i = take_u8(&in) % nr;
+            REQUIRE(md_rows_set(r, i, wrows + ((i + 1) % nr) * d2) == MD_OK);
+            memcpy(wrows + i * d2, wrows + ((i + 1) % nr) * d2, d2 * sizeof(float));
+            size_t j = take_u8(&in) % nr;
+            if (take_u8(&in) & 1) {
+                REQUIRE(md_rows_remove(r, j) == MD_OK);
+                memmove(wrows + j * d2, wrows + (j + 1) * d2, (nr - j - 1) * d2 * sizeof(float));
+            } else {
+                REQUIRE(md_rows_swap_remove(r, j) == MD_OK);
+                if (j != nr - 1) memcpy(wrows + j * d2, wrows + (nr - 1) * d2, d2 * sizeof(float));
+            }
+            nr--;
+        }
+        REQUIRE(md_rows_count(r) == nr);
+        size_t k = take_u8(&in) % (MAXN + 2), wl, gl;
+        size_t widx[MAXN + 2];
+        uint32_t gidx[MAXN + 2];
+        double wsim[MAXN + 2], gsim[MAXN + 2];
+        float q[WD];
+        for (size_t t = 0; t < d2; t++) q[t] = nr ? wrows[(take_u8(&in) % nr) * d2 + t] : 1.0f;
+        REQUIRE(md_top_cosine_rows_f32(q, wrows, nr, d2, k, widx, wsim, &wl) == MD_OK);
+        for (int mode = 0; mode < 3; mode++) {
+            REQUIRE(mdi_rows_top_cosine(r, q, k, gidx, gsim, &gl, mode, NULL) == MD_OK);
+            REQUIRE(gl == wl);
+            for (size_t i = 0; i < gl; i++) REQUIRE(gidx[i] == widx[i] && memcmp(&gsim[i], &wsim[i], 8) == 0);
+        }
+        /* rankCandidatePairs on the resident norms against the flat call */
+        uint32_t src[8], dst[8], woffs[MAXN + 1];
+        for (int t = 0; t < 8; t++) {
+            src[t] = (uint32_t)(take_u8(&in) % (nr + 1));
+            dst[t] = (uint32_t)(nr ? take_u8(&in) % nr : 0);
+        }
+        for (size_t i = 0; i <= nr; i++) woffs[i] = (uint32_t)(i * d2);
+        md_neighbor_pairs a1, a2;
+        REQUIRE(md_rank_candidate_pairs_f32(wrows, woffs, nr, NULL, src, dst, 8, o.floor, o.per_source_k, o.limit, &a1) == MD_OK);
+        REQUIRE(md_rows_rank_candidate_pairs(r, NULL, src, dst, 8, o.floor, o.per_source_k, o.limit, &a2) == MD_OK);
+        REQUIRE(same_pairs(&a1, &a2));
+        md_neighbor_pairs_free(&a1);
+        md_neighbor_pairs_free(&a2);
+        md_rows_free(r);
+    }
     /* MMR over the same vectors (as doubles), object form against packed form */
     double lambda = take_num(&in), limit = take_num(&in);
     double dv[MAXN * (MAXD + 2)], scores[MAXN];

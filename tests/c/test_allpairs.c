@@ -1,0 +1,167 @@
+/* The pruned all-pairs pass (forced, and as chosen automatically) against
+ * the unpruned pass, bit for bit, over thousands of seeds: random,
+ * clustered, duplicated-row and adversarial rows (near-ties, constant
+ * vectors, NaN, infinite, zero, subnormal and huge rows), keys whose order
+ * is not the row order (some outside the BMP), every kind of floor,
+ * perSourceK and limit, whole passes and tiles of random splits merged, and
+ * duplicate keys through the reference-shaped call. The unpruned pass is
+ * itself held to a transcription of the design in test_neighbors.c. */
+#include "check.h"
+#include "kernels.h"
+#include "memdomain.h"
+#include "rows.h"
+
+#include <stdlib.h>
+
+static check_rng rng = {1600};
+#include "vectors.h"
+
+static const double FLOORS[] = {-INFINITY, -1, -0.2, 0, 0.05, 0.3, 0.9, 1, NAN};
+static const double KS[] = {0, 1, 2, 3, 5, 10, 64, 65, 1.5, -1, INFINITY, NAN};
+static const double LIMITS[] = {0, 1, 7, 1e9, -3, NAN, INFINITY};
+#define COUNT(a) (sizeof a / sizeof a[0])
+
+static md_neighbor_options random_options(void) {
+    md_neighbor_options o = {FLOORS[rng_below(&rng, COUNT(FLOORS))], KS[rng_below(&rng, COUNT(KS))],
+                             LIMITS[rng_below(&rng, COUNT(LIMITS))]};
+    if (rng_below(&rng, 3) == 0) o.floor = rng_range(&rng, -0.5, 0.99);
+    return o;
+}
+
+/* n distinct keys whose JavaScript order differs from the row order. */
+static void make_keys(md_str *keys, char (*names)[12], size_t n, int dup) {
+    for (size_t i = 0; i < n; i++) {
+        size_t len = 0, v = (i * 7919u) % 100003u;
+        if (rng_below(&rng, 5) == 0) { names[i][len++] = (char)0xF0; names[i][len++] = (char)0x9F; names[i][len++] = (char)0x98; names[i][len++] = (char)0x80; }
+        else if (rng_below(&rng, 5) == 0) { names[i][len++] = (char)0xEF; names[i][len++] = (char)0xBD; names[i][len++] = (char)0x9E; }
+        for (int c = 0; c < 5; c++, v /= 26) names[i][len++] = (char)('a' + v % 26);
+        keys[i].ptr = names[i];
+        keys[i].len = len;
+    }
+    if (dup && n > 2) /* a few rows share a key with an earlier row */
+        for (int t = 0; t < 3; t++) {
+            size_t a = rng_below(&rng, n), b = rng_below(&rng, n);
+            keys[a] = keys[b];
+        }
+}
+
+static int same(const md_neighbor_pairs *a, const md_neighbor_pairs *b, const md_str *keys, int by_key) {
+    if (a->len != b->len) return 0;
+    for (size_t i = 0; i < a->len; i++) {
+        const md_neighbor_pair *x = &a->pairs[i], *y = &b->pairs[i];
+        if (memcmp(&x->sim, &y->sim, 8) != 0) return 0;
+        if (by_key ? (md_key_compare(keys[x->src], keys[y->src]) || md_key_compare(keys[x->dst], keys[y->dst]))
+                   : (x->src != y->src || x->dst != y->dst))
+            return 0;
+    }
+    return 1;
+}
+
+static size_t pruned_checked;
+
+static void test_packed(void) {
+    for (int seed = 0, seeds = check_iters(500); seed < seeds; seed++) {
+        int kind = (int)rng_below(&rng, KINDS);
+        size_t d = rng_below(&rng, 6) == 0 ? 384 : 16 + rng_below(&rng, 60);
+        md_neighbor_options o = random_options();
+        /* every pair kept (a large or NaN k): lists of n, so fewer rows */
+        bool big = !(o.per_source_k <= 64);
+        size_t n = rng_below(&rng, 8) == 0 ? rng_below(&rng, 4) : 2 + rng_below(&rng, big || check_quick() ? 50 : d > 100 ? 80 : 180);
+        float *m = malloc((n * d + 1) * sizeof(float));
+        make_rows(m, n, d, kind);
+        md_str *keys = malloc((n + 1) * sizeof(md_str));
+        char (*names)[12] = malloc((n + 1) * 12);
+        make_keys(keys, names, n, 0);
+        md_neighbor_pairs want, got;
+        CHECK(mdi_packed_pass(m, n, d, keys, 0, n, o, true, &want, NULL, MDI_TOP_EXACT) == MD_OK);
+        for (int mode = MDI_TOP_AUTO; mode <= MDI_TOP_PRUNED; mode += 2) {
+            CHECK(mdi_packed_pass(m, n, d, keys, 0, n, o, true, &got, NULL, mode) == MD_OK);
+            CHECK(same(&got, &want, keys, 0));
+            md_neighbor_pairs_free(&got);
+        }
+        pruned_checked++;
+        /* tiles of a random split, each pruned on its own, merged */
+        size_t cuts[6] = {0}, nc = 1 + rng_below(&rng, 4);
+        for (size_t c = 1; c < nc; c++) cuts[c] = rng_below(&rng, n + 1);
+        cuts[nc] = n;
+        for (size_t c = 1; c < nc; c++)
+            for (size_t e = c; e > 0 && cuts[e] < cuts[e - 1]; e--) { size_t t = cuts[e]; cuts[e] = cuts[e - 1]; cuts[e - 1] = t; }
+        md_neighbor_pair *all = NULL;
+        size_t na = 0;
+        for (size_t c = 0; c < nc; c++) {
+            md_neighbor_pairs tile;
+            int mode = rng_below(&rng, 2) ? MDI_TOP_PRUNED : MDI_TOP_AUTO;
+            CHECK(mdi_packed_pass(m, n, d, keys, cuts[c], cuts[c + 1], o, false, &tile, NULL, mode) == MD_OK);
+            all = realloc(all, (na + tile.len + 1) * sizeof(md_neighbor_pair));
+            memcpy(all + na, tile.pairs, tile.len * sizeof(md_neighbor_pair));
+            na += tile.len;
+            md_neighbor_pairs_free(&tile);
+        }
+        CHECK(md_merge_neighbor_pairs(all, na, keys, n, o, &got, NULL) == MD_OK);
+        CHECK(same(&got, &want, keys, 0));
+        md_neighbor_pairs_free(&got);
+        free(all);
+        md_neighbor_pairs_free(&want);
+        free(keys); free(names); free(m);
+    }
+}
+
+/* The reference-shaped call, duplicate keys included (one neighbourhood
+ * per key): the same keys and similarities as the unpruned pass. */
+static void test_shaped(void) {
+    for (int seed = 0, seeds = check_iters(200); seed < seeds; seed++) {
+        int kind = (int)rng_below(&rng, KINDS);
+        md_neighbor_options o = random_options();
+        size_t d = 16 + rng_below(&rng, 40), n = 2 + rng_below(&rng, o.per_source_k <= 64 ? 200 : 60);
+        float *m = malloc(n * d * sizeof(float));
+        make_rows(m, n, d, kind);
+        md_str *keys = malloc(n * sizeof(md_str));
+        char (*names)[12] = malloc(n * 12);
+        make_keys(keys, names, n, (int)rng_below(&rng, 2));
+        md_keyed_vector *v = malloc(n * sizeof(md_keyed_vector));
+        for (size_t i = 0; i < n; i++) v[i] = (md_keyed_vector){keys[i], m + i * d, d};
+        md_neighbor_pairs want, got;
+        CHECK(mdi_top_neighbor_pairs(v, n, o, &want, MDI_TOP_EXACT) == MD_OK);
+        CHECK(mdi_top_neighbor_pairs(v, n, o, &got, MDI_TOP_PRUNED) == MD_OK);
+        CHECK(same(&got, &want, keys, 1));
+        md_neighbor_pairs_free(&got);
+        CHECK(md_top_neighbor_pairs(v, n, o, &got) == MD_OK);
+        CHECK(same(&got, &want, keys, 1));
+        md_neighbor_pairs_free(&got);
+        md_neighbor_pairs_free(&want);
+        free(v); free(keys); free(names); free(m);
+    }
+}
+
+/* One larger pass where the automatic choice prunes (enough pairs), with
+ * the candidate buffer overflowing (many near-ties), so compaction, the
+ * flush and the give-up rule all run. */
+static void test_large(void) {
+    for (int kind = 0; kind < KINDS; kind += check_quick() ? 3 : 1) {
+        size_t n = 300, d = 24; /* 44,850 pairs: the automatic choice probes and prunes */
+        float *m = malloc(n * d * sizeof(float));
+        make_rows(m, n, d, kind);
+        md_str *keys = malloc(n * sizeof(md_str));
+        char (*names)[12] = malloc(n * 12);
+        make_keys(keys, names, n, 0);
+        md_neighbor_options o = {kind == CONSTANT ? -INFINITY : 0, 3, 1e9};
+        md_neighbor_pairs want, got;
+        CHECK(mdi_packed_pass(m, n, d, keys, 0, n, o, true, &want, NULL, MDI_TOP_EXACT) == MD_OK);
+        for (int mode = MDI_TOP_AUTO; mode <= MDI_TOP_PRUNED; mode += 2) {
+            CHECK(mdi_packed_pass(m, n, d, keys, 0, n, o, true, &got, NULL, mode) == MD_OK);
+            CHECK(same(&got, &want, keys, 0));
+            md_neighbor_pairs_free(&got);
+        }
+        md_neighbor_pairs_free(&want);
+        free(keys); free(names); free(m);
+    }
+}
+
+int main(void) {
+    printf("kernel variant: %s\n", mdi_kernel_isa());
+    test_packed();
+    test_shaped();
+    test_large();
+    printf("pruned passes checked: %zu\n", pruned_checked);
+    return check_report("test_allpairs");
+}
