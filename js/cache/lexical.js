@@ -12,7 +12,7 @@
 // terms' lists in query order: the same doubles, the same order, without FTS5
 // scoring every matching row again (for a word in most memories that is most of the
 // cache, per query). The ties break on path in SQLite's BINARY order (code points).
-/** Cached terms' rows, at most (12 bytes each); the least recently used terms go first. */
+/** Kept terms' rows, at most (16 bytes each); the least recently used terms go first. */
 export const LEXICAL_CACHE_ROWS = 1 << 20;
 
 const TERM_SQL = "SELECT rowid AS id, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ?";
@@ -40,7 +40,7 @@ export class Lexical {
   constructor() {
     /** rowid -> path, every live memory (the FTS index holds live memories only) */
     this.pathOf = new Map();
-    this._terms = new Map(); // term -> { ids: Int32Array, c: Float64Array } (c = -bm25 of the term alone)
+    this._terms = new Map(); // term -> { ids: Float64Array (rowids), c: Float64Array } (c = -bm25 of the term alone)
     this._df = new Map(); // term -> rows holding it
     this._rows = 0;
     /** the cap on cached rows (LEXICAL_CACHE_ROWS) */
@@ -81,13 +81,17 @@ export class Lexical {
       this._terms.set(term, list);
       return list;
     }
-    const rows = typeof db.arrays === "function" ? await db.arrays(TERM_SQL, [phrase(term)])
-      : (await db.all(TERM_SQL, [phrase(term)])).map((r) => [r.id, r.s]);
-    const ids = new Int32Array(rows.length), c = new Float64Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      ids[i] = rows[i][0];
-      c[i] = -rows[i][1];
+    let ids, c;
+    if (typeof db.numbers === "function") {
+      const cols = await db.numbers(TERM_SQL, [phrase(term)]);
+      ids = cols.length ? cols[0] : new Float64Array(0);
+      c = cols.length ? cols[1] : new Float64Array(0);
+    } else {
+      const rows = await db.all(TERM_SQL, [phrase(term)]);
+      ids = Float64Array.from(rows, (r) => r.id);
+      c = Float64Array.from(rows, (r) => r.s);
     }
+    for (let i = 0; i < c.length; i++) c[i] = -c[i];
     list = { ids, c };
     this._terms.set(term, list);
     this._df.set(term, ids.length);
@@ -118,12 +122,18 @@ export class Lexical {
     for (const t of terms) lists.push(await this._list(db, t));
     let max = 0;
     for (const l of lists) for (let j = 0; j < l.ids.length; j++) if (l.ids[j] > max) max = l.ids[j];
+    const { ids, sums } = max < 2 ** 24 || max <= 4 * this.pathOf.size ? this._addDense(lists, max) : addSparse(lists);
+    return this._select(ids, sums, depth);
+  }
+
+  /** Each row's sum of its terms' scores, added in phrase order as fts5Bm25Function adds them (0.0 + c0 + c1 ...). */
+  _addDense(lists, max) {
     if (this._acc.length <= max) {
       this._acc = new Float64Array(Math.max(max + 1, 2 * this._acc.length));
       this._mark = new Uint8Array(this._acc.length);
     }
     const acc = this._acc, mark = this._mark, touched = [];
-    for (const { ids, c } of lists) { // phrase order, as fts5Bm25Function adds them
+    for (const { ids, c } of lists) {
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j];
         if (!mark[id]) {
@@ -134,15 +144,23 @@ export class Lexical {
         acc[id] += c[j];
       }
     }
-    // the top `depth` by bm25 = -1.0 * sum asc, then path asc
+    const sums = new Float64Array(touched.length);
+    for (let i = 0; i < touched.length; i++) {
+      sums[i] = acc[touched[i]];
+      mark[touched[i]] = 0;
+    }
+    return { ids: touched, sums };
+  }
+
+  /** The top `depth` by bm25 = -1.0 * sum asc, then path asc; rows no longer live are skipped. */
+  _select(ids, sums, depth) {
     const pathOf = this.pathOf;
     const better = (s, p, t, q) => s < t || (s === t && byCodePoint(p, q) < 0);
     if (depth > 100) { // a threshold from a native sort, then a full sort of what passes it
       const cand = [];
-      for (const id of touched) {
-        mark[id] = 0;
-        const path = pathOf.get(id);
-        if (path !== undefined) cand.push({ path, s: -1.0 * acc[id] });
+      for (let i = 0; i < ids.length; i++) {
+        const path = pathOf.get(ids[i]);
+        if (path !== undefined) cand.push({ path, s: -1.0 * sums[i] });
       }
       let pass = cand;
       if (cand.length > depth) {
@@ -152,11 +170,10 @@ export class Lexical {
       return pass.sort((a, b) => (better(a.s, a.path, b.s, b.path) ? -1 : 1)).slice(0, depth).map((x) => x.path);
     }
     const top = [], score = [];
-    for (const id of touched) {
-      mark[id] = 0;
-      const path = pathOf.get(id);
+    for (let i = 0; i < ids.length; i++) {
+      const path = pathOf.get(ids[i]);
       if (path === undefined) continue;
-      const s = -1.0 * acc[id];
+      const s = -1.0 * sums[i];
       if (top.length === depth && !better(s, path, score[depth - 1], top[depth - 1])) continue;
       let j = top.length === depth ? depth - 1 : top.length;
       while (j > 0 && better(s, path, score[j - 1], top[j - 1])) {
@@ -171,3 +188,9 @@ export class Lexical {
   }
 }
 
+/** _addDense for rowids too large for an array indexed by rowid. */
+function addSparse(lists) {
+  const acc = new Map();
+  for (const { ids, c } of lists) for (let j = 0; j < ids.length; j++) acc.set(ids[j], (acc.get(ids[j]) ?? 0.0) + c[j]);
+  return { ids: [...acc.keys()], sums: Float64Array.from(acc.values()) };
+}

@@ -426,6 +426,25 @@ describe("the lexical arm's kept per-term scores", () => {
       expect(await lexicalOf({ text: "zyzzyva" })).toEqual(["tie/a", "tie/\ue000", "tie/\uffee", "tie/\ud83d\ude00"]);
     } finally { await cache.close(); }
   });
+
+  test("rowids far above the number of memories (a database written elsewhere) take the sparse sum, with the same order", async () => {
+    const file = `${dir}/lexical-sparse.sqlite`;
+    let cache = await openMemoryCache({ path: file });
+    await cache.put(corpus.slice(0, 120));
+    await cache.close();
+    const db = new Database(file);
+    db.exec(`UPDATE memories SET id = id * 1000003 + 40000000; DELETE FROM memories_fts;
+      INSERT INTO memories_fts (rowid, gist, body) SELECT id, gist, body FROM memories;`);
+    db.close();
+    cache = await openMemoryCache({ path: file });
+    try {
+      expect(Math.min(...cache._lexical.pathOf.keys())).toBeGreaterThan(2 ** 24);
+      for (const base of queries) {
+        const q = { text: base.text, weights: { vector: 0, salience: 0, lateral: 0 } };
+        expect([q.text, (await cache.searchArms(q)).lexical]).toEqual([q.text, (await byHand(cache, file, q)).lists.lexical]);
+      }
+    } finally { await cache.close(); }
+  });
 });
 
 test("sleep's neighbour lists after merges equal topNeighborPairsPacked over the survivors (refilled from the wide lists, or rescanned)", () => {
