@@ -522,9 +522,14 @@ class MemoryCache {
   sleep(options) {
     const fn = "sleep";
     return this._op(fn, async () => {
-      const report = await runSleep(this._db, this._resident, fn, options);
-      await this._resident.load(this._db);
-      await this._lexical.load(this._db);
+      const { report, removed } = await runSleep(this._db, this._resident, fn, options);
+      // the pass changes no embedding or salience signal: only the memories it removed and the edges
+      for (const { path, id } of removed) {
+        this._resident.removeMemory(path);
+        this._lexical.pathOf.delete(id);
+      }
+      if (removed.length) this._lexical.invalidate();
+      await this._resident.loadEdges(this._db);
       return report;
     });
   }

@@ -121,6 +121,7 @@ const wordCount = (body) => {
   return t ? t.split(/\s+/).length : 0;
 };
 
+/** The pass; resolves { report, removed: [{ path, id }] (the memories it superseded or deleted) }. */
 export async function runSleep(db, resident, fn, options) {
   const o = checkOptions(fn, options);
   const T = {};
@@ -294,7 +295,8 @@ export async function runSleep(db, resident, fn, options) {
     if (s > largest) largest = s;
   }
   T.total = performance.now() - t0;
-  return {
+  const removed = [...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
+  const report = {
     now: o.now,
     memories: rows.length,
     bands,
@@ -311,4 +313,5 @@ export async function runSleep(db, resident, fn, options) {
     written: { memories: memoryRows, edges: edgesChanged ? wanted.length : 0, statements: st.length },
     timings: T,
   };
+  return { report, removed };
 }

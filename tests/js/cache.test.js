@@ -418,6 +418,16 @@ describe("the lexical arm's kept per-term scores", () => {
       await check("deleted");
       await cache.sleep({ now: NOW, floor: 0.5 });
       await check("after sleep");
+      const evicting = await cache.sleep({ now: NOW + 3000 * 86_400_000, floor: 0.5, evict: true });
+      expect(evicting.evicted).toBeGreaterThan(0);
+      await check("after sleep with evict");
+      for (const q of queries.slice(0, 4)) { // every arm, and the search, over what is left
+        const want = await byHand(cache, file, q);
+        const arms = await cache.searchArms(q);
+        for (const a of ["lexical", "vector", "salience", "lateral"]) expect([a, arms[a]]).toEqual([a, want.lists[a]]);
+        sameHits(await cache.search(q), want.hits);
+        for (const p of evicting.evict) expect(want.lists.vector).not.toContain(p);
+      }
       cache._lexical.maxRows = 5; // every list is evicted as soon as the next one is read
       await check("evicted");
       // ties on the score break on the path in code point order (as SQLite's ORDER BY path)
