@@ -156,7 +156,8 @@ export function d1Adapter(d1) {
       return r.results.map(blobs);
     },
     async numbers(sql, params) {
-      return columns(await stmt(sql, params).raw());
+      const s = stmt(sql, params);
+      return columns(typeof s.raw === "function" ? await s.raw() : (await s.all()).results.map((r) => Object.values(r)));
     },
     async batch(statements) {
       if (statements.length) await d1.batch(statements.map((s) => stmt(s.sql, s.params)));

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
-import { openMemoryCache, ftsQuery, queryTerms, salienceOrder } from "../../js/cache/index.js";
+import { openMemoryCache, ftsQuery, queryTerms, salienceOrder, betterSqlite3Adapter } from "../../js/cache/index.js";
 import { byCodePoint } from "../../js/cache/lexical.js";
 import { neighbours, repairNeighbours } from "../../js/cache/sleep.js";
 import { rng } from "./rng.js";
@@ -435,6 +435,18 @@ describe("the lexical arm's kept per-term scores", () => {
       await cache.put([twin("tie/\ud83d\ude00"), twin("tie/\uffee"), twin("tie/\ue000"), twin("tie/a")]);
       expect(await lexicalOf({ text: "zyzzyva" })).toEqual(["tie/a", "tie/\ue000", "tie/\uffee", "tie/\ud83d\ude00"]);
     } finally { await cache.close(); }
+  });
+
+  test("an adapter without numbers() (all() only) answers the same", async () => {
+    const full = betterSqlite3Adapter(new Database(":memory:"));
+    const { numbers, ...plain } = full;
+    expect(typeof numbers).toBe("function");
+    const a = await openMemoryCache({ db: { ...plain, kind: "plain" } }), b = await openMemoryCache({ db: betterSqlite3Adapter(new Database(":memory:")) });
+    try {
+      await a.put(corpus.slice(0, 150));
+      await b.put(corpus.slice(0, 150));
+      for (const q of queries) expect(await a.search(q)).toEqual(await b.search(q));
+    } finally { await a.close(); await b.close(); }
   });
 
   test("rowids far above the number of memories (a database written elsewhere) take the sparse sum, with the same order", async () => {
