@@ -91,8 +91,12 @@ export class Lexical {
       ids = Float64Array.from(rows, (r) => r.id);
       c = Float64Array.from(rows, (r) => r.s);
     }
-    for (let i = 0; i < c.length; i++) c[i] = -c[i];
-    list = { ids, c };
+    let max = 0;
+    for (let i = 0; i < c.length; i++) {
+      c[i] = -c[i];
+      if (ids[i] > max) max = ids[i];
+    }
+    list = { ids, c, max };
     this._terms.set(term, list);
     this._df.set(term, ids.length);
     this._rows += ids.length;
@@ -120,8 +124,9 @@ export class Lexical {
   async top(db, terms, depth) {
     const lists = [];
     for (const t of terms) lists.push(await this._list(db, t));
+    if (lists.length === 1) return this._select(lists[0].ids, lists[0].c, depth); // 0.0 + c0 is c0
     let max = 0;
-    for (const l of lists) for (let j = 0; j < l.ids.length; j++) if (l.ids[j] > max) max = l.ids[j];
+    for (const l of lists) if (l.max > max) max = l.max;
     const { ids, sums } = max < 2 ** 24 || max <= 4 * this.pathOf.size ? this._addDense(lists, max) : addSparse(lists);
     return this._select(ids, sums, depth);
   }
@@ -171,9 +176,10 @@ export class Lexical {
     }
     const top = [], score = [];
     for (let i = 0; i < ids.length; i++) {
+      const s = -1.0 * sums[i];
+      if (top.length === depth && s > score[depth - 1]) continue; // worse than the last kept: no path needed
       const path = pathOf.get(ids[i]);
       if (path === undefined) continue;
-      const s = -1.0 * sums[i];
       if (top.length === depth && !better(s, path, score[depth - 1], top[depth - 1])) continue;
       let j = top.length === depth ? depth - 1 : top.length;
       while (j > 0 && better(s, path, score[j - 1], top[j - 1])) {
