@@ -12,8 +12,12 @@
 // terms' lists in query order: the same doubles, the same order, without FTS5
 // scoring every matching row again (for a word in most memories that is most of the
 // cache, per query). The ties break on path in SQLite's BINARY order (code points).
-/** Kept terms' rows, at most (16 bytes each); the least recently used terms go first. */
+/**
+ * Kept terms' rows (16 bytes each), at most this or LEXICAL_ROWS_PER_MEMORY per live
+ * memory, whichever is larger; the least recently used terms go first.
+ */
 export const LEXICAL_CACHE_ROWS = 1 << 20;
+export const LEXICAL_ROWS_PER_MEMORY = 16;
 
 const TERM_SQL = "SELECT rowid AS id, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ?";
 const COUNT_SQL = "SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?";
@@ -43,8 +47,8 @@ export class Lexical {
     this._terms = new Map(); // term -> { ids: Float64Array (rowids), c: Float64Array } (c = -bm25 of the term alone)
     this._df = new Map(); // term -> rows holding it
     this._rows = 0;
-    /** the cap on cached rows (LEXICAL_CACHE_ROWS) */
-    this.maxRows = LEXICAL_CACHE_ROWS;
+    /** the cap on kept rows; null: LEXICAL_CACHE_ROWS or LEXICAL_ROWS_PER_MEMORY per live memory */
+    this.maxRows = null;
     this._acc = new Float64Array(0);
     this._mark = new Uint8Array(0);
   }
@@ -100,8 +104,9 @@ export class Lexical {
     this._terms.set(term, list);
     this._df.set(term, ids.length);
     this._rows += ids.length;
+    const cap = this.maxRows ?? Math.max(LEXICAL_CACHE_ROWS, LEXICAL_ROWS_PER_MEMORY * this.pathOf.size);
     for (const [t, l] of this._terms) {
-      if (this._rows <= this.maxRows || t === term) break;
+      if (this._rows <= cap || t === term) break;
       this._terms.delete(t);
       this._rows -= l.ids.length;
     }
