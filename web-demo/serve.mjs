@@ -23,6 +23,7 @@ const MIME = {
   ".mjs": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".json": "application/json; charset=utf-8",
+  ".jsonl": "application/x-ndjson; charset=utf-8",
   ".wasm": "application/wasm",
   ".f32": "application/octet-stream",
   ".bin": "application/octet-stream",

@@ -1,258 +1,326 @@
-// The demo's compute worker: owns the wasm instance and the corpus, answers one
-// request at a time. Every number it returns comes from the memdomain package
-// (fusion, similarities, MMR, PageRank, communities, retention, merge stages);
-// JavaScript here only gathers inputs, counts and sorts for display.
+// The workbench's compute worker: owns the wasm instance, the dataset and the backend
+// (backend.js: where the memories live, how the arms are read), and answers one
+// request at a time. Every number it returns comes from the memdomain package:
+// fusion, MMR, similarities, PageRank, communities, bridges, retention scores and
+// bands, merge stages and veto reasons. JavaScript here gathers inputs, counts,
+// sorts for display and computes the ranking metrics against the labels.
 import * as md from "./build/demo/memdomain.js";
 import { forceLink, forceManyBody, forceSimulation, forceX, forceY } from "./build/demo/d3-force.js";
-import { lexicalIndex, lexicalScores, project2d, queryVector } from "./lib/arms.js";
-import { NEEDS } from "./lib/needs.js";
+import { openBackend } from "./backend.js";
+import { queryVector } from "./lib/arms.js";
+import { ageDays, parseDataset, toJsonl, wordCount } from "./lib/data.js";
+import { evaluate } from "./lib/metrics.js";
+import { decidingTokens } from "./lib/veto.js";
 
 const ARMS = ["lexical", "vector", "salience", "lateral"];
-
-const has = (name) => md[name] !== undefined;
-const available = Object.fromEntries(Object.entries(NEEDS).map(([k, names]) => [k, names.every(has)]));
-const missing = Object.fromEntries(Object.entries(NEEDS).map(([k, names]) => [k, names.filter((n) => !has(n))]));
-
-let S = null; // corpus state
+const SIDE = "workbench-queries.json";
+let base = null; // the page's base URL
+let B = null; // backend
+let D = null; // the dataset and everything derived from it once
+let version = 0; // bumps with every dataset change (cache keys)
+const cache = new Map(); // small LRU of computed results
 
 function progress(id, text, fraction) {
   postMessage({ type: "progress", id, text, fraction });
 }
 
-async function init(id, base) {
-  progress(id, "loading the wasm module", 0.05);
-  await md.init(new URL("build/memdomain.wasm", base));
-  progress(id, "loading the corpus", 0.2);
+function remember(key, make) {
+  if (cache.has(key)) {
+    const v = cache.get(key);
+    cache.delete(key);
+    cache.set(key, v);
+    return v;
+  }
+  const v = make();
+  cache.set(key, v);
+  if (cache.size > 48) cache.delete(cache.keys().next().value);
+  return v;
+}
+
+// ------------------------------------------------------------------ dataset
+
+/**
+ * Everything derived from the memories once per dataset: the packed matrix (merge candidates),
+ * one Graph handle (PageRank, communities, bridges, personalized walks), retention inputs.
+ * The vector arm's resident rows live in memdomain/cache (backend.js), in this same worker.
+ */
+function derive(ds, id) {
+  D?.graph.free();
+  cache.clear();
+  version++;
+  progress(id, "the memory graph", 0.7);
+  const memories = ds.memories;
+  const byPath = new Map(memories.map((m, i) => [m.path, i]));
+  const sorted = memories.map((m) => m.path).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const withVec = sorted.filter((p) => memories[byPath.get(p)].embedding);
+  const dim = withVec.length ? memories[byPath.get(withVec[0])].embedding.length : null;
+  const matrix = new Float32Array(withVec.length * (dim ?? 1));
+  withVec.forEach((p, i) => matrix.set(memories[byPath.get(p)].embedding, i * dim));
+  const graphEdges = ds.edges.map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
+  const graph = new md.Graph(memories.map((m) => m.path), graphEdges);
+  const nodeIndex = new Map(graph.nodes.map((p, i) => [p, i]));
+  const now = ds.meta.now;
+  D = {
+    ...ds, byPath, dim, rowPaths: withVec, matrix, graph, nodeIndex, graphEdges,
+    ages: Float64Array.from(memories, (m) => ageDays(m, now)), words: Float64Array.from(memories, (m) => wordCount(m.body)),
+    queryById: new Map(ds.queries.map((q) => [q.id, q])), layout: null, pairs: new Map(), encoder: null,
+  };
+}
+
+async function loadExample(id) {
+  progress(id, "fetching the synthetic example", 0.1);
+  const files = await Promise.all(["example-memories.jsonl", "example-queries.jsonl"].map(async (name) =>
+    ({ name, text: await (await fetch(new URL(`build/demo/${name}`, base))).text() })));
+  return importFiles(id, files, "example");
+}
+
+async function importFiles(id, files, source = "import") {
+  progress(id, "parsing", 0.2);
+  const texts = files.filter((f) => typeof f.text === "string"), dbs = files.filter((f) => f.bytes);
+  if (dbs.length > 1) return { ok: false, errors: ["one SQLite file at a time"], warnings: [] };
+  if (dbs.length && !B.sqlite) return { ok: false, errors: ["a SQLite file needs memdomain/cache behind the page"], warnings: [] };
+  let ds;
+  if (dbs.length) {
+    // the memories and edges come from the database (memdomain/cache's schema); queries, labels
+    // and meta from the JSON Lines files beside it
+    progress(id, `opening ${dbs[0].name}`, 0.3);
+    const stored = await B.importBytes(dbs[0].bytes);
+    if (!stored) return { ok: false, errors: [`${dbs[0].name} holds no memories`], warnings: [] };
+    const lines = toJsonl({ meta: { name: dbs[0].name }, memories: stored.memories, edges: stored.edges, queries: [] }).memories;
+    ds = parseDataset([{ name: dbs[0].name, text: lines }, ...texts.map((f) => ({ name: f.name, text: f.text.split("\n").filter((l) => !/^\s*\{\s*"(path|src|dst)"/.test(l)).join("\n") }))]);
+  } else {
+    ds = parseDataset(texts);
+    if (!ds.memories.length) return { ok: false, errors: ds.errors.length ? ds.errors : ["no memory lines found"], warnings: ds.warnings };
+    await B.replace(ds.memories, ds.edges, (text, f) => progress(id, text, 0.3 + 0.3 * f));
+  }
+  ds.meta.source = source;
+  await B.writeSide(SIDE, JSON.stringify({ meta: ds.meta, queries: ds.queries.map((q) => ({ ...q, vector: q.vector && Array.from(q.vector) })) }));
+  derive(ds, id);
+  return { ok: true, errors: ds.errors, warnings: ds.warnings, summary: summary() };
+}
+
+async function restore(id) {
+  progress(id, "opening the stored memories", 0.3);
+  const stored = await B.load();
+  const side = await B.readSide(SIDE);
+  if (!stored || !side) return false;
+  const { meta, queries } = JSON.parse(side);
+  derive({ meta, memories: stored.memories, edges: stored.edges,
+    queries: queries.map((q) => ({ ...q, vector: q.vector && Float32Array.from(q.vector) })) }, id);
+  return true;
+}
+
+function summary() {
+  const types = {};
+  for (const m of D.memories) types[m.type] = (types[m.type] ?? 0) + 1;
+  return {
+    name: D.meta.name ?? "unnamed", source: D.meta.source ?? "import", note: D.meta.note ?? null, now: D.meta.now,
+    memories: D.memories.length, withEmbedding: D.rowPaths.length, dim: D.dim, edges: D.edges.length, types,
+    queries: D.queries.map((q) => ({ id: q.id, text: q.text, hasVector: !!q.vector, relevant: q.relevant ? Object.keys(q.relevant).length : 0 })),
+    labelled: D.queries.filter((q) => q.relevant && Object.keys(q.relevant).length).length,
+    backend: B.kind, sqlite: B.sqlite, encoder: D.meta.queryEncoder === "synthetic-topics",
+  };
+}
+
+function designTables() {
+  const profiles = {};
+  for (const t of Object.keys(md.WEIGHT_PROFILES)) profiles[t] = { ...md.WEIGHT_PROFILES[t] };
+  const halfLives = {};
+  for (const t of Object.keys(md.HALF_LIVES_DAYS)) halfLives[t] = md.HALF_LIVES_DAYS[t];
+  return {
+    signals: [...md.SIGNAL_NAMES], profiles, defaultWeights: { ...md.DEFAULT_WEIGHTS }, halfLives,
+    defaultHalfLife: md.DEFAULT_HALF_LIFE_DAYS, keep: md.KEEP_THRESHOLD, evict: md.EVICT_THRESHOLD,
+    RRF_K: md.RRF_K, MMR_LAMBDA: md.MMR_LAMBDA, damping: md.PAGERANK_DAMPING, maxIterations: md.PAGERANK_MAX_ITERATIONS,
+    minCommunitySize: md.MIN_COMMUNITY_SIZE, threshold: md.NEAR_DUPLICATE_THRESHOLD, maxPairs: md.MAX_MERGE_PAIRS,
+  };
+}
+
+// ------------------------------------------------------------------ queries and search
+
+/** The synthetic example's query encoder (topic keywords -> the corpus's synthetic directions). */
+async function encoder() {
+  if (D.encoder) return D.encoder;
   const [corpus, buf] = await Promise.all([
     fetch(new URL("build/demo/corpus.json", base)).then((r) => r.json()),
     fetch(new URL("build/demo/vectors.f32", base)).then((r) => r.arrayBuffer()),
   ]);
-  const dim = corpus.dim;
-  const all = new Float32Array(buf);
-  const n = corpus.memories.length;
-  const T = corpus.topics.length;
-  const vec = (i) => all.subarray(i * dim, (i + 1) * dim);
+  const all = new Float32Array(buf), dim = corpus.dim, n = corpus.memories.length, T = corpus.topics.length;
   const centroid = (t) => all.subarray((n + t) * dim, (n + t + 1) * dim);
   const subdir = (t, s) => all.subarray((n + T + t * 4 + s) * dim, (n + T + t * 4 + s + 1) * dim);
-  progress(id, "indexing terms", 0.4);
-  S = {
-    corpus, dim, vec, centroid, subdir,
-    memories: corpus.memories,
-    paths: corpus.memories.map((m) => m.path),
-    index: new Map(corpus.memories.map((m, i) => [m.path, i])),
-    lex: lexicalIndex(corpus.memories),
-    edges: corpus.edges.map((e) => ({ src: e.src, dst: e.dst, strength: e.strength })),
-    queries: new Map(),
-    graph: null,
-    neighbors: new Map(),
-  };
-  if (available.graph) {
-    progress(id, "PageRank and communities", 0.6);
-    globalGraph();
-  }
-  progress(id, "ready", 1);
-  return {
-    available, missing,
-    exports: Object.keys(md).sort(),
-    corpus: {
-      memories: n, edges: corpus.edges.length, dim, counts: corpus.counts, howMade: corpus.howMade, seed: corpus.seed,
-      topics: corpus.topics.map((t) => t.label), queries: corpus.queries,
-      types: [...new Set(corpus.memories.map((m) => m.type))].sort(),
-      defaults: available.retention ? retentionDefaults() : null,
-      mergeDefaults: available.merge ? { threshold: md.NEAR_DUPLICATE_THRESHOLD, maxPairs: md.MAX_MERGE_PAIRS } : null,
-      RRF_K: md.RRF_K, MMR_LAMBDA: md.MMR_LAMBDA,
-    },
-  };
+  D.encoder = (text) => queryVector(text, corpus.topics, centroid, subdir, dim);
+  return D.encoder;
 }
 
-// ------------------------------------------------------------------ query arms
-
-/** Rank a path -> score map best first (ties by path ascending) with the package's rankFused. */
-function ranked(scores) {
-  return md.rankFused(scores);
+/** A query of the dataset (by id) or free text: { id, text, vector, relevant, vectorNote }. */
+async function queryOf(q) {
+  if (q?.id && D.queryById.has(q.id)) return { ...D.queryById.get(q.id), vectorNote: D.queryById.get(q.id).vector ? "the query's own vector" : "this query has no vector: the vector arm is empty" };
+  const text = q?.text ?? "";
+  if (D.meta.queryEncoder === "synthetic-topics" && D.dim) {
+    const v = (await encoder())(text);
+    return { id: null, text, vector: v, relevant: null, vectorNote: v ? "built from the topic words it names (synthetic space)" : "names no topic: the vector arm is empty" };
+  }
+  return { id: null, text, vector: null, relevant: null, vectorNote: "typed text has no vector here (import queries with vectors): the vector arm is empty" };
 }
 
-function queryArms(query) {
-  const key = query.trim().toLowerCase();
-  const hit = S.queries.get(key);
-  if (hit) return hit;
-  const lexS = lexicalScores(S.lex, query);
-  const lexMap = new Map();
-  lexS.forEach((s, i) => { if (s > 0) lexMap.set(S.paths[i], s); });
-  const lexical = ranked(lexMap).map((r, i) => ({ path: r.path, rank: i + 1, value: r.score }));
-
-  const qv = queryVector(query, S.corpus.topics, S.centroid, S.subdir, S.dim);
-  let vector = [];
-  if (qv) {
-    const sims = new Map();
-    for (let i = 0; i < S.paths.length; i++) sims.set(S.paths[i], md.cosine(qv, S.vec(i)));
-    vector = ranked(sims).slice(0, 200).map((r, i) => ({ path: r.path, rank: i + 1, value: r.score }));
-  }
-
-  // Salience: the query's candidate pool (lexical and vector top 50) ordered by access count.
-  const pool = new Map();
-  for (const h of [...lexical.slice(0, 50), ...vector.slice(0, 50)]) {
-    if (!pool.has(h.path)) pool.set(h.path, S.memories[S.index.get(h.path)].accessCount);
-  }
-  const salience = ranked(pool).map((r, i) => ({ path: r.path, rank: i + 1, value: r.score }));
-
-  // Lateral: personalized PageRank seeded by the top 5 of lexical + vector (equal weights, RRF_K).
-  let lateral = [], seeds = [];
-  if (available.lateral) {
-    const base = md.rankFused(md.fuseArms([lexical.slice(0, 50), vector.slice(0, 50)], [1, 1]));
-    seeds = base.slice(0, 5);
-    if (seeds.length) {
-      const pr = md.pagerank(S.paths, S.edges, { seeds: new Map(seeds.map((s) => [s.path, s.score])) });
-      const seedSet = new Set(seeds.map((s) => s.path));
-      lateral = ranked(pr).filter((r) => !seedSet.has(r.path)).slice(0, 200).map((r, i) => ({ path: r.path, rank: i + 1, value: r.score }));
+/** memdomain/cache's search, step by step, keeping what the views show. */
+async function search(q, s) {
+  const key = `search|${version}|${q.id ?? `text:${q.text}`}|${JSON.stringify(s)}`;
+  if (cache.has(key)) return cache.get(key);
+  const arms = await B.searchArms({ text: q.text, vector: q.vector, weights: s.weights, k: s.k, depth: s.depth, seeds: s.seeds });
+  const w = s.weights;
+  const hits = (paths) => paths.map((path, i) => ({ path, rank: i + 1 }));
+  let fused = md.fuseArms([hits(arms.lexical), hits(arms.vector), hits(arms.salience)], [w.lexical, w.vector, w.salience], s.k);
+  fused = md.fuseLateral(fused, arms.lateral, w.lateral, s.k);
+  const ranked = md.rankFused(fused);
+  // MMR over every fused candidate with its vector, as memdomain/cache does; optionally on
+  // relevance rescaled to [0, 1] (the page's option, not the reference's arithmetic)
+  let lo = Infinity, hi = -Infinity;
+  for (const r of ranked) { lo = Math.min(lo, r.score); hi = Math.max(hi, r.score); }
+  const rel = (x) => (s.rescale ? (hi > lo ? (x - lo) / (hi - lo) : 1) : x);
+  const cands = ranked.map((r) => {
+    const e = D.memories[D.byPath.get(r.path)]?.embedding;
+    return e ? { path: r.path, score: rel(r.score), vector: e } : { path: r.path, score: rel(r.score) };
+  });
+  const picked = md.applyMmr(cands, s.limit, s.lambda);
+  const fusedRank = new Map(ranked.map((r, i) => [r.path, i + 1]));
+  const rankIn = Object.fromEntries(ARMS.map((a) => [a, new Map(arms[a].map((p, i) => [p, i + 1]))]));
+  const rows = picked.map((c, i) => {
+    let penalty = 0, nearest = null;
+    if (c.vector) for (let j = 0; j < i; j++) {
+      if (!picked[j].vector) continue;
+      const sim = md.cosine(c.vector, picked[j].vector);
+      if (nearest === null || sim > penalty) { penalty = sim; nearest = picked[j].path; }
     }
-  }
-  const out = { lexical, vector, salience, lateral, seeds, queryVector: qv };
-  S.queries.set(key, out);
-  if (S.queries.size > 64) S.queries.delete(S.queries.keys().next().value);
-  return out;
-}
-
-/** The fused ranking for a query and the arm settings. Returns the exact inputs too. */
-function fuse(query, arms) {
-  const q = queryArms(query);
-  const lists = {};
-  for (const a of ARMS) lists[a] = q[a].slice(0, Math.max(0, arms[a].depth)).map((h) => ({ path: h.path, rank: h.rank }));
-  const [L, V, Sa] = [arms.lexical, arms.vector, arms.salience];
-  let fused, calls;
-  if (L.k === V.k && V.k === Sa.k) {
-    fused = md.fuseArms([lists.lexical, lists.vector, lists.salience], [L.weight, V.weight, Sa.weight], L.k);
-    calls = ["fuseArms"];
-  } else {
-    // Per-arm k: fold each further arm in with fuseLateral, which adds weight / (rank + k) exactly as fuseArms does.
-    fused = md.fuseArms([lists.lexical], [L.weight], L.k);
-    fused = md.fuseLateral(fused, lists.vector.map((h) => h.path), V.weight, V.k);
-    fused = md.fuseLateral(fused, lists.salience.map((h) => h.path), Sa.weight, Sa.k);
-    calls = ["fuseArms", "fuseLateral", "fuseLateral"];
-  }
-  fused = md.fuseLateral(fused, lists.lateral.map((h) => h.path), arms.lateral.weight, arms.lateral.k);
-  calls.push("fuseLateral", "rankFused");
-  return { q, lists, ranking: md.rankFused(fused), calls };
-}
-
-function contributions(path, lists, arms) {
-  const out = {};
-  for (const a of ARMS) {
-    const h = lists[a].find((x) => x.path === path);
-    if (!h) { out[a] = null; continue; }
-    const opt = md.rrfContribution(h.rank, arms[a].weight); // None: a zero-weight arm is absent from the fold
-    out[a] = opt._tag === "Some" ? { rank: h.rank, value: md.rrfScore(h.rank, arms[a].weight, arms[a].k) } : { rank: h.rank, value: null };
-  }
+    const report = {};
+    for (const a of ARMS) {
+      const rank = rankIn[a].get(c.path);
+      report[a] = rank === undefined || !(w[a] > 0) ? null : { rank, contribution: md.rrfScore(rank, w[a], s.k) };
+    }
+    return { path: c.path, order: i + 1, fused: fused.get(c.path), fusedRank: fusedRank.get(c.path), relevance: c.score,
+      penalty: i === 0 ? 0 : penalty, nearest, mmr: s.lambda * c.score - (1 - s.lambda) * (i === 0 ? 0 : penalty), arms: report };
+  });
+  const out = { rows, arms, ranked: ranked.length, scale: { lo, hi }, seeds: arms.seeds, fused };
+  cache.set(key, out);
+  if (cache.size > 48) cache.delete(cache.keys().next().value);
   return out;
 }
 
 const memInfo = (path) => {
-  const m = S.memories[S.index.get(path)];
-  return { path, gist: m.gist, type: m.type, topic: m.topic };
+  const m = D.memories[D.byPath.get(path)];
+  return { path, gist: m.gist, type: m.type };
 };
 
-function fusionView({ query, arms, top = 20 }) {
-  const { q, lists, ranking, calls } = fuse(query, arms);
-  const rows = ranking.slice(0, top).map((r, i) => ({ rank: i + 1, score: r.score, ...memInfo(r.path), parts: contributions(r.path, lists, arms) }));
-  return {
-    rows, total: ranking.length, calls, inputs: lists, seeds: q.seeds,
-    armSizes: Object.fromEntries(ARMS.map((a) => [a, q[a].length])),
-    armTop: Object.fromEntries(ARMS.map((a) => [a, q[a].slice(0, 5).map((h) => ({ ...h, gist: memInfo(h.path).gist }))])),
-    hasQueryVector: q.queryVector !== null,
+async function searchView({ query, settings, baseline }) {
+  const q = await queryOf(query);
+  const cur = await search(q, settings.search);
+  const bas = baseline ? await search(q, baseline.search) : null;
+  const shape = (x) => {
+    if (!x) return null;
+    const { fused, ...r } = x; // the full score map stays in the worker
+    return { ...r, rows: r.rows.map((y) => ({ ...y, ...memInfo(y.path) })),
+      armTop: Object.fromEntries(ARMS.map((a) => [a, r.arms[a].slice(0, 5).map((p) => memInfo(p))])),
+      armSizes: Object.fromEntries(ARMS.map((a) => [a, r.arms[a].length])) };
   };
+  const metrics = q.relevant ? {
+    current: evaluate([q], { [q.id]: cur.rows.map((r) => r.path) }, settings.search.limit).rows[0] ?? null,
+    baseline: bas ? evaluate([q], { [q.id]: bas.rows.map((r) => r.path) }, baseline.search.limit).rows[0] ?? null : null,
+    relevant: q.relevant,
+  } : null;
+  return { query: { id: q.id, text: q.text, hasVector: !!q.vector, vectorNote: q.vectorNote }, current: shape(cur), baseline: shape(bas), metrics };
 }
 
-// ------------------------------------------------------------------ MMR
-
-function mmrView({ query, arms, pool, limit, lambda }) {
-  const { ranking, lists } = fuse(query, arms);
-  const cands = ranking.slice(0, pool).map((r) => ({ path: r.path, score: r.score, vector: Array.from(S.vec(S.index.get(r.path))) }));
-  const picked = md.applyMmr(cands, limit, lambda);
-  const order = new Map(picked.map((c, i) => [c.path, i]));
-  const picks = picked.map((c, i) => {
-    let penalty = 0, nearest = null; // max cosine (wasm) to the picks before it
-    for (let j = 0; j < i; j++) {
-      const s = md.cosine(c.vector, picked[j].vector);
-      if (j === 0 || s > penalty) { penalty = s; nearest = picked[j].path; }
+async function metricsView({ settings, baseline }, id) {
+  const labelled = D.queries.filter((q) => q.relevant && Object.keys(q.relevant).length);
+  const lists = async (s, part) => {
+    const out = {};
+    for (const [i, q] of labelled.entries()) {
+      if (i % 10 === 9) progress(id, `searching the labelled queries: ${i + 1} of ${labelled.length}`, (part + (i + 1) / labelled.length) / 2);
+      out[q.id] = (await search(q, s.search)).rows.map((r) => r.path);
     }
-    return { order: i + 1, relevance: c.score, penalty, nearest, fusedRank: cands.findIndex((x) => x.path === c.path) + 1, ...memInfo(c.path) };
-  });
-  // the projection depends on the pool only, not on lambda or the limit: cache it
-  const poolKey = cands.map((c) => c.path).join("\n");
-  if (S.projection?.key !== poolKey) S.projection = { key: poolKey, xy: project2d(cands.map((c) => c.vector)) };
-  const xy = S.projection.xy;
-  const points = cands.map((c, i) => ({ path: c.path, x: xy[i][0], y: xy[i][1], fusedRank: i + 1, pick: order.has(c.path) ? order.get(c.path) + 1 : 0, topic: S.memories[S.index.get(c.path)].topic }));
-  return { picks, points, pool: cands.length, inputs: lists, candidates: cands.map((c) => ({ path: c.path, score: c.score })) };
+    return out;
+  };
+  const cur = evaluate(labelled, await lists(settings, 0), settings.search.limit);
+  const bas = baseline ? evaluate(labelled, await lists(baseline, 1), baseline.search.limit) : null;
+  return { labelled: labelled.length, queries: D.queries.length, current: cur, baseline: bas,
+    texts: Object.fromEntries(labelled.map((q) => [q.id, q.text])) };
 }
 
 // ------------------------------------------------------------------ graph
 
-function globalGraph() {
-  if (S.graph) return S.graph;
-  const t0 = performance.now();
-  const pr = md.pagerank(S.paths, S.edges);
-  const comm = md.labelPropagation(S.paths, S.edges);
-  const bridges = md.bridgeCounts(S.paths, S.edges, comm);
-  S.graph = { pr, comm, bridges, ms: performance.now() - t0 };
-  return S.graph;
+function graphFor(g) {
+  return remember(`graph|${version}|${g.damping}|${g.maxIterations}|${g.minCommunitySize}`, () => {
+    const t0 = performance.now();
+    const pr = D.graph.pagerankScores({ damping: g.damping, maxIterations: g.maxIterations });
+    const comm = D.graph.labelPropagation({ minCommunitySize: g.minCommunitySize });
+    const bridges = D.graph.bridgeCounts(comm);
+    const n = D.memories.length;
+    const rank = new Float64Array(n), bridge = new Int32Array(n), label = new Array(n);
+    D.graph.nodes.forEach((p, j) => {
+      const i = D.byPath.get(p);
+      rank[i] = pr[j];
+      label[i] = comm.get(p);
+      bridge[i] = bridges.get(p) ?? 0;
+    });
+    const sizes = new Map();
+    for (const l of label) if (l !== undefined) sizes.set(l, (sizes.get(l) ?? 0) + 1);
+    const communities = [...sizes].map(([l, size]) => ({ label: l, size })).sort((a, b) => b.size - a.size || (a.label < b.label ? -1 : 1));
+    const cIndex = new Map(communities.map((c, i) => [c.label, i]));
+    const community = Int32Array.from(label, (l) => (l === undefined ? -1 : cIndex.get(l)));
+    let maxRank = 0;
+    for (const v of rank) maxRank = Math.max(maxRank, v);
+    return { rank, bridge, community, communities, maxRank, ms: performance.now() - t0 };
+  });
 }
 
-function graphView({ mode, query, fresh = false }) {
-  const t0 = performance.now();
-  if (fresh) S.graph = null; // recompute PageRank, communities and bridges from scratch
-  const g = globalGraph();
-  let ranks = g.pr, seeds = [];
-  if (mode === "ppr") {
-    const q = queryArms(query);
-    seeds = q.seeds;
-    if (seeds.length) ranks = md.pagerank(S.paths, S.edges, { seeds: new Map(seeds.map((s) => [s.path, s.score])) });
+function topPagerank(G, k = 12) {
+  const order = Array.from(G.rank.keys()).sort((a, b) => G.rank[b] - G.rank[a] || (D.memories[a].path < D.memories[b].path ? -1 : 1));
+  return order.slice(0, k).map((i) => ({ ...memInfo(D.memories[i].path), score: G.rank[i], bridges: G.bridge[i], community: G.community[i] }));
+}
+
+async function graphView({ settings, baseline, query, mode }) {
+  const G = graphFor(settings.graph);
+  const Bg = baseline ? graphFor(baseline.graph) : null;
+  let seeds = [], personal = null;
+  if (mode === "personalized") {
+    const q = await queryOf(query);
+    seeds = (await search(q, settings.search)).seeds;
+    if (seeds.length) {
+      const pr = D.graph.pagerankScores({ damping: settings.graph.damping, maxIterations: settings.graph.maxIterations,
+        seeds: new Map(seeds.map((s) => [s.path, s.score])) });
+      personal = new Float64Array(D.memories.length);
+      D.graph.nodes.forEach((p, j) => { personal[D.byPath.get(p)] = pr[j]; });
+    }
   }
-  const labels = [...new Set([...g.comm.values()].filter((x) => x !== undefined))].sort();
-  const sizes = new Map(labels.map((l) => [l, 0]));
-  for (const l of g.comm.values()) if (l !== undefined) sizes.set(l, sizes.get(l) + 1);
-  const byIndex = new Map(labels.map((l, i) => [l, i]));
-  const community = new Int32Array(S.paths.length), rank = new Float64Array(S.paths.length), bridge = new Int32Array(S.paths.length);
-  S.paths.forEach((p, i) => {
-    const l = g.comm.get(p);
-    community[i] = l === undefined ? -1 : byIndex.get(l);
-    rank[i] = ranks.get(p) ?? 0;
-    bridge[i] = g.bridges.get(p) ?? 0;
-  });
-  const top = md.rankFused(ranks).slice(0, 12).map((r) => ({ ...memInfo(r.path), score: r.score, community: g.comm.get(r.path) ?? null, bridges: g.bridges.get(r.path) ?? 0 }));
-  const communities = labels.map((l) => ({ label: l, size: sizes.get(l), topic: S.memories[S.index.get(l)].topic })).sort((a, b) => b.size - a.size || (a.label < b.label ? -1 : 1));
-  let bridgeNodes = 0, bridgeEdges = 0;
-  for (const c of bridge) if (c > 0) bridgeNodes++;
-  for (const e of S.edges) {
-    const a = g.comm.get(e.src), b = g.comm.get(e.dst);
-    if (a !== undefined && b !== undefined && a !== b) bridgeEdges++;
-  }
-  let sum = 0;
-  for (const v of ranks.values()) sum += v;
+  const rank = personal ?? G.rank;
+  const summaryOf = (g) => g && {
+    communities: g.communities.length, inCommunities: g.communities.reduce((a, c) => a + c.size, 0),
+    bridgeNodes: g.bridge.reduce((a, b) => a + (b > 0 ? 1 : 0), 0), largest: g.communities[0]?.size ?? 0, ms: g.ms,
+  };
   return {
-    mode, seeds, seedIndex: seeds.map((x) => S.index.get(x.path)), community, rank, bridge, top, communities, bridgeNodes, bridgeEdges,
-    unassigned: [...g.comm.values()].filter((x) => x === undefined).length, rankSum: sum,
-    ms: performance.now() - t0,
+    n: D.memories.length, edges: D.edges.length, rank: Array.from(rank), community: Array.from(G.community), bridge: Array.from(G.bridge),
+    communities: G.communities.slice(0, 12).map((c) => ({ ...c, gist: memInfo(c.label).gist })), sizes: G.communities.map((c) => c.size),
+    top: topPagerank(personal ? { ...G, rank: personal } : G), baselineTop: Bg ? topPagerank(Bg) : null,
+    seeds: seeds.map((s) => ({ index: D.byPath.get(s.path), ...memInfo(s.path), score: s.score })),
+    current: summaryOf(G), baseline: summaryOf(Bg), mode,
   };
 }
 
-let layoutCache = null;
 function layout(id) {
-  if (layoutCache) return Promise.resolve(layoutCache);
-  const n = S.paths.length;
-  const topicIdx = new Map(S.corpus.topics.map((t, i) => [t.id, i]));
-  const T = S.corpus.topics.length;
-  const nodes = S.memories.map((m, i) => {
-    const a = (2 * Math.PI * topicIdx.get(m.topic)) / T;
-    return { id: m.path, x: 300 * Math.cos(a) + ((i * 37) % 60) - 30, y: 300 * Math.sin(a) + ((i * 91) % 60) - 30 };
+  if (D.layout) return Promise.resolve(D.layout);
+  const n = D.memories.length;
+  const G = graphFor({ damping: md.PAGERANK_DAMPING, maxIterations: md.PAGERANK_MAX_ITERATIONS, minCommunitySize: md.MIN_COMMUNITY_SIZE });
+  // start each community around its own point so the layout settles quickly
+  const nodes = D.memories.map((m, i) => {
+    const c = G.community[i], a = c < 0 ? (i * 2.399) : c * 2.399, r = c < 0 ? 380 : 120 + 25 * Math.sqrt(c);
+    return { id: m.path, x: r * Math.cos(a) + ((i * 37) % 40) - 20, y: r * Math.sin(a) + ((i * 91) % 40) - 20 };
   });
-  const links = S.edges.map((e) => ({ source: e.src, target: e.dst, strength: e.strength }));
+  const links = D.graphEdges.map((e) => ({ source: e.src, target: e.dst, strength: e.strength }));
   const sim = forceSimulation(nodes)
     .force("link", forceLink(links).id((d) => d.id).distance(18).strength((l) => 0.05 + 0.25 * l.strength))
     .force("charge", forceManyBody().strength(-14).theta(0.95).distanceMax(250))
-    .force("x", forceX(0).strength(0.04))
-    .force("y", forceY(0).strength(0.04))
-    .stop();
+    .force("x", forceX(0).strength(0.04)).force("y", forceY(0).strength(0.04)).stop();
   const TICKS = 240, CHUNK = 12;
+  const v = version;
   return new Promise((resolve) => {
     let done = 0;
     const step = () => {
@@ -262,10 +330,10 @@ function layout(id) {
       if (done < TICKS) { setTimeout(step, 0); return; }
       const xy = new Float32Array(2 * n);
       nodes.forEach((d, i) => { xy[2 * i] = d.x; xy[2 * i + 1] = d.y; });
-      const src = new Int32Array(S.edges.length), dst = new Int32Array(S.edges.length);
-      S.edges.forEach((e, i) => { src[i] = S.index.get(e.src); dst[i] = S.index.get(e.dst); });
-      layoutCache = { xy, src, dst, n };
-      resolve(layoutCache);
+      const src = Int32Array.from(D.graphEdges, (e) => D.byPath.get(e.src)), dst = Int32Array.from(D.graphEdges, (e) => D.byPath.get(e.dst));
+      const out = { xy, src, dst, n, version: v, paths: D.memories.map((m) => m.path), gists: D.memories.map((m) => m.gist) };
+      if (v === version) D.layout = out;
+      resolve(out);
     };
     setTimeout(step, 0);
   });
@@ -273,136 +341,221 @@ function layout(id) {
 
 // ------------------------------------------------------------------ retention
 
-function retentionDefaults() {
-  const profiles = {};
-  for (const t of [...Object.keys(md.WEIGHT_PROFILES), "default"]) {
-    const p = t === "default" ? md.DEFAULT_WEIGHTS : md.WEIGHT_PROFILES[t];
-    profiles[t] = Object.fromEntries(md.SIGNAL_NAMES.map((s) => [s, p[s]]));
-  }
-  const halfLives = {};
-  for (const t of ["episodic", "semantic", "procedural", "arc", "error_pattern", "task"]) halfLives[t] = md.halfLifeFor ? md.halfLifeFor(t) : md.HALF_LIVES_DAYS[t] ?? md.DEFAULT_HALF_LIFE_DAYS;
-  return { profiles, halfLives, keep: md.KEEP_THRESHOLD, evict: md.EVICT_THRESHOLD, signals: [...md.SIGNAL_NAMES], defaultHalfLife: md.DEFAULT_HALF_LIFE_DAYS };
-}
-
-function retentionInputs() {
-  if (S.retentionInputs) return S.retentionInputs;
-  const g = available.graph ? globalGraph() : null;
-  let maxRank = 0;
-  if (g) for (const v of g.pr.values()) if (v > maxRank) maxRank = v;
-  S.retentionInputs = S.memories.map((m) => ({
-    memoryType: m.type, ageDays: m.ageDays, accessCount: m.accessCount, confidence: m.confidence,
-    graphRank: g ? g.pr.get(m.path) : 0, maxGraphRank: g ? maxRank : 0, bridgeCount: g ? g.bridges.get(m.path) : 0,
-    reinforcementCount: m.reinforcementCount, wordCount: m.wordCount, contradictionCount: m.contradictionCount,
-  }));
-  return S.retentionInputs;
-}
-
-function retentionView({ profiles, halfLives, keep, evict, bins = 20 }) {
-  const D = retentionDefaults();
-  const inputs = retentionInputs();
-  const sameProfile = (a, b) => D.signals.every((s) => a[s] === b[s]);
-  const defaultBands = keep === D.keep && evict === D.evict;
-  const hist = Array.from({ length: bins }, () => ({ keep: 0, compress: 0, evict: 0 }));
-  const counts = { keep: 0, compress: 0, evict: 0 };
-  const byType = {};
-  const scores = new Float64Array(inputs.length);
-  let exact = 0;
-  inputs.forEach((inp, i) => {
-    const type = inp.memoryType;
-    const profileKey = Object.hasOwn(D.profiles, type) ? type : "default";
-    const profile = profiles[profileKey];
-    const hl = Object.hasOwn(halfLives, type) ? halfLives[type] : D.defaultHalfLife;
-    let input = inp;
-    if (hl !== D.halfLives[type]) {
-      // computeSignals reads the half-life from the type; an edited one is applied by
-      // scoring the age against the default half-life: recency = exp(-LN2 * age' / 30), age' = age * 30 / h.
-      input = { ...inp, memoryType: "demo:edited-half-life", ageDays: hl === null ? 0 : (inp.ageDays * D.defaultHalfLife) / hl };
-    }
-    let score, action;
-    if (input === inp && sameProfile(profile, D.profiles[profileKey]) && defaultBands) {
-      const r = md.scoreRetention(inp);
-      score = r.score;
-      action = r.action;
-      exact++;
-    } else {
-      score = md.compositeScore(md.computeSignals(input), profile);
-      action = defaultBands ? md.bandFor(score) : score > keep ? "keep" : score > evict ? "compress" : "evict";
-    }
-    scores[i] = score;
-    counts[action]++;
-    const b = Math.min(bins - 1, Math.max(0, Math.floor(score * bins)));
-    hist[b][action]++;
-    (byType[type] ??= { keep: 0, compress: 0, evict: 0 })[action]++;
+function retentionColumns(g) {
+  return remember(`retcols|${version}|${g.damping}|${g.maxIterations}|${g.minCommunitySize}`, () => {
+    const G = graphFor(g);
+    const n = D.memories.length;
+    const col = (f) => Float64Array.from(D.memories, f);
+    return {
+      memoryType: D.memories.map((m) => m.type), ageDays: D.ages, accessCount: col((m) => m.accessCount),
+      confidence: col((m) => m.confidence), graphRank: G.rank, maxGraphRank: new Float64Array(n).fill(G.maxRank),
+      bridgeCount: Float64Array.from(G.bridge), reinforcementCount: col((m) => m.reinforcementCount), wordCount: D.words,
+      contradictionCount: col((m) => m.contradictionCount),
+    };
   });
-  const sums = Object.fromEntries(Object.entries(profiles).map(([k, p]) => [k, md.profileWeightSum(p)]));
-  const order = Array.from(scores.keys()).sort((a, b) => scores[a] - scores[b] || (S.paths[a] < S.paths[b] ? -1 : 1));
-  const row = (i) => ({ ...memInfo(S.paths[i]), score: scores[i], ageDays: inputs[i].ageDays });
+}
+
+/** scoreRetentionMany under a settings object's policy and graph; a bad policy is the core's own error. */
+function scored(s) {
+  return remember(`ret|${version}|${JSON.stringify(s.graph)}|${JSON.stringify(s.retention.policy)}`, () => {
+    try {
+      return md.scoreRetentionMany(retentionColumns(s.graph), { signals: true, policy: s.retention.policy });
+    } catch (e) {
+      return { error: e.message };
+    }
+  });
+}
+
+function retentionView({ settings, baseline, bins = 20 }) {
+  const cur = scored(settings), bas = baseline ? scored(baseline) : null;
+  if (cur.error) return { error: cur.error };
+  const BANDS = md.TRIAGE_ACTIONS;
+  const summarize = (r) => {
+    if (!r || r.error) return r && { error: r.error };
+    const counts = { keep: 0, compress: 0, evict: 0 }, byType = {};
+    const hist = Array.from({ length: bins }, () => ({ keep: 0, compress: 0, evict: 0 }));
+    r.score.forEach((x, i) => {
+      const band = BANDS[r.action[i]];
+      counts[band]++;
+      (byType[D.memories[i].type] ??= { keep: 0, compress: 0, evict: 0 })[band]++;
+      hist[Math.min(bins - 1, Math.max(0, Math.floor(x * bins)))][band]++;
+    });
+    return { counts, byType, hist };
+  };
+  const moves = {};
+  let moved = [];
+  if (bas && !bas.error) {
+    cur.action.forEach((a, i) => {
+      const k = `${BANDS[bas.action[i]]}>${BANDS[a]}`;
+      moves[k] = (moves[k] ?? 0) + 1;
+      if (bas.action[i] !== a) moved.push(i);
+    });
+    moved = moved.sort((a, b) => Math.abs(cur.score[b] - bas.score[b]) - Math.abs(cur.score[a] - bas.score[a])).slice(0, 12)
+      .map((i) => ({ ...memInfo(D.memories[i].path), from: BANDS[bas.action[i]], to: BANDS[cur.action[i]], before: bas.score[i], after: cur.score[i] }));
+  }
+  const order = Array.from(cur.score.keys()).sort((a, b) => cur.score[a] - cur.score[b] || (D.memories[a].path < D.memories[b].path ? -1 : 1));
+  const row = (i) => ({ ...memInfo(D.memories[i].path), score: cur.score[i], band: BANDS[cur.action[i]], baseline: bas && !bas.error ? bas.score[i] : null });
+  const types = [...new Set(D.memories.map((m) => m.type))].sort();
+  const sums = {};
+  const pol = settings.retention.policy;
+  for (const t of [...new Set([...Object.keys(md.WEIGHT_PROFILES), ...types])]) {
+    const p = pol.weights?.[t] ?? md.WEIGHT_PROFILES[t] ?? pol.defaultWeights ?? md.DEFAULT_WEIGHTS;
+    try { sums[t] = md.profileWeightSum(p); } catch { sums[t] = null; }
+  }
+  sums["(default)"] = md.profileWeightSum(pol.defaultWeights ?? md.DEFAULT_WEIGHTS);
   return {
-    hist, counts, byType, sums, exact, n: inputs.length,
+    n: D.memories.length, types, current: summarize(cur), baseline: summarize(bas), moves, moved, sums,
     lowest: order.slice(0, 6).map(row), highest: order.slice(-6).reverse().map(row),
-    graphSignals: available.graph,
   };
 }
 
-// ------------------------------------------------------------------ merge
+// ------------------------------------------------------------------ merges
 
 function neighborPairs(floor) {
-  const key = String(floor);
-  if (S.neighbors.has(key)) return S.neighbors.get(key);
-  const vectors = S.paths.map((p, i) => ({ key: p, vec: S.vec(i) }));
-  const pairs = md.topNeighborPairs(vectors, { floor, perSourceK: 4, limit: 4000 });
-  S.neighbors.set(key, pairs);
+  if (D.pairs.has(floor)) return D.pairs.get(floor);
+  const pairs = D.rowPaths.length < 2 ? [] : md.topNeighborPairsPacked(D.matrix, D.rowPaths, { floor, perSourceK: 4, limit: 4000 });
+  if (D.pairs.size > 8) D.pairs.clear();
+  D.pairs.set(floor, pairs);
   return pairs;
 }
 
-function mergeView({ floor, threshold, maxPairs }, id) {
-  progress(id, "topNeighborPairs over every memory pair", 0.2);
-  const raw = neighborPairs(floor);
-  const seen = new Set();
-  const pairs = [];
-  for (const p of raw) {
-    const k = p.src < p.dst ? `${p.src}\n${p.dst}` : `${p.dst}\n${p.src}`;
-    if (seen.has(k)) continue; // the mirror (b, a) of a pair already taken
-    seen.add(k);
-    const a = S.memories[S.index.get(p.src)], b = S.memories[S.index.get(p.dst)];
-    const [keep, drop] = a.ageDays > b.ageDays || (a.ageDays === b.ageDays && a.path < b.path) ? [a, b] : [b, a]; // keep the older
-    pairs.push({ keepPath: keep.path, dropPath: drop.path, similarity: p.sim,
-      keepText: { gist: keep.gist, body: keep.body }, dropText: { gist: drop.gist, body: drop.body } });
-  }
-  progress(id, "mergeOutcomes and veto reasons", 0.7);
-  const outcomes = md.mergeOutcomes(pairs, { threshold, maxPairs });
-  const stages = {};
-  const rows = outcomes.map((o, i) => {
-    stages[o.stage] = (stages[o.stage] ?? 0) + 1;
-    const p = o.pair;
-    const reasons = md.mergeVetoReasons(p.keepText, p.dropText);
-    let frame = null;
-    if (available.frame) {
-      const ka = md.frameKeyOf(p.keepText.gist), kb = md.frameKeyOf(p.dropText.gist);
-      frame = { keep: ka, drop: kb, conflict: ka !== null && ka === kb && p.keepText.gist !== p.dropText.gist };
+function mergeOutcomesFor(m) {
+  return remember(`merge|${version}|${m.floor}|${m.threshold}|${m.maxPairs}`, () => {
+    const seen = new Set(), pairs = [];
+    for (const p of neighborPairs(m.floor)) {
+      const k = p.src < p.dst ? `${p.src}\n${p.dst}` : `${p.dst}\n${p.src}`;
+      if (seen.has(k)) continue; // the mirror (b, a) of a pair already taken
+      seen.add(k);
+      const a = D.memories[D.byPath.get(p.src)], b = D.memories[D.byPath.get(p.dst)];
+      const [keep, drop] = a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.path < b.path) ? [a, b] : [b, a]; // keep the older
+      pairs.push({ keepPath: keep.path, dropPath: drop.path, similarity: p.sim,
+        keepText: { gist: keep.gist, body: keep.body }, dropText: { gist: drop.gist, body: drop.body } });
     }
-    return { i: i + 1, keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity, stage: o.stage, reasons,
-      keepGist: p.keepText.gist, dropGist: p.dropText.gist, keepBody: p.keepText.body, dropBody: p.dropText.body, frame };
+    const outcomes = md.mergeOutcomes(pairs, { threshold: m.threshold, maxPairs: m.maxPairs });
+    return { pairs, stages: outcomes.map((o) => o.stage) };
   });
-  return { rows, stages, candidates: raw.length, pairs: pairs.length };
+}
+
+function mergeView({ settings, baseline }, id) {
+  progress(id, "topNeighborPairsPacked over every memory pair", 0.3);
+  const cur = mergeOutcomesFor(settings.merge), bas = baseline ? mergeOutcomesFor(baseline.merge) : null;
+  progress(id, "merge stages and veto reasons", 0.7);
+  const count = (r) => r && r.stages.reduce((a, s) => ({ ...a, [s]: (a[s] ?? 0) + 1 }), {});
+  const basStage = bas ? new Map(bas.pairs.map((p, i) => [`${p.keepPath}\n${p.dropPath}`, bas.stages[i]])) : null;
+  const rows = cur.pairs.slice(0, 400).map((p, i) => {
+    const stage = cur.stages[i];
+    const reasons = md.mergeVetoReasons(p.keepText, p.dropText);
+    const ka = md.frameKeyOf(p.keepText.gist), kb = md.frameKeyOf(p.dropText.gist);
+    return {
+      i: i + 1, keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity, stage, reasons,
+      tokens: reasons.length ? decidingTokens(md.mergeVetoReasons, p.keepText, p.dropText) : [],
+      baselineStage: basStage ? basStage.get(`${p.keepPath}\n${p.dropPath}`) ?? "absent" : null,
+      keepGist: p.keepText.gist, dropGist: p.dropText.gist,
+      frame: { keep: ka, drop: kb, conflict: ka !== null && ka === kb && p.keepText.gist !== p.dropText.gist },
+    };
+  });
+  return { rows, total: cur.pairs.length, current: count(cur), baseline: count(bas), withVectors: D.rowPaths.length };
+}
+
+// ------------------------------------------------------------------ drill-down
+
+async function drill({ path, settings, baseline, query }) {
+  const i = D.byPath.get(path);
+  if (i === undefined) throw new Error(`no memory ${path}`);
+  const m = D.memories[i];
+  const q = await queryOf(query);
+  const side = async (s) => {
+    const r = await search(q, s.search);
+    const arms = {};
+    for (const a of ARMS) {
+      const rank = r.arms[a].indexOf(path) + 1;
+      arms[a] = { rank: rank || null, contribution: rank && s.search.weights[a] > 0 ? md.rrfScore(rank, s.search.weights[a], s.search.k) : null };
+    }
+    if (q.vector && m.embedding) arms.vector.raw = md.cosine(q.vector, m.embedding);
+    arms.salience.raw = `${m.accessCount} accesses, outcome ${m.outcomeScore ?? "none"}, ${m.reinforcementCount} reinforcements`;
+    const seedsMap = r.seeds.length ? new Map(r.seeds.map((x) => [x.path, x.score])) : null;
+    if (seedsMap) {
+      const pr = D.graph.pagerankScores({ seeds: seedsMap });
+      arms.lateral.raw = pr[D.nodeIndex.get(path)];
+      arms.lateral.seed = seedsMap.has(path);
+    }
+    const hit = r.rows.find((x) => x.path === path);
+    const ret = scored(s);
+    const G = graphFor(s.graph);
+    const pol = s.retention.policy;
+    const weights = pol.weights?.[m.type] ?? md.WEIGHT_PROFILES[m.type] ?? pol.defaultWeights ?? md.DEFAULT_WEIGHTS;
+    const retention = ret.error ? { error: ret.error } : {
+      score: ret.score[i], band: md.TRIAGE_ACTIONS[ret.action[i]],
+      signals: md.SIGNAL_NAMES.map((n) => ({ name: n, value: ret.signals[n][i], weight: weights[n], product: ret.signals[n][i] * weights[n] })),
+    };
+    return {
+      arms, fused: r.fused.get(path) ?? null,
+      fusedRank: hit?.fusedRank ?? null, order: hit?.order ?? null, retention,
+      graph: { pagerank: G.rank[i], community: G.community[i] >= 0 ? G.communities[G.community[i]] : null, bridges: G.bridge[i] },
+    };
+  };
+  const merges = mergeOutcomesFor(settings.merge);
+  const pairs = [];
+  merges.pairs.forEach((p, j) => {
+    if (p.keepPath !== path && p.dropPath !== path) return;
+    const reasons = md.mergeVetoReasons(p.keepText, p.dropText);
+    pairs.push({ keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity, stage: merges.stages[j], reasons,
+      tokens: reasons.length ? decidingTokens(md.mergeVetoReasons, p.keepText, p.dropText) : [] });
+  });
+  return {
+    memory: { path, gist: m.gist, body: m.body.slice(0, 1200), type: m.type, createdAt: m.createdAt, ageDays: D.ages[i],
+      accessCount: m.accessCount, confidence: m.confidence, outcomeScore: m.outcomeScore, reinforcementCount: m.reinforcementCount,
+      contradictionCount: m.contradictionCount, wordCount: D.words[i], hasEmbedding: !!m.embedding },
+    query: { id: q.id, text: q.text, hasVector: !!q.vector, relevant: q.relevant ? q.relevant[path] ?? 0 : null },
+    current: await side(settings), baseline: baseline ? await side(baseline) : null, pairs,
+  };
 }
 
 // ------------------------------------------------------------------ dispatch
 
-const OPS = { fusion: fusionView, mmr: mmrView, graph: graphView, retention: retentionView, merge: mergeView };
+const OPS = {
+  async init({ base: b }, id) {
+    base = b;
+    progress(id, "loading the wasm module", 0.05);
+    await md.init(new URL("build/memdomain.wasm", base));
+    B = await openBackend(md);
+    const restored = await restore(id);
+    if (!restored) {
+      const r = await loadExample(id);
+      if (!r.ok) throw new Error(`the synthetic example did not load: ${r.errors.join("; ")}`);
+    }
+    progress(id, "ready", 1);
+    return { design: designTables(), summary: summary(), restored };
+  },
+  async importFiles({ files }, id) {
+    return importFiles(id, files);
+  },
+  async reset(_, id) {
+    return loadExample(id);
+  },
+  async exportData() {
+    const { memories, queries } = toJsonl(D);
+    const bytes = await B.exportBytes();
+    return { memories, queries, sqlite: bytes };
+  },
+  summary: () => summary(),
+  search: searchView,
+  mmr: searchView,
+  metrics: metricsView,
+  graph: graphView,
+  layout: (_, id) => layout(id),
+  retention: retentionView,
+  merge: mergeView,
+  drill,
+};
 
 onmessage = async (ev) => {
   const { id, op, params } = ev.data;
   const t0 = performance.now();
   try {
-    let result;
-    if (op === "init") result = await init(id, params.base);
-    else if (op === "layout") result = await layout(id);
-    else if (OPS[op]) {
-      const need = { fusion: "fusion", mmr: "mmr", graph: "graph", retention: "retention", merge: "merge" }[op];
-      if (!available[need]) throw new Error(`module not available in this build: ${missing[need].join(", ")}`);
-      result = OPS[op](params, id);
-    } else throw new Error(`unknown op ${op}`);
+    if (!OPS[op]) throw new Error(`unknown op ${op}`);
+    if (op !== "init" && !D) throw new Error("the worker has no dataset yet");
+    const result = await OPS[op](params ?? {}, id);
     postMessage({ type: "result", id, op, result, ms: performance.now() - t0 });
   } catch (e) {
     postMessage({ type: "error", id, op, message: String(e?.stack ?? e) });

@@ -195,19 +195,29 @@ const POLICY_FIELDS = ["weights", "defaultWeights", "halfLives", "defaultHalfLif
 const KNOWN_TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "task"]; // codes 0-5; 6: any other
 const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const row = (p) => SIGNAL_NAMES.map((s) => p[s]);
+const DESIGN_ROWS = new Map(Object.keys(WEIGHT_PROFILES).map((t) => [t, row(WEIGHT_PROFILES[t])]));
+const DEFAULT_ROW = row(DEFAULT_WEIGHTS);
+const NO_TYPES = new Map();
 
 function fields(fn, arg, o, known) {
   obj(fn, arg, o);
-  for (const k of Object.keys(o)) if (!known.includes(k)) throw rangeError(fn, `${arg}.${k}`, `is not one of ${known.join(", ")}`);
+  for (const k in o) if (own(o, k) && !known.includes(k)) throw rangeError(fn, `${arg}.${k}`, `is not one of ${known.join(", ")}`);
   return o;
 }
 const bad = (fn, arg, what, v) => rangeError(fn, arg, `must be ${what}, got ${v}`);
 
 function policyProfile(fn, arg, p) {
-  return row(fields(fn, arg, p, SIGNAL_NAMES)).map((w, k) => {
-    if (!(num(fn, `${arg}.${SIGNAL_NAMES[k]}`, w) >= 0 && w < Infinity)) throw bad(fn, `${arg}.${SIGNAL_NAMES[k]}`, "a finite weight >= 0", w);
-    return w;
-  });
+  fields(fn, arg, p, SIGNAL_NAMES);
+  const out = new Array(8);
+  for (let k = 0; k < 8; k++) {
+    const w = p[SIGNAL_NAMES[k]];
+    if (typeof w !== "number" || !(w >= 0 && w < Infinity)) {
+      num(fn, `${arg}.${SIGNAL_NAMES[k]}`, w);
+      throw bad(fn, `${arg}.${SIGNAL_NAMES[k]}`, "a finite weight >= 0", w);
+    }
+    out[k] = w;
+  }
+  return out;
 }
 
 function policyHalfLife(fn, arg, h) {
@@ -217,41 +227,51 @@ function policyHalfLife(fn, arg, h) {
   return h;
 }
 
+function policyThreshold(fn, arg, v) {
+  if (!Number.isFinite(num(fn, arg, v))) throw bad(fn, arg, "a finite number", v);
+  return v;
+}
+
+function policyTable(fn, arg, t, read) {
+  if (t === undefined) return NO_TYPES;
+  const out = new Map();
+  for (const k of Object.keys(obj(fn, arg, t))) out.set(k, read(fn, `${arg}.${k}`, t[k]));
+  return out;
+}
+
+const given = (fn, arg, v, read, dflt) => (v === undefined ? dflt : read(fn, arg, v));
+
 function readPolicy(fn, arg, p) {
   fields(fn, arg, p, POLICY_FIELDS);
-  const table = (name, read) => {
-    const t = p[name], out = new Map();
-    if (t !== undefined) for (const k of Object.keys(obj(fn, `${arg}.${name}`, t))) out.set(k, read(fn, `${arg}.${name}.${k}`, t[k]));
-    return out;
-  };
-  const given = (name, read, dflt) => (p[name] === undefined ? dflt : read(fn, `${arg}.${name}`, p[name]));
-  const threshold = (f, a, v) => {
-    if (!Number.isFinite(num(f, a, v))) throw bad(f, a, "a finite number", v);
-    return v;
-  };
-  const weights = table("weights", policyProfile), halfLives = table("halfLives", policyHalfLife);
-  const defaultWeights = given("defaultWeights", policyProfile, row(DEFAULT_WEIGHTS));
-  const defaultHalfLife = given("defaultHalfLife", policyHalfLife, DEFAULT_HALF_LIFE_DAYS);
-  const keep = given("keepThreshold", threshold, KEEP_THRESHOLD), evict = given("evictThreshold", threshold, EVICT_THRESHOLD);
+  const weights = policyTable(fn, `${arg}.weights`, p.weights, policyProfile);
+  const halfLives = policyTable(fn, `${arg}.halfLives`, p.halfLives, policyHalfLife);
+  const defaultWeights = given(fn, `${arg}.defaultWeights`, p.defaultWeights, policyProfile, DEFAULT_ROW);
+  const defaultHalfLife = given(fn, `${arg}.defaultHalfLife`, p.defaultHalfLife, policyHalfLife, DEFAULT_HALF_LIFE_DAYS);
+  const keep = given(fn, `${arg}.keepThreshold`, p.keepThreshold, policyThreshold, KEEP_THRESHOLD);
+  const evict = given(fn, `${arg}.evictThreshold`, p.evictThreshold, policyThreshold, EVICT_THRESHOLD);
   if (evict > keep)
     throw rangeError(fn, `${arg}.${p.evictThreshold === undefined ? "keepThreshold" : "evictThreshold"}`,
       `would cross the bands (evict ${evict} > keep ${keep})`);
-  return {
-    keep, evict,
-    // The class record of a memory type (null: a type neither the design nor the policy names).
-    classOf: (t) => [...(weights.get(t) ?? (own(WEIGHT_PROFILES, t) ? row(WEIGHT_PROFILES[t]) : defaultWeights)),
-      halfLives.has(t) ? halfLives.get(t) : own(HALF_LIVES_DAYS, t) ? HALF_LIVES_DAYS[t] ?? 0 : defaultHalfLife],
-    // A type the policy names that the design does not: it gets a class of its own.
-    ownClass: (t) => (weights.has(t) || halfLives.has(t)) && !KNOWN_TYPES.includes(t),
-  };
+  const extra = new Set();
+  for (const t of [...weights.keys(), ...halfLives.keys()]) if (!KNOWN_TYPES.includes(t)) extra.add(t);
+  return { weights, halfLives, defaultWeights, defaultHalfLife, keep, evict, extra };
+}
+
+/** Write the class record of memory type `t` (null: a type neither the design nor the policy names) at f64[i]. */
+function writeClass(pol, t, f64, i) {
+  f64.set(pol.weights.get(t) ?? DESIGN_ROWS.get(t) ?? pol.defaultWeights, i);
+  f64[i + 8] = pol.halfLives.has(t) ? pol.halfLives.get(t) : own(HALF_LIVES_DAYS, t) ? HALF_LIVES_DAYS[t] ?? 0 : pol.defaultHalfLife;
 }
 
 function scorePolicy(fn, a, memoryType, pol) {
   const at = block(), i = at >>> 3;
-  views().f64.set([...pol.classOf(memoryType), pol.keep, pol.evict], i);
+  let { f64 } = views();
+  writeClass(pol, memoryType, f64, i);
+  f64[i + 9] = pol.keep;
+  f64[i + 10] = pol.evict;
   const st = exportsOf().mdw_score_retention_policy(at, a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at + 88);
   if (st !== 0) raise(st, fn);
-  const { f64 } = views();
+  f64 = views().f64;
   return { score: f64[i + 11], action: TRIAGE_ACTIONS[f64[i + 20]], signals: signalsAt(f64, i + 12) };
 }
 
@@ -309,14 +329,14 @@ export function scoreRetentionMany(columns, options) {
   // for each type of this batch that it names beyond the design's.
   let classes = null;
   if (pol) {
-    classes = [...KNOWN_TYPES, null].map(pol.classOf);
+    classes = [...KNOWN_TYPES, null];
     const extra = new Map();
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; pol.extra.size && i < n; i++) {
       const t = types[i];
-      if (!pol.ownClass(t)) continue;
+      if (!pol.extra.has(t)) continue;
       if (!extra.has(t)) {
         if (classes.length === 256) throw rangeError(fn, "options.policy", "names over 249 types of this batch beyond the design's six");
-        extra.set(t, classes.push(pol.classOf(t)) - 1);
+        extra.set(t, classes.push(t) - 1);
       }
       codes[i] = extra.get(t);
     }
@@ -332,7 +352,12 @@ export function scoreRetentionMany(columns, options) {
     for (let k = 0; k < cols.length; k++) f.writeF64(pc[k], cols[k]);
     const at = pc.map((p) => f.at(p));
     const args = [n, f.at(pt), ...at, f.at(ps), f.at(pa), wantSignals ? f.at(pg) : 0];
-    if (classes) f.writeF64(pp, [...classes.flat(), pol.keep, pol.evict]);
+    if (classes) {
+      const { f64 } = views(), i = f.at(pp) >>> 3;
+      classes.forEach((t, c) => writeClass(pol, t, f64, i + 9 * c));
+      f64[i + 9 * classes.length] = pol.keep;
+      f64[i + 9 * classes.length + 1] = pol.evict;
+    }
     f.check(classes ? exportsOf().mdw_score_retention_many_policy(...args, f.at(pp), classes.length)
       : exportsOf().mdw_score_retention_many(...args));
     const { f64, u8 } = views();

@@ -231,22 +231,40 @@ static void test_signals(void) {
     CHECK(md_composite_score(&ones, &md_default_weights, NULL) == MD_ERR_NULL);
 }
 
-static void test_batch(void) {
-    enum { N = 5000 };
-    check_rng r = {99};
-    uint8_t *types = malloc(N);
+/* n random memories (wild values included), type codes below n_types: as columns (the
+ * buffers allocated here, released with free_columns) and as inputs in `*ins`. */
+static md_retention_columns random_columns(check_rng *r, size_t n, unsigned n_types, md_retention_input **ins) {
+    uint8_t *types = malloc(n);
     double *cols[9];
-    for (int k = 0; k < 9; k++) cols[k] = malloc(N * sizeof(double));
-    md_retention_input *ins = malloc(N * sizeof *ins);
-    for (int i = 0; i < N; i++) {
-        md_retention_input x = random_input(&r, 1);
-        ins[i] = x;
+    for (int k = 0; k < 9; k++) cols[k] = malloc(n * sizeof(double));
+    *ins = malloc(n * sizeof **ins);
+    for (size_t i = 0; i < n; i++) {
+        md_retention_input x = random_input(r, 1);
+        x.memory_type = (md_memory_type)rng_below(r, n_types);
+        (*ins)[i] = x;
         types[i] = (uint8_t)x.memory_type;
         double v[9] = {x.age_days, x.access_count, x.confidence, x.graph_rank, x.max_graph_rank,
                        x.bridge_count, x.reinforcement_count, x.word_count, x.contradiction_count};
         for (int k = 0; k < 9; k++) cols[k][i] = v[k];
     }
-    md_retention_columns c = {N, types, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], cols[8]};
+    md_retention_columns c = {n, types, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], cols[8]};
+    return c;
+}
+
+static void free_columns(md_retention_columns *c, md_retention_input *ins) {
+    free((void *)c->memory_type);
+    const double *cols[9] = {c->age_days, c->access_count, c->confidence, c->graph_rank, c->max_graph_rank,
+                             c->bridge_count, c->reinforcement_count, c->word_count, c->contradiction_count};
+    for (int k = 0; k < 9; k++) free((void *)cols[k]);
+    free(ins);
+}
+
+static void test_batch(void) {
+    enum { N = 5000 };
+    check_rng r = {99};
+    md_retention_input *ins;
+    md_retention_columns c = random_columns(&r, N, MD_MEMORY_TYPE_COUNT, &ins);
+    uint8_t *types = (uint8_t *)c.memory_type;
     double *score = malloc(N * sizeof(double)), *sig = malloc(8 * N * sizeof(double)), *score2 = malloc(N * sizeof(double));
     uint8_t *action = malloc(N), *action2 = malloc(N);
     CHECK(md_score_retention_many(&c, score, action, sig) == MD_OK);
@@ -272,8 +290,8 @@ static void test_batch(void) {
     CHECK(md_score_retention_many(&c, score, action, NULL) == MD_ERR_INVALID);
     md_retention_columns empty = {0};
     CHECK(md_score_retention_many(&empty, NULL, NULL, NULL) == MD_OK);
-    free(types); free(ins); free(score); free(score2); free(sig); free(action); free(action2);
-    for (int k = 0; k < 9; k++) free(cols[k]);
+    free(score); free(score2); free(sig); free(action); free(action2);
+    free_columns(&c, ins);
 }
 
 /* A random policy: n classes with random non-negative weights (not summing to
@@ -408,20 +426,9 @@ static void test_policy(void) {
 static void test_batch_policy(void) {
     enum { N = 3001, NC = 12 };
     check_rng r = {4242};
-    uint8_t *types = malloc(N);
-    double *cols[9];
-    for (int k = 0; k < 9; k++) cols[k] = malloc(N * sizeof(double));
-    md_retention_input *ins = malloc(N * sizeof *ins);
-    for (int i = 0; i < N; i++) {
-        md_retention_input x = random_input(&r, 1);
-        x.memory_type = (md_memory_type)rng_below(&r, NC);
-        ins[i] = x;
-        types[i] = (uint8_t)x.memory_type;
-        double v[9] = {x.age_days, x.access_count, x.confidence, x.graph_rank, x.max_graph_rank,
-                       x.bridge_count, x.reinforcement_count, x.word_count, x.contradiction_count};
-        for (int k = 0; k < 9; k++) cols[k][i] = v[k];
-    }
-    md_retention_columns c = {N, types, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], cols[8]};
+    md_retention_input *ins;
+    md_retention_columns c = random_columns(&r, N, NC, &ins);
+    uint8_t *types = (uint8_t *)c.memory_type;
     double *score = malloc(N * sizeof(double)), *sig = malloc(8 * N * sizeof(double));
     uint8_t *action = malloc(N);
     md_retention_class classes[NC];
@@ -455,8 +462,8 @@ static void test_batch_policy(void) {
     CHECK(md_score_retention_many_policy(NULL, &p, score, action, NULL) == MD_ERR_NULL);
     p.evict_threshold = p.keep_threshold + 0.1;
     CHECK(md_score_retention_many_policy(&c, &p, score, action, NULL) == MD_ERR_INVALID);
-    free(types); free(ins); free(score); free(score2); free(sig); free(action); free(action2);
-    for (int k = 0; k < 9; k++) free(cols[k]);
+    free(score); free(score2); free(sig); free(action); free(action2);
+    free_columns(&c, ins);
 }
 
 static void test_reprieve(void) {

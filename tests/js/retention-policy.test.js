@@ -4,15 +4,11 @@
 // bit; a tuned policy agrees with a plain-JavaScript implementation of the
 // same arithmetic (tools/retention-reference.mjs); a bad policy is a
 // TypeError or RangeError naming the field.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { BUILD, wasmBytes } from "./build.js";
 import { decode } from "./golden/codec.js";
-import { ROOT, loadCases } from "./golden/runner.js";
+import { loadCases } from "./golden/runner.js";
 import { refScoreRetentionPolicy } from "../../tools/retention-reference.mjs";
 
 const SEED = 1515;
@@ -220,24 +216,3 @@ describe(`${BUILD} build`, () => {
   });
 });
 
-test("the README's policy example runs as printed and its comments hold", () => {
-  const readme = readFileSync(`${ROOT}README.md`, "utf8");
-  const at = readme.indexOf("#### Tuned settings: a retention policy");
-  const m = /```js\n(.*?)```/s.exec(readme.slice(at));
-  expect(at).toBeGreaterThan(0);
-  const code = m[1].replace('from "memdomain"', `from "${pathToFileURL(`${ROOT}js/index.js`).href}"`);
-  const dir = mkdtempSync(`${tmpdir()}/memdomain-readme-policy-`);
-  writeFileSync(`${dir}/example.mjs`, `${code}
-console.log(JSON.stringify({ plain: scoreRetention(memory), tuned: scoreRetention(memory, policy),
-  note: scoreRetention({ ...memory, memoryType: "note", ageDays: 7 }, policy).signals.recency,
-  batch: [...scoreRetentionMany({ memoryType: ["episodic", "note"], ageDays: [10, 7], accessCount: [4, 0],
-    confidence: [0.9, 0.5], graphRank: [0.02, 0], maxGraphRank: [0.08, 0.08], bridgeCount: [1, 0],
-    reinforcementCount: [2, 0], wordCount: [120, 8], contradictionCount: [0, 3] }, { policy }).score] }));`);
-  const lines = execFileSync(process.execPath, [`${dir}/example.mjs`], { encoding: "utf8" }).trim().split("\n");
-  expect(lines[0]).toBe("scoreRetention: policy.evictThreshold would cross the bands (evict 0.6 > keep 0.55)");
-  const out = JSON.parse(lines[1]);
-  expect([out.plain.score, out.plain.action, out.plain.signals.recency]).toEqual([0.56, "compress", 0.5]);
-  expect([out.tuned.score, out.tuned.action, out.tuned.signals.recency]).toEqual([0.5964, "keep", 0.7071067811865475]);
-  expect(out.note).toBe(0.5);
-  expect(out.batch).toEqual([0.5964, 0.1564]);
-});

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FILLER, FRAME_CONFLICTS, PARAPHRASE, PEOPLE, QUALIFIERS, TOOLS, TOPICS } from "./topics.mjs";
+import { queryVector } from "../lib/arms.js";
 
 export const DIM = 384;
 const REFERENCE_DAY = Date.UTC(2026, 10, 1); // ages are days before 2026-11-01
@@ -280,6 +281,41 @@ export function generate(seed = 7) {
   return { corpus, vectors: flat };
 }
 
+/** The shortest decimal that reads back as the same float32 (so the JSON stays small and exact). */
+function f32(x) {
+  for (let p = 6; p < 10; p++) {
+    const v = Number(x.toPrecision(p));
+    if (Math.fround(v) === x) return v;
+  }
+  return x;
+}
+
+/**
+ * The corpus as the workbench's import format (web-demo/lib/data.js): memories with
+ * timestamps before the reference day, the typed edges, and the preset queries with
+ * their synthetic query vectors and relevance labels (the memories generated for the
+ * query's topic and sub-topic).
+ */
+export function workbenchExample(corpus, vectors) {
+  const DAY = 86400000, now = REFERENCE_DAY, dim = corpus.dim, n = corpus.memories.length, T = corpus.topics.length;
+  const row = (i) => Array.from(vectors.subarray(i * dim, (i + 1) * dim), f32);
+  const mem = [JSON.stringify({ meta: { name: `synthetic example (seed ${corpus.seed})`, now, queryEncoder: "synthetic-topics", note: corpus.howMade } })];
+  corpus.memories.forEach((m, i) => mem.push(JSON.stringify({
+    path: m.path, gist: m.gist, body: m.body, type: m.type, embedding: row(i),
+    createdAt: Math.round(now - m.ageDays * DAY), accessedAt: Math.round(now - m.hoursSinceAccess * 3600000),
+    accessCount: m.accessCount, confidence: m.confidence, outcomeScore: null,
+    reinforcementCount: m.reinforcementCount, contradictionCount: m.contradictionCount,
+  })));
+  for (const e of corpus.edges) mem.push(JSON.stringify({ src: e.src, dst: e.dst, strength: e.strength, type: e.type }));
+  const centroid = (t) => vectors.subarray((n + t) * dim, (n + t + 1) * dim);
+  const subdir = (t, s) => vectors.subarray((n + T + t * 4 + s) * dim, (n + T + t * 4 + s + 1) * dim);
+  const qs = corpus.queries.map((q, i) => JSON.stringify({
+    id: `q${i + 1}`, query: q.text, vector: Array.from(queryVector(q.text, corpus.topics, centroid, subdir, dim), f32),
+    relevant: corpus.memories.filter((m) => m.topic === q.topic && m.sub === q.sub).map((m) => m.path),
+  }));
+  return { memories: mem.join("\n") + "\n", queries: qs.join("\n") + "\n" };
+}
+
 function main(argv) {
   let out = "build/demo", seed = 7;
   for (let i = 0; i < argv.length; i++) {
@@ -294,6 +330,9 @@ function main(argv) {
   const bytes = Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength);
   writeFileSync(join(dir, "corpus.json"), json);
   writeFileSync(join(dir, "vectors.f32"), bytes);
+  const example = workbenchExample(corpus, vectors);
+  writeFileSync(join(dir, "example-memories.jsonl"), example.memories);
+  writeFileSync(join(dir, "example-queries.jsonl"), example.queries);
   const h = createHash("sha256").update(json).update(bytes).digest("hex").slice(0, 16);
   console.log(`gen-corpus: ${corpus.memories.length} memories, ${corpus.edges.length} edges, ` +
     `${JSON.stringify(corpus.counts)} -> ${out}/corpus.json + vectors.f32 (sha256 ${h})`);

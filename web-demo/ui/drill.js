@@ -1,0 +1,83 @@
+// The drill-down drawer: one memory under the current settings (and the baseline's):
+// its per-arm ranks, raw scores and contributions for the selected query, its eight
+// retention signals times their weights, its community and PageRank, and the merge
+// pairs it is in with the tokens that decided a veto.
+import { $, put, el, fmt, tidy } from "./dom.js";
+
+let current = null;
+const ARMS = ["lexical", "vector", "salience", "lateral"];
+
+export function setup() {
+  $("#drill-close").onclick = close;
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && isOpen()) close(); });
+}
+
+export const isOpen = () => !$("#drill").hidden;
+
+function close() {
+  $("#drill").hidden = true;
+  document.body.classList.remove("drilling");
+  current = null;
+}
+
+export async function open(ctx, path) {
+  current = path;
+  $("#drill").hidden = false;
+  document.body.classList.add("drilling");
+  put($("#drill-body"), el("p", { class: "note", text: "computing…" }));
+  await refresh(ctx);
+  $("#drill-close").focus();
+}
+
+export async function refresh(ctx) {
+  if (!current) return;
+  const path = current;
+  try {
+    const m = await ctx.call("drill", { path, settings: ctx.settings(), baseline: ctx.baseline(), query: ctx.query() });
+    if (path !== current) return;
+    ctx.demo.results.drill = m.result;
+    render(m.result, !!ctx.baseline());
+  } catch (e) {
+    put($("#drill-body"), el("p", { class: "error", text: e.message.split("\n")[0] }));
+  }
+}
+
+function render(r, comparing) {
+  const m = r.memory, cur = r.current, bas = r.baseline;
+  const both = (f) => (comparing ? [el("td", { class: "num bcol", text: f(bas) }), el("td", { class: "num", text: f(cur) })] : [el("td", { class: "num", text: f(cur) })]);
+  const head = (...names) => el("thead", {}, el("tr", {}, ...names.map((n) => el("th", { text: n }))));
+  const sides = comparing ? ["baseline", "current"] : [null];
+  const armRows = ARMS.map((a) => el("tr", { "data-arm": a }, el("th", { text: a }),
+    ...both((s) => (s.arms[a].rank ? `#${s.arms[a].rank}` : "—")),
+    el("td", { class: "num", text: a === "vector" ? fmt(cur.arms.vector.raw, 4) : a === "lateral" ? (cur.arms.lateral.raw === undefined ? "—" : `${fmt(cur.arms.lateral.raw, 5)}${cur.arms.lateral.seed ? " (seed)" : ""}`) : a === "salience" ? cur.arms.salience.raw : "rank only" }),
+    ...both((s) => fmt(s.arms[a].contribution, 5))));
+  const sigRows = cur.retention.error ? [] : cur.retention.signals.map((x, i) => el("tr", {}, el("th", { text: x.name }), el("td", { class: "num", text: fmt(x.value, 4) }),
+    el("td", { class: "num", text: tidy(x.weight) }), el("td", { class: "num", text: fmt(x.product, 4) }),
+    comparing && !bas.retention.error ? el("td", { class: "num bcol", text: `${tidy(bas.retention.signals[i].weight)} → ${fmt(bas.retention.signals[i].product, 4)}` }) : null));
+  put($("#drill-body"), 
+    el("h3", { text: m.gist }),
+    el("p", { class: "path", text: `${m.path} · ${m.type} · ${fmt(m.ageDays, 1)} days old · ${m.wordCount} words${m.hasEmbedding ? "" : " · no embedding"}` }),
+    el("details", {}, el("summary", { text: "body" }), el("p", { class: "body", text: m.body })),
+    el("h4", { text: `Search: "${r.query.text}"` }),
+    el("p", { class: "note", text: (cur.order ? `Result #${cur.order}` : "Not among the results") + (cur.fusedRank ? `, fused rank ${cur.fusedRank}` : "") +
+      (comparing ? `; baseline: ${bas.order ? `result #${bas.order}` : "not a result"}` : "") +
+      (r.query.relevant === null ? "" : r.query.relevant ? ` · labelled relevant (grade ${r.query.relevant})` : " · not labelled relevant") }),
+    el("table", { class: "grid drill-arms" }, head("arm", ...sides.map((s) => (comparing ? `rank (${s})` : "rank")), "raw score",
+      ...sides.map((s) => (comparing ? `contribution (${s})` : "contribution"))), el("tbody", {}, ...armRows)),
+    el("p", { class: "note", text: "Raw scores: vector = cosine to the query vector; salience = the signals its order reads; lateral = personalized PageRank from the seeds. The lexical arm's bm25 values stay inside SQLite (memdomain/cache returns its order only)." }),
+    el("h4", { text: "Retention" }),
+    cur.retention.error ? el("p", { class: "error", text: cur.retention.error }) : el("p", {},
+      el("b", { text: `${fmt(cur.retention.score, 4)} → ${cur.retention.band}` }),
+      comparing && !bas.retention.error ? ` (baseline ${fmt(bas.retention.score, 4)} → ${bas.retention.band})` : ""),
+    cur.retention.error ? null : el("table", { class: "grid drill-signals" },
+      head("signal", "value", "weight", "value × weight", ...(comparing ? ["baseline weight → product"] : [])), el("tbody", {}, ...sigRows)),
+    el("h4", { text: "Graph" }),
+    el("p", { text: `PageRank ${fmt(cur.graph.pagerank, 6)}; ${cur.graph.community ? `community of ${cur.graph.community.size} (labelled by its smallest member, ${cur.graph.community.label})` : "in no community (its group is below minCommunitySize)"}; ${cur.graph.bridges} cross-community edges.` +
+      (comparing ? ` Baseline: PageRank ${fmt(bas.graph.pagerank, 6)}, ${bas.graph.community ? `community of ${bas.graph.community.size}` : "no community"}.` : "") }),
+    el("h4", { text: `Merge candidates (${r.pairs.length})` }),
+    r.pairs.length ? el("ul", { class: "pairs" }, ...r.pairs.map((p) => el("li", { "data-stage": p.stage },
+      el("span", { class: `stage ${p.stage}`, text: p.stage }), ` ${fmt(p.similarity, 4)} with ${p.keepPath === m.path ? p.dropPath : p.keepPath} (${p.keepPath === m.path ? "this one kept" : "this one dropped"})`,
+      ...p.tokens.map((t) => el("div", { class: "reason" }, el("b", { text: t.reason }), " ",
+        ...[...t.keep, ...t.drop].map((w) => el("mark", { text: w.token }, el("sub", { text: w.in })))))))) : el("p", { class: "note", text: "No neighbour above the floor." }),
+  );
+}
