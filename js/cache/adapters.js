@@ -219,7 +219,9 @@ export async function openAdapter(options) {
   if (typeof path !== "string" || path.length === 0) throw new TypeError("openMemoryCache: options.path must be a non-empty string");
   if (bytes !== undefined && !(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer))
     throw new TypeError("openMemoryCache: options.bytes must be a Uint8Array or an ArrayBuffer");
-  const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+  // a plain Uint8Array view: sqlite-wasm's allocFromTypedArray rejects subclasses such as Node's Buffer
+  const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes)
+    : bytes === undefined ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (path !== ":memory:" && !inBrowser()) {
     let Database;
     // Specifiers in variables: bundlers for browsers and Workers must not try to bundle these.

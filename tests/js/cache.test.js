@@ -179,6 +179,10 @@ describe("sqlite-wasm in memory", () => {
       for (const q of queries.slice(0, 4)) expect(await cache.search(q)).toEqual(await other.search(q));
     } finally { await other.close(); }
     const bytes = await cache.exportBytes();
+    const fromBuffer = await openMemoryCache({ bytes: Buffer.from(bytes) }); // a Node Buffer (readFileSync's) opens too
+    try {
+      expect(await fromBuffer.search(queries[0])).toEqual(await cache.search(queries[0]));
+    } finally { await fromBuffer.close(); }
     const copy = await openMemoryCache({ bytes });
     const fromJsonl = await openMemoryCache();
     try {
