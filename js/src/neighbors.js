@@ -292,7 +292,7 @@ export function topCosineRows(query, matrix, k) {
 // ---------------------------------------------------------------- resident rows
 
 const residentRegistry = typeof FinalizationRegistry === "function"
-  ? new FinalizationRegistry(({ ex, ptr }) => { if (exportsOf() === ex) ex.md_free(ptr); })
+  ? new FinalizationRegistry(({ ex, rows }) => { if (exportsOf() === ex) ex.md_rows_free(rows); })
   : null;
 
 /**
@@ -312,9 +312,20 @@ export function residentRows(matrix, d) {
   const n = matrix.length / d;
   if (!Number.isInteger(n)) throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of d (${d})`);
   const ex = exportsOf();
-  const ptr = ex.md_alloc(matrix.length * 4);
-  if (!ptr) throw rangeError(fn, "matrix", `needs ${matrix.length * 4} bytes of WebAssembly memory, which could not be allocated`);
-  if (matrix.length) views().f32.set(matrix, ptr >>> 2);
+  // The rows live in an md_rows handle: each row's sum of squares computed
+  // once (the same bits as per query) and an int8 copy that lets top-k skip
+  // the exact sum for rows that cannot reach the answer (issue 16).
+  const rows = withFrame(fn, (f) => {
+    const pm = f.f32(matrix.length);
+    f.alloc();
+    f.check(ex.md_rows_new(d, f.out()), "d");
+    const r = f.outU32(0);
+    f.writeF32(pm, matrix);
+    const st = ex.md_rows_append(r, f.at(pm), n);
+    if (st !== 0) ex.md_rows_free(r);
+    f.check(st, "matrix");
+    return r;
+  });
   const handle = {};
   let live = true;
   const check = (name, query) => {
@@ -332,7 +343,7 @@ export function residentRows(matrix, d) {
         const pq = f.f32(d), po = f.f64(n);
         f.alloc();
         f.writeF32(pq, query);
-        f.check(ex.md_cosine_rows_f32(f.at(pq), ptr, n, d, f.at(po)));
+        f.check(ex.md_rows_cosine(rows, f.at(pq), f.at(po)));
         return new Float64Array(views().buffer, f.at(po), n).slice();
       });
     },
@@ -346,7 +357,7 @@ export function residentRows(matrix, d) {
         const pq = f.f32(d), pi = f.u32(keep), ps = f.f64(keep);
         f.alloc();
         f.writeF32(pq, query);
-        f.check(ex.md_top_cosine_rows_f32(f.at(pq), ptr, n, d, keep, f.at(pi), f.at(ps), f.out()));
+        f.check(ex.md_rows_top_cosine(rows, f.at(pq), keep, f.at(pi), f.at(ps), f.out()));
         const { buffer } = views();
         const len = f.outU32(0);
         return {
@@ -359,9 +370,9 @@ export function residentRows(matrix, d) {
       if (!live) return;
       live = false;
       residentRegistry?.unregister(handle);
-      if (exportsOf() === ex) ex.md_free(ptr);
+      if (exportsOf() === ex) ex.md_rows_free(rows);
     },
   });
-  residentRegistry?.register(handle, { ex, ptr }, handle);
+  residentRegistry?.register(handle, { ex, rows }, handle);
   return handle;
 }
