@@ -1,12 +1,16 @@
 // memdomain/cache benchmark (make bench-cache; also part of make bench):
 //   search p50/p99 over --queries (200) queries at each of --sizes (10k and 100k
-//   memories, d = 384) with the time per stage, in Node (sqlite-wasm in memory) and
-//   in a headless Chromium Worker (the same database file, opened from bytes);
+//   memories, d = 384) with the time per stage, in Node (sqlite-wasm in memory; the
+//   same database in better-sqlite3; and sqlite-wasm with the lexical arm's kept
+//   per-term scores dropped before every query, so each query's terms are read from
+//   FTS5 as on a first search) and in a headless Chromium Worker (the same database
+//   file, opened from bytes);
 //   beside it, the same search built by hand in plain JavaScript (same SQLite FTS5
 //   query for the lexical arm, a cosine loop, a CSR personalized PageRank, the
 //   reference-style fusion and MMR) and Orama's hybrid search on the same corpus;
 //   put and sleep pass times. Rounds interleave the three Node searches.
 //   Flags: --sizes=10000,100000 --queries=200 --no-chromium --no-orama --no-plain
+//   --no-better (no better-sqlite3 row) --no-cold (no cold-lexical row)
 //   --sleep-max=20000: above this size the sleep pass (all-pairs neighbours, O(n^2 d):
 //   about 100x the 10k time at 100k) is skipped and the graph gets 5 synthetic links per
 //   memory instead, so the lateral arm walks a graph of the same size; pass
@@ -107,7 +111,7 @@ function topK(n, score, k, skip) { // indices by score desc, index asc
 async function plainSearch(cache, g, corpus, q, t) {
   let t0 = performance.now();
   const lap = (k) => { const n = performance.now(); t[k] = (t[k] ?? 0) + n - t0; t0 = n; };
-  // the same SQLite work as the cache's lexical arm: its informative-terms query, the same statement
+  // FTS5's bm25 order as one would query it by hand, over the cache's informative terms
   const match = await cache._informative(queryTerms(q.text));
   const lexical = !match ? [] : (await cache._db.all(`SELECT m.path AS path FROM memories_fts f JOIN memories m ON m.id = f.rowid
     WHERE memories_fts MATCH ? AND m.superseded_by IS NULL ORDER BY bm25(memories_fts), m.path LIMIT ?`, [match, DEPTH])).map((r) => r.path);
@@ -183,8 +187,10 @@ for (const n of SIZES) {
   await cache.put(mems);
   const putMs = performance.now() - t;
   if (n <= SLEEP_MAX) {
+    t = performance.now();
     const sleep = await cache.sleep({ now: T0 + 300 * 86_400_000, floor: FLOOR });
-    console.log(`put ${f1(putMs)} ms; sleep pass ${f1(sleep.timings.total)} ms (${Object.entries(sleep.timings).filter(([k]) => k !== "total")
+    const sleepMs = performance.now() - t;
+    console.log(`put ${f1(putMs)} ms; sleep() ${f1(sleepMs)} ms, its pass ${f1(sleep.timings.total)} ms (${Object.entries(sleep.timings).filter(([k]) => k !== "total")
       .map(([k, v]) => `${k} ${f1(v)}`).join(", ")}); ${sleep.edges.similar + sleep.edges.nearDuplicate} edges, ` +
       `${sleep.communities.count} communities, ${sleep.merges.stages.committed} merges`);
   } else {
@@ -208,8 +214,17 @@ for (const n of SIZES) {
     orama = (q) => search(db, { mode: "hybrid", term: q.text, vector: { value: Array.from(q.vector), property: "embedding" }, similarity: 0,
       properties: ["gist", "body"], limit: LIMIT });
   }
-  const times = { cache: [], plain: [], orama: [] };
-  const stage = { cache: Object.fromEntries(STAGES.map((s) => [s, []])), plain: Object.fromEntries(STAGES.map((s) => [s, []])) };
+  let better = null, cold = null;
+  if (!no("better") || !no("cold")) {
+    const bytes = await cache.exportBytes();
+    if (!no("better")) {
+      const { default: Database } = await import("better-sqlite3");
+      better = await openMemoryCache({ db: new Database(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) });
+    }
+    if (!no("cold")) cold = await openMemoryCache({ bytes });
+  }
+  const times = { cache: [], plain: [], orama: [], better: [], cold: [] };
+  const stage = Object.fromEntries(["cache", "plain", "better", "cold"].map((k) => [k, Object.fromEntries(STAGES.map((s) => [s, []]))]));
   let agree = 0;
   for (let i = 0; i < queries.length; i++) {
     const q = queries[i], keep = i >= WARM;
@@ -217,6 +232,16 @@ for (const n of SIZES) {
     const hits = await cache.search({ ...q, limit: LIMIT, depth: DEPTH, weights: W, k: K, lambda: LAMBDA, timings: true });
     const ms = performance.now() - t;
     if (keep) { times.cache.push(ms); for (const s of STAGES) stage.cache[s].push(hits.timings[s]); }
+    const want = hits.map((h) => `${h.path} ${h.score}`).join("\n");
+    for (const [name, c] of [["better", better], ["cold", cold]]) {
+      if (!c) continue;
+      if (name === "cold") c._lexical.invalidate();
+      t = performance.now();
+      const other = await c.search({ ...q, limit: LIMIT, depth: DEPTH, weights: W, k: K, lambda: LAMBDA, timings: true });
+      const oms = performance.now() - t;
+      if (other.map((h) => `${h.path} ${h.score}`).join("\n") !== want) throw new Error(`bench: the ${name} search differs from the cache's on query ${i}`);
+      if (keep) { times[name].push(oms); for (const s of STAGES) stage[name][s].push(other.timings[s]); }
+    }
     if (g) {
       const st = {};
       t = performance.now();
@@ -234,6 +259,8 @@ for (const n of SIZES) {
   const rows = [["", "p50 ms", "p99 ms", ...STAGES.map((s) => `${s} p50`)]];
   const line = (name, xs, st) => rows.push([name, f1(med(xs)), f1(pct(xs, 0.99)), ...STAGES.map((s) => (st ? f1(med(st[s])) : ""))]);
   line("memdomain/cache, Node (sqlite-wasm in memory)", times.cache, stage.cache);
+  if (better) line("memdomain/cache, Node (better-sqlite3 in memory)", times.better, stage.better);
+  if (cold) line("memdomain/cache, Node (sqlite-wasm), no kept term scores", times.cold, stage.cold);
   if (g) line(`plain JavaScript by hand, Node (same top-${LIMIT}: ${agree}/${Q})`, times.plain, stage.plain);
   if (orama) line(`Orama ${JSON.parse(readFileSync(`${ROOT}node_modules/@orama/orama/package.json`, "utf8")).version} hybrid, Node (insert ${f1(oramaMs)} ms)`, times.orama);
   const printTable = () => {
@@ -258,5 +285,7 @@ for (const n of SIZES) {
       console.log(`Chromium / Node p50: ${(med(browser.times) / med(times.cache)).toFixed(2)}x (not interleaved); load average: ${load()}`);
     }
   }
+  await better?.close();
+  await cold?.close();
   await cache.close();
 }

@@ -2,6 +2,8 @@
 // this small ASYNC interface, so Cloudflare D1 (no interactive transactions) fits:
 //
 //   all(sql, params)   -> rows as plain objects (BLOBs as Uint8Array)
+//   numbers(sql, params) -> a query of numeric columns as one Float64Array per column
+//                           (optional; the cache uses all() otherwise)
 //   batch(statements)  -> runs [{ sql, params }] atomically: all or nothing
 //   exportBytes()      -> the database file as a Uint8Array (optional)
 //   close()
@@ -10,6 +12,12 @@
 // the same code is transactional on every backend.
 
 const STMT_CACHE = 64;
+
+/** Rows of numbers (arrays) as one Float64Array per column. */
+function columns(rows) {
+  const nc = rows.length ? rows[0].length : 0;
+  return Array.from({ length: nc }, (_, c) => Float64Array.from(rows, (r) => r[c]));
+}
 
 /** A small LRU of prepared statements keyed by SQL text. */
 function statementCache(prepare, finalize) {
@@ -58,6 +66,24 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
       }
       return rows;
     },
+    async numbers(sql, params) {
+      // step and read through the raw exports: a third of the per-row cost of Stmt.get
+      const st = stmts.get(sql);
+      bind(st, params);
+      const ex = sqlite3.wasm.exports, ptr = st.pointer, nc = st.columnCount;
+      const cols = Array.from({ length: nc }, () => []);
+      try {
+        for (;;) {
+          const rc = ex.sqlite3_step(ptr);
+          if (rc === sqlite3.capi.SQLITE_DONE) break;
+          if (rc !== sqlite3.capi.SQLITE_ROW) throw new Error(`SQLite: ${sqlite3.capi.sqlite3_errmsg(db.pointer)} (${sqlite3.capi.sqlite3_js_rc_str(rc)})`);
+          for (let c = 0; c < nc; c++) cols[c].push(ex.sqlite3_column_double(ptr, c));
+        }
+      } finally {
+        st.reset(true);
+      }
+      return cols.map((c) => Float64Array.from(c));
+    },
     async batch(statements) {
       if (!statements.length) return;
       db.transaction(() => {
@@ -86,6 +112,7 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
 /** Wrap an open better-sqlite3 (12.x) `Database`. */
 export function betterSqlite3Adapter(db) {
   const stmts = statementCache((sql) => db.prepare(sql), () => {});
+  const raw = statementCache((sql) => db.prepare(sql).raw(true), () => {});
   const toParams = (params) => (params ?? []).map((p) =>
     p instanceof Uint8Array && !(typeof Buffer !== "undefined" && Buffer.isBuffer(p)) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p);
   const runAll = db.transaction((statements) => {
@@ -96,6 +123,9 @@ export function betterSqlite3Adapter(db) {
     async all(sql, params) {
       return stmts.get(sql).all(...toParams(params));
     },
+    async numbers(sql, params) {
+      return columns(raw.get(sql).all(...toParams(params)));
+    },
     async batch(statements) {
       if (statements.length) runAll(statements);
     },
@@ -105,6 +135,7 @@ export function betterSqlite3Adapter(db) {
     },
     async close() {
       stmts.clear();
+      raw.clear();
       db.close();
     },
   };
@@ -112,12 +143,9 @@ export function betterSqlite3Adapter(db) {
 
 /** Wrap a Cloudflare D1 binding (`env.DB`). D1's `batch()` is atomic; BLOBs come back as number arrays. */
 export function d1Adapter(d1) {
+  const blob = (v) => (Array.isArray(v) ? Uint8Array.from(v) : v instanceof ArrayBuffer ? new Uint8Array(v) : v);
   const blobs = (row) => {
-    for (const k in row) {
-      const v = row[k];
-      if (Array.isArray(v)) row[k] = Uint8Array.from(v);
-      else if (v instanceof ArrayBuffer) row[k] = new Uint8Array(v);
-    }
+    for (const k in row) row[k] = blob(row[k]);
     return row;
   };
   const stmt = (sql, params) => (params && params.length ? d1.prepare(sql).bind(...params) : d1.prepare(sql));
@@ -126,6 +154,10 @@ export function d1Adapter(d1) {
     async all(sql, params) {
       const r = await stmt(sql, params).all();
       return r.results.map(blobs);
+    },
+    async numbers(sql, params) {
+      const s = stmt(sql, params);
+      return columns(typeof s.raw === "function" ? await s.raw() : (await s.all()).results.map((r) => Object.values(r)));
     },
     async batch(statements) {
       if (statements.length) await d1.batch(statements.map((s) => stmt(s.sql, s.params)));
@@ -187,7 +219,9 @@ export async function openAdapter(options) {
   if (typeof path !== "string" || path.length === 0) throw new TypeError("openMemoryCache: options.path must be a non-empty string");
   if (bytes !== undefined && !(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer))
     throw new TypeError("openMemoryCache: options.bytes must be a Uint8Array or an ArrayBuffer");
-  const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+  // a plain Uint8Array view: sqlite-wasm's allocFromTypedArray rejects subclasses such as Node's Buffer
+  const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes)
+    : bytes === undefined ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (path !== ":memory:" && !inBrowser()) {
     let Database;
     // Specifiers in variables: bundlers for browsers and Workers must not try to bundle these.

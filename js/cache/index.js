@@ -9,6 +9,7 @@ import {
   partitionByCooldown, rankFused, rrfScore, signalValue, toFp, float32View, RRF_K, MMR_LAMBDA,
 } from "../index.js";
 import { adapterFor, betterSqlite3Adapter, d1Adapter, openAdapter, sqliteWasmAdapter } from "./adapters.js";
+import { Lexical } from "./lexical.js";
 import { Resident } from "./resident.js";
 import { runSleep } from "./sleep.js";
 import { byPath, embedding, known, list, num, obj, progressFn, rangeError, str, time, typeError } from "./validate.js";
@@ -114,6 +115,7 @@ export async function openMemoryCache(options = {}) {
     await db.batch(writes);
     const cache = new MemoryCache(db, stored ?? dim, limits, meta);
     await cache._resident.load(db);
+    await cache._lexical.load(db);
     return cache;
   } catch (e) {
     await db.close().catch(() => {});
@@ -126,6 +128,7 @@ class MemoryCache {
     this._db = db;
     this._limits = limits;
     this._resident = new Resident(dim);
+    this._lexical = new Lexical();
     this._queue = serial();
     this._closed = false;
     this._meta = meta;
@@ -216,7 +219,7 @@ class MemoryCache {
         throw rangeError(fn, `memories[${i}].path`, `already exists in the cache (${JSON.stringify(rows[i].path.slice(0, 80))}) and options.onConflict is "error"`);
       }
       let nextId = Number((await this._db.all("SELECT coalesce(max(id), 0) AS m FROM memories"))[0].m) + 1;
-      const st = [];
+      const st = [], ids = [];
       if (this._resident.dim === null && dim !== null) st.push({ sql: "INSERT INTO md_meta (key, value) VALUES ('dim', ?)", params: [String(dim)] });
       for (const r of rows) {
         const blob = r.vec ? new Uint8Array(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength) : null;
@@ -236,6 +239,7 @@ class MemoryCache {
           params: [id, r.path, ...values] });
         }
         st.push({ sql: "INSERT INTO memories_fts (rowid, gist, body) VALUES (?, ?, ?)", params: [id, r.gist, r.body] });
+        ids.push(id);
       }
       progress({ phase: "write", done: 0, total: n });
       await this._db.batch(st);
@@ -243,6 +247,9 @@ class MemoryCache {
       const res = this._resident;
       res.dim = dim;
       for (const r of rows) res.setMemory(r.path, r.vec, r.accessCount, r.outcomeScore, r.reinforcementCount);
+      const lex = this._lexical;
+      lex.invalidate();
+      rows.forEach((r, i) => lex.pathOf.set(ids[i], r.path));
       return { inserted: n - existing.size, replaced: existing.size };
     });
   }
@@ -282,7 +289,11 @@ class MemoryCache {
       st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
       st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
       await this._db.batch(st);
-      for (const r of ids) this._resident.removeMemory(r.path);
+      for (const r of ids) {
+        this._resident.removeMemory(r.path);
+        this._lexical.pathOf.delete(r.id);
+      }
+      this._lexical.invalidate();
       await this._resident.loadEdges(this._db);
       return { deleted: ids.length };
     });
@@ -426,12 +437,8 @@ class MemoryCache {
     const { weights: w, depth } = q;
     const res = this._resident;
     let lexical = [];
-    const match = w.lexical > 0 ? await this._informative(queryTerms(q.text)) : "";
-    if (match) {
-      const rows = await this._db.all(`SELECT m.path AS path FROM memories_fts f JOIN memories m ON m.id = f.rowid
-        WHERE memories_fts MATCH ? AND m.superseded_by IS NULL ORDER BY bm25(memories_fts), m.path LIMIT ?`, [match, depth]);
-      lexical = rows.map((r) => r.path);
-    }
+    const terms = w.lexical > 0 ? queryTerms(q.text) : [];
+    if (terms.length) lexical = await this._lexical.top(this._db, await this._lexical.informative(this._db, terms, res.meta.size), depth);
     lap("lexical");
     const vector = w.vector > 0 && q.vector ? res.topVector(q.vector, depth).paths : [];
     lap("vector");
@@ -452,19 +459,12 @@ class MemoryCache {
   }
 
   /**
-   * The FTS5 query of the informative terms. A term in at least half of the memories
-   * gets FTS5 bm25's clamped IDF (1e-6, nothing) yet makes bm25 score nearly every
-   * row, so it is left out when another term matches something; otherwise every term
-   * is kept. Document frequencies come from fts5vocab (terms folded as unicode61 does).
+   * The FTS5 query of the informative terms (see Lexical.informative): the lexical arm is
+   * `SELECT ... WHERE memories_fts MATCH <this> ORDER BY bm25(memories_fts), path LIMIT depth`.
    */
   async _informative(terms) {
     if (terms.length === 0) return "";
-    const n = this._resident.meta.size;
-    const fold = (t) => t.normalize("NFD").replace(/\p{M}/gu, "");
-    const df = new Map((await this._db.all("SELECT term, doc FROM memories_vocab WHERE term IN (SELECT value FROM json_each(?))",
-      [JSON.stringify([...new Set(terms.map(fold))])])).map((r) => [r.term, r.doc]));
-    const kept = terms.filter((t) => !(2 * (df.get(fold(t)) ?? 0) >= n));
-    return termsQuery(kept.some((t) => df.get(fold(t)) > 0) ? kept : terms);
+    return termsQuery(await this._lexical.informative(this._db, terms, this._resident.meta.size));
   }
 
   _lateral(seeds, depth) {
@@ -522,8 +522,14 @@ class MemoryCache {
   sleep(options) {
     const fn = "sleep";
     return this._op(fn, async () => {
-      const report = await runSleep(this._db, this._resident, fn, options);
-      await this._resident.load(this._db);
+      const { report, removed } = await runSleep(this._db, this._resident, fn, options);
+      // the pass changes no embedding or salience signal: only the memories it removed and the edges
+      for (const { path, id } of removed) {
+        this._resident.removeMemory(path);
+        this._lexical.pathOf.delete(id);
+      }
+      if (removed.length) this._lexical.invalidate();
+      await this._resident.loadEdges(this._db);
       return report;
     });
   }

@@ -42,26 +42,58 @@ function checkOptions(fn, options) {
   };
 }
 
-/** Per-source top-k neighbour pairs above the floor over the given memories' embeddings. */
-function neighbours(mems, dim, floor, perSourceK) {
+/** How many neighbours past perSourceK each source's list keeps, so a merge rarely needs a 1 x n pass to refill it. */
+const SPARE = 4;
+
+/**
+ * Per-source top-k neighbour pairs above the floor over the given memories'
+ * embeddings: { pairs, wide }, where `pairs` is topNeighborPairsPacked's answer
+ * for perSourceK and `wide` maps each source to its top perSourceK + SPARE (sim
+ * desc, dst asc). A source's top k is a prefix of its top k + SPARE (its list is
+ * a strict top-k over a total order), so `pairs` is the wide answer with each
+ * source's first perSourceK kept, in the same global order.
+ */
+export function neighbours(mems, dim, floor, perSourceK) {
   const withVec = mems.filter((m) => m.vec);
-  if (withVec.length < 2) return [];
+  if (withVec.length < 2) return { pairs: [], wide: new Map(), wideK: perSourceK };
   const matrix = new Float32Array(withVec.length * dim);
   withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
-  return topNeighborPairsPacked(matrix, withVec.map((m) => m.path), { floor, perSourceK, limit: withVec.length * perSourceK });
+  const wideK = perSourceK + SPARE;
+  const all = topNeighborPairsPacked(matrix, withVec.map((m) => m.path), { floor, perSourceK: wideK, limit: withVec.length * wideK });
+  const wide = new Map();
+  const pairs = [];
+  for (const p of all) {
+    let list = wide.get(p.src);
+    if (!list) wide.set(p.src, (list = []));
+    list.push(p);
+    if (list.length <= perSourceK) pairs.push(p);
+  }
+  return { pairs, wide, wideK };
 }
 
 /**
  * The survivors' neighbour pairs after merges dropped some memories, exactly as
  * topNeighborPairsPacked over the survivors would give them: a source whose list
  * held no dropped path keeps it (removing non-members does not change a top-k); a
- * source whose list held one gets its list again from the 1 x n arm (topCosineRows
- * over resident rows in path order: sim desc, then dst asc, the same bits).
+ * source whose list held one takes the first perSourceK survivors of its wide list
+ * when that many are left there (or the wide list held every neighbour above the
+ * floor), else gets its list again from the 1 x n arm (topCosineRows over resident
+ * rows in path order: sim desc, then dst asc, the same bits).
  */
-function repairNeighbours(pairs, live, dropped, dim, floor, perSourceK) {
+export function repairNeighbours({ pairs, wide, wideK }, live, dropped, dim, floor, perSourceK, stats = {}) {
   const affected = new Set(pairs.filter((p) => dropped.has(p.dst) && !dropped.has(p.src)).map((p) => p.src));
   const kept = pairs.filter((p) => !dropped.has(p.src) && !affected.has(p.src));
+  for (const src of affected) {
+    const list = wide.get(src);
+    const left = list.filter((p) => !dropped.has(p.dst));
+    if (left.length >= perSourceK || list.length < wideK) {
+      kept.push(...left.slice(0, perSourceK));
+      affected.delete(src);
+      stats.refilled = (stats.refilled ?? 0) + 1;
+    }
+  }
   const withVec = live.filter((m) => m.vec);
+  stats.rescanned = affected.size;
   if (affected.size && withVec.length > 1) {
     const matrix = new Float32Array(withVec.length * dim);
     withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
@@ -89,6 +121,7 @@ const wordCount = (body) => {
   return t ? t.split(/\s+/).length : 0;
 };
 
+/** The pass; resolves { report, removed: [{ path, id }] (the memories it superseded or deleted) }. */
 export async function runSleep(db, resident, fn, options) {
   const o = checkOptions(fn, options);
   const T = {};
@@ -112,7 +145,8 @@ export async function runSleep(db, resident, fn, options) {
 
   // 1. neighbour pairs over every live memory with an embedding
   progress("neighbors", 0, live.length);
-  let pairs = neighbours(live, dim, o.floor, o.perSourceK);
+  const found = neighbours(live, dim, o.floor, o.perSourceK);
+  let pairs = found.pairs;
   lap("neighbors");
 
   // 2. near-duplicate merges, at most once per cycle
@@ -143,7 +177,7 @@ export async function runSleep(db, resident, fn, options) {
     if (merged.length) {
       const dropped = new Set(merged.map((m) => m.dropPath));
       live = live.filter((m) => !dropped.has(m.path));
-      pairs = repairNeighbours(pairs, live, dropped, dim, o.floor, o.perSourceK); // the survivors' own neighbourhoods
+      pairs = repairNeighbours(found, live, dropped, dim, o.floor, o.perSourceK); // the survivors' own neighbourhoods
     }
   }
   lap("merge");
@@ -261,7 +295,8 @@ export async function runSleep(db, resident, fn, options) {
     if (s > largest) largest = s;
   }
   T.total = performance.now() - t0;
-  return {
+  const removed = [...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
+  const report = {
     now: o.now,
     memories: rows.length,
     bands,
@@ -278,4 +313,5 @@ export async function runSleep(db, resident, fn, options) {
     written: { memories: memoryRows, edges: edgesChanged ? wanted.length : 0, statements: st.length },
     timings: T,
   };
+  return { report, removed };
 }

@@ -2,7 +2,7 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { addr, arr, call, MAX_ELEMENTS, finalizer, noMemory, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
+import { addr, arr, call, MAX_ELEMENTS, finalizer, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
   views, exportsOf } from "./core.js";
 
 
@@ -219,17 +219,17 @@ function rowsOf(fn, query, matrix) {
   return { d, n };
 }
 
-/** md_cosine_rows_f32 for query against n rows of d (`matrix`: the rows, or the address of resident ones). */
-function rows(fn, query, matrix, n, d) {
+/** The cosine of every one of n rows: export `name` with `head` (its arguments before the output). */
+function rows(fn, n, name, head) {
   const po = out.f64(n);
-  return call(fn, "md_cosine_rows_f32", [f32(query), matrix, n, d, po], [], (r) => r.view(po).slice());
+  return call(fn, name, [...head, po], [], (r) => r.view(po).slice());
 }
 
-/** md_top_cosine_rows_f32: the k best of n rows, as { indices, sims }. */
-function topRows(fn, query, matrix, n, d, k) {
+/** The k best of n rows, as { indices, sims }: export `name` with `head` (its arguments before k). */
+function topRows(fn, n, k, name, head) {
   num(fn, "k", k);
   const t = Math.trunc(k), keep = t > 0 ? Math.min(n, t) : 0, pi = out.u32(keep), ps = out.f64(keep);
-  return call(fn, "md_top_cosine_rows_f32", [f32(query), matrix, n, d, keep, pi, ps, slots], [], (r) => {
+  return call(fn, name, [...head, keep, pi, ps, slots], [], (r) => {
     const len = r.slot(0);
     return { indices: r.view(pi).slice(0, len), sims: r.view(ps).slice(0, len) };
   });
@@ -243,7 +243,7 @@ function topRows(fn, query, matrix, n, d, k) {
 export function cosineRows(query, matrix) {
   const fn = "cosineRows";
   const { d, n } = rowsOf(fn, query, matrix);
-  return rows(fn, query, f32(matrix), n, d);
+  return rows(fn, n, "md_cosine_rows_f32", [f32(query), f32(matrix), n, d]);
 }
 
 /**
@@ -253,11 +253,10 @@ export function cosineRows(query, matrix) {
 export function topCosineRows(query, matrix, k) {
   const fn = "topCosineRows";
   const { d, n } = rowsOf(fn, query, matrix);
-  return topRows(fn, query, f32(matrix), n, d, k);
+  return topRows(fn, n, k, "md_top_cosine_rows_f32", [f32(query), f32(matrix), n, d]);
 }
 
 // ---------------------------------------------------------------- resident rows
-
 
 /**
  * Copy a packed Float32Array of n rows x d into WebAssembly memory once, for
@@ -276,9 +275,16 @@ export function residentRows(matrix, d) {
   const n = matrix.length / d;
   if (!Number.isInteger(n)) throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of d (${d})`);
   const ex = exportsOf();
-  const ptr = ex.md_alloc(matrix.length * 4);
-  if (!ptr) throw noMemory(fn, "matrix", matrix.length * 4);
-  if (matrix.length) views().f32.set(matrix, ptr >>> 2);
+  // The rows live in an md_rows handle (issue 16): each row's sum of squares
+  // computed once (the same bits as per query) and an int8 copy that lets
+  // top-k skip the exact sum for rows that cannot reach the answer.
+  const ptr = call(fn, "md_rows_new", [d, slots], ["d"], (r) => r.slot(0));
+  try {
+    call(fn, "md_rows_append", [addr(ptr), f32(matrix), n], ["", "matrix"], () => 0);
+  } catch (e) {
+    ex.md_rows_free(ptr);
+    throw e;
+  }
   let live = true;
   const check = (name, query) => {
     if (!live) throw rangeError(name, "this", "was freed");
@@ -291,20 +297,20 @@ export function residentRows(matrix, d) {
     cosineRows(query) {
       const name = "residentRows.cosineRows";
       check(name, query);
-      return rows(name, query, addr(ptr), n, d);
+      return rows(name, n, "md_rows_cosine", [addr(ptr), f32(query)]);
     },
     topCosineRows(query, k) {
       const name = "residentRows.topCosineRows";
       check(name, query);
-      return topRows(name, query, addr(ptr), n, d, k);
+      return topRows(name, n, k, "md_rows_top_cosine", [addr(ptr), f32(query)]);
     },
     free() {
       if (!live) return;
       live = false;
       finalizer?.unregister(handle);
-      if (exportsOf() === ex) ex.md_free(ptr);
+      if (exportsOf() === ex) ex.md_rows_free(ptr);
     },
   };
-  finalizer?.register(handle, { ex, ptr, free: "md_free" }, handle);
+  finalizer?.register(handle, { ex, ptr, free: "md_rows_free" }, handle);
   return handle;
 }

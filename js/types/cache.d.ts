@@ -5,6 +5,8 @@ export interface CacheAdapter {
   readonly kind?: string;
   /** Rows as plain objects; BLOBs as Uint8Array. */
   all(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /** A query of numeric columns, one Float64Array per column (optional; all() is used otherwise). */
+  numbers?(sql: string, params?: readonly unknown[]): Promise<Float64Array[]>;
   /** Run the statements atomically: all or nothing. */
   batch(statements: readonly { readonly sql: string; readonly params?: readonly unknown[] }[]): Promise<void>;
   /** The database file as bytes (optional). */

@@ -84,6 +84,10 @@ test("every call() the glue makes passes the argument kinds its row states (chec
     md.mergeNeighborTiles(["a", "b"], [md.neighborTile(m, ["a", "b"], 0, 2, o)], o);
     md.cosineRows(q, m);
     md.topCosineRows(q, m, 1);
+    const resident = md.residentRows(m, 2);
+    resident.cosineRows(q);
+    resident.topCosineRows(q, 1);
+    resident.free();
   } finally {
     checkCalls(null);
   }

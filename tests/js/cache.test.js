@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
-import { openMemoryCache, ftsQuery, queryTerms, salienceOrder } from "../../js/cache/index.js";
+import { openMemoryCache, ftsQuery, queryTerms, salienceOrder, betterSqlite3Adapter } from "../../js/cache/index.js";
+import { byCodePoint } from "../../js/cache/lexical.js";
+import { neighbours, repairNeighbours } from "../../js/cache/sleep.js";
+import { rng } from "./rng.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
 
@@ -176,6 +179,10 @@ describe("sqlite-wasm in memory", () => {
       for (const q of queries.slice(0, 4)) expect(await cache.search(q)).toEqual(await other.search(q));
     } finally { await other.close(); }
     const bytes = await cache.exportBytes();
+    const fromBuffer = await openMemoryCache({ bytes: Buffer.from(bytes) }); // a Node Buffer (readFileSync's) opens too
+    try {
+      expect(await fromBuffer.search(queries[0])).toEqual(await cache.search(queries[0]));
+    } finally { await fromBuffer.close(); }
     const copy = await openMemoryCache({ bytes });
     const fromJsonl = await openMemoryCache();
     try {
@@ -374,4 +381,120 @@ describe("hostile input: clear errors naming the field, nothing written, nothing
     await expect(cache.sleep({ now: NOW, merge: { treshold: 0.9 } })).rejects.toThrow(/options\.merge\.treshold is not a known option/);
     expect(await snapshot(cache)).toBe(snap);
   });
+});
+
+describe("the lexical arm's kept per-term scores", () => {
+  test("SQLite's text order for ties: code points, not UTF-16 units", () => {
+    const utf8 = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+    const r = (() => { let x = 7; return () => ((x = (x * 1103515245 + 12345) >>> 0) / 2 ** 32); })();
+    const chars = ["a", "z", "\u00e9", "\u0800", "\ud7ff", "\ue000", "\uffee", "\ud83d\ude00", "\ud800\udc00", "\udbff\udfff"];
+    const word = () => Array.from({ length: 1 + Math.floor(r() * 4) }, () => chars[Math.floor(r() * chars.length)]).join("");
+    let differs = 0;
+    const wrong = [];
+    for (let i = 0; i < 3000; i++) {
+      const a = word(), b = word();
+      if (Math.sign(byCodePoint(a, b)) !== Math.sign(utf8(a, b))) wrong.push([a, b]);
+      if (Math.sign(byPath(a, b)) !== Math.sign(utf8(a, b))) differs++;
+    }
+    expect(wrong).toEqual([]);
+    expect(differs).toBeGreaterThan(0); // JavaScript's own order would have failed
+  });
+
+  test("equal to FTS5's bm25 order after puts, replacements, deletes and sleep, also when the kept scores are evicted", async () => {
+    const file = `${dir}/lexical.sqlite`;
+    const cache = await openMemoryCache({ path: file });
+    const lexicalOf = async (q) => (await cache.searchArms({ ...q, weights: { vector: 0, salience: 0, lateral: 0 } })).lexical;
+    const check = async (label) => {
+      for (const [i, base] of queries.entries()) {
+        const q = { text: base.text, depth: i % 3 === 0 ? 150 : 50 };
+        const want = (await byHand(cache, file, { ...q, weights: { vector: 0, salience: 0, lateral: 0 } })).lists.lexical;
+        expect([label, q.text, await lexicalOf(q)]).toEqual([label, q.text, want]);
+      }
+    };
+    try {
+      await cache.put(corpus.slice(0, 200));
+      await check("first put");
+      await cache.put(corpus.slice(200, 300)); // new rows: every term's idf and the average length move
+      await check("second put");
+      await cache.put(corpus.slice(0, 20).map((m, i) => ({ ...m, gist: queries[i % queries.length].text, body: "replaced" })));
+      await check("replaced");
+      await cache.delete(corpus.slice(20, 60).map((m) => m.path));
+      await check("deleted");
+      await cache.sleep({ now: NOW, floor: 0.5 });
+      await check("after sleep");
+      const evicting = await cache.sleep({ now: NOW + 3000 * 86_400_000, floor: 0.5, evict: true });
+      expect(evicting.evicted).toBeGreaterThan(0);
+      await check("after sleep with evict");
+      for (const q of queries.slice(0, 4)) { // every arm, and the search, over what is left
+        const want = await byHand(cache, file, q);
+        const arms = await cache.searchArms(q);
+        for (const a of ["lexical", "vector", "salience", "lateral"]) expect([a, arms[a]]).toEqual([a, want.lists[a]]);
+        sameHits(await cache.search(q), want.hits);
+        for (const p of evicting.evict) expect(want.lists.vector).not.toContain(p);
+      }
+      cache._lexical.maxRows = 5; // every list is evicted as soon as the next one is read
+      await check("evicted");
+      // ties on the score break on the path in code point order (as SQLite's ORDER BY path)
+      const twin = (path) => ({ ...corpus[0], path, gist: "zyzzyva zyzzyva", body: "quux" });
+      await cache.put([twin("tie/\ud83d\ude00"), twin("tie/\uffee"), twin("tie/\ue000"), twin("tie/a")]);
+      expect(await lexicalOf({ text: "zyzzyva" })).toEqual(["tie/a", "tie/\ue000", "tie/\uffee", "tie/\ud83d\ude00"]);
+    } finally { await cache.close(); }
+  });
+
+  test("an adapter without numbers() (all() only) answers the same", async () => {
+    const full = betterSqlite3Adapter(new Database(":memory:"));
+    const { numbers, ...plain } = full;
+    expect(typeof numbers).toBe("function");
+    const a = await openMemoryCache({ db: { ...plain, kind: "plain" } }), b = await openMemoryCache({ db: betterSqlite3Adapter(new Database(":memory:")) });
+    try {
+      await a.put(corpus.slice(0, 150));
+      await b.put(corpus.slice(0, 150));
+      for (const q of queries) expect(await a.search(q)).toEqual(await b.search(q));
+    } finally { await a.close(); await b.close(); }
+  });
+
+  test("rowids far above the number of memories (a database written elsewhere) take the sparse sum, with the same order", async () => {
+    const file = `${dir}/lexical-sparse.sqlite`;
+    let cache = await openMemoryCache({ path: file });
+    await cache.put(corpus.slice(0, 120));
+    await cache.close();
+    const db = new Database(file);
+    db.exec(`UPDATE memories SET id = id * 1000003 + 40000000; DELETE FROM memories_fts;
+      INSERT INTO memories_fts (rowid, gist, body) SELECT id, gist, body FROM memories;`);
+    db.close();
+    cache = await openMemoryCache({ path: file });
+    try {
+      expect(Math.min(...cache._lexical.pathOf.keys())).toBeGreaterThan(2 ** 24);
+      for (const base of queries) {
+        const q = { text: base.text, weights: { vector: 0, salience: 0, lateral: 0 } };
+        expect([q.text, (await cache.searchArms(q)).lexical]).toEqual([q.text, (await byHand(cache, file, q)).lists.lexical]);
+      }
+    } finally { await cache.close(); }
+  });
+});
+
+test("sleep's neighbour lists after merges equal topNeighborPairsPacked over the survivors (refilled from the wide lists, or rescanned)", () => {
+  const r = rng(77), d = 8, n = 300, k = 3, floor = 0.2;
+  const centre = Array.from({ length: 6 }, () => Float32Array.from({ length: d }, () => r() * 2 - 1));
+  const mems = Array.from({ length: n }, (_, i) => ({
+    path: `v/${String(i).padStart(4, "0")}`, vec: Float32Array.from(centre[i % 6], (x) => x + 0.3 * (r() - 0.5)),
+  }));
+  const packed = (ms) => {
+    const m = new Float32Array(ms.length * d);
+    ms.forEach((x, i) => m.set(x.vec, i * d));
+    return md.topNeighborPairsPacked(m, ms.map((x) => x.path), { floor, perSourceK: k, limit: 1e9 });
+  };
+  const found = neighbours(mems, d, floor, k);
+  expect(found.pairs).toEqual(packed(mems));
+  const stats = { refilled: 0, rescanned: 0 };
+  for (const share of [0.02, 0.1, 0.4]) {
+    const dropped = new Set(mems.filter(() => r() < share).map((x) => x.path));
+    const live = mems.filter((x) => !dropped.has(x.path));
+    const s = {};
+    expect(repairNeighbours(found, live, dropped, d, floor, k, s)).toEqual(packed(live));
+    stats.refilled += s.refilled ?? 0;
+    stats.rescanned += s.rescanned;
+  }
+  expect(stats.refilled).toBeGreaterThan(0);
+  expect(stats.rescanned).toBeGreaterThan(0);
 });

@@ -1,0 +1,76 @@
+// residentRows on md_rows (issue 16) through the public API, on the selected
+// wasm build: sizes where the pruned top-k engages (at least 512 rows, d in
+// [16, 8192], k up to n / 4), on random, clustered, duplicated, near-tie and
+// hostile (NaN, infinite, zero) rows. Every answer must equal the unpruned
+// topCosineRows / cosineRows over the same matrix, bit for bit.
+import * as md from "../../js/index.js";
+import { exportsOf } from "../../js/src/core.js";
+import { wasmBytes } from "./build.js";
+import { rng } from "./rng.js";
+
+md.initSync(new WebAssembly.Module(wasmBytes()));
+
+function rows(r, kind, n, d) {
+  const m = new Float32Array(n * d);
+  const centroids = Array.from({ length: 20 }, () => Float32Array.from({ length: d }, () => r() * 2 - 1));
+  for (let i = 0; i < n; i++) {
+    const c = centroids[i % centroids.length];
+    for (let j = 0; j < d; j++) {
+      const x = i * d + j;
+      if (kind === "random") m[x] = r() * 2 - 1;
+      else if (kind === "clustered") m[x] = c[j] + (r() - 0.5) * 0.05;
+      else if (kind === "constant") m[x] = 1 + (r() < 0.01 ? 2 ** -20 : 0); // nearly every row equal
+      else m[x] = c[j] + (r() < 0.5 ? 0 : 2 ** -22); // near-ties at the threshold
+    }
+    if (kind !== "random" && r() < 0.1 && i > 0) m.copyWithin(i * d, (i - 1) * d, i * d); // duplicates
+  }
+  if (kind === "clustered") {
+    m.fill(0, 3 * d, 4 * d); // a zero row
+    m[5 * d + 1] = NaN;
+    m[7 * d] = Infinity;
+  }
+  return m;
+}
+
+function sameBits(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+test("topCosineRows and cosineRows on resident rows equal the unpruned calls, bit for bit", () => {
+  const r = rng(16);
+  const bad = [];
+  let compared = 0;
+  for (const kind of ["random", "clustered", "constant", "near-tie"]) {
+    for (const [n, d] of [[600, 16], [2048, 48], [1500, 384]]) {
+      const m = rows(r, kind, n, d);
+      const h = md.residentRows(m, d);
+      for (let q = 0; q < 4; q++) {
+        const query = q === 3 ? m.slice(2 * d, 3 * d) : rows(r, kind, 1, d); // q = 3: a row of the matrix itself
+        if (q === 2 && kind === "clustered") query[0] = NaN;
+        for (const k of [1, 5, 50, n >> 2, n]) {
+          const got = h.topCosineRows(query, k), want = md.topCosineRows(query, m, k);
+          compared++;
+          if (!sameBits(got.indices, want.indices) || !sameBits(got.sims, want.sims)) bad.push(`${kind} n=${n} d=${d} q=${q} k=${k}`);
+        }
+        if (!sameBits(h.cosineRows(query), md.cosineRows(query, m))) bad.push(`${kind} n=${n} d=${d} q=${q} cosineRows`);
+      }
+      h.free();
+    }
+  }
+  expect(compared).toBe(4 * 3 * 4 * 5);
+  expect(bad).toEqual([]);
+});
+
+test("creating and freeing resident rows does not grow the heap", () => {
+  const m = rows(rng(3), "random", 1024, 64), q = m.slice(0, 64);
+  const grow = () => { for (let i = 0; i < 50; i++) { const h = md.residentRows(m, 64); h.topCosineRows(q, 10); h.free(); } };
+  grow();
+  const before = exportsOf().memory.buffer.byteLength;
+  for (let i = 0; i < 20; i++) grow(); // 1,000 handles of 256 KiB each: 250 MiB if they leaked
+  expect(exportsOf().memory.buffer.byteLength).toBe(before);
+  const h = md.residentRows(m, 64);
+  expect(h.topCosineRows(q, 3).indices[0]).toBe(0);
+  h.free();
+});
