@@ -1,5 +1,5 @@
 // A plain-JavaScript graph module written the way the reference is (Maps and
-// Sets keyed by string, the design's rules from ../shared/FACTS.md section 7).
+// Sets keyed by string, the design's rules as the project's facts sheet states them, section 7).
 // It is the benchmark's baseline and a second opinion in tests; it folds
 // parallel edges by the (src, dst) pair, like memdomain (the deliberate
 // divergence), using a nested Map.

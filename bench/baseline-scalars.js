@@ -1,5 +1,5 @@
 // Plain-JavaScript rrfContribution and decayConfidenceN written the way the
-// reference is (../shared/FACTS.md sections 4 and 5): the baselines of the
+// reference is (the project's facts sheet, sections 4 and 5): the baselines of the
 // per-call rows in bench/boundary.mjs. Not part of the package.
 import * as Option from "effect/Option";
 
