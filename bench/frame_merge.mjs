@@ -1,58 +1,12 @@
 // frameKeyOf over 1,000,000 claims and mergeOutcomes over 100,000 pairs with
 // texts: memdomain vs a plain-JavaScript implementation written the way the
 // reference is (regex, split, Sets), same inputs, same process.
+import { frameKeyOf as jsFrameKeyOf, mergeOutcomes as jsOutcomes } from "./baseline-text.js";
 import { load, row, rng, time } from "./lib.mjs";
 
 const md = await load();
 const rand = rng(4);
 const pick = (a) => a[Math.floor(rand() * a.length)];
-
-// ---- the reference, as plain JavaScript ----
-function jsFrameKeyOf(gist) {
-  const s = gist.replace(/\s+/g, " ").trim();
-  const m = s.match(/^(.*\b(?:of|is|in|to|by|as)\b)\s+(.+?)\.?$/);
-  if (!m) return null;
-  if (m[1].split(" ").length < 3) return null;
-  const n = m[2].split(" ").length;
-  if (n < 1 || n > 6) return null;
-  return m[1].toLowerCase();
-}
-const EXPANSIONS = [["isn't", "is not"], ["aren't", "are not"], ["wasn't", "was not"], ["weren't", "were not"],
-  ["don't", "do not"], ["doesn't", "does not"], ["didn't", "did not"], ["won't", "will not"], ["can't", "can not"],
-  ["cannot", "can not"], ["couldn't", "could not"], ["shouldn't", "should not"], ["wouldn't", "would not"],
-  ["mustn't", "must not"], ["haven't", "have not"], ["hasn't", "has not"], ["hadn't", "had not"], ["n't", " not"]];
-const NEG = new Set(["not", "no", "never", "none", "cannot", "without", "neither", "nor", "avoid", "disallow",
-  "disallowed", "forbidden", "unsafe", "invalid", "false", "fail", "fails", "failed", "deny", "denied", "reject", "rejected"]);
-const VAR = new Set(["pro", "max", "beta", "alpha", "rc", "preview", "legacy", "deprecated", "experimental"]);
-function tokens(text) {
-  let t = text.normalize("NFC").toLowerCase();
-  for (const [a, b] of EXPANSIONS) t = t.replaceAll(a, b);
-  return t.match(/[a-z0-9]+(?:\.[0-9]+)*/g) ?? [];
-}
-const eq = (a, b) => a.size === b.size && [...a].every((x) => b.has(x));
-function jsReasons(a, b) {
-  const ta = tokens(`${a.gist}\n${a.body}`), tb = tokens(`${b.gist}\n${b.body}`);
-  const r = [];
-  if (ta.some((t) => NEG.has(t)) !== tb.some((t) => NEG.has(t))) r.push("negation");
-  const na = new Set(tokens(a.gist).filter((t) => /[0-9]/.test(t))), nb = new Set(tokens(b.gist).filter((t) => /[0-9]/.test(t)));
-  if ((na.size || nb.size) && !eq(na, nb)) r.push("numeric");
-  if (!eq(new Set(ta.filter((t) => VAR.has(t))), new Set(tb.filter((t) => VAR.has(t))))) r.push("variant");
-  return r;
-}
-function jsOutcomes(pairs, { maxPairs = 100, threshold = 0.92 } = {}) {
-  const dropped = new Set(), kept = new Set();
-  let n = 0;
-  return pairs.map((pair) => {
-    let stage;
-    if (n >= maxPairs) stage = "cap";
-    else if (pair.similarity <= threshold) stage = "threshold";
-    else if (pair.keepText && pair.dropText && jsReasons(pair.keepText, pair.dropText).length) stage = "vetoed";
-    else if (pair.keepPath === pair.dropPath) stage = "self";
-    else if (dropped.has(pair.dropPath) || kept.has(pair.dropPath) || dropped.has(pair.keepPath)) stage = "role-guard";
-    else { stage = "committed"; dropped.add(pair.dropPath); kept.add(pair.keepPath); n++; }
-    return { pair, stage };
-  });
-}
 
 // ---- inputs ----
 const SUBJ = ["The capital", "The population", "The CEO", "Die Hauptstadt", "La capitale", "The retry limit",
