@@ -448,14 +448,17 @@ class MemoryCache {
       salience = pool.sort((a, b) => salienceOrder(res.meta.get(a), res.meta.get(b)) || byPath(a, b)).slice(0, depth);
     }
     lap("salience");
-    let lateral = [], seeds = [];
+    let lateral = [], seeds = [], fused = null;
     if (w.lateral > 0 && q.seeds > 0) {
-      const base = rankFused(fuseArms([hits(lexical), hits(vector), hits(salience)], [w.lexical, w.vector, w.salience], q.k));
-      seeds = base.slice(0, q.seeds).filter((s) => s.score > 0);
+      fused = fuseArms([hits(lexical), hits(vector), hits(salience)], [w.lexical, w.vector, w.salience], q.k);
+      seeds = rankFused(fused).slice(0, q.seeds).filter((s) => s.score > 0);
       if (seeds.length) lateral = this._lateral(seeds, depth);
     }
     lap("lateral");
-    return { lexical, vector, salience, lateral, seeds };
+    const arms = { lexical, vector, salience, lateral, seeds };
+    // The three-arm fusion the seeds came from, for _fold (not part of searchArms' answer).
+    Object.defineProperty(arms, "fused", { value: fused });
+    return arms;
   }
 
   /**
@@ -489,7 +492,7 @@ class MemoryCache {
 
   _fold(q, arms, lap = () => {}) {
     const w = q.weights;
-    let fused = fuseArms([hits(arms.lexical), hits(arms.vector), hits(arms.salience)], [w.lexical, w.vector, w.salience], q.k);
+    let fused = arms.fused ?? fuseArms([hits(arms.lexical), hits(arms.vector), hits(arms.salience)], [w.lexical, w.vector, w.salience], q.k);
     fused = fuseLateral(fused, arms.lateral, w.lateral, q.k);
     const ranked = rankFused(fused);
     lap("fuse");
