@@ -22,71 +22,34 @@ static md_status pack_pairs(const md_neighbor_pairs *p, size_t *out) {
     return MD_OK;
 }
 
-/* Vectors laid out back to back in `data`; lens[i] floats each. */
-static md_status keyed(const md_str *keys, size_t n, const float *data, const uint32_t *lens,
-                       md_keyed_vector **out) {
-    md_keyed_vector *v = mdi_alloc_array(n, sizeof(md_keyed_vector));
-    if (!v) return MD_ERR_NOMEM;
-    size_t at = 0;
-    for (size_t i = 0; i < n; i++) {
-        v[i].key = keys[i];
-        v[i].vec = data ? data + at : NULL;
-        v[i].len = lens[i];
-        at += lens[i];
-    }
-    *out = v;
-    return MD_OK;
-}
-
 static md_neighbor_options opts(double floor, double k, double limit) {
     md_neighbor_options o = {floor, k, limit};
     return o;
 }
 
-MDW_EXPORT("mdw_top_neighbor_pairs")
-int mdw_top_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const float *data,
-                           const uint32_t *lens, double floor, double k, double limit, size_t *out) {
-    md_str *keys = NULL;
-    md_keyed_vector *v = NULL;
+/* topNeighborPairs (mode bit 1 clear) and rankCandidatePairs (set: pair p
+ * is vectors src[p], dst[p]; an index >= n is a key without a vector) over
+ * the flat forms: vector i is elements [voff[i], voff[i + 1]) of data,
+ * floats or, when mode bit 0 is set, doubles (plain number arrays); the keys
+ * table gives the ranks. */
+MDW_EXPORT("mdw_neighbor_pairs")
+int mdw_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const void *data,
+                       uint32_t mode, const uint32_t *voff, const uint32_t *src, const uint32_t *dst,
+                       size_t n_pairs, double floor, double k, double limit, size_t *out) {
     md_neighbor_pairs res = {0, NULL};
-    md_status st = mdw_keys(bytes, offsets, n, &keys);
-    if (st == MD_OK) st = keyed(keys, n, data, lens, &v);
-    if (st == MD_OK) st = md_top_neighbor_pairs(v, n, opts(floor, k, limit), &res);
-    if (st == MD_OK) st = pack_pairs(&res, out);
-    md_neighbor_pairs_free(&res);
-    free(v);
-    free(keys);
-    return st;
-}
-
-/* keys: the n vector keys, then each pair's src and dst (2 * n_pairs). */
-MDW_EXPORT("mdw_rank_candidate_pairs")
-int mdw_rank_candidate_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const float *data,
-                             const uint32_t *lens, size_t n_pairs, double floor, double k, double limit,
-                             size_t *out) {
-    md_str *keys = NULL;
-    md_keyed_vector *v = NULL;
-    md_candidate_pair *pairs = NULL;
-    md_neighbor_pairs res = {0, NULL};
-    if (n_pairs > (SIZE_MAX - n) / 2) return MD_ERR_RANGE;
-    md_status st = mdw_keys(bytes, offsets, n + 2 * n_pairs, &keys);
-    if (st == MD_OK) st = keyed(keys, n, data, lens, &v);
+    uint32_t *rank = mdi_alloc_array(n, sizeof(uint32_t));
+    md_status st = rank ? md_key_ranks(bytes, offsets, n, rank, NULL) : MD_ERR_NOMEM;
     if (st == MD_OK) {
-        pairs = mdi_alloc_array(n_pairs, sizeof(md_candidate_pair));
-        if (!pairs) st = MD_ERR_NOMEM;
-    }
-    if (st == MD_OK) {
-        for (size_t i = 0; i < n_pairs; i++) {
-            pairs[i].src = keys[n + 2 * i];
-            pairs[i].dst = keys[n + 2 * i + 1];
-        }
-        st = md_rank_candidate_pairs(pairs, n_pairs, v, n, opts(floor, k, limit), &res);
+        if (mode & 2)
+            st = mode & 1 ? md_rank_candidate_pairs_f64(data, voff, n, rank, src, dst, n_pairs, floor, k, limit, &res)
+                          : md_rank_candidate_pairs_f32(data, voff, n, rank, src, dst, n_pairs, floor, k, limit, &res);
+        else
+            st = mode & 1 ? md_top_neighbor_pairs_f64(data, voff, n, rank, floor, k, limit, &res)
+                          : md_top_neighbor_pairs_f32(data, voff, n, rank, floor, k, limit, &res);
     }
     if (st == MD_OK) st = pack_pairs(&res, out);
     md_neighbor_pairs_free(&res);
-    free(pairs);
-    free(v);
-    free(keys);
+    free(rank);
     return st;
 }
 

@@ -2,8 +2,8 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { addr, arr, call, MAX_ELEMENTS, finalizer, f32, fill, keys as keyTable, num, obj, out, rangeError, slots, str, typeError,
-  views, exportsOf } from "./core.js";
+import { addr, arr, call, MAX_ELEMENTS, finalizer, f32, fill, keys as keyTable, num, obj, out, put, rangeError, slots, str, typeError,
+  u32, vector, exportsOf } from "./core.js";
 
 
 /** A Float32Array over stored bytes: in place when aligned, a copy when not;
@@ -32,30 +32,53 @@ function f32Array(fn, arg, v) {
   return v;
 }
 
+/** The vectors' keys and embeddings (a Float32Array, or a number[] / any array-like of numbers). */
 function keyedVectors(fn, vectors) {
   arr(fn, "vectors", vectors);
   const n = vectors.length, keys = new Array(n), vecs = new Array(n);
-  let total = 0;
+  let total = 0, wide = 0;
   for (let i = 0; i < n; i++) {
     const v = obj(fn, `vectors[${i}]`, vectors[i]);
     keys[i] = str(fn, `vectors[${i}].key`, v.key);
-    vecs[i] = f32Array(fn, `vectors[${i}].vec`, v.vec);
-    total += vecs[i].length;
+    const x = vecs[i] = vector(fn, `vectors[${i}].vec`, v.vec);
+    if (!(x instanceof Float32Array)) wide = 1;
+    total += x.length;
   }
   if (total > MAX_ELEMENTS) throw rangeError(fn, "vectors", "hold more elements than memdomain accepts");
-  return { keys, vecs, total };
+  return { keys, vecs, total, wide };
 }
 
-/** The vectors region (floats back to back), its lengths and the write that fills them. */
-function vectorArgs(vecs, total) {
-  const data = fill.f32(total), lens = fill.u32(vecs.length);
-  return [data, lens, (r) => {
-    const d = r.view(data), l = r.view(lens);
-    for (let i = 0, p = 0; i < vecs.length; i++) {
-      d.set(vecs[i], p);
-      p += l[i] = vecs[i].length;
+/**
+ * One crossing for topNeighborPairs (pairs undefined) and rankCandidatePairs:
+ * the vectors back to back as floats when every one is a Float32Array, else
+ * as doubles (plain number arrays: C then never fuses a product), their
+ * offsets, the keys (C ranks them) and each pair as two vector indices (the
+ * last vector under a key; n for a key without one).
+ */
+function pairsCall(fn, vectors, options_, pairs) {
+  const { keys, vecs, total, wide } = keyedVectors(fn, vectors);
+  const o = options(fn, options_), n = keys.length, m = pairs ? pairs.length : 0;
+  const data = (wide ? fill.f64 : fill.f32)(total), offs = fill.u32(n + 1), src = new Uint32Array(m), dst = new Uint32Array(m);
+  if (pairs) {
+    const at = new Map();
+    for (let i = 0; i < n; i++) at.set(keys[i], i);
+    for (let i = 0; i < m; i++) {
+      const p = obj(fn, `pairs[${i}]`, pairs[i]);
+      src[i] = at.get(str(fn, `pairs[${i}].src`, p.src)) ?? n;
+      dst[i] = at.get(str(fn, `pairs[${i}].dst`, p.dst)) ?? n;
     }
-  }];
+  }
+  return call(fn, "mdw_neighbor_pairs", [keyTable(keys), n, data, wide | (pairs ? 2 : 0), offs, u32(src), u32(dst), m,
+    o.floor, o.perSourceK, o.limit, slots], [], (r) => readPairs(r, keys), (r) => {
+    const d = r.view(data), l = r.view(offs);
+    let p = 0;
+    for (let i = 0; i < n; i++) {
+      l[i] = p;
+      put(d, p, vecs[i], vecs[i].length);
+      p += vecs[i].length;
+    }
+    l[n] = p;
+  });
 }
 
 /** Read a pair block ([f64 sim][u32 src][u32 dst]) as NeighborPair objects. */
@@ -70,28 +93,12 @@ function readPairs(r, keys) {
 
 /** Per-source top-k nearest neighbours above a floor, over every unordered pair. */
 export function topNeighborPairs(vectors, options_) {
-  const fn = "topNeighborPairs";
-  const { keys, vecs, total } = keyedVectors(fn, vectors);
-  const o = options(fn, options_);
-  const [data, lens, write] = vectorArgs(vecs, total);
-  return call(fn, "mdw_top_neighbor_pairs", [keyTable(keys), keys.length, data, lens, o.floor, o.perSourceK,
-    o.limit, slots], [], (r) => readPairs(r, keys), write);
+  return pairsCall("topNeighborPairs", vectors, options_);
 }
 
 /** Rank an enumerated pair set: similarity, floor, per-source top-k, order, cap. */
 export function rankCandidatePairs(pairs, vectors, options_) {
-  const fn = "rankCandidatePairs";
-  arr(fn, "pairs", pairs);
-  const { keys, vecs, total } = keyedVectors(fn, vectors);
-  const o = options(fn, options_);
-  const all = keys.slice();
-  for (let i = 0; i < pairs.length; i++) {
-    const p = obj(fn, `pairs[${i}]`, pairs[i]);
-    all.push(str(fn, `pairs[${i}].src`, p.src), str(fn, `pairs[${i}].dst`, p.dst));
-  }
-  const [data, lens, write] = vectorArgs(vecs, total);
-  return call(fn, "mdw_rank_candidate_pairs", [keyTable(all), keys.length, data, lens, pairs.length, o.floor,
-    o.perSourceK, o.limit, slots], [], (r) => readPairs(r, keys), write);
+  return pairsCall("rankCandidatePairs", vectors, options_, arr("rankCandidatePairs", "pairs", pairs));
 }
 
 // ---------------------------------------------------------------- packed

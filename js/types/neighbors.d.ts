@@ -1,9 +1,14 @@
 // neighbors module: the n-by-n arm of the similarity space, plus batch forms.
 
-/** One decoded vector under the key the ranking reports. Keys must be unique. */
+/**
+ * One decoded vector under the key the ranking reports. `vec` is a
+ * Float32Array (the fast path) or any array-like of numbers, e.g. a
+ * `number[]` parsed from JSON: doubles take exact double kernels, so every
+ * sim equals `cosine` of the same two arrays.
+ */
 export interface KeyedVector {
   readonly key: string;
-  readonly vec: Float32Array;
+  readonly vec: Float32Array | ArrayLike<number>;
 }
 
 /** One selected pair. sim is cosine similarity, unitless in [-1, 1]. */

@@ -16,8 +16,9 @@
 #define MAXN 24
 #define MAXD 9
 
-int mdw_top_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const float *data,
-                           const uint32_t *lens, double floor, double k, double limit, size_t *out);
+int mdw_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const void *data,
+                       uint32_t mode, const uint32_t *voff, const uint32_t *src, const uint32_t *dst,
+                       size_t n_pairs, double floor, double k, double limit, size_t *out);
 
 static int same_pairs(const md_neighbor_pairs *a, const md_neighbor_pairs *b) {
     if (a->len != b->len) return 0;
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int ragged = take_u8(&in) % 4 == 0;
     md_neighbor_options o = {take_num(&in), take_num(&in), take_num(&in)};
     uint8_t bytes[MAXN * 8];
-    uint32_t offs[MAXN + 1], lens[MAXN];
+    uint32_t offs[MAXN + 1], lens[MAXN], voff[MAXN + 1];
     md_str keys[MAXN];
     float vals[MAXN * (MAXD + 2)];
     md_keyed_vector vec[MAXN];
@@ -57,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         vec[i].vec = vals + at;
         vec[i].len = l;
         lens[i] = (uint32_t)l;
+        voff[i] = (uint32_t)at;
         at += l;
     }
     md_neighbor_pairs ref;
@@ -73,10 +75,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             REQUIRE(c <= 0);
         }
     }
-    /* the wasm boundary over the same table gives the same pairs */
+    voff[n] = (uint32_t)at;
+    /* the wasm boundary over the same table (keys ranked there) gives the same pairs */
     size_t out[4] = {0};
-    REQUIRE(mdw_top_neighbor_pairs(bytes, offs, n, vals, lens, o.floor, o.per_source_k, o.limit, out) == MD_OK);
+    REQUIRE(mdw_neighbor_pairs(bytes, offs, n, vals, 0, voff, NULL, NULL, 0, o.floor, o.per_source_k, o.limit, out) ==
+            MD_OK);
     REQUIRE(out[1] == ref.len);
+    for (size_t i = 0; i < ref.len; i++) {
+        const uint32_t *idx = (const uint32_t *)((const double *)out[0] + ref.len);
+        /* with duplicate keys either vector carrying the key may be named: compare keys */
+        REQUIRE(idx[i] < n && md_key_compare(keys[idx[i]], keys[ref.pairs[i].src]) == 0);
+        REQUIRE(idx[ref.len + i] < n && md_key_compare(keys[idx[ref.len + i]], keys[ref.pairs[i].dst]) == 0);
+        REQUIRE(memcmp((const double *)out[0] + i, &ref.pairs[i].sim, 8) == 0);
+    }
     free((void *)out[0]);
     if (!ragged && unique) {
         md_neighbor_pairs packed, merged;

@@ -66,6 +66,39 @@ describe(`neighbors (${BUILD})`, () => {
     }
   });
 
+  test("plain number[] embeddings (doubles, as parsed from JSON), alone or mixed with typed arrays", () => {
+    // A product of two doubles rounds (unlike two float32 values), so these take
+    // the double kernels: every pair's sim must equal cosine of the same arrays.
+    const r = rng(12);
+    for (let iter = 0; iter < 60; iter++) {
+      const n = Math.floor(r() * 25), d = Math.floor(r() * 12), keys = keysFor(r, n);
+      const m = matrix(r, n, d, iter % 3 === 0);
+      const vectors = keys.map((key, i) => {
+        const row = Array.from(m.subarray(i * d, (i + 1) * d), (x) => (iter % 2 ? x + r() * 1e-3 : x));
+        const kind = iter % 5 === 0 ? i % 3 : 0; // mixed: number[], Float32Array, Float64Array
+        return { key, vec: kind === 1 ? new Float32Array(row) : kind === 2 ? new Float64Array(row) : row };
+      });
+      if (n > 2 && iter % 7 === 0) vectors.push({ ...vectors[1], key: vectors[0].key }); // a repeated key
+      const o = OPTIONS[iter % OPTIONS.length];
+      const got = md.topNeighborPairs(vectors, o);
+      expect(got).toEqual(base.topNeighborPairs(vectors, o));
+      const byKey = new Map(vectors.map((v) => [v.key, v.vec]));
+      if (!vectors.some((v, i) => vectors.findIndex((w) => w.key === v.key) !== i))
+        for (const p of got) expect(Object.is(p.sim, md.cosine(byKey.get(p.src), byKey.get(p.dst)))).toBe(true);
+      const pairs = [];
+      for (let i = 0; i < 3 * n; i++)
+        pairs.push({ src: keys[Math.floor(r() * n)], dst: r() < 0.1 ? "missing" : keys[Math.floor(r() * n)] });
+      const ranked = md.rankCandidatePairs(pairs, vectors, o);
+      expect(ranked).toEqual(base.rankCandidatePairs(pairs, vectors, o));
+      for (const p of ranked) expect(Object.is(p.sim, md.cosine(byKey.get(p.src), byKey.get(p.dst)))).toBe(true);
+    }
+    // The issue's example: doubles that are not float32 values.
+    const a = [0.1, 0.2, 0.3], b = [0.3, 0.2, 0.1000000000000001];
+    const [p] = md.topNeighborPairs([{ key: "a", vec: a }, { key: "b", vec: b }], { floor: -1, perSourceK: 1, limit: 1 });
+    expect(p.sim).toBe(base.topNeighborPairs([{ key: "a", vec: a }, { key: "b", vec: b }], { floor: -1, perSourceK: 1, limit: 1 })[0].sim);
+    expect(p.sim).not.toBe(md.cosine(new Float32Array(a), new Float32Array(b)));
+  });
+
   test("ragged vectors: mismatched lengths use cosine's shorter walk", () => {
     const r = rng(5);
     for (let iter = 0; iter < 40; iter++) {
@@ -157,7 +190,8 @@ describe(`neighbors (${BUILD})`, () => {
   test("bad input throws TypeError/RangeError naming the argument", () => {
     const o = { floor: 0, perSourceK: 1, limit: 1 };
     expect(() => md.topNeighborPairs("x", o)).toThrow(/vectors/);
-    expect(() => md.topNeighborPairs([{ key: "a", vec: [1, 2] }], o)).toThrow(TypeError);
+    expect(() => md.topNeighborPairs([{ key: "a", vec: [1, "2"] }], o)).toThrow(/vectors\[0\]\.vec\[1\]/);
+    expect(() => md.topNeighborPairs([{ key: "a", vec: null }], o)).toThrow(TypeError);
     expect(() => md.topNeighborPairs([{ key: 1, vec: new Float32Array(1) }], o)).toThrow(/vectors\[0\]\.key/);
     expect(() => md.topNeighborPairs([], { floor: "0", perSourceK: 1, limit: 1 })).toThrow(/options\.floor/);
     expect(() => md.rankCandidatePairs([{ src: "a" }], [], o)).toThrow(/pairs\[0\]\.dst/);
