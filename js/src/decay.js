@@ -2,7 +2,6 @@
 // Scalar calls pass numbers and get their f64 back; a fold C refuses to run
 // returns NaN with the error record filled (the only time it is read).
 import { arr, exportsOf, num, numOr, raiseRecord, region, views } from "./core.js";
-import { DECAY_JS_MAX, decayConfidenceNSmall } from "./fastpaths.js";
 import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR,
   DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE } from "./constants.js";
 
@@ -76,16 +75,28 @@ export function decayConfidence(confidence, alpha = DEFAULT_CONFIDENCE_DECAY_ALP
 }
 
 const N = ["confidence", "cycles", "alpha", "floor"];
+/** Folds this short run in JavaScript; longer (or NaN) counts take md_decay_confidence_n. */
+export const DECAY_JS_MAX = 64;
+
 /** decayConfidence folded over `cycles` unreinforced sleep cycles. */
 export function decayConfidenceN(confidence, cycles, alpha = DEFAULT_CONFIDENCE_DECAY_ALPHA, floor = DEFAULT_CONFIDENCE_FLOOR) {
   const fn = "decayConfidenceN";
-  if (typeof confidence !== "number") num(fn, "confidence", confidence);
-  if (typeof cycles !== "number") num(fn, "cycles", cycles);
-  if (typeof alpha !== "number") alpha = numOr(fn, "alpha", alpha, DEFAULT_CONFIDENCE_DECAY_ALPHA);
-  if (typeof floor !== "number") floor = numOr(fn, "floor", floor, DEFAULT_CONFIDENCE_FLOOR);
+  if (typeof confidence !== "number" || typeof cycles !== "number" || typeof alpha !== "number" || typeof floor !== "number") {
+    num(fn, "confidence", confidence);
+    num(fn, "cycles", cycles);
+    alpha = numOr(fn, "alpha", alpha, DEFAULT_CONFIDENCE_DECAY_ALPHA);
+    floor = numOr(fn, "floor", floor, DEFAULT_CONFIDENCE_FLOOR);
+  }
   const ex = exportsOf();
-  // A short fold is cheaper than the crossing: the same steps in JavaScript (js/src/fastpaths.js).
-  if (cycles <= DECAY_JS_MAX) return decayConfidenceNSmall(confidence, cycles, alpha, floor);
+  if (cycles <= DECAY_JS_MAX) {
+    // A short fold is cheaper than the crossing (docs/ARCHITECTURE.md, "Fast paths"): toFp, the
+    // steps of decayConfidenceFp, fromFp, one IEEE operation for one with md_decay_confidence_n
+    // (a * f and SCALE - a are the same values every step; tests/js/fastpaths.test.js holds the bits).
+    const a = Math.round(alpha * SCALE), af = a * Math.round(floor * SCALE), b = SCALE - a;
+    let v = Math.round(confidence * SCALE);
+    for (let i = 0; i < cycles; i++) v = Math.min(v, Math.floor((af + b * v) / SCALE));
+    return v / SCALE;
+  }
   const r = ex.mdw_decay_confidence_n(confidence, cycles, alpha, floor);
   return r === r ? r : fold(fn, r, N, [confidence, cycles, alpha, floor]);
 }

@@ -5,7 +5,9 @@
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { exportsOf, region, views } from "../../js/src/core.js";
-import { COSINE_JS_MAX, DECAY_JS_MAX, cosineSmall, decayConfidenceNSmall, rrfContributionValue } from "../../js/src/fastpaths.js";
+import * as Option from "effect/Option";
+import { COSINE_JS_MAX, cosineSmall } from "../../js/src/fastpaths.js";
+import { DECAY_JS_MAX } from "../../js/src/decay.js";
 import { BUILD, testWasmBytes } from "./build.js";
 
 const same = (a, b) => Object.is(a, b);
@@ -39,8 +41,8 @@ describe(`JavaScript fast paths = wasm (${BUILD})`, () => {
     const at = region("test", 16);
     fc.assert(fc.property(fc.oneof(num, fc.integer({ min: -5, max: 200 })), num, (rank, weight) => {
       const some = ex.md_rrf_contribution(rank, weight, at) !== 0;
-      const v = rrfContributionValue(rank, weight);
-      return some ? v !== undefined && same(v, views().f64[at >>> 3]) : v === undefined;
+      const o = md.rrfContribution(rank, weight);
+      return some ? Option.isSome(o) && same(o.value, views().f64[at >>> 3]) : Option.isNone(o);
     }), { numRuns: 20000 });
   });
 
@@ -49,12 +51,11 @@ describe(`JavaScript fast paths = wasm (${BUILD})`, () => {
     const cycles = fc.oneof(fc.integer({ min: -3, max: DECAY_JS_MAX }), fc.double({ min: -5, max: DECAY_JS_MAX, noNaN: true }),
       fc.constantFrom(-Infinity, 0, -0, DECAY_JS_MAX));
     fc.assert(fc.property(num, cycles, num, num, (c, n, a, f) =>
-      same(decayConfidenceNSmall(c, n, a, f), ex.mdw_decay_confidence_n(c, n, a, f)) &&
       same(md.decayConfidenceN(c, n, a, f), ex.mdw_decay_confidence_n(c, n, a, f))), { numRuns: 20000 });
     // realistic ranges too: confidences and rates in [0, 1]
     const unit = fc.double({ min: 0, max: 1, noNaN: true });
     fc.assert(fc.property(unit, fc.integer({ min: 0, max: DECAY_JS_MAX }), unit, unit, (c, n, a, f) =>
-      same(decayConfidenceNSmall(c, n, a, f), ex.mdw_decay_confidence_n(c, n, a, f))), { numRuns: 20000 });
+      same(md.decayConfidenceN(c, n, a, f), ex.mdw_decay_confidence_n(c, n, a, f))), { numRuns: 20000 });
   });
 
   test("the fast paths hand over to wasm past their bounds", () => {
