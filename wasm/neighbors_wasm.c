@@ -1,6 +1,6 @@
 /* Boundary for the neighbors module. Pair results are packed into one block
  * [f64 sim[len]][u32 src[len]][u32 dst[len]] (src/dst index the input
- * vectors); out[0] = block, out[1] = len, out[2] = a duplicate key's index. */
+ * vectors); out[0] = block, out[1] = len. */
 #include "boundary.h"
 
 #include <stdlib.h>
@@ -30,8 +30,9 @@ static md_neighbor_options opts(double floor, double k, double limit) {
 /* topNeighborPairs (mode bit 1 clear) and rankCandidatePairs (set: pair p
  * is vectors src[p], dst[p]; an index >= n is a key without a vector) over
  * the flat forms: vector i is elements [voff[i], voff[i + 1]) of data,
- * floats or, when mode bit 0 is set, doubles (plain number arrays); the keys
- * table gives the ranks. */
+ * floats or, when mode bit 0 is set, doubles (plain number arrays); with
+ * mode bit 2, rankCandidatePairs over the md_rows handle `data` (n rows).
+ * The keys table gives the ranks. */
 MDW_EXPORT("mdw_neighbor_pairs")
 int mdw_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const void *data,
                        uint32_t mode, const uint32_t *voff, const uint32_t *src, const uint32_t *dst,
@@ -40,7 +41,9 @@ int mdw_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, 
     uint32_t *rank = mdi_alloc_array(n, sizeof(uint32_t));
     md_status st = rank ? md_key_ranks(bytes, offsets, n, rank, NULL) : MD_ERR_NOMEM;
     if (st == MD_OK) {
-        if (mode & 2)
+        if (mode & 4)
+            st = md_rows_rank_candidate_pairs(data, rank, src, dst, n_pairs, floor, k, limit, &res);
+        else if (mode & 2)
             st = mode & 1 ? md_rank_candidate_pairs_f64(data, voff, n, rank, src, dst, n_pairs, floor, k, limit, &res)
                           : md_rank_candidate_pairs_f32(data, voff, n, rank, src, dst, n_pairs, floor, k, limit, &res);
         else
@@ -52,6 +55,9 @@ int mdw_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, 
     free(rank);
     return st;
 }
+
+/* The packed forms take unique keys (C finds a repeat; the glue only checks types). */
+static const char DUP[] = "must be unique: a key appears more than once";
 
 /* row_end == SIZE_MAX: the whole pass, final order and limit; otherwise one
  * tile [row_begin, row_end), grouped by source, no limit. */
@@ -70,14 +76,13 @@ int mdw_neighbors_packed(const uint8_t *bytes, const uint32_t *offsets, size_t n
             st = md_neighbor_tile_packed(matrix, n, d, keys, row_begin, row_end, opts(floor, k, limit),
                                          &res, &dup);
     }
-    out[2] = dup;
     if (st == MD_OK) st = pack_pairs(&res, out);
     md_neighbor_pairs_free(&res);
     free(keys);
-    return st;
+    return st != MD_OK && dup != SIZE_MAX ? mdw_fail(MD_ERR_RANGE, 0, DUP) : st;
 }
 
-/* Candidate pairs as three arrays (sim, src, dst). */
+/* Candidate pairs as three arrays (sim, src, dst); an index >= n is named as tiles'. */
 MDW_EXPORT("mdw_merge_neighbor_pairs")
 int mdw_merge_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size_t n, const double *sim,
                              const uint32_t *src, const uint32_t *dst, size_t m, double floor, double k,
@@ -99,10 +104,19 @@ int mdw_merge_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size
         }
         st = md_merge_neighbor_pairs(pairs, m, keys, n, opts(floor, k, limit), &res, &dup);
     }
-    out[2] = dup;
     if (st == MD_OK) st = pack_pairs(&res, out);
     md_neighbor_pairs_free(&res);
     free(pairs);
     free(keys);
-    return st;
+    if (st != MD_OK && dup != SIZE_MAX) return mdw_fail(MD_ERR_RANGE, 0, DUP);
+    return st == MD_ERR_RANGE ? mdw_fail(st, 3, "name a key index >= keys.length") : st;
+}
+
+/* applyMmr over a resident md_rows handle (md_rows_apply_mmr), naming `rows`
+ * when one of them is not a row of the handle. */
+MDW_EXPORT("mdw_rows_apply_mmr")
+int mdw_rows_apply_mmr(const md_rows *r, const uint32_t *rows, const double *scores, size_t n, double limit,
+                       double lambda, uint32_t *out, size_t *len) {
+    md_status st = md_rows_apply_mmr(r, rows, scores, n, limit, lambda, out, len);
+    return st == MD_ERR_RANGE ? mdw_fail(st, 1, "names a row >= n") : st;
 }

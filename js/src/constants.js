@@ -106,6 +106,7 @@ export const SIGNATURES = /* @__PURE__ */ Object.freeze({
   md_rows_top_cosine: "ppnppp",
   md_rows_rank_candidate_pairs: "ppppnnnnp",
   md_rows_apply_mmr: "pppnnnpp",
+  mdw_rows_apply_mmr: "pppnnnpp",
   md_rows_neighbor_pairs: "ppnnnnnnp",
   md_apply_mmr_packed: "ppnnnnpp",
   mdw_graph_new: "ppnpppnpp",

@@ -332,6 +332,14 @@ export function dateMs(fn, arg, v) {
   return Date.prototype.getTime.call(v);
 }
 
+/** matrix.length / by as a whole number of rows (0 when by and the matrix are 0); else a RangeError naming `matrix`. */
+export function per(fn, matrix, by, what) {
+  const q = by === 0 ? 0 : matrix.length / by;
+  if (by === 0 ? matrix.length !== 0 : !Number.isInteger(q))
+    throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of ${what} (${by})`);
+  return q;
+}
+
 export const MAX_ELEMENTS = 0x0fffffff; // 2^28: 2 GiB of f64, past what wasm32 can hold
 
 /**

@@ -36,8 +36,9 @@ export function compensatedSum(values) {
     throw typeError(fn, "values", "an iterable of numbers", values);
   if (ArrayBuffer.isView(values)) {
     // Iterating a typed array over a detached buffer throws in the reference too.
-    try { values[Symbol.iterator](); } catch { throw typeError(fn, "values", "an iterable of numbers (not over a detached buffer)", values); }
-    if (values instanceof BigInt64Array || values instanceof BigUint64Array) throw typeError(fn, "values", "an iterable of numbers", values);
+    let ok = !(values instanceof BigInt64Array || values instanceof BigUint64Array);
+    try { values[Symbol.iterator](); } catch { ok = false; }
+    if (!ok) throw typeError(fn, "values", "an iterable of numbers (not BigInts, not over a detached buffer)", values);
   }
   const list = ArrayBuffer.isView(values) ? values : Array.from(values, (v, i) => num(fn, `values[${i}]`, v));
   const p = region(fn, 8 * list.length + 8);

@@ -1,6 +1,6 @@
 // mmr module: applyMmr (greedy maximal marginal relevance with a cached
 // per-candidate max), and applyMmrPacked over a packed matrix.
-import { arr, call, MAX_ELEMENTS, put, f64, fill, num, numOr, obj, out, rangeError, slots, typeError, u32, u8, vector } from "./core.js";
+import { arr, call, MAX_ELEMENTS, put, f64, fill, num, numOr, obj, out, per, rangeError, slots, typeError, u32, u8, vector } from "./core.js";
 import { MMR_LAMBDA } from "./constants.js";
 
 
@@ -10,23 +10,20 @@ export function applyMmr(candidates, limit, lambda = MMR_LAMBDA) {
   arr(fn, "candidates", candidates);
   num(fn, "limit", limit);
   lambda = numOr(fn, "lambda", lambda, MMR_LAMBDA);
-  const n = candidates.length, scores = new Array(n), vecs = new Array(n);
+  const n = candidates.length, scores = new Array(n), vecs = new Array(n), has = new Array(n), lens = new Array(n);
   let total = 0;
   for (let i = 0; i < n; i++) {
     const c = obj(fn, `candidates[${i}]`, candidates[i]);
     scores[i] = num(fn, `candidates[${i}].score`, c.score);
     const v = c.vector;
     vecs[i] = v === undefined || v === null ? undefined : vector(fn, `candidates[${i}].vector`, v);
-    if (vecs[i]) total += vecs[i].length;
+    has[i] = vecs[i] ? 1 : 0;
+    total += lens[i] = vecs[i] ? vecs[i].length : 0;
   }
   if (total > MAX_ELEMENTS) throw rangeError(fn, "candidates", "hold more vector elements than memdomain accepts");
   if (limit <= 0) return [];
   if (lambda >= 1 || n <= 1) return candidates.slice(0, limit);
-  const has = new Array(n), lens = new Array(n), data = fill.f64(total), po = out.u32(n);
-  for (let i = 0; i < n; i++) {
-    has[i] = vecs[i] ? 1 : 0;
-    lens[i] = vecs[i] ? vecs[i].length : 0;
-  }
+  const data = fill.f64(total), po = out.u32(n);
   return call(fn, "mdw_apply_mmr", [f64(scores), u8(has), u32(lens), data, n, limit, lambda, po, slots], [], (r) => {
     const idx = r.view(po), len = r.slot(0), out = new Array(len);
     for (let i = 0; i < len; i++) out[i] = candidates[idx[i]];
@@ -56,11 +53,7 @@ export function applyMmrPacked(scores, matrix, limit, lambda = MMR_LAMBDA) {
     throw typeError(fn, "matrix", "a Float64Array or a Float32Array", matrix);
   num(fn, "limit", limit);
   lambda = numOr(fn, "lambda", lambda, MMR_LAMBDA);
-  const n = s.length;
-  const d = n === 0 ? 0 : matrix.length / n;
-  if (n === 0 ? matrix.length !== 0 : !Number.isInteger(d))
-    throw rangeError(fn, "matrix", `has ${matrix.length} elements, not n x d for n = scores.length = ${n}`);
-  const po = out.u32(n);
+  const n = s.length, d = per(fn, matrix, n, "scores.length"), po = out.u32(n);
   return call(fn, "md_apply_mmr_packed", [f64(s), f64(matrix), n, d, limit, lambda, po, slots], [],
     (r) => r.view(po).slice(0, r.slot(0)));
 }

@@ -2,8 +2,9 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { addr, arr, call, MAX_ELEMENTS, finalizer, f32, fill, keys as keyTable, num, obj, out, put, rangeError, slots, str, typeError,
-  u32, vector, exportsOf } from "./core.js";
+import { addr, arr, call, MAX_ELEMENTS, finalizer, f32, f64, fill, keys as keyTable, num, numOr, obj, out, per, put, rangeError, slots, str,
+  typeError, u32, vector, exportsOf } from "./core.js";
+import { MMR_LAMBDA } from "./constants.js";
 
 
 /** A Float32Array over stored bytes: in place when aligned, a copy when not;
@@ -55,10 +56,10 @@ function keyedVectors(fn, vectors) {
  * offsets, the keys (C ranks them) and each pair as two vector indices (the
  * last vector under a key; n for a key without one).
  */
-function pairsCall(fn, vectors, options_, pairs) {
-  const { keys, vecs, total, wide } = keyedVectors(fn, vectors);
+function pairsCall(fn, { keys, vecs, total, wide = 0 }, options_, pairs, ptr) {
   const o = options(fn, options_), n = keys.length, m = pairs ? pairs.length : 0;
-  const data = (wide ? fill.f64 : fill.f32)(total), offs = fill.u32(n + 1), src = new Uint32Array(m), dst = new Uint32Array(m);
+  const data = ptr ? addr(ptr) : (wide ? fill.f64 : fill.f32)(total), offs = fill.u32(ptr ? 0 : n + 1),
+    src = new Uint32Array(m), dst = new Uint32Array(m);
   if (pairs) {
     const at = new Map();
     for (let i = 0; i < n; i++) at.set(keys[i], i);
@@ -68,8 +69,8 @@ function pairsCall(fn, vectors, options_, pairs) {
       dst[i] = at.get(str(fn, `pairs[${i}].dst`, p.dst)) ?? n;
     }
   }
-  return call(fn, "mdw_neighbor_pairs", [keyTable(keys), n, data, wide | (pairs ? 2 : 0), offs, u32(src), u32(dst), m,
-    o.floor, o.perSourceK, o.limit, slots], [], (r) => readPairs(r, keys), (r) => {
+  return call(fn, "mdw_neighbor_pairs", [keyTable(keys), n, data, wide | (pairs ? 2 : 0) | (ptr ? 4 : 0), offs, u32(src),
+    u32(dst), m, o.floor, o.perSourceK, o.limit, slots], [], (r) => readPairs(r, keys), ptr ? null : (r) => {
     const d = r.view(data), l = r.view(offs);
     let p = 0;
     for (let i = 0; i < n; i++) {
@@ -93,47 +94,33 @@ function readPairs(r, keys) {
 
 /** Per-source top-k nearest neighbours above a floor, over every unordered pair. */
 export function topNeighborPairs(vectors, options_) {
-  return pairsCall("topNeighborPairs", vectors, options_);
+  return pairsCall("topNeighborPairs", keyedVectors("topNeighborPairs", vectors), options_);
 }
 
 /** Rank an enumerated pair set: similarity, floor, per-source top-k, order, cap. */
 export function rankCandidatePairs(pairs, vectors, options_) {
-  return pairsCall("rankCandidatePairs", vectors, options_, arr("rankCandidatePairs", "pairs", pairs));
+  const fn = "rankCandidatePairs";
+  return pairsCall(fn, keyedVectors(fn, vectors), options_, arr(fn, "pairs", pairs));
 }
 
 // ---------------------------------------------------------------- packed
 
-/** Check that the keys are distinct strings; returns their count. */
-function uniqueKeys(fn, keys) {
-  const seen = new Set();
-  for (let i = 0; i < keys.length; i++) {
-    const k = str(fn, `keys[${i}]`, keys[i]);
-    if (seen.has(k)) throw rangeError(fn, "keys", `holds ${JSON.stringify(k)} more than once; keys must be unique`);
-    seen.add(k);
-  }
+/** Check that the keys are strings; returns their count (C reports a repeated key). */
+function keyCount(fn, keys) {
+  arr(fn, "keys", keys);
+  for (let i = 0; i < keys.length; i++) str(fn, `keys[${i}]`, keys[i]); // every index: a hole is an error too
   return keys.length;
 }
 
 /** Check a packed matrix against n keys; returns d. */
 function packedDim(fn, matrix, keys) {
-  f32Array(fn, "matrix", matrix);
-  arr(fn, "keys", keys);
-  const n = uniqueKeys(fn, keys);
-  if (n === 0) {
-    if (matrix.length !== 0) throw rangeError(fn, "matrix", `has ${matrix.length} elements for 0 keys`);
-    return 0;
-  }
-  const d = matrix.length / n;
-  if (!Number.isInteger(d))
-    throw rangeError(fn, "matrix", `has ${matrix.length} elements, not n x d for n = keys.length = ${n}`);
-  return d;
+  return per(fn, f32Array(fn, "matrix", matrix), keyCount(fn, keys), "keys.length");
 }
 
 function packedCall(fn, matrix, keys, o, rowBegin, rowEnd, read) {
   const d = packedDim(fn, matrix, keys);
-  // packedDim has checked that the keys are unique (C's duplicate report cannot happen).
   return call(fn, "mdw_neighbors_packed", [keyTable(keys), keys.length, f32(matrix), d, rowBegin, rowEnd,
-    o.floor, o.perSourceK, o.limit, slots], [], read);
+    o.floor, o.perSourceK, o.limit, slots], ["keys"], read);
 }
 
 /**
@@ -157,8 +144,6 @@ export function topNeighborPairsPacked(matrix, keys, options_) {
 export function neighborTile(matrix, keys, rowBegin, rowEnd, options_) {
   const fn = "neighborTile";
   const o = options(fn, options_);
-  num(fn, "rowBegin", rowBegin);
-  num(fn, "rowEnd", rowEnd);
   const n = Array.isArray(keys) ? keys.length : 0;
   if (!Number.isInteger(rowBegin) || !Number.isInteger(rowEnd) || rowBegin < 0 || rowEnd < rowBegin || rowEnd > n)
     throw rangeError(fn, "rowBegin/rowEnd", `must satisfy 0 <= rowBegin <= rowEnd <= ${n} (integers)`);
@@ -182,23 +167,20 @@ const isTyped = (v, tag) => ArrayBuffer.isView(v) && v[Symbol.toStringTag] === t
  */
 export function mergeNeighborTiles(keys, tiles, options_) {
   const fn = "mergeNeighborTiles";
-  arr(fn, "keys", keys);
+  const n = keyCount(fn, keys);
   arr(fn, "tiles", tiles);
   const o = options(fn, options_);
-  const n = uniqueKeys(fn, keys);
   let m = 0;
   for (let t = 0; t < tiles.length; t++) {
     const x = obj(fn, `tiles[${t}]`, tiles[t]);
     if (!isTyped(x.sim, "Float64Array") || !isTyped(x.src, "Uint32Array") || !isTyped(x.dst, "Uint32Array") ||
         x.src.length !== x.sim.length || x.dst.length !== x.sim.length)
       throw typeError(fn, `tiles[${t}]`, "{ sim: Float64Array, src: Uint32Array, dst: Uint32Array } of one length", x);
-    for (let i = 0; i < x.src.length; i++)
-      if (x.src[i] >= n || x.dst[i] >= n) throw rangeError(fn, `tiles[${t}]`, `names a key index >= ${n}`);
     m += x.sim.length;
   }
   const ps = fill.f64(m), pa = fill.u32(m), pb = fill.u32(m);
   return call(fn, "mdw_merge_neighbor_pairs", [keyTable(keys), n, ps, pa, pb, m, o.floor, o.perSourceK, o.limit,
-    slots], [], (r) => readPairs(r, keys), (r) => {
+    slots], ["keys", "", "tiles"], (r) => readPairs(r, keys), (r) => {
     const s = r.view(ps), a = r.view(pa), b = r.view(pb);
     let at = 0;
     for (const x of tiles) {
@@ -213,17 +195,8 @@ export function mergeNeighborTiles(keys, tiles, options_) {
 // ---------------------------------------------------------------- 1 x n
 
 function rowsOf(fn, query, matrix) {
-  f32Array(fn, "query", query);
-  f32Array(fn, "matrix", matrix);
-  const d = query.length;
-  if (d === 0) {
-    if (matrix.length !== 0) throw rangeError(fn, "query", "is empty but matrix is not");
-    return { d, n: 0 };
-  }
-  const n = matrix.length / d;
-  if (!Number.isInteger(n))
-    throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of query.length (${d})`);
-  return { d, n };
+  const d = f32Array(fn, "query", query).length;
+  return { d, n: per(fn, f32Array(fn, "matrix", matrix), d, "query.length") };
 }
 
 /** The cosine of every one of n rows: export `name` with `head` (its arguments before the output). */
@@ -279,9 +252,7 @@ export function residentRows(matrix, d) {
   f32Array(fn, "matrix", matrix);
   num(fn, "d", d);
   if (!Number.isInteger(d) || d < 1 || d > MAX_ELEMENTS) throw rangeError(fn, "d", "must be a positive integer");
-  const n = matrix.length / d;
-  if (!Number.isInteger(n)) throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of d (${d})`);
-  const ex = exportsOf();
+  const n = per(fn, matrix, d, "d"), ex = exportsOf();
   // The rows live in an md_rows handle (issue 16): each row's sum of squares
   // computed once (the same bits as per query) and an int8 copy that lets
   // top-k skip the exact sum for rows that cannot reach the answer.
@@ -293,10 +264,13 @@ export function residentRows(matrix, d) {
     throw e;
   }
   let live = true;
-  const check = (name, query) => {
+  const alive = (name) => {
     if (!live) throw rangeError(name, "this", "was freed");
     if (exportsOf() !== ex) throw rangeError(name, "this", "belongs to an instance replaced by a later init()");
-    f32Array(name, "query", query);
+    return name;
+  };
+  const check = (name, query) => {
+    f32Array(alive(name), "query", query);
     if (query.length !== d) throw rangeError(name, "query", `has ${query.length} elements, not d = ${d}`);
   };
   const handle = {
@@ -310,6 +284,19 @@ export function residentRows(matrix, d) {
       const name = "residentRows.topCosineRows";
       check(name, query);
       return topRows(name, n, k, "md_rows_top_cosine", [addr(ptr), f32(query)]);
+    },
+    rankCandidatePairs(keys, pairs, options_) {
+      const name = alive("residentRows.rankCandidatePairs");
+      if (keyCount(name, keys) !== n) throw rangeError(name, "keys", `has ${keys.length} entries, not n = ${n}`);
+      return pairsCall(name, { keys }, options_, arr(name, "pairs", pairs), ptr);
+    },
+    applyMmr(rowIds, scores, limit, lambda = MMR_LAMBDA) {
+      const name = alive("residentRows.applyMmr");
+      if (!(rowIds instanceof Uint32Array)) throw typeError(name, "rows", "a Uint32Array", rowIds);
+      const s = vector(name, "scores", scores), m = s.length, po = out.u32(m);
+      if (rowIds.length !== m) throw rangeError(name, "rows", `has ${rowIds.length} entries, scores ${m}`);
+      return call(name, "mdw_rows_apply_mmr", [addr(ptr), u32(rowIds), f64(s), m, num(name, "limit", limit),
+        numOr(name, "lambda", lambda, MMR_LAMBDA), po, slots], ["", "rows"], (r) => r.view(po).slice(0, r.slot(0)));
     },
     free() {
       if (!live) return;

@@ -1,10 +1,6 @@
 // reinforce module: the access-bump cooldown and the reinforcement signals.
-import { arr, count, call, dateMs, exportsOf, f64, numOr, obj, out, str, typeError, u8 } from "./core.js";
+import { arr, count, call, dateMs, exportsOf, f64, MAX_ELEMENTS, numOr, obj, out, str, typeError, u8 } from "./core.js";
 import { REINFORCE_COOLDOWN_S, REINFORCE_SIGNALS } from "./constants.js";
-
-// Checked before the typed arrays are sized, so a huge (sparse) array is a
-// RangeError naming the argument (core.js's element limit).
-const MAX_ENTRIES = 0x0fffffff;
 
 export { REINFORCE_SIGNALS };
 
@@ -36,7 +32,8 @@ export function partitionByCooldown(entries, now, cooldownSeconds = REINFORCE_CO
   const nowMs = dateMs(fn, "now", now);
   const cd = numOr(fn, "cooldownSeconds", cooldownSeconds, REINFORCE_COOLDOWN_S);
   const n = entries.length;
-  count(fn, "entries", n, MAX_ENTRIES);
+  // Checked before the typed arrays are sized, so a huge (sparse) array is a RangeError naming the argument.
+  count(fn, "entries", n, MAX_ELEMENTS);
   const paths = new Array(n), has = new Uint8Array(n), last = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const e = obj(fn, `entries[${i}]`, entries[i]);

@@ -105,6 +105,19 @@ export interface ResidentRows {
   cosineRows(query: Float32Array): Float64Array;
   /** topCosineRows(query, matrix, k) without re-copying the matrix. */
   topCosineRows(query: Float32Array, k: number): { readonly indices: Uint32Array; readonly sims: Float64Array };
+  /**
+   * applyMmr over resident rows: candidate i is row `rows[i]` with relevance
+   * `scores[i]`; returns the chosen candidate positions (indices into rows) in
+   * order. Reads the rows in place with their stored norms; bit-identical to
+   * applyMmrPacked (and applyMmr) over the same vectors. A row >= n is a RangeError.
+   */
+  applyMmr(rows: Uint32Array, scores: ArrayLike<number>, limit: number, lambda?: number): Uint32Array;
+  /**
+   * rankCandidatePairs over resident rows: `keys[i]` is row i's key (n of
+   * them; a repeated key's last row is the one its pairs use); bit-identical to
+   * rankCandidatePairs(pairs, keys.map((key, i) => ({ key, vec: row i })), options).
+   */
+  rankCandidatePairs(keys: readonly string[], pairs: readonly CandidatePair[], options: NeighborOptions): readonly NeighborPair[];
   /** Release the memory (idempotent). */
   free(): void;
 }

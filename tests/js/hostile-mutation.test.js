@@ -211,6 +211,11 @@ test("residentRows: hostile arguments to its methods", () => {
     { numRuns: 300, seed: 3 });
   fc.assert(fc.property(mutation([rnd32(3), 2]), (bad) => expectTyped("residentRows", () => rows.topCosineRows(...bad))),
     { numRuns: 300, seed: 4 });
+  fc.assert(fc.property(mutation([new Uint32Array([0, 4, 2]), [0.9, 0.5, 0.7], 2, 0.5]),
+    (bad) => expectTyped("residentRows", () => rows.applyMmr(...bad))), { numRuns: 300, seed: 6 });
+  fc.assert(fc.property(mutation([["a", "b", "c", "d", "e"], [{ src: "a", dst: "b" }, { src: "e", dst: "c" }],
+    { floor: 0, perSourceK: 2, limit: 5 }]), (bad) => expectTyped("residentRows", () => rows.rankCandidatePairs(...bad))),
+  { numRuns: 300, seed: 7 });
   expect(Array.from(rows.cosineRows(rnd32(3)))).toEqual(Array.from(md.cosineRows(rnd32(3), rnd32(15))));
   rows.free();
   expect(() => rows.cosineRows(rnd32(3))).toThrow(RangeError);

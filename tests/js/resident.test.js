@@ -74,3 +74,46 @@ test("creating and freeing resident rows does not grow the heap", () => {
   expect(h.topCosineRows(q, 3).indices[0]).toBe(0);
   h.free();
 });
+
+test("applyMmr and rankCandidatePairs on resident rows (their stored norms) equal the copying calls, bit for bit", () => {
+  const r = rng(61);
+  for (const kind of ["random", "clustered", "constant", "near-tie"]) {
+    for (const [n, d] of [[40, 16], [700, 48]]) {
+      const m = rows(r, kind, n, d), h = md.residentRows(m, d);
+      const keys = Array.from({ length: n }, (_, i) => (i % 7 === 3 ? `k${i - 1}` : `k${i}`)); // some repeated keys
+      for (const pick of [5, 30, n]) {
+        // the top rows of a query, then MMR over them: the resident path a search takes
+        const { indices, sims } = h.topCosineRows(rows(r, kind, 1, d), pick);
+        const sub = new Float32Array(indices.length * d);
+        indices.forEach((row, i) => sub.set(m.subarray(row * d, (row + 1) * d), i * d));
+        for (const [limit, lambda] of [[5, 0.5], [pick, 0.3], [3, 1], [0, 0.5], [2.5, undefined], [NaN, 0.7]]) {
+          const got = h.applyMmr(indices, sims, limit, lambda), want = md.applyMmrPacked(sims, sub, limit, lambda);
+          expect(Array.from(got)).toEqual(Array.from(want));
+          const cands = Array.from(indices, (row, i) => ({ path: `p${i}`, score: sims[i], vector: m.subarray(row * d, (row + 1) * d) }));
+          expect(Array.from(got, (i) => `p${i}`)).toEqual(md.applyMmr(cands, limit, lambda).map((c) => c.path));
+        }
+      }
+      const pairs = Array.from({ length: 3 * n }, () => ({ src: keys[Math.floor(r() * n)], dst: r() < 0.05 ? "missing" : keys[Math.floor(r() * n)] }));
+      const vectors = keys.map((key, i) => ({ key, vec: m.subarray(i * d, (i + 1) * d) }));
+      for (const o of [{ floor: -1, perSourceK: 3, limit: 1e9 }, { floor: 0.2, perSourceK: 1, limit: 7 }, { floor: NaN, perSourceK: 2, limit: 5 }])
+        expect(h.rankCandidatePairs(keys, pairs, o)).toEqual(md.rankCandidatePairs(pairs, vectors, o));
+      h.free();
+    }
+  }
+});
+
+test("resident applyMmr and rankCandidatePairs: bad input throws naming the argument", () => {
+  const h = md.residentRows(rows(rng(2), "random", 4, 16), 16);
+  const o = { floor: 0, perSourceK: 1, limit: 1 };
+  expect(() => h.applyMmr([0, 1], [1, 1], 1)).toThrow(/rows must be a Uint32Array/);
+  expect(() => h.applyMmr(new Uint32Array([0, 1]), [1], 1)).toThrow(RangeError);
+  expect(() => h.applyMmr(new Uint32Array([0, 9]), [1, 1], 2)).toThrow(/applyMmr: rows/);
+  expect(() => h.applyMmr(new Uint32Array([0]), ["1"], 1)).toThrow(/scores\[0\]/);
+  expect(() => h.applyMmr(new Uint32Array([0]), [1], "1")).toThrow(/limit/);
+  expect(() => h.rankCandidatePairs(["a", "b"], [], o)).toThrow(/keys has 2 entries, not n = 4/);
+  expect(() => h.rankCandidatePairs(["a", "b", 3, "d"], [], o)).toThrow(/keys\[2\]/);
+  expect(() => h.rankCandidatePairs(["a", "b", "c", "d"], [{ src: "a" }], o)).toThrow(/pairs\[0\]\.dst/);
+  h.free();
+  expect(() => h.applyMmr(new Uint32Array([0]), [1], 1)).toThrow(/was freed/);
+  expect(() => h.rankCandidatePairs(["a", "b", "c", "d"], [], o)).toThrow(/was freed/);
+});

@@ -195,6 +195,12 @@ const best: { readonly indices: Uint32Array; readonly sims: Float64Array } = top
 const rows: ResidentRows = residentRows(matrix, 2);
 const resident: [number, number, Float64Array, Uint32Array] = [rows.n, rows.d, rows.cosineRows(new Float32Array([1, 0])),
   rows.topCosineRows(new Float32Array([1, 0]), 1).indices];
+const residentPicked: Uint32Array = rows.applyMmr(new Uint32Array([0, 1]), [0.9, 0.8], 1);
+const residentPairs: readonly NeighborPair[] = rows.rankCandidatePairs(["a", "b"], [{ src: "a", dst: "b" }], nopts);
+// @ts-expect-error resident rows are named by a Uint32Array
+rows.applyMmr([0, 1], [0.9, 0.8], 1);
+// plain number[] embeddings, as the reference takes them
+const plainPairs: readonly NeighborPair[] = topNeighborPairs([{ key: "a", vec: [1, 0] }, { key: "b", vec: [0.5, 0.5] }], nopts);
 rows.free();
 // @ts-expect-error the packed forms take a Float32Array
 topNeighborPairsPacked([1, 0, 0, 1], ["a", "b"], nopts);
