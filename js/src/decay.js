@@ -2,6 +2,7 @@
 // Scalar calls pass numbers and get their f64 back; a fold C refuses to run
 // returns NaN with the error record filled (the only time it is read).
 import { arr, exportsOf, num, numOr, raiseRecord, region, views } from "./core.js";
+import { DECAY_JS_MAX } from "./fastpaths.js";
 import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR,
   DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE } from "./constants.js";
 
@@ -75,9 +76,6 @@ export function decayConfidence(confidence, alpha = DEFAULT_CONFIDENCE_DECAY_ALP
 }
 
 const N = ["confidence", "cycles", "alpha", "floor"];
-/** Folds this short run in JavaScript; longer (or NaN) counts take md_decay_confidence_n. */
-export const DECAY_JS_MAX = 64;
-
 /** decayConfidence folded over `cycles` unreinforced sleep cycles. */
 export function decayConfidenceN(confidence, cycles, alpha = DEFAULT_CONFIDENCE_DECAY_ALPHA, floor = DEFAULT_CONFIDENCE_FLOOR) {
   const fn = "decayConfidenceN";
