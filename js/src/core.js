@@ -348,8 +348,7 @@ export const MAX_ELEMENTS = 0x0fffffff; // 2^28: 2 GiB of f64, past what wasm32 
  * that is not an array-like of numbers.
  */
 export function vector(fn, arg, v) {
-  if (v instanceof Float64Array) return v;
-  if (v instanceof Float32Array) return v; // widened when written
+  if (v instanceof Float32Array || v instanceof Float64Array) return v; // a Float32Array is widened when written
   if (v === null || typeof v !== "object" || typeof v === "function")
     throw typeError(fn, arg, "an array-like of numbers", v);
   if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
@@ -580,7 +579,7 @@ export function put(view, at, v, n) {
 }
 
 /** x rounded up to a multiple of 8 (exact past 2^31, where `& ~7` is not). */
-const align8 = (x) => x + (-x & 7);
+export const align8 = (x) => x + (-x & 7);
 
 /**
  * One call's frame (call() makes it; `base` is its block): `size` the

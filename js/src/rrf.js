@@ -2,7 +2,7 @@
 // interned ids (one Map lookup per hit; no string bytes) and C folds them;
 // rankFused crosses as scores (C orders them; ties inside an equal-score run
 // are ordered here with JavaScript's own string order).
-import { arr, call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, map, num, numOr,
+import { align8, arr, call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, map, num, numOr,
   obj, raiseRecord, region, slots, str, typeError, views } from "./core.js";
 import { RRF_K } from "./constants.js";
 
@@ -23,9 +23,8 @@ export function fuseArms(armResults, weights, k = RRF_K) {
   for (let i = 0; i < nArms; i++) total += arr(fn, `armResults[${i}]`, armResults[i]).length;
   // Layout: ids[total] u32, ranks[total] f64, lens[nArms] u32, weights[nArms] f64,
   // then the results: fused ids[total] u32, scores[total] f64.
-  const a8 = (x) => (x + 7) & ~7;
-  const oRanks = a8(4 * total), oLens = oRanks + 8 * total, oW = a8(oLens + 4 * nArms);
-  const oOutIds = oW + 8 * nArms, oOutS = a8(oOutIds + 4 * total);
+  const oRanks = align8(4 * total), oLens = oRanks + 8 * total, oW = align8(oLens + 4 * nArms);
+  const oOutIds = oW + 8 * nArms, oOutS = align8(oOutIds + 4 * total);
   const base = region(fn, oOutS + 8 * total + 8);
   const ids = internBegin();
   let { u32, f64 } = views();
@@ -131,7 +130,7 @@ export function fuseLateral(fused, order, weight, k = RRF_K) {
     ["fused", "fused", "fused", "fused", "order", "weight", "k", ""], (r) => {
       const block = r.block(0), len = r.slot(1);
       const { f64: h64, u32: h32 } = r.heap;
-      const s0 = block >>> 3, i0 = (block + ((len * 8 + 7) & ~7)) >>> 2;
+      const s0 = block >>> 3, i0 = (block + len * 8) >>> 2; // f64s: the u32s start 8-aligned
       const m = new Map();
       for (let i = 0; i < len; i++) m.set(all[h32[i0 + i]], h64[s0 + i]);
       return m;
