@@ -5,7 +5,7 @@
 // Every write is "read, compute in memory, then ONE atomic batch" (see
 // adapters.js), so nothing is written on error, on every backend, D1 included.
 import {
-  DEFAULT_EWMA_ALPHA, applyMmr, applyOutcomesFp, fromFp, fuseArms, fuseLateral, init, isInitialized,
+  DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, fuseArms, fuseLateral, init, isInitialized,
   partitionByCooldown, rankFused, rrfScore, signalValue, toFp, float32View, RRF_K, MMR_LAMBDA,
 } from "../index.js";
 import { adapterFor, betterSqlite3Adapter, d1Adapter, openAdapter, sqliteWasmAdapter } from "./adapters.js";
@@ -496,11 +496,7 @@ class MemoryCache {
     fused = fuseLateral(fused, arms.lateral, w.lateral, q.k);
     const ranked = rankFused(fused);
     lap("fuse");
-    const vecs = this._resident.vecs;
-    const picked = applyMmr(ranked.map((r) => {
-      const v = vecs.get(r.path);
-      return v ? { path: r.path, score: r.score, vector: v } : { path: r.path, score: r.score };
-    }), q.limit, q.lambda);
+    const picked = this._resident.mmr(ranked, q.limit, q.lambda);
     lap("mmr");
     const rankIn = Object.fromEntries(ARMS.map((a) => [a, new Map(arms[a].map((p, i) => [p, i + 1]))]));
     return picked.map((c) => {

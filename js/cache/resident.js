@@ -6,7 +6,7 @@
 // side stale; the next search rebuilds it (one copy of n x d floats). When the
 // core gains row updates, `setVector`/`removeVector` can patch the rows in place
 // and `rows()` stops rebuilding; nothing outside this file changes.
-import { Graph, float32View, residentRows } from "../index.js";
+import { Graph, applyMmr, float32View, residentRows } from "../index.js";
 import { byPath } from "./validate.js";
 
 export class Resident {
@@ -16,7 +16,7 @@ export class Resident {
     this.vecs = new Map();
     /** path -> [accessCount, outcomeScore (null = none), reinforcementCount], every live memory */
     this.meta = new Map();
-    this._rows = null; // { handle, paths }
+    this._rows = null; // { handle, paths, index (path -> row) }
     this._graph = null; // Graph handle
     this._edges = null; // [{ src, dst, strength }] from the database
     this.rowsStale = true;
@@ -66,7 +66,7 @@ export class Resident {
       const d = this.dim ?? 1;
       const matrix = new Float32Array(paths.length * d);
       for (let i = 0; i < paths.length; i++) matrix.set(this.vecs.get(paths[i]), i * d);
-      this._rows = { handle: residentRows(matrix, d), paths };
+      this._rows = { handle: residentRows(matrix, d), paths, index: new Map(paths.map((p, i) => [p, i])) };
       this.rowsStale = false;
     }
     return this._rows;
@@ -78,6 +78,30 @@ export class Resident {
     if (paths.length === 0) return { paths: [], sims: new Float64Array(0) };
     const { indices, sims } = handle.topCosineRows(query, depth);
     return { paths: Array.from(indices, (i) => paths[i]), sims };
+  }
+
+  /**
+   * applyMmr over fused candidates ({ path, score }, best first): on the resident rows and their
+   * stored norms when they are current and every candidate has one (no copy of the vectors),
+   * else over the candidates' vectors; the same choice either way (bit-identical paths).
+   */
+  mmr(ranked, limit, lambda) {
+    const rows = this.rowsStale ? null : this._rows, ids = new Uint32Array(ranked.length);
+    for (let i = 0; rows && i < ranked.length; i++) {
+      const row = rows.index.get(ranked[i].path);
+      if (row === undefined) return this._mmrCopy(ranked, limit, lambda);
+      ids[i] = row;
+    }
+    if (!rows) return this._mmrCopy(ranked, limit, lambda);
+    const picked = rows.handle.applyMmr(ids, Float64Array.from(ranked, (r) => r.score), limit, lambda);
+    return Array.from(picked, (i) => ranked[i]);
+  }
+
+  _mmrCopy(ranked, limit, lambda) {
+    return applyMmr(ranked.map((r) => {
+      const v = this.vecs.get(r.path);
+      return v ? { path: r.path, score: r.score, vector: v } : { path: r.path, score: r.score };
+    }), limit, lambda);
   }
 
   /** The resident Graph over every live memory and the stored edges (rebuilt if stale). */
