@@ -2,7 +2,7 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { addr, arr, call, MAX_ELEMENTS, finalizer, f32, f64, fill, keys as keyTable, num, numOr, obj, out, per, put, rangeError, slots, str,
+import { addr, arr, call, count, MAX_ELEMENTS, finalizer, f32, f64, fill, keys as keyTable, num, numOr, obj, out, per, put, rangeError, slots, str,
   typeError, u32, vector, exportsOf } from "./core.js";
 import { MMR_LAMBDA } from "./constants.js";
 
@@ -57,7 +57,7 @@ function keyedVectors(fn, vectors) {
  * last vector under a key; n for a key without one).
  */
 function pairsCall(fn, { keys, vecs, total, wide = 0 }, options_, pairs, ptr) {
-  const o = options(fn, options_), n = keys.length, m = pairs ? pairs.length : 0;
+  const o = options(fn, options_), n = keys.length, m = pairs ? count(fn, "pairs", pairs.length, MAX_ELEMENTS) : 0;
   const data = ptr ? addr(ptr) : (wide ? fill.f64 : fill.f32)(total), offs = fill.u32(ptr ? 0 : n + 1),
     src = new Uint32Array(m), dst = new Uint32Array(m);
   if (pairs) {
