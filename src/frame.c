@@ -36,12 +36,12 @@ static size_t space_at(const uint8_t *s, size_t n, size_t i) {
 
 #define ONES 0x0101010101010101ull
 #define LOW7 (ONES * 0x7F)
-/* The word loops below stay loops: unrolled or vectorized they cost module
- * bytes (the wasm has a size budget) for no measured gain. */
+/* Loops marked AS_WRITTEN stay as written: unrolled or vectorized they cost
+ * module bytes (the wasm has a size budget) for no measured gain. */
 #if defined(__clang__)
-#define WORD_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
+#define AS_WRITTEN _Pragma("clang loop unroll(disable) vectorize(disable)")
 #else
-#define WORD_LOOP
+#define AS_WRITTEN
 #endif
 
 /* 0x80 in each byte of x that is zero (exact: no carry crosses a byte). */
@@ -52,24 +52,44 @@ static inline uint64_t zero_bytes(uint64_t x) { return ~(((x & LOW7) + LOW7) | x
  * 1, 0, or -1 when s is not valid UTF-8. Eight bytes at a time; only text
  * with a non-ASCII byte is validated and searched for non-ASCII spaces. */
 static int needs_collapse(const uint8_t *s, size_t n) {
-    uint64_t bad = 0, high = 0, x;
-    WORD_LOOP
-    for (size_t i = 0; i < n; i += 8) {
-        size_t k = n - i < 8 ? n - i : 8;
-        x = 0;
-        memcpy(&x, s + i, k); /* a short tail's other bytes are zero: neither space nor control */
+    uint64_t bad = 0, x;
+    size_t i = 0, first = n; /* first: where the non-ASCII bytes start (word-aligned) */
+    AS_WRITTEN
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, s + i, 8);
         uint64_t sp = zero_bytes(x ^ (ONES * ' ')), lo = x & LOW7;
         /* ASCII bytes in [0x09, 0x0E): at least 0x09, not at least 0x0E. */
         bad |= (lo + ONES * (0x80 - 0x09)) & ~(lo + ONES * (0x80 - 0x0E)) & ~x & (ONES * 0x80);
         bad |= (sp & (sp >> 8)) | (i && s[i - 1] == ' ' && s[i] == ' ');
-        high |= x;
+        if ((x & (ONES * 0x80)) && first == n) first = i;
     }
-    if (!(high & (ONES * 0x80))) return bad != 0;
-    if (!mdi_utf8_valid(s, n)) return -1;
+    AS_WRITTEN
+    for (; i < n; i++) {
+        bad |= (s[i] - 0x09u < 5u) | (i && s[i - 1] == ' ' && s[i] == ' ');
+        if (s[i] >= 0x80 && first == n) first = i;
+    }
+    if (first == n) return bad != 0;
+    if (!mdi_utf8_valid(s + first, n - first)) return -1;
     if (bad) return 1;
-    for (size_t i = 0; i < n; i++)
+    for (i = first; i < n; i++)
         if (s[i] >= 0xC2 && space_at(s, n, i)) return 1;
     return 0;
+}
+
+/* Each \s run of s[0..n) as one space, none leading, into w; returns the
+ * length. For the few claims needs_collapse flags: built for size. */
+MDI_SMALL __attribute__((noinline)) static size_t collapse_into(const uint8_t *s, size_t n, uint8_t *w) {
+    size_t m = 0;
+    for (size_t i = 0; i < n;) {
+        size_t sp = space_at(s, n, i);
+        if (sp) {
+            if (m > 0 && w[m - 1] != ' ') w[m++] = ' ';
+            i += sp;
+        } else {
+            w[m++] = s[i++];
+        }
+    }
+    return m;
 }
 
 /* The frame key of s[0..n) into work, which must hold mdi_frame_work_size(n)
@@ -83,18 +103,8 @@ bool mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, 
     int collapse = needs_collapse(s, n);
     if (collapse < 0) return false;
     if (collapse) {
-        uint8_t *w = work;
-        m = 0;
-        for (size_t i = 0; i < n;) {
-            size_t sp = space_at(s, n, i);
-            if (sp) {
-                if (m > 0 && w[m - 1] != ' ') w[m++] = ' ';
-                i += sp;
-            } else {
-                w[m++] = s[i++];
-            }
-        }
-        c = w;
+        m = collapse_into(s, n, work);
+        c = work;
     } else if (m && c[0] == ' ') { /* at most one space at each end */
         c++;
         m--;
@@ -105,6 +115,7 @@ bool mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, 
      * value's tokens are the spaces after p + 2, plus one: past five such
      * spaces no earlier token can qualify either. */
     size_t p = SIZE_MAX, after = 0;
+    AS_WRITTEN
     for (size_t i = m >= 3 ? m - 2 : 0; i-- > 0;) {
         if (c[i + 2] != ' ') continue;
         if (linking_token(c[i], c[i + 1]) && (i == 0 || !mdi_is_ascii_word(c[i - 1]))) {
@@ -115,6 +126,7 @@ bool mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, 
     }
     if (p == SIZE_MAX) return true;
     size_t spaces = 0; /* the frame needs three tokens: two spaces before p + 2 */
+    AS_WRITTEN
     for (size_t i = 0; i < p && spaces < 2; i++) spaces += c[i] == ' ';
     if (spaces < 2) return true;
     /* The key goes to work[0..): past the collapsed text when that is there. */
@@ -126,7 +138,7 @@ bool mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, 
     return true;
 }
 
-md_status md_frame_key_of(md_str gist, md_text *out, bool *found) {
+MDI_SMALL md_status md_frame_key_of(md_str gist, md_text *out, bool *found) {
     if (!out || !found) return MD_ERR_NULL;
     out->ptr = NULL;
     out->len = 0;

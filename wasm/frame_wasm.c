@@ -28,25 +28,6 @@ typedef struct seen_keys {
     size_t cap, len;
 } seen_keys;
 
-/* The keys' hash: a word at a time (the table is this file's own). */
-static size_t key_hash(md_str s) {
-    const uint8_t *p = (const uint8_t *)s.ptr;
-    size_t n = s.len;
-    uint64_t h = n * 0x9E3779B97F4A7C15ull, w;
-#if defined(__clang__)
-#pragma clang loop unroll(disable) vectorize(disable)
-#endif
-    for (; n >= 8; n -= 8, p += 8) {
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-        h ^= h >> 32;
-    }
-    w = 0;
-    memcpy(&w, p, n);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    return (size_t)(h ^ (h >> 29));
-}
-
 static md_str key_at(const uint8_t *block, size_t i) {
     const uint32_t *info = (const uint32_t *)block + 4 * i;
     return (md_str){(const char *)block + info[0], info[1]};
@@ -61,7 +42,7 @@ static bool seen_find_or_add(seen_keys *t, const uint8_t *block, md_str s, size_
         if (!slot) return false;
         for (size_t j = 0; j < t->cap; j++) {
             if (!t->slot[j]) continue;
-            size_t h = key_hash(key_at(block, t->slot[j] - 1)) & (cap - 1);
+            size_t h = (size_t)mdi_key_hash(key_at(block, t->slot[j] - 1)) & (cap - 1);
             while (slot[h]) h = (h + 1) & (cap - 1);
             slot[h] = t->slot[j];
         }
@@ -69,7 +50,7 @@ static bool seen_find_or_add(seen_keys *t, const uint8_t *block, md_str s, size_
         t->slot = slot;
         t->cap = cap;
     }
-    size_t h = key_hash(s) & (t->cap - 1);
+    size_t h = (size_t)mdi_key_hash(s) & (t->cap - 1);
     for (; t->slot[h]; h = (h + 1) & (t->cap - 1)) {
         if (mdi_key_equal(key_at(block, t->slot[h] - 1), s)) { *first = t->slot[h] - 1; return true; }
     }
