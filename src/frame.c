@@ -71,8 +71,10 @@ static int needs_collapse(const uint8_t *s, size_t n) {
     if (first == n) return bad != 0;
     if (!mdi_utf8_valid(s + first, n - first)) return -1;
     if (bad) return 1;
-    for (i = first; i < n; i++)
-        if (s[i] >= 0xC2 && space_at(s, n, i)) return 1;
+    for (i = first; i < n; i++) { /* the lead bytes of the non-ASCII spaces */
+        unsigned b = s[i];
+        if ((b == 0xC2 || b - 0xE1u < 3u || b == 0xEF) && space_at(s, n, i)) return 1;
+    }
     return 0;
 }
 
@@ -125,10 +127,9 @@ bool mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, 
         if (++after > 5) return true;
     }
     if (p == SIZE_MAX) return true;
-    size_t spaces = 0; /* the frame needs three tokens: two spaces before p + 2 */
-    AS_WRITTEN
-    for (size_t i = 0; i < p && spaces < 2; i++) spaces += c[i] == ' ';
-    if (spaces < 2) return true;
+    /* The frame needs three tokens: two spaces before p + 2. */
+    const uint8_t *sp = memchr(c, ' ', p);
+    if (!sp || !memchr(sp + 1, ' ', p - (size_t)(sp + 1 - c))) return true;
     /* The key goes to work[0..): past the collapsed text when that is there. */
     uint8_t *key = c == work ? work + n : work;
     size_t k = mdi_lower_utf8(c, p + 2, key);
