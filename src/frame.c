@@ -34,46 +34,112 @@ static size_t space_at(const uint8_t *s, size_t n, size_t i) {
     return mdi_is_js_space(c) ? 3 : 0;
 }
 
-/* The frame key of s[0..n) (valid UTF-8) into work, which must hold
- * mdi_frame_work_size(n) bytes: the key is work[0..*len) when *found. */
-void mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *c, size_t *len, bool *found) {
-    *len = 0;
-    *found = false;
+#define ONES 0x0101010101010101ull
+#define LOW7 (ONES * 0x7F)
+/* Loops marked AS_WRITTEN stay as written: unrolled or vectorized they cost
+ * module bytes (the wasm has a size budget) for no measured gain. */
+#if defined(__clang__)
+#define AS_WRITTEN _Pragma("clang loop unroll(disable) vectorize(disable)")
+#else
+#define AS_WRITTEN
+#endif
+
+/* 0x80 in each byte of x that is zero (exact: no carry crosses a byte). */
+static inline uint64_t zero_bytes(uint64_t x) { return ~(((x & LOW7) + LOW7) | x | LOW7); }
+
+/* Whether the \s+ collapse would change s[0..n) beyond dropping one space at
+ * either end (a tab or line break, two spaces in a row, a non-ASCII space):
+ * 1, 0, or -1 when s is not valid UTF-8. Eight bytes at a time; only text
+ * with a non-ASCII byte is validated and searched for non-ASCII spaces. */
+static int needs_collapse(const uint8_t *s, size_t n) {
+    uint64_t bad = 0, x;
+    size_t i = 0, first = n; /* first: where the non-ASCII bytes start (word-aligned) */
+    AS_WRITTEN
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, s + i, 8);
+        uint64_t sp = zero_bytes(x ^ (ONES * ' ')), lo = x & LOW7;
+        /* ASCII bytes in [0x09, 0x0E): at least 0x09, not at least 0x0E. */
+        bad |= (lo + ONES * (0x80 - 0x09)) & ~(lo + ONES * (0x80 - 0x0E)) & ~x & (ONES * 0x80);
+        bad |= (sp & (sp >> 8)) | (i && s[i - 1] == ' ' && s[i] == ' ');
+        if ((x & (ONES * 0x80)) && first == n) first = i;
+    }
+    AS_WRITTEN
+    for (; i < n; i++) {
+        bad |= (s[i] - 0x09u < 5u) | (i && s[i - 1] == ' ' && s[i] == ' ');
+        if (s[i] >= 0x80 && first == n) first = i;
+    }
+    if (first == n) return bad != 0;
+    if (!mdi_utf8_valid(s + first, n - first)) return -1;
+    if (bad) return 1;
+    for (i = first; i < n; i++) { /* the lead bytes of the non-ASCII spaces */
+        unsigned b = s[i];
+        if ((b == 0xC2 || b - 0xE1u < 3u || b == 0xEF) && space_at(s, n, i)) return 1;
+    }
+    return 0;
+}
+
+/* Each \s run of s[0..n) as one space, none leading, into w; returns the
+ * length. For the few claims needs_collapse flags: built for size. */
+MDI_SMALL __attribute__((noinline)) static size_t collapse_into(const uint8_t *s, size_t n, uint8_t *w) {
     size_t m = 0;
     for (size_t i = 0; i < n;) {
-        size_t w = space_at(s, n, i);
-        if (w) {
-            if (m > 0 && c[m - 1] != ' ') c[m++] = ' ';
-            i += w;
+        size_t sp = space_at(s, n, i);
+        if (sp) {
+            if (m > 0 && w[m - 1] != ' ') w[m++] = ' ';
+            i += sp;
         } else {
-            c[m++] = s[i++];
+            w[m++] = s[i++];
         }
+    }
+    return m;
+}
+
+/* The frame key of s[0..n) into work, which must hold mdi_frame_work_size(n)
+ * bytes: the key is work[0..*len) when *found. False when s is not valid
+ * UTF-8. */
+bool mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, bool *found) {
+    *len = 0;
+    *found = false;
+    const uint8_t *c = s;
+    size_t m = n;
+    int collapse = needs_collapse(s, n);
+    if (collapse < 0) return false;
+    if (collapse) {
+        m = collapse_into(s, n, work);
+        c = work;
+    } else if (m && c[0] == ' ') { /* at most one space at each end */
+        c++;
+        m--;
     }
     if (m > 0 && c[m - 1] == ' ') m--;
 
-    /* The last token position p: c[p..p+2) links, c[p+2] is the space. */
-    size_t p = SIZE_MAX;
+    /* The last token position p: c[p..p+2) links, c[p+2] is the space. The
+     * value's tokens are the spaces after p + 2, plus one: past five such
+     * spaces no earlier token can qualify either. */
+    size_t p = SIZE_MAX, after = 0;
+    AS_WRITTEN
     for (size_t i = m >= 3 ? m - 2 : 0; i-- > 0;) {
-        if (c[i + 2] == ' ' && linking_token(c[i], c[i + 1]) && (i == 0 || !mdi_is_ascii_word(c[i - 1]))) {
+        if (c[i + 2] != ' ') continue;
+        if (linking_token(c[i], c[i + 1]) && (i == 0 || !mdi_is_ascii_word(c[i - 1]))) {
             p = i;
             break;
         }
+        if (++after > 5) return true;
     }
-    if (p == SIZE_MAX) return;
-    size_t frame_len = p + 2, v0 = p + 3, v1 = m;
-    if (v1 - v0 >= 2 && c[v1 - 1] == '.') v1--;
-    size_t frame_tokens = 1, value_tokens = 1;
-    for (size_t i = 0; i < frame_len; i++) frame_tokens += c[i] == ' ';
-    for (size_t i = v0; i < v1; i++) value_tokens += c[i] == ' ';
-    if (frame_tokens < 3 || value_tokens > 6) return;
-    uint8_t *key = c + n;
-    size_t k = mdi_lower_utf8(c, frame_len, key);
-    memmove(c, key, k);
+    if (p == SIZE_MAX) return true;
+    /* The frame needs three tokens: two spaces before p + 2. */
+    const uint8_t *sp = memchr(c, ' ', p);
+    if (!sp || !memchr(sp + 1, ' ', p - (size_t)(sp + 1 - c))) return true;
+    /* The key goes to work[0..): past the collapsed text when that is there. */
+    uint8_t *key = c == work ? work + n : work;
+    size_t k = mdi_lower_utf8(c, p + 2, key);
+    if (key != work) memmove(work, key, k);
     *len = k;
     *found = true;
+    return true;
 }
 
-md_status md_frame_key_of(md_str gist, md_text *out, bool *found) {
+MDI_SMALL md_status md_frame_key_of(md_str gist, md_text *out, bool *found) {
     if (!out || !found) return MD_ERR_NULL;
     out->ptr = NULL;
     out->len = 0;
@@ -87,7 +153,7 @@ md_status md_frame_key_of(md_str gist, md_text *out, bool *found) {
     uint8_t *c = malloc(mdi_frame_work_size(n));
     if (!c) return MD_ERR_NOMEM;
     size_t len;
-    mdi_frame_key_into(s, n, c, &len, found);
+    (void)mdi_frame_key_into(s, n, c, &len, found); /* s is valid */
     out->ptr = (char *)c;
     out->len = len;
     return MD_OK;

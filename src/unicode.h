@@ -70,11 +70,12 @@ md_status mdi_to_lower(const uint32_t *in, size_t n, uint32_t **out, size_t *n_o
  * expansions, [a-z0-9]+(\.[0-9]+)*), joined by single spaces into *out
  * (for tests: the predicates only ever show booleans). */
 md_status mdi_merge_tokens(md_str s, md_text *out);
-/* frameKeyOf's core over valid UTF-8 s[0..n) (md_frame_key_of and the batch
- * boundary share it): the key is work[0..*len) when *found; work must hold
- * mdi_frame_work_size(n) bytes and may be reused across calls. */
+/* frameKeyOf's core over s[0..n) (md_frame_key_of and the batch boundary
+ * share it): the key is work[0..*len) when *found; work must hold
+ * mdi_frame_work_size(n) bytes and may be reused across calls. Returns false
+ * when s is not valid UTF-8 (checked only when a byte is not ASCII). */
 static inline size_t mdi_frame_work_size(size_t n) { return n + n + n / 2 + 8; }
-void mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, bool *found);
+bool mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, bool *found);
 /* JavaScript's \s (and trim()) whitespace. */
 static inline bool mdi_is_js_space(uint32_t c) {
     if (c < 0x80) return c == 0x20 || (c >= 0x09 && c <= 0x0D);

@@ -83,7 +83,6 @@ int mdw_frame_keys_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, s
         const uint8_t *s = (const uint8_t *)k[i].ptr;
         size_t len = k[i].len, klen = 0;
         bool found = false;
-        if (!mdi_utf8_valid(s, len)) { st = MD_ERR_INVALID; break; }
         if (len > (SIZE_MAX - 8) / 3) { st = MD_ERR_RANGE; break; }
         if (mdi_frame_work_size(len) > work_cap) {
             size_t nc = mdi_frame_work_size(len) > 2 * work_cap ? mdi_frame_work_size(len) : 2 * work_cap;
@@ -92,7 +91,7 @@ int mdw_frame_keys_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, s
             work_cap = work ? nc : 0;
             if (!work) { st = MD_ERR_NOMEM; break; }
         }
-        mdi_frame_key_into(s, len, work, &klen, &found);
+        if (!mdi_frame_key_into(s, len, work, &klen, &found)) { st = MD_ERR_INVALID; break; }
         uint32_t *info = (uint32_t *)block + 4 * i;
         if (!found) {
             info[0] = (uint32_t)used; info[1] = 0xFFFFFFFFu; info[2] = (uint32_t)u16; info[3] = 0;

@@ -36,7 +36,8 @@ export function frameKeyOf(gist) {
 export function frameKeysOf(gists) {
   const fn = "frameKeysOf";
   arr(fn, "gists", gists);
-  for (let i = 0; i < gists.length; i++) str(fn, `gists[${i}]`, gists[i]);
+  // The argument's name is built only for the error (a string per claim otherwise).
+  for (let i = 0; i < gists.length; i++) if (typeof gists[i] !== "string") str(fn, `gists[${i}]`, gists[i]);
   return keysOf(fn, gists);
 }
 
