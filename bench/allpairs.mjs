@@ -42,7 +42,7 @@ function digest(p) {
   return { len: p.sim.length, sum, ix };
 }
 
-let lastBusy = [], quiet = false;
+let lastBusy = [], lastCpu = [], quiet = false;
 /** A pool of `size` raw workers; run(matrix, tiles) hands out equal-pair
  * tiles from a queue as workers free up (tiles = size: one static tile each). */
 function pool(size) {
@@ -57,27 +57,33 @@ function pool(size) {
   return {
     async run(matrix, tiles = 16 * size) {
       const rows = matrix.length / d, bounds = tileBounds(rows, tiles), count = bounds.length - 1;
-      const busy = workers.map(() => 0), taken = workers.map(() => 0);
+      const busy = workers.map(() => 0), cpu = workers.map(() => 0), taken = workers.map(() => 0);
+      // as the package's pool: more than one worker read one SharedArrayBuffer copy
+      const shared = size > 1 ? new Float32Array(new SharedArrayBuffer(matrix.byteLength)) : matrix;
+      if (size > 1) shared.set(matrix);
       let next = 0;
       const drive = async (w, i) => {
         let started = false;
         while (next < count) {
           const t = next++;
-          const r = await ask(w, { range: [bounds[t], bounds[t + 1]], begin: started ? undefined : { matrix } });
+          const r = await ask(w, { range: [bounds[t], bounds[t + 1]], begin: started ? undefined : { matrix: shared } });
           started = true;
           busy[i] += r.ms;
+          cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
           taken[i]++;
         }
         if (!started) return null;
         const r = await ask(w, { op: "end" });
         busy[i] += r.ms;
+        cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
         return r.tile;
       };
       const parts = (await Promise.all(workers.map(drive))).filter((p) => p !== null);
       const t = performance.now(), merged = md.merge(parts, rows, o);
       const mergeMs = performance.now() - t;
       lastBusy = busy;
-      if (!quiet) console.error(`  ${size} worker(s), ${count} tiles: busy ${busy.map((x, i) => `${x.toFixed(0)} ms (${taken[i]} tiles)`).join(" + ")}, merge ${mergeMs.toFixed(0)} ms`);
+      lastCpu = cpu;
+      if (!quiet) console.error(`  ${size} worker(s), ${count} tiles: busy ${busy.map((x, i) => `${x.toFixed(0)} ms (CPU ${cpu[i]}, ${taken[i]} tiles)`).join(" + ")}, merge ${mergeMs.toFixed(0)} ms`);
       return merged;
     },
     close: () => Promise.all(workers.map((w) => w.terminate())),
@@ -87,7 +93,7 @@ function pool(size) {
 const median = (xs) => { const v = [...xs].sort((p, q) => p - q), h = v.length >> 1; return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2; };
 const timed = async (fn) => {
   const c = process.cpuUsage(), t = performance.now(), value = await fn(), ms = performance.now() - t, cpu = process.cpuUsage(c);
-  return { ms, value, cpuMs: (cpu.user + cpu.system) / 1000, cores: (cpu.user + cpu.system) / 1000 / ms, busy: lastBusy };
+  return { ms, value, cpuMs: (cpu.user + cpu.system) / 1000, cores: (cpu.user + cpu.system) / 1000 / ms, busy: lastBusy, workerCpu: lastCpu };
 };
 
 // Warm up the wasm (and the workers) on a small pass.
@@ -125,13 +131,15 @@ const w1 = { ms: med("workers1"), value: runs.workers1[0].value };
 const w2s = { ms: med("workers2static"), value: runs.workers2static[0].value };
 const w2 = { ms: med("workers2"), value: runs.workers2[0].value };
 const coresUsed2 = med("workers2", (x) => x.cores), coresUsed2s = med("workers2static", (x) => x.cores);
-// balance: the busier worker's time over the mean of the two (1.00 = even)
-const balance = (name) => med(name, (x) => Math.max(...x.busy) / (x.busy.reduce((p, q) => p + q, 0) / x.busy.length));
-const busyOf = (name) => [0, 1].map((i) => median(runs[name].map((x) => x.busy[i]))).map((v) => v.toFixed(0)).join(" + ");
+// balance: the busier worker's CPU time (busy wall time where the CPU time is
+// unknown) over the mean of the two (1.00 = even)
+const load2 = (x) => (x.workerCpu.every((c) => c !== null) ? x.workerCpu : x.busy);
+const balance = (name) => med(name, (x) => Math.max(...load2(x)) / (load2(x).reduce((p, q) => p + q, 0) / 2));
+const busyOf = (name, f = (x) => x.busy) => [0, 1].map((i) => median(runs[name].map((x) => f(x)[i]))).map((v) => v.toFixed(0)).join(" + ");
 console.error(`rounds ${rounds}, ${tiles} tiles on the queue; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
 console.error(`median CPU ms (all threads): ${names.map((c) => `${c} ${med(c, (x) => x.cpuMs).toFixed(0)}`).join(", ")}`);
 console.error(`per-round ratios 1w / 2w: ${runs.workers1.map((x, i) => (x.ms / runs.workers2[i].ms).toFixed(2)).join(" ")}`);
-console.error(`median worker busy ms, 2 workers static: ${busyOf("workers2static")} (max/mean ${balance("workers2static").toFixed(3)}); on the queue: ${busyOf("workers2")} (max/mean ${balance("workers2").toFixed(3)})`);
+console.error(`median worker busy ms (CPU ms), 2 workers static: ${busyOf("workers2static")} (${busyOf("workers2static", load2)}), max/mean ${balance("workers2static").toFixed(3)}; on the queue: ${busyOf("workers2")} (${busyOf("workers2", load2)}), max/mean ${balance("workers2").toFixed(3)}`);
 const nat = native("pairs", n, d, k, "ordered"); // keys in row order, as the ranked wasm pass
 
 // numpy (Debian's python3 with python3-numpy; OpenBLAS through libblas.so.3)

@@ -153,6 +153,7 @@ async function startPool(fn, opts) {
     if (!isInitialized()) throw new Error("memdomain: call init() or initSync() before using the library");
     if (pool.length === 0) throw new Error(`${fn2}: the pool is closed`);
     const bounds = tileBounds(n, tiles), count = bounds.length - 1;
+    const shared = shareable(matrix, pool.length);
     let next = 0;
     stats.tiles = count;
     stats.busyMs = pool.map(() => 0);
@@ -164,7 +165,7 @@ async function startPool(fn, opts) {
       while (next < count) {
         const t = next++;
         const range = [bounds[t], bounds[t + 1]];
-        const r = await ask(w, started ? { op: "add", range } : { op: "add", range, begin: { matrix, rank, options: o } });
+        const r = await ask(w, started ? { op: "add", range } : { op: "add", range, begin: { matrix: shared, rank, options: o } });
         started = true;
         stats.busyMs[i] += r.ms;
         stats.tilesPerWorker[i]++;
@@ -183,6 +184,21 @@ async function startPool(fn, opts) {
     }
     return mergeNeighborTiles(keys, parts.filter((p) => p !== null), o);
   }
+}
+
+/**
+ * The matrix as the workers receive it: with more than one worker, one copy
+ * into a SharedArrayBuffer that every worker reads (posting the matrix itself
+ * copies it once per worker on this thread); where shared memory is not
+ * available (a browser page without cross-origin isolation), the matrix.
+ */
+function shareable(matrix, workers) {
+  if (workers < 2 || matrix.length === 0 || typeof SharedArrayBuffer !== "function") return matrix;
+  if (!isNode && globalThis.crossOriginIsolated !== true) return matrix;
+  if (matrix.buffer instanceof SharedArrayBuffer) return matrix;
+  const copy = new Float32Array(new SharedArrayBuffer(matrix.byteLength));
+  copy.set(matrix);
+  return copy;
 }
 
 /** Each key's position in JavaScript order (the order C ranks keys by); keys must be unique. */
