@@ -408,7 +408,8 @@ MDI_SMALL static inline void learn(pruner *p, size_t i, float lb) {
     } else {
         return;
     }
-    p->tau[i] = h[0] > p->floor_f ? h[0] : p->floor_f;
+    const float t = h[0] > p->floor_f ? h[0] : p->floor_f;
+    if (t > p->tau[i]) p->tau[i] = t; /* never below a bound another pass shared */
 }
 
 /* Keep only the candidates the current taus do not rule out. */
@@ -1336,6 +1337,21 @@ MDI_SMALL md_status md_pairs_pass_add(md_pairs_pass *pp, size_t row_begin, size_
     if (st == MD_OK && pp->pruned) st = zero_pairs(&pp->p, row_begin, row_end);
     pp->failed = st;
     return st;
+}
+
+MDI_SMALL md_status md_pairs_pass_bounds(const md_pairs_pass *pp, float *out) {
+    if (!pp || MDI_BAD_IN(out, pp->v.n)) return MD_ERR_NULL;
+    for (size_t j = 0; j < pp->v.n; j++)
+        out[j] = pp->pruned && !pp->p.flag[j] && !pp->p.shared[j] ? pp->p.tau[j] : -INFINITY;
+    return MD_OK;
+}
+
+MDI_SMALL md_status md_pairs_pass_share(md_pairs_pass *pp, const float *bounds) {
+    if (!pp || MDI_BAD_IN(bounds, pp->v.n)) return MD_ERR_NULL;
+    if (pp->failed != MD_OK) return pp->failed;
+    for (size_t j = 0; pp->pruned && j < pp->v.n; j++)
+        if (!pp->p.flag[j] && !pp->p.shared[j] && bounds[j] > pp->p.tau[j]) pp->p.tau[j] = bounds[j];
+    return MD_OK;
 }
 
 MDI_SMALL md_status md_pairs_pass_pairs(md_pairs_pass *pp, bool final, double limit, md_neighbor_pairs *out) {

@@ -1,16 +1,19 @@
 // The tile worker: its own module instance (this glue, imported here) that
 // computes the tiles of an all-pairs pass it is handed one at a time. Runs as
 // a Node worker_threads Worker or a module Web Worker. Messages:
-//   { op: "add", range: [b, e], begin?: { matrix, rank, options } }: begin
-//     starts a pass (the matrix copied into this instance's memory once, an
-//     md_pairs_pass set up over it); the range's sources are added to it.
+//   { op: "add", range: [b, e], begin?: { matrix, rank, options, share },
+//     bounds? }: begin starts a pass (the matrix copied into this instance's
+//     memory once, an md_pairs_pass set up over it); bounds (what the other
+//     workers' passes learned, md_pairs_pass_bounds) raise this pass's
+//     pruning thresholds; the range's sources are added. With share, the
+//     answer carries this pass's bounds for the other workers.
 //   { op: "end" }: the pass's lists ({ sim, src, dst }, grouped by source,
 //     for mergeNeighborTiles); the pass and its copy are released.
 // Each answer carries ms, the time spent in it.
 import { exportsOf, init, isInitialized, raise, rangeError, views } from "./core.js";
 
 const fn = "topNeighborPairsParallel";
-let pass = null; // { h, matrix, slot, limit }: the pass in progress
+let pass = null; // { h, matrix, slot, limit, bounds, n }: the pass in progress
 
 function release() {
   if (!pass) return;
@@ -18,6 +21,7 @@ function release() {
   ex.md_pairs_pass_free(pass.h);
   ex.md_free(pass.matrix);
   ex.md_free(pass.slot);
+  if (pass.bounds) ex.md_free(pass.bounds);
   pass = null;
 }
 
@@ -27,11 +31,12 @@ function alloc(bytes, arg) {
   return p;
 }
 
-function begin({ matrix, rank, options }) {
+function begin({ matrix, rank, options, share }) {
   release();
   const ex = exportsOf(), n = rank.length, d = n ? matrix.length / n : 0;
-  const p = { h: 0, matrix: 0, slot: alloc(16, "matrix"), limit: options.limit };
+  const p = { h: 0, matrix: 0, slot: alloc(16, "matrix"), limit: options.limit, bounds: 0, n };
   pass = p;
+  if (share) p.bounds = alloc(n * 4, "matrix");
   p.matrix = alloc(matrix.length * 4, "matrix");
   views().f32.set(matrix, p.matrix >>> 2);
   const r = alloc(rank.length * 4, "keys");
@@ -72,9 +77,21 @@ async function serve(post, m) {
     }
     if (m.begin) begin(m.begin);
     if (!pass) throw new Error(`${fn}: no pass in progress (internal error in memdomain)`);
-    const st = exportsOf().md_pairs_pass_add(pass.h, m.range[0], m.range[1]);
+    const ex = exportsOf();
+    if (m.bounds && pass.bounds && m.bounds.length === pass.n) {
+      views().f32.set(m.bounds, pass.bounds >>> 2);
+      const st = ex.md_pairs_pass_share(pass.h, pass.bounds);
+      if (st !== 0) raise(st, fn);
+    }
+    const st = ex.md_pairs_pass_add(pass.h, m.range[0], m.range[1]);
     if (st !== 0) raise(st, fn);
-    post({ id: m.id, ms: performance.now() - t0 }, []);
+    let bounds;
+    if (pass.bounds) {
+      const sb = ex.md_pairs_pass_bounds(pass.h, pass.bounds);
+      if (sb !== 0) raise(sb, fn);
+      bounds = views().f32.slice(pass.bounds >>> 2, (pass.bounds >>> 2) + pass.n);
+    }
+    post({ id: m.id, ms: performance.now() - t0, bounds }, bounds ? [bounds.buffer] : []);
   } catch (e) {
     release();
     post({ id: m.id, error: { name: e?.name ?? "Error", message: String(e?.message ?? e) } }, []);

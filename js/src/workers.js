@@ -7,7 +7,10 @@
 // the matrix into its memory once per pass and keeps one md_pairs_pass for
 // all the tiles it takes (int16 copies, norms, the lists and the pruning
 // bounds set up once), so many small tiles cost about what two large ones
-// do, and the last tiles to finish are small. Per-source lists are ordered
+// do, and the last tiles to finish are small. After each tile a worker
+// reports its pass's thresholds (md_pairs_pass_bounds) and gets the others'
+// with its next tile (md_pairs_pass_share): each pass prunes with what all
+// have learned, so splitting the pass adds little work. Per-source lists are ordered
 // by (sim, dst key), a total order for unique keys, so the top perSourceK of
 // the union of the workers' lists is the top perSourceK of all pairs: the
 // merge equals the single-thread pass exactly, for any tiles, any worker
@@ -153,7 +156,10 @@ async function startPool(fn, opts) {
     if (!isInitialized()) throw new Error("memdomain: call init() or initSync() before using the library");
     if (pool.length === 0) throw new Error(`${fn2}: the pool is closed`);
     const bounds = tileBounds(n, tiles), count = bounds.length - 1;
-    const shared = shareable(matrix, pool.length);
+    const shared = shareable(matrix, pool.length), share = pool.length > 1;
+    // The highest threshold any worker's pass reported per row: handed to the
+    // others with their next tile, so each prunes with what all have learned.
+    const learned = share ? new Float32Array(n).fill(-Infinity) : null;
     let next = 0;
     stats.tiles = count;
     stats.busyMs = pool.map(() => 0);
@@ -165,8 +171,10 @@ async function startPool(fn, opts) {
       while (next < count) {
         const t = next++;
         const range = [bounds[t], bounds[t + 1]];
-        const r = await ask(w, started ? { op: "add", range } : { op: "add", range, begin: { matrix: shared, rank, options: o } });
+        const r = await ask(w, started ? { op: "add", range, bounds: learned?.slice() }
+          : { op: "add", range, begin: { matrix: shared, rank, options: o, share } });
         started = true;
+        if (learned && r.bounds) for (let j = 0; j < n; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
         stats.busyMs[i] += r.ms;
         stats.tilesPerWorker[i]++;
       }

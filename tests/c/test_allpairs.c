@@ -159,9 +159,10 @@ static void test_large(void) {
 
 /* The pass in parts (md_pairs_pass): tiles of a random split handed in a
  * random order to one to three passes (as workers taking tiles from a
- * queue), each pass's lists merged: the unpruned single pass exactly, for
- * each pruning mode; one pass given every tile answers the final list
- * itself. Then the misuse statuses. */
+ * queue), passes sharing what they learned (bounds) at random points, each
+ * pass's lists merged: the unpruned single pass exactly, for each pruning
+ * mode; one pass given every tile answers the final list itself. Then the
+ * misuse statuses. */
 static void ranks_of(const md_str *keys, size_t n, uint32_t *rank) {
     for (size_t i = 0; i < n; i++) {
         uint32_t r = 0;
@@ -184,7 +185,16 @@ static void parts_case(const float *m, size_t n, size_t d, const md_str *keys, m
     size_t np = 1 + rng_below(&rng, 3);
     md_pairs_pass *pass[3] = {NULL, NULL, NULL};
     for (size_t w = 0; w < np; w++) CHECK(mdi_pairs_pass_new(m, n, d, rank, o.floor, o.per_source_k, mode, &pass[w]) == MD_OK);
-    for (size_t c = 0; c < nc; c++) CHECK(md_pairs_pass_add(pass[rng_below(&rng, np)], cuts[order[c]], cuts[order[c] + 1]) == MD_OK);
+    float *bounds = malloc((n + 1) * sizeof(float));
+    for (size_t c = 0; c < nc; c++) {
+        size_t w = rng_below(&rng, np);
+        CHECK(md_pairs_pass_add(pass[w], cuts[order[c]], cuts[order[c] + 1]) == MD_OK);
+        if (np > 1 && rng_below(&rng, 3)) { /* what this pass learned, to another (as workers share) */
+            CHECK(md_pairs_pass_bounds(pass[w], bounds) == MD_OK);
+            CHECK(md_pairs_pass_share(pass[(w + 1 + rng_below(&rng, np - 1)) % np], bounds) == MD_OK);
+        }
+    }
+    free(bounds);
     md_neighbor_pair *all = NULL;
     size_t na = 0;
     md_neighbor_pairs got;
@@ -248,6 +258,11 @@ static void test_parts(void) {
     CHECK(md_pairs_pass_add(p, 0, 1) == MD_OK);
     CHECK(md_pairs_pass_add(p, 3, 3) == MD_OK);
     CHECK(md_pairs_pass_pairs(p, true, 10, NULL) == MD_ERR_NULL);
+    float b4[4];
+    CHECK(md_pairs_pass_bounds(NULL, b4) == MD_ERR_NULL && md_pairs_pass_bounds(p, NULL) == MD_ERR_NULL);
+    CHECK(md_pairs_pass_share(NULL, b4) == MD_ERR_NULL && md_pairs_pass_share(p, NULL) == MD_ERR_NULL);
+    CHECK(md_pairs_pass_bounds(p, b4) == MD_OK && b4[0] == -INFINITY); /* 4 rows: never pruned, nothing known */
+    CHECK(md_pairs_pass_share(p, b4) == MD_OK);
     md_pairs_pass_free(p);
     md_pairs_pass_free(NULL);
 }
