@@ -5,7 +5,8 @@
 //   - memdomain wasm in 1 and 2 worker_threads (independent module
 //     instances over raw exports, as the package's pool runs them: row tiles
 //     of equal pair counts handed out from a queue as workers free up, each
-//     worker adding its tiles to one md_pairs_pass; merged on the calling
+//     worker adding its tiles to one md_pairs_pass and sharing its pruning
+//     thresholds with the others between tiles; merged on the calling
 //     thread by md_merge_neighbor_pairs_ranked; the matrix is posted to the
 //     workers inside the timing), and 2 workers with one static tile each
 //     (the earlier split, for comparison),
@@ -62,12 +63,15 @@ function pool(size) {
       const shared = size > 1 ? new Float32Array(new SharedArrayBuffer(matrix.byteLength)) : matrix;
       if (size > 1) shared.set(matrix);
       let next = 0;
+      const share = size > 1 && tiles > size, learned = share ? new Float32Array(rows).fill(-Infinity) : null;
       const drive = async (w, i) => {
         let started = false;
         while (next < count) {
           const t = next++;
-          const r = await ask(w, { range: [bounds[t], bounds[t + 1]], begin: started ? undefined : { matrix: shared } });
+          const r = await ask(w, { range: [bounds[t], bounds[t + 1]], share,
+            ...(started ? { bounds: learned?.slice() } : { begin: { matrix: shared, share } }) });
           started = true;
+          if (learned && r.bounds) for (let j = 0; j < rows; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
           busy[i] += r.ms;
           cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
           taken[i]++;

@@ -1,7 +1,9 @@
 // Worker for bench/allpairs.mjs (its own module instance over raw exports),
 // the protocol of the package's pool (js/src/workers-tile.js): the first
 // tile a worker takes begins a pass (the matrix copied in once, an
-// md_pairs_pass set up over it), every tile adds its sources to that pass,
+// md_pairs_pass set up over it), every tile adds its sources to that pass
+// (after sharing the other workers' bounds; with share, the answer carries
+// this pass's),
 // "end" answers the pass's lists (final = false) and frees it. Each answer
 // carries ms, the time spent in it, and cpuMs, this thread's CPU time in it
 // (Linux /proc/thread-self, 10 ms ticks; null elsewhere): on a shared machine
@@ -32,6 +34,8 @@ parentPort.on("message", (m) => {
     return;
   }
   if (m.begin) pass = md.passInParts(m.begin.matrix, m.d, m.options);
+  if (m.bounds) pass.share(m.bounds);
   pass.add(m.range[0], m.range[1]);
-  parentPort.postMessage({ id: m.id, ms: performance.now() - t0, cpuMs: cpuMs() });
+  const bounds = m.share || m.begin?.share ? pass.bounds() : undefined;
+  parentPort.postMessage({ id: m.id, ms: performance.now() - t0, cpuMs: cpuMs(), bounds }, bounds ? [bounds.buffer] : []);
 });

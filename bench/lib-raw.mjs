@@ -113,6 +113,20 @@ export function rawInstance(module) {
     return {
       n, d,
       add(b, e) { check(ex.md_pairs_pass_add(h, b, e), "md_pairs_pass_add"); },
+      /** md_pairs_pass_bounds (a Float32Array of n) and md_pairs_pass_share. */
+      bounds() {
+        const p = alloc(4 * n);
+        check(ex.md_pairs_pass_bounds(h, p), "md_pairs_pass_bounds");
+        const b = f32().slice(p >>> 2, (p >>> 2) + n);
+        ex.md_free(p);
+        return b;
+      },
+      share(b) {
+        const p = alloc(4 * n);
+        f32().set(b, p >>> 2);
+        check(ex.md_pairs_pass_share(h, p), "md_pairs_pass_share");
+        ex.md_free(p);
+      },
       pairs(final = false) {
         check(ex.md_pairs_pass_pairs(h, final, o.limit, out), "md_pairs_pass_pairs");
         return readPairs(out);
