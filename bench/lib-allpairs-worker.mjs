@@ -2,8 +2,8 @@
 // the protocol of the package's pool (js/src/workers-tile.js): the first
 // tile a worker takes begins a pass (the matrix copied in once, an
 // md_pairs_pass set up over it), every tile adds its sources to that pass
-// (after sharing the other workers' bounds; with share, the answer carries
-// this pass's),
+// (with share, then md_pairs_pass_share with the others' bounds; the answer
+// carries the higher of each),
 // "end" answers the pass's lists (final = false) and frees it. Each answer
 // carries ms, the time spent in it, and cpuMs, this thread's CPU time in it
 // (Linux /proc/thread-self, 10 ms ticks; null elsewhere): on a shared machine
@@ -34,8 +34,7 @@ parentPort.on("message", (m) => {
     return;
   }
   if (m.begin) pass = md.passInParts(m.begin.matrix, m.d, m.options);
-  if (m.bounds) pass.share(m.bounds);
   pass.add(m.range[0], m.range[1]);
-  const bounds = m.share || m.begin?.share ? pass.bounds() : undefined;
+  const bounds = m.share ? pass.share(m.bounds ?? new Float32Array(pass.n).fill(-Infinity)) : undefined;
   parentPort.postMessage({ id: m.id, ms: performance.now() - t0, cpuMs: cpuMs(), bounds }, bounds ? [bounds.buffer] : []);
 });

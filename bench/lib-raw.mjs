@@ -113,19 +113,14 @@ export function rawInstance(module) {
     return {
       n, d,
       add(b, e) { check(ex.md_pairs_pass_add(h, b, e), "md_pairs_pass_add"); },
-      /** md_pairs_pass_bounds (a Float32Array of n) and md_pairs_pass_share. */
-      bounds() {
-        const p = alloc(4 * n);
-        check(ex.md_pairs_pass_bounds(h, p), "md_pairs_pass_bounds");
-        const b = f32().slice(p >>> 2, (p >>> 2) + n);
-        ex.md_free(p);
-        return b;
-      },
+      /** md_pairs_pass_share: raise this pass's thresholds to b (n floats), return the higher of each. */
       share(b) {
         const p = alloc(4 * n);
         f32().set(b, p >>> 2);
         check(ex.md_pairs_pass_share(h, p), "md_pairs_pass_share");
+        const out = f32().slice(p >>> 2, (p >>> 2) + n);
         ex.md_free(p);
+        return out;
       },
       pairs(final = false) {
         check(ex.md_pairs_pass_pairs(h, final, o.limit, out), "md_pairs_pass_pairs");

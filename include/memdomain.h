@@ -803,16 +803,15 @@ md_status md_pairs_pass_pairs(md_pairs_pass *pass, bool final, double limit, md_
 /**
  * Passes over one matrix with the same ranks, floor and per_source_k whose
  * lists are merged into one answer (workers splitting one pass) can share
- * what they learned: md_pairs_pass_bounds writes n floats (per row, a
- * similarity that per_source_k of the pass's pairs of that row are known to
- * reach, -INFINITY where none), md_pairs_pass_share raises another such
- * pass's thresholds to them, so each prunes as if it had seen the other's
- * pairs (those pairs are in the other's lists, hence in the merge). Bounds
- * from any other source can drop pairs the answer needs. MD_ERR_NULL for a
- * NULL pass or array.
+ * what they learned: bounds holds n floats, per row a similarity that
+ * per_source_k pairs of some such pass are known to reach (start with
+ * -INFINITY: nothing known); md_pairs_pass_share raises this pass's
+ * thresholds to them and writes back the higher of the two, for the next
+ * pass. Each then prunes as if it had seen the others' pairs (those pairs
+ * are in the others' lists, hence in the merge). Bounds from anything else
+ * can drop pairs the answer needs. MD_ERR_NULL for a NULL pass or array.
  */
-md_status md_pairs_pass_bounds(const md_pairs_pass *pass, float *out);
-md_status md_pairs_pass_share(md_pairs_pass *pass, const float *bounds);
+md_status md_pairs_pass_share(md_pairs_pass *pass, float *bounds);
 /** Release a pass (NULL is a no-op). */
 void md_pairs_pass_free(md_pairs_pass *pass);
 

@@ -1339,18 +1339,15 @@ MDI_SMALL md_status md_pairs_pass_add(md_pairs_pass *pp, size_t row_begin, size_
     return st;
 }
 
-MDI_SMALL md_status md_pairs_pass_bounds(const md_pairs_pass *pp, float *out) {
-    if (!pp || MDI_BAD_IN(out, pp->v.n)) return MD_ERR_NULL;
-    for (size_t j = 0; j < pp->v.n; j++)
-        out[j] = pp->pruned && !pp->p.flag[j] && !pp->p.shared[j] ? pp->p.tau[j] : -INFINITY;
-    return MD_OK;
-}
-
-MDI_SMALL md_status md_pairs_pass_share(md_pairs_pass *pp, const float *bounds) {
+MDI_SMALL md_status md_pairs_pass_share(md_pairs_pass *pp, float *bounds) {
     if (!pp || MDI_BAD_IN(bounds, pp->v.n)) return MD_ERR_NULL;
     if (pp->failed != MD_OK) return pp->failed;
-    for (size_t j = 0; pp->pruned && j < pp->v.n; j++)
-        if (!pp->p.flag[j] && !pp->p.shared[j] && bounds[j] > pp->p.tau[j]) pp->p.tau[j] = bounds[j];
+    for (size_t j = 0; pp->pruned && j < pp->v.n; j++) {
+        if (pp->p.flag[j] || pp->p.shared[j]) continue;
+        float *t = &pp->p.tau[j];
+        if (bounds[j] > *t) *t = bounds[j];
+        else bounds[j] = *t;
+    }
     return MD_OK;
 }
 

@@ -97,7 +97,6 @@ export const SIGNATURES = /* @__PURE__ */ Object.freeze({
   md_pairs_pass_add: "pnn",
   md_pairs_pass_pairs: "pnnp",
   md_pairs_pass_free: "p",
-  md_pairs_pass_bounds: "pp",
   md_pairs_pass_share: "pp",
   md_rows_new: "np",
   md_rows_free: "p",

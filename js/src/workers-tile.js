@@ -3,10 +3,10 @@
 // a Node worker_threads Worker or a module Web Worker. Messages:
 //   { op: "add", range: [b, e], begin?: { matrix, rank, options, share },
 //     bounds? }: begin starts a pass (the matrix copied into this instance's
-//     memory once, an md_pairs_pass set up over it); bounds (what the other
-//     workers' passes learned, md_pairs_pass_bounds) raise this pass's
-//     pruning thresholds; the range's sources are added. With share, the
-//     answer carries this pass's bounds for the other workers.
+//     memory once, an md_pairs_pass set up over it); the range's sources are
+//     added. With share, md_pairs_pass_share then raises this pass's pruning
+//     thresholds to bounds (what the other workers' passes learned) and the
+//     answer carries the higher of the two per row, for the others.
 //   { op: "end" }: the pass's lists ({ sim, src, dst }, grouped by source,
 //     for mergeNeighborTiles); the pass and its copy are released.
 // Each answer carries ms, the time spent in it.
@@ -36,7 +36,10 @@ function begin({ matrix, rank, options, share }) {
   const ex = exportsOf(), n = rank.length, d = n ? matrix.length / n : 0;
   const p = { h: 0, matrix: 0, slot: alloc(16, "matrix"), limit: options.limit, bounds: 0, n };
   pass = p;
-  if (share) p.bounds = alloc(n * 4, "matrix");
+  if (share) {
+    p.bounds = alloc(n * 4, "matrix");
+    views().f32.fill(-Infinity, p.bounds >>> 2, (p.bounds >>> 2) + n);
+  }
   p.matrix = alloc(matrix.length * 4, "matrix");
   views().f32.set(matrix, p.matrix >>> 2);
   const r = alloc(rank.length * 4, "keys");
@@ -78,16 +81,12 @@ async function serve(post, m) {
     if (m.begin) begin(m.begin);
     if (!pass) throw new Error(`${fn}: no pass in progress (internal error in memdomain)`);
     const ex = exportsOf();
-    if (m.bounds && pass.bounds && m.bounds.length === pass.n) {
-      views().f32.set(m.bounds, pass.bounds >>> 2);
-      const st = ex.md_pairs_pass_share(pass.h, pass.bounds);
-      if (st !== 0) raise(st, fn);
-    }
+    if (m.bounds && pass.bounds && m.bounds.length === pass.n) views().f32.set(m.bounds, pass.bounds >>> 2);
     const st = ex.md_pairs_pass_add(pass.h, m.range[0], m.range[1]);
     if (st !== 0) raise(st, fn);
     let bounds;
-    if (pass.bounds) {
-      const sb = ex.md_pairs_pass_bounds(pass.h, pass.bounds);
+    if (pass.bounds) { // raise this pass's thresholds to the others', hand back the higher of each
+      const sb = ex.md_pairs_pass_share(pass.h, pass.bounds);
       if (sb !== 0) raise(sb, fn);
       bounds = views().f32.slice(pass.bounds >>> 2, (pass.bounds >>> 2) + pass.n);
     }

@@ -8,9 +8,9 @@
 // all the tiles it takes (int16 copies, norms, the lists and the pruning
 // bounds set up once), so many small tiles cost about what two large ones
 // do, and the last tiles to finish are small. After each tile a worker
-// reports its pass's thresholds (md_pairs_pass_bounds) and gets the others'
-// with its next tile (md_pairs_pass_share): each pass prunes with what all
-// have learned, so splitting the pass adds little work. Per-source lists are ordered
+// raises its pass's thresholds to the others' (md_pairs_pass_share) and
+// reports the result, which goes to the others with their next tile: each
+// pass prunes with what all have learned, so splitting the pass adds little work. Per-source lists are ordered
 // by (sim, dst key), a total order for unique keys, so the top perSourceK of
 // the union of the workers' lists is the top perSourceK of all pairs: the
 // merge equals the single-thread pass exactly, for any tiles, any worker
