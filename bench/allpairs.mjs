@@ -64,17 +64,28 @@ function pool(size) {
       if (size > 1) shared.set(matrix);
       let next = 0;
       const share = size > 1 && tiles > size, learned = share ? new Float32Array(rows).fill(-Infinity) : null;
+      // as the package's pool: two tiles in flight per worker
       const drive = async (w, i) => {
         let started = false;
-        while (next < count) {
+        const inflight = [];
+        // a tile ahead only while at least one is left per worker
+        const send = (ahead) => {
+          if (next >= count || (ahead && count - next < size)) return;
           const t = next++;
-          const r = await ask(w, { range: [bounds[t], bounds[t + 1]], share,
-            ...(started ? { bounds: learned?.slice() } : { begin: { matrix: shared, share } }) });
+          inflight.push(ask(w, { range: [bounds[t], bounds[t + 1]], share,
+            ...(started ? { bounds: learned?.slice() } : { begin: { matrix: shared, share } }) }));
           started = true;
+        };
+        send(false);
+        send(true);
+        while (inflight.length) {
+          const r = await inflight.shift();
           if (learned && r.bounds) for (let j = 0; j < rows; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
           busy[i] += r.ms;
           cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
           taken[i]++;
+          if (!inflight.length) send(false);
+          send(true);
         }
         if (!started) return null;
         const r = await ask(w, { op: "end" });

@@ -97,9 +97,13 @@ async function serve(post, m) {
   }
 }
 
+// One message at a time, in arrival order (the first may still be awaiting
+// init when the next, already queued by the pool, arrives).
+let queue = Promise.resolve();
+const inOrder = (post, m) => { queue = queue.then(() => serve(post, m)); };
 if (typeof WorkerGlobalScope !== "undefined" && typeof self !== "undefined") {
-  self.addEventListener("message", (e) => serve((msg, t) => self.postMessage(msg, t), e.data));
+  self.addEventListener("message", (e) => inOrder((msg, t) => self.postMessage(msg, t), e.data));
 } else {
   const { parentPort } = await import("node:worker_threads");
-  parentPort.on("message", (m) => serve((msg, t) => parentPort.postMessage(msg, t), m));
+  parentPort.on("message", (m) => inOrder((msg, t) => parentPort.postMessage(msg, t), m));
 }

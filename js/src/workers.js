@@ -166,17 +166,32 @@ async function startPool(fn, opts) {
     stats.tilesPerWorker = pool.map(() => 0);
     // Each worker takes the next tile when it finishes one; its first tile
     // starts its pass (the matrix crosses once per worker), the queue's end ends it.
+    // Two tiles in flight per worker: the next one waits in the worker's
+    // queue, so a worker never idles until this thread answers (on a busy
+    // machine that answer can take a scheduler slice).
     const drive = async (w, i) => {
       let started = false;
-      while (next < count) {
+      const inflight = [];
+      // A tile ahead only while at least one is left per worker: no worker hoards the last.
+      const send = (ahead) => {
+        if (next >= count || (ahead && count - next < pool.length)) return;
         const t = next++;
         const range = [bounds[t], bounds[t + 1]];
-        const r = await ask(w, started ? { op: "add", range, bounds: learned?.slice() }
+        const p = ask(w, started ? { op: "add", range, bounds: learned?.slice() }
           : { op: "add", range, begin: { matrix: shared, rank, options: o, share } });
+        p.catch(() => {}); // awaited below; a failure is reported once
+        inflight.push(p);
         started = true;
+      };
+      send(false);
+      send(true);
+      while (inflight.length) {
+        const r = await inflight.shift();
         if (learned && r.bounds) for (let j = 0; j < n; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
         stats.busyMs[i] += r.ms;
         stats.tilesPerWorker[i]++;
+        if (!inflight.length) send(false);
+        send(true);
       }
       if (!started) return null;
       const r = await ask(w, { op: "end" });

@@ -66,7 +66,7 @@ describe("workers", () => {
       for (const o of [{ floor: 0, perSourceK: 5, limit: 1e9 }, { floor: -1, perSourceK: 3, limit: 400 }]) {
         const single = md.topNeighborPairsPacked(m, keys, o);
         expect(single.length).toBeGreaterThan(0);
-        for (const tiles of [undefined, 3, 700]) {
+        for (const tiles of [undefined, 2, 700]) {
           expect(await pool.topNeighborPairs(m, keys, o, tiles === undefined ? undefined : { tiles })).toEqual(single);
           const st = pool.lastStats;
           expect(st.tiles).toBe(tiles ?? 32);
