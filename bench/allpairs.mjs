@@ -2,18 +2,26 @@
 // by side in one run:
 //   - memdomain wasm, one thread (md_neighbor_pairs_ranked over raw exports:
 //     pruned by the integer bound, exact answer),
-//   - memdomain wasm in 1 and 2 worker_threads (row tiles on independent
-//     module instances over raw exports, merged on the calling thread by
-//     md_merge_neighbor_pairs_ranked; the matrix is posted to the workers
-//     inside the timing, as the package's pool does),
+//   - memdomain wasm in 1 and 2 worker_threads (independent module
+//     instances over raw exports, as the package's pool runs them: row tiles
+//     of equal pair counts handed out from a queue as workers free up, each
+//     worker adding its tiles to one md_pairs_pass and sharing its pruning
+//     thresholds with the others between tiles; merged on the calling
+//     thread by md_merge_neighbor_pairs_ranked; the matrix is posted to the
+//     workers inside the timing), and 2 workers with one static tile each
+//     (the earlier split, for comparison),
 //   - memdomain native (the same library; kernels chosen at run time),
 //   - numpy float32 GEMM with OpenBLAS on one thread (normalize, X X^T by
 //     blocks, argpartition): the usual way, not exact; its pairs are
 //     compared with the exact answer (recall).
 // memdomain's answers (wasm, workers, native) must be identical.
-//   node bench/allpairs.mjs [--n=10000] [--k=5] [--json=out.json]
+// The worker runs are medians of interleaved rounds; the table also shows
+// the cores the 2-worker pass used (process CPU time / wall) and stderr the
+// per-worker busy times (balance) and the load average.
+//   node bench/allpairs.mjs [--n=10000] [--k=5] [--rounds=5] [--tiles=32] [--verbose] [--json=out.json]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { tileBounds } from "../js/src/workers.js";
 import { ROOT, args, data, fmt, native, report } from "./lib-vectors.mjs";
@@ -35,53 +43,118 @@ function digest(p) {
   return { len: p.sim.length, sum, ix };
 }
 
-let lastTileMs = [];
+let lastBusy = [], lastCpu = [], quiet = false;
+/** A pool of `size` raw workers; run(matrix, tiles) hands out equal-pair
+ * tiles from a queue as workers free up (tiles = size: one static tile each). */
 function pool(size) {
   const workers = Array.from({ length: size }, () => new Worker(new URL("./lib-allpairs-worker.mjs", import.meta.url)));
   let id = 0;
   const ask = (w, msg) => new Promise((resolve) => {
     const my = ++id;
-    const on = (r) => { if (r.id === my) { w.off("message", on); lastTileMs.push(r.ms); resolve(r.tiles); } };
+    const on = (r) => { if (r.id === my) { w.off("message", on); resolve(r); } };
     w.on("message", on);
     w.postMessage({ id: my, module, d, options: o, ...msg });
   });
   return {
-    async run(matrix) {
-      const rows = matrix.length / d, bounds = tileBounds(rows, size);
-      lastTileMs = [];
-      const parts = await Promise.all(workers.map((w, i) => ask(w, { matrix, ranges: [[bounds[i], bounds[i + 1]]] })));
-      const t = performance.now(), merged = md.merge(parts.flat(), rows, o);
-      console.error(`  ${size} worker(s): tiles ${lastTileMs.map((x) => x.toFixed(0)).join(" + ")} ms in the workers, merge ${(performance.now() - t).toFixed(0)} ms`);
+    async run(matrix, tiles = 16 * size) {
+      const rows = matrix.length / d, bounds = tileBounds(rows, tiles), count = bounds.length - 1;
+      const busy = workers.map(() => 0), cpu = workers.map(() => 0), taken = workers.map(() => 0);
+      // as the package's pool: more than one worker read one SharedArrayBuffer copy
+      const shared = size > 1 ? new Float32Array(new SharedArrayBuffer(matrix.byteLength)) : matrix;
+      if (size > 1) shared.set(matrix);
+      let next = 0;
+      const share = size > 1 && tiles > size, learned = share ? new Float32Array(rows).fill(-Infinity) : null;
+      // as the package's pool: two tiles in flight per worker
+      const drive = async (w, i) => {
+        let started = false;
+        const inflight = [];
+        // a tile ahead only while at least one is left per worker
+        const send = (ahead) => {
+          if (next >= count || (ahead && count - next < size)) return;
+          const t = next++;
+          inflight.push(ask(w, { range: [bounds[t], bounds[t + 1]], share,
+            ...(started ? { bounds: learned?.slice() } : { begin: { matrix: shared, share } }) }));
+          started = true;
+        };
+        send(false);
+        send(true);
+        while (inflight.length) {
+          const r = await inflight.shift();
+          if (learned && r.bounds) for (let j = 0; j < rows; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
+          busy[i] += r.ms;
+          cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
+          taken[i]++;
+          if (!inflight.length) send(false);
+          send(true);
+        }
+        if (!started) return null;
+        const r = await ask(w, { op: "end" });
+        busy[i] += r.ms;
+        cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
+        return r.tile;
+      };
+      const parts = (await Promise.all(workers.map(drive))).filter((p) => p !== null);
+      const t = performance.now(), merged = md.merge(parts, rows, o);
+      const mergeMs = performance.now() - t;
+      lastBusy = busy;
+      lastCpu = cpu;
+      if (!quiet) console.error(`  ${size} worker(s), ${count} tiles: busy ${busy.map((x, i) => `${x.toFixed(0)} ms (CPU ${cpu[i]}, ${taken[i]} tiles)`).join(" + ")}, merge ${mergeMs.toFixed(0)} ms`);
       return merged;
     },
     close: () => Promise.all(workers.map((w) => w.terminate())),
   };
 }
 
-const best = async (fn, reps) => {
-  let out = null;
-  for (let r = 0; r < reps; r++) {
-    const t = performance.now(), value = await fn();
-    const ms = performance.now() - t;
-    if (!out || ms < out.ms) out = { ms, value };
-  }
-  return out;
+const median = (xs) => { const v = [...xs].sort((p, q) => p - q), h = v.length >> 1; return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2; };
+const timed = async (fn) => {
+  const c = process.cpuUsage(), t = performance.now(), value = await fn(), ms = performance.now() - t, cpu = process.cpuUsage(c);
+  return { ms, value, cpuMs: (cpu.user + cpu.system) / 1000, cores: (cpu.user + cpu.system) / 1000 / ms, busy: lastBusy, workerCpu: lastCpu };
 };
 
 // Warm up the wasm (and the workers) on a small pass.
 const small = data(600, d).m;
 const p0 = md.packed(small, d); p0.pass(o); p0.free();
 const pool1 = pool(1), pool2 = pool(2);
-await pool1.run(small); await pool2.run(small);
+await pool1.run(small); await pool2.run(small, 2); await pool2.run(small);
 
+// Interleaved rounds (the order rotates each round), medians per configuration:
+// one thread, 1 worker (the queue's tiles on one pass), 2 workers with one
+// static tile each (equal pair counts: the earlier pool), 2 workers on the queue.
+const rounds = +(a.rounds ?? 5), tiles = +(a.tiles ?? 32);
+const loadBefore = os.loadavg()[0];
 const packed = md.packed(m, d);
-const single = await best(() => packed.pass(o), 2);
+const configs = {
+  wasm: () => timed(async () => packed.pass(o)),
+  workers1: () => timed(() => pool1.run(m, tiles)),
+  workers2static: () => timed(() => pool2.run(m, 2)),
+  workers2: () => timed(() => pool2.run(m, tiles)),
+};
+const names = Object.keys(configs), runs = Object.fromEntries(names.map((c) => [c, []]));
+quiet = !a.verbose;
+for (let r = 0; r < rounds; r++) {
+  for (let c = 0; c < names.length; c++) {
+    const name = names[(c + r) % names.length];
+    runs[name].push(await configs[name]());
+  }
+}
 packed.free();
-const w1 = await best(() => pool1.run(m), 2);
-const c0 = process.cpuUsage(), t0 = performance.now();
-const w2 = await best(() => pool2.run(m), 2);
-const coresUsed2 = (process.cpuUsage(c0).user + process.cpuUsage(c0).system) / 1000 / (performance.now() - t0);
 await pool1.close(); await pool2.close();
+const loadAfter = os.loadavg()[0];
+const med = (name, f = (x) => x.ms) => median(runs[name].map(f));
+const single = { ms: med("wasm"), value: runs.wasm[0].value };
+const w1 = { ms: med("workers1"), value: runs.workers1[0].value };
+const w2s = { ms: med("workers2static"), value: runs.workers2static[0].value };
+const w2 = { ms: med("workers2"), value: runs.workers2[0].value };
+const coresUsed2 = med("workers2", (x) => x.cores), coresUsed2s = med("workers2static", (x) => x.cores);
+// balance: the busier worker's CPU time (busy wall time where the CPU time is
+// unknown) over the mean of the two (1.00 = even)
+const load2 = (x) => (x.workerCpu.every((c) => c !== null) ? x.workerCpu : x.busy);
+const balance = (name) => med(name, (x) => Math.max(...load2(x)) / (load2(x).reduce((p, q) => p + q, 0) / 2));
+const busyOf = (name, f = (x) => x.busy) => [0, 1].map((i) => median(runs[name].map((x) => f(x)[i]))).map((v) => v.toFixed(0)).join(" + ");
+console.error(`rounds ${rounds}, ${tiles} tiles on the queue; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
+console.error(`median CPU ms (all threads): ${names.map((c) => `${c} ${med(c, (x) => x.cpuMs).toFixed(0)}`).join(", ")}`);
+console.error(`per-round ratios 1w / 2w: ${runs.workers1.map((x, i) => (x.ms / runs.workers2[i].ms).toFixed(2)).join(" ")}`);
+console.error(`median worker busy ms (CPU ms), 2 workers static: ${busyOf("workers2static")} (${busyOf("workers2static", load2)}), max/mean ${balance("workers2static").toFixed(3)}; on the queue: ${busyOf("workers2")} (${busyOf("workers2", load2)}), max/mean ${balance("workers2").toFixed(3)}`);
 const nat = native("pairs", n, d, k, "ordered"); // keys in row order, as the ranked wasm pass
 
 // numpy (Debian's python3 with python3-numpy; OpenBLAS through libblas.so.3)
@@ -107,14 +180,17 @@ try {
 
 const ref = digest(single.value);
 const sameAs = (x) => JSON.stringify(digest(x)) === JSON.stringify(ref);
-const identical = sameAs(w1.value) && sameAs(w2.value) && (!nat || (nat.len === ref.len && Object.is(nat.sum, ref.sum) && nat.ix === ref.ix));
+const identical = names.every((c) => runs[c].every((x) => sameAs(x.value))) && (!nat || (nat.len === ref.len && Object.is(nat.sum, ref.sum) && nat.ix === ref.ix));
 const row = { workload: `all pairs top-${k}, n=${n}, d=${d}`, n, d, k, wasm: single.ms, workers1: w1.ms, workers2: w2.ms,
-  coresUsed2, native: nat?.ms, numpy: np?.ms, numpyBlas: np?.blas, numpyRecall: np?.recall, pairs: ref.len, identical };
+  workers2static: w2s.ms, tiles, rounds, coresUsed2, coresUsed2static: coresUsed2s, balance2: balance("workers2"),
+  balance2static: balance("workers2static"), load: [loadBefore, loadAfter],
+  cpuMs: Object.fromEntries(names.map((c) => [c, med(c, (x) => x.cpuMs)])), native: nat?.ms, numpy: np?.ms, numpyBlas: np?.blas, numpyRecall: np?.recall, pairs: ref.len, identical };
 const x = (p, q) => (p === undefined || q === undefined ? "" : (p / q).toFixed(2) + "x");
 const show = [{
   workload: row.workload, "wasm ms": fmt(row.wasm), "1 worker ms": fmt(row.workers1), "2 workers ms": fmt(row.workers2),
   "native ms": fmt(row.native), [`numpy f32 GEMM ms (${row.numpyBlas ?? "n/a"}, 1 thread)`]: fmt(row.numpy),
+  "2 workers, 2 static tiles ms": fmt(row.workers2static),
   "numpy / wasm": x(row.numpy, row.wasm), "wasm / native": x(row.wasm, row.native), "1w / 2w": x(row.workers1, row.workers2),
-  "cores used (2w)": coresUsed2.toFixed(2), "numpy recall": row.numpyRecall?.toFixed(4) ?? "", "identical (exact)": identical,
+  "1w / 2w static": x(row.workers1, row.workers2static), "cores used (2w)": coresUsed2.toFixed(2), "numpy recall": row.numpyRecall?.toFixed(4) ?? "", "identical (exact)": identical,
 }];
 report(show, [row], a.json);

@@ -1,16 +1,40 @@
-// Worker for bench/allpairs.mjs (its own module instance over raw exports):
-// receives the module, the matrix and row ranges, answers each range's tile
-// of the packed all-pairs pass (md_neighbor_pairs_ranked, final = false).
+// Worker for bench/allpairs.mjs (its own module instance over raw exports),
+// the protocol of the package's pool (js/src/workers-tile.js): the first
+// tile a worker takes begins a pass (the matrix copied in once, an
+// md_pairs_pass set up over it), every tile adds its sources to that pass
+// (with share, then md_pairs_pass_share with the others' bounds; the answer
+// carries the higher of each),
+// "end" answers the pass's lists (final = false) and frees it. Each answer
+// carries ms, the time spent in it, and cpuMs, this thread's CPU time in it
+// (Linux /proc/thread-self, 10 ms ticks; null elsewhere): on a shared machine
+// the wall time includes waiting for a core, the CPU time does not.
+import { readFileSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { rawInstance } from "./lib-raw.mjs";
 
-let md = null;
+let md = null, pass = null;
+const threadCpuMs = () => {
+  try {
+    const f = readFileSync("/proc/thread-self/stat", "utf8"), v = f.slice(f.lastIndexOf(")") + 2).split(" ");
+    return (+v[11] + +v[12]) * 10; // utime + stime, at 100 ticks per second
+  } catch {
+    return null;
+  }
+};
 parentPort.on("message", (m) => {
   md ??= rawInstance(m.module);
-  const t0 = performance.now();
-  const p = md.packed(m.matrix, m.d);
-  const tiles = m.ranges.map(([b, e]) => p.pass(m.options, b, e, false));
-  p.free();
-  const ms = performance.now() - t0;
-  parentPort.postMessage({ id: m.id, tiles, ms }, tiles.flatMap((t) => [t.src.buffer, t.dst.buffer, t.sim.buffer]));
+  const t0 = performance.now(), c0 = threadCpuMs();
+  const cpuMs = () => (c0 === null ? null : threadCpuMs() - c0);
+  if (m.op === "end") {
+    const tile = pass.pairs(false);
+    pass.free();
+    pass = null;
+    const ms = performance.now() - t0;
+    parentPort.postMessage({ id: m.id, tile, ms, cpuMs: cpuMs() }, [tile.src.buffer, tile.dst.buffer, tile.sim.buffer]);
+    return;
+  }
+  if (m.begin) pass = md.passInParts(m.begin.matrix, m.d, m.options);
+  pass.add(m.range[0], m.range[1]);
+  const bounds = m.share ? pass.share(m.bounds ?? new Float32Array(pass.n).fill(-Infinity)) : undefined;
+  parentPort.postMessage({ id: m.id, ms: performance.now() - t0, cpuMs: cpuMs(), bounds }, bounds ? [bounds.buffer] : []);
 });

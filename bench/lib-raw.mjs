@@ -104,6 +104,32 @@ export function rawInstance(module) {
     };
   }
 
+  /** md_pairs_pass over a matrix copied in once: add(b, e) per part, pairs() for the lists so far (keys in row order). */
+  function passInParts(matrix, d, o) {
+    const n = matrix.length / d, mp = alloc(matrix.length * 4 + 4), out = alloc(16);
+    f32().set(matrix, mp >>> 2);
+    check(ex.md_pairs_pass_new(mp, n, d, 0, o.floor, o.perSourceK, slot), "md_pairs_pass_new");
+    const h = u32()[slot >>> 2];
+    return {
+      n, d,
+      add(b, e) { check(ex.md_pairs_pass_add(h, b, e), "md_pairs_pass_add"); },
+      /** md_pairs_pass_share: raise this pass's thresholds to b (n floats), return the higher of each. */
+      share(b) {
+        const p = alloc(4 * n);
+        f32().set(b, p >>> 2);
+        check(ex.md_pairs_pass_share(h, p), "md_pairs_pass_share");
+        const out = f32().slice(p >>> 2, (p >>> 2) + n);
+        ex.md_free(p);
+        return out;
+      },
+      pairs(final = false) {
+        check(ex.md_pairs_pass_pairs(h, final, o.limit, out), "md_pairs_pass_pairs");
+        return readPairs(out);
+      },
+      free() { ex.md_pairs_pass_free(h); ex.md_free(mp); ex.md_free(out); },
+    };
+  }
+
   /** md_merge_neighbor_pairs_ranked over tiles ({src, dst, sim} arrays), keys in row order. */
   function merge(tiles, n, o) {
     const m = tiles.reduce((a, t) => a + t.sim.length, 0);
@@ -123,5 +149,5 @@ export function rawInstance(module) {
     return r;
   }
 
-  return { ex, alloc, check, slot, u32, f32, f64, rows, packed, merge, memory: () => mem.buffer.byteLength };
+  return { ex, alloc, check, slot, u32, f32, f64, rows, packed, passInParts, merge, memory: () => mem.buffer.byteLength };
 }

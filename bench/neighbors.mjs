@@ -65,12 +65,13 @@ for (const [n, d] of sizes) {
   const shaped = best(() => md.topNeighborPairs(vecs, options), { max: 3, budget: 3000 });
   const packed = best(() => md.topNeighborPairsPacked(m, keys, options), { max: 3, budget: 3000 });
   want ??= packed.value;
-  const w1 = await bestAsync(() => pool1.topNeighborPairs(m, keys, options, { tiles: 1 }), { max: 3, budget: 3000 });
-  const w2 = await bestAsync(() => pool2.topNeighborPairs(m, keys, options, { tiles: 2 }), { max: 3, budget: 4000 });
+  // the pool's default: 16 tiles per worker, handed out from a queue
+  const w1 = await bestAsync(() => pool1.topNeighborPairs(m, keys, options), { max: 3, budget: 3000 });
+  const w2 = await bestAsync(() => pool2.topNeighborPairs(m, keys, options), { max: 3, budget: 4000 });
   // How many cores the 2-worker pass actually got (all threads' CPU time / wall time):
   // on a shared machine this, not the code, bounds the 2-worker speedup.
   const c0 = process.cpuUsage(), t0 = performance.now();
-  await pool2.topNeighborPairs(m, keys, options, { tiles: 2 });
+  await pool2.topNeighborPairs(m, keys, options);
   const c1 = process.cpuUsage(c0);
   row.coresUsed2 = (c1.user + c1.system) / 1000 / (performance.now() - t0);
   const nat = native("pairs", n, d, k);

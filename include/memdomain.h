@@ -780,6 +780,41 @@ md_status md_merge_neighbor_pairs_ranked(const md_neighbor_pair *pairs, size_t n
                                          const uint32_t *rank, size_t n, double floor,
                                          double per_source_k, double limit, md_neighbor_pairs *out);
 
+/**
+ * The packed pass in parts, for a pool of workers taking tiles from a shared
+ * queue: md_pairs_pass_new sets the pass up once over a matrix (which must
+ * stay in place until md_pairs_pass_free) with unique ranks for keys (NULL:
+ * row order); each md_pairs_pass_add adds the pairs (i, j), i in
+ * [row_begin, row_end), j > i. The lists and the pruning bounds persist
+ * between parts, so many small parts cost about what one range does.
+ * md_pairs_pass_pairs gives the lists so far (final: sorted and limited;
+ * otherwise grouped by src as md_neighbor_pairs_ranked's tiles, for
+ * md_merge_neighbor_pairs_ranked): for sources forming a partition of
+ * [0, n), the single pass's answer exactly. Statuses as
+ * md_neighbor_pairs_ranked; md_pairs_pass_add is MD_ERR_RANGE for a row
+ * already added (its pairs would count twice); after a failed part every
+ * call returns that part's status.
+ */
+typedef struct md_pairs_pass md_pairs_pass;
+md_status md_pairs_pass_new(const float *matrix, size_t n, size_t d, const uint32_t *rank, double floor,
+                            double per_source_k, md_pairs_pass **out);
+md_status md_pairs_pass_add(md_pairs_pass *pass, size_t row_begin, size_t row_end);
+md_status md_pairs_pass_pairs(md_pairs_pass *pass, bool final, double limit, md_neighbor_pairs *out);
+/**
+ * Passes over one matrix with the same ranks, floor and per_source_k whose
+ * lists are merged into one answer (workers splitting one pass) can share
+ * what they learned: bounds holds n floats, per row a similarity that
+ * per_source_k pairs of some such pass are known to reach (start with
+ * -INFINITY: nothing known); md_pairs_pass_share raises this pass's
+ * thresholds to them and writes back the higher of the two, for the next
+ * pass. Each then prunes as if it had seen the others' pairs (those pairs
+ * are in the others' lists, hence in the merge). Bounds from anything else
+ * can drop pairs the answer needs. MD_ERR_NULL for a NULL pass or array.
+ */
+md_status md_pairs_pass_share(md_pairs_pass *pass, float *bounds);
+/** Release a pass (NULL is a no-op). */
+void md_pairs_pass_free(md_pairs_pass *pass);
+
 /* ------------------------------------------------------------------------ */
 /* Resident rows: a matrix held by the library for many queries              */
 /* ------------------------------------------------------------------------ */

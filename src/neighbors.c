@@ -372,10 +372,13 @@ typedef struct pruner {
     uint32_t *ci, *cj;
     float *cub;
     size_t cm, croom, found, screened;
-    bool flushed, keep_going; /* keep_going: never give up (tests) */
+    bool flushed, keep_going; /* keep_going: never give up (tests, passes in parts) */
+    int16_t *a, *panels;      /* int16 rows [row_begin, n) and the destination panels */
 } pruner;
 
 MDI_SMALL static void pruner_free(pruner *p) {
+    free(p->a);
+    free(p->panels);
     free(p->norm);
     free(p->flag);
     free(p->shared);
@@ -405,7 +408,8 @@ MDI_SMALL static inline void learn(pruner *p, size_t i, float lb) {
     } else {
         return;
     }
-    p->tau[i] = h[0] > p->floor_f ? h[0] : p->floor_f;
+    const float t = h[0] > p->floor_f ? h[0] : p->floor_f;
+    if (t > p->tau[i]) p->tau[i] = t; /* never below a bound another pass shared */
 }
 
 /* Keep only the candidates the current taus do not rule out. */
@@ -562,7 +566,7 @@ MDI_SMALL __attribute__((noinline)) static md_status candidate(pruner *p, size_t
 
 /* Pairs with a zero row: similarity 0 (the hoisted form checks the norms
  * first, so even next to a NaN row). */
-MDI_SMALL static md_status zero_pairs(pruner *p) {
+MDI_SMALL static md_status zero_pairs(pruner *p, size_t b, size_t e) {
     if (!(0 >= p->s->floor)) return MD_OK;
     size_t nz = 0;
     for (size_t j = p->row_begin; j < p->n; j++) nz += p->flag[j] == ROW_ZERO;
@@ -572,7 +576,7 @@ MDI_SMALL static md_status zero_pairs(pruner *p) {
     for (size_t j = p->row_begin; j < p->n; j++)
         if (p->flag[j] == ROW_ZERO) zero[at++] = j;
     md_status st = MD_OK;
-    for (size_t i = p->row_begin, z0 = 0; i < p->row_end && st == MD_OK; i++) {
+    for (size_t i = b, z0 = 0; i < e && st == MD_OK; i++) {
         while (z0 < nz && zero[z0] <= i) z0++; /* the zero rows after i */
         if (p->flag[i] == ROW_ZERO) {
             for (size_t j = i + 1; j < p->n && st == MD_OK; j++) {
@@ -700,71 +704,86 @@ MDI_SMALL __attribute__((noinline)) static bool probe_pays(const pruner *p, cons
     return survivors <= 0.1 * pairs;
 }
 
-__attribute__((noinline)) static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d,
-                                                            size_t row_begin, size_t row_end, selector *s,
-                                                            bool keep_going) {
-    pruner p;
-    md_status st = pruner_init(&p, rows, n, d, row_begin, row_end, s, s->cap);
-    p.keep_going = keep_going;
-    const size_t dp = p.dp, QP = p.K->qp, QR = p.K->qr, jb = row_begin + 1;
-    const size_t n_dst = n - jb, n_panels = (n_dst + QP - 1) / QP;
-    int16_t *a = NULL, *panels = NULL;
-    if (st == MD_OK) {
-        a = mdi_alloc_array(n - row_begin, dp * sizeof(int16_t));
-        panels = mdi_alloc_array(n_panels * QP, dp * sizeof(int16_t));
-        if (!a || !panels) st = MD_ERR_NOMEM;
-    }
-    if (st != MD_OK) goto done;
-    pruner_rows(&p, a, panels);
-    if (!keep_going && !probe_pays(&p, a, panels)) {
-        st = MD_ERR_RANGE; /* nothing offered yet: the caller runs the unpruned pass */
-        goto done;
-    }
-    {
-        /* destination tiles of about 256 KB of panels stay in L2 while the sources stream */
-        size_t tile_panels = (256 * 1024) / (QP * dp * sizeof(int16_t));
-        if (tile_panels == 0) tile_panels = 1;
-        int32_t dots[MDI_QRMAX * MDI_QPMAX];
-        for (size_t qt = 0; qt < n_panels && st == MD_OK; qt += tile_panels) {
-            size_t qe = qt + tile_panels < n_panels ? qt + tile_panels : n_panels;
-            size_t tile_end_row = jb + qe * QP;
-            for (size_t i0 = row_begin; i0 < row_end && i0 + 1 < tile_end_row && st == MD_OK; i0 += QR) {
-                size_t r = row_end - i0 < QR ? row_end - i0 : QR;
-                size_t q0 = (i0 + 1 - jb) / QP;
-                if (q0 < qt) q0 = qt;
-                for (size_t q = q0; q < qe && st == MD_OK; q++) {
-                    const size_t j0 = jb + q * QP;
-                    p.K->q16_block(a + (i0 - row_begin) * dp, dp, r, panels + q * QP * dp, dp, dots);
-                    const size_t hi = n - j0 < QP ? n - j0 : QP;
-                    for (size_t ii = 0; ii < r && st == MD_OK; ii++) {
-                        const size_t i = i0 + ii;
-                        if (p.flag[i]) continue;
-                        const size_t lo = i + 1 > j0 ? i + 1 - j0 : 0;
-                        if (lo >= hi) continue;
-                        p.screened += hi - lo;
-                        uint64_t bits = p.K->q16_screen(dots + ii * QP, p.w[i], p.ai[i], p.bi[i], p.tau[i],
-                                                        p.w + j0, p.rho + j0, p.tau + j0);
-                        bits &= (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & ~(((uint64_t)1 << lo) - 1);
-                        while (bits && st == MD_OK) {
-                            const size_t t = (size_t)__builtin_ctzll(bits);
-                            bits &= bits - 1;
-                            st = candidate(&p, i, j0 + t, dots[ii * QP + t]);
-                        }
+/* The pruned scan of sources [b, e) (inside the pruner's rows) against
+ * every later row: int16 panel dots, screened by the bounds, survivors
+ * buffered as candidates (flushed when the buffer fills and at the end). */
+MDI_SMALL __attribute__((noinline)) static md_status prune_scan(pruner *p, const int16_t *a, const int16_t *panels,
+                                                      size_t b, size_t e) {
+    const size_t n = p->n, dp = p->dp, QP = p->K->qp, QR = p->K->qr, jb = p->row_begin + 1;
+    const size_t n_panels = (n - jb + QP - 1) / QP;
+    md_status st = MD_OK;
+    /* destination tiles of about 256 KB of panels stay in L2 while the sources stream */
+    size_t tile_panels = (256 * 1024) / (QP * dp * sizeof(int16_t));
+    if (tile_panels == 0) tile_panels = 1;
+    int32_t dots[MDI_QRMAX * MDI_QPMAX];
+    for (size_t qt = 0; qt < n_panels && st == MD_OK; qt += tile_panels) {
+        size_t qe = qt + tile_panels < n_panels ? qt + tile_panels : n_panels;
+        size_t tile_end_row = jb + qe * QP;
+        for (size_t i0 = b; i0 < e && i0 + 1 < tile_end_row && st == MD_OK; i0 += QR) {
+            size_t r = e - i0 < QR ? e - i0 : QR;
+            size_t q0 = (i0 + 1 - jb) / QP;
+            if (q0 < qt) q0 = qt;
+            for (size_t q = q0; q < qe && st == MD_OK; q++) {
+                const size_t j0 = jb + q * QP;
+                p->K->q16_block(a + (i0 - p->row_begin) * dp, dp, r, panels + q * QP * dp, dp, dots);
+                const size_t hi = n - j0 < QP ? n - j0 : QP;
+                for (size_t ii = 0; ii < r && st == MD_OK; ii++) {
+                    const size_t i = i0 + ii;
+                    if (p->flag[i]) continue;
+                    const size_t lo = i + 1 > j0 ? i + 1 - j0 : 0;
+                    if (lo >= hi) continue;
+                    p->screened += hi - lo;
+                    uint64_t bits = p->K->q16_screen(dots + ii * QP, p->w[i], p->ai[i], p->bi[i], p->tau[i],
+                                                     p->w + j0, p->rho + j0, p->tau + j0);
+                    bits &= (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & ~(((uint64_t)1 << lo) - 1);
+                    while (bits && st == MD_OK) {
+                        const size_t t = (size_t)__builtin_ctzll(bits);
+                        bits &= bits - 1;
+                        st = candidate(p, i, j0 + t, dots[ii * QP + t]);
                     }
                 }
             }
         }
     }
+    return st;
+}
+
+/* The pruner's rows set up: p->a (int16 rows [row_begin, n)) and p->panels
+ * (destination panels from row_begin + 1), then norms, flags and bounds. */
+MDI_SMALL static md_status pruner_setup(pruner *p, const float *const *rows, size_t n, size_t d, size_t row_begin,
+                              size_t row_end, selector *s) {
+    md_status st = pruner_init(p, rows, n, d, row_begin, row_end, s, s->cap);
+    if (st != MD_OK) return st;
+    const size_t QP = p->K->qp, n_panels = (n - row_begin - 1 + QP - 1) / QP;
+    p->a = mdi_alloc_array(n - row_begin, p->dp * sizeof(int16_t));
+    p->panels = mdi_alloc_array(n_panels * QP, p->dp * sizeof(int16_t));
+    if (!p->a || !p->panels) return MD_ERR_NOMEM;
+    pruner_rows(p, p->a, p->panels);
+    return MD_OK;
+}
+
+__attribute__((noinline)) static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d,
+                                                            size_t row_begin, size_t row_end, selector *s,
+                                                            bool keep_going) {
+    pruner p;
+    md_status st = pruner_setup(&p, rows, n, d, row_begin, row_end, s);
+    p.keep_going = keep_going;
+    if (st == MD_OK && !keep_going && !probe_pays(&p, p.a, p.panels))
+        st = MD_ERR_RANGE; /* nothing offered yet: the caller runs the unpruned pass */
+    if (st == MD_OK) st = prune_scan(&p, p.a, p.panels, row_begin, row_end);
     if (st == MD_OK) {
         compact(&p);
         st = flush(&p);
     }
-    if (st == MD_OK) st = zero_pairs(&p);
-done:
-    free(panels);
-    free(a);
+    if (st == MD_OK) st = zero_pairs(&p, row_begin, row_end);
     pruner_free(&p);
     return st;
+}
+
+/* Whether a bound exists (the filter's d, a list to fill, a usable floor). */
+MDI_SMALL static bool can_prune(size_t n, size_t d, const selector *s) {
+    return d >= MDI_FILTER_MIN_D && d <= MDI_FILTER_MAX_D && s->cap > 0 && !isnan(s->floor) &&
+           n <= UINT32_MAX - MDI_QPMAX;
 }
 
 /* Whether the pruned pass can pay: a bound exists for this d, enough pairs,
@@ -788,9 +807,7 @@ static md_status all_pairs(const vset *v, size_t d, size_t row_begin, size_t row
     const float *const *rows = v->f;
     if (!rows) mode = MDI_TOP_EXACT; /* the bound is for float rows */
     bool forced = mode == MDI_TOP_PRUNED;
-    bool prune = forced ? (d >= MDI_FILTER_MIN_D && d <= MDI_FILTER_MAX_D && s->cap > 0 && !isnan(s->floor) &&
-                           n <= UINT32_MAX - MDI_QPMAX)
-                        : mode == MDI_TOP_AUTO && prune_pays(n, d, row_begin, row_end, s);
+    bool prune = forced ? can_prune(n, d, s) : mode == MDI_TOP_AUTO && prune_pays(n, d, row_begin, row_end, s);
     if (prune) {
         md_status st = all_pairs_pruned(rows, n, d, row_begin, row_end, s, forced);
         if (st != MD_ERR_RANGE) return st;
@@ -1239,6 +1256,113 @@ MDI_SMALL md_status md_merge_neighbor_pairs_ranked(const md_neighbor_pair *pairs
     md_status st = widen_ranks(rank, n, &r);
     if (st == MD_OK) st = merge_ranked(pairs, n_pairs, r, n, opts3(floor, per_source_k, limit), out, NULL);
     free(r);
+    return st;
+}
+
+/* ---------------------------------------------------------------- a pass in parts */
+
+/* The packed pass computed in parts (memdomain.h). The pruner is set up once
+ * for every row (int16 copies, panels, norms); its bounds and the lists
+ * persist between parts, so splitting the sources costs what one pass over
+ * them costs. A bound only comes from a pair the pass computed, which stays
+ * in its lists, so what a part prunes is below k pairs the pass keeps: the
+ * lists equal the single pass's over the union of the parts' sources. */
+struct md_pairs_pass {
+    vset v;
+    selector s;
+    pruner p;
+    size_t *rank, d;
+    uint8_t *added;   /* sources already added */
+    md_status failed; /* a part that failed leaves the lists incomplete */
+    bool pruned;
+};
+
+MDI_SMALL void md_pairs_pass_free(md_pairs_pass *pp) {
+    if (!pp) return;
+    if (pp->pruned) pruner_free(&pp->p);
+    sel_free(&pp->s);
+    vset_free(&pp->v);
+    free(pp->rank);
+    free(pp->added);
+    free(pp);
+}
+
+MDI_SMALL md_status mdi_pairs_pass_new(const float *matrix, size_t n, size_t d, const uint32_t *rank, double floor,
+                             double per_source_k, int mode, md_pairs_pass **out) {
+    if (!out) return MD_ERR_NULL;
+    *out = NULL;
+    md_pairs_pass *pp = mdi_calloc_array(1, sizeof *pp);
+    if (!pp) return MD_ERR_NOMEM;
+    pp->d = d;
+    md_status st = packed_vset(matrix, n, d, &pp->v);
+    if (st == MD_OK) st = widen_ranks(rank, n, &pp->rank);
+    if (st == MD_OK) st = prepare_ranks(pp->rank, n, opts3(floor, per_source_k, 0), &pp->s, NULL, true);
+    if (st == MD_OK) {
+        pp->added = mdi_calloc_array(n, 1);
+        if (!pp->added) st = MD_ERR_NOMEM;
+    }
+    const selector *s = &pp->s;
+    bool prune = mode == MDI_TOP_PRUNED ? can_prune(n, d, s) : mode == MDI_TOP_AUTO && prune_pays(n, d, 0, n, s);
+    if (st == MD_OK && n > 1 && prune) {
+        pp->pruned = true;
+        st = pruner_setup(&pp->p, pp->v.f, n, d, 0, n, &pp->s);
+        pp->p.keep_going = true; /* parts cannot fall back once one has offered pairs */
+        if (st == MD_OK && mode == MDI_TOP_AUTO && !probe_pays(&pp->p, pp->p.a, pp->p.panels)) {
+            pruner_free(&pp->p);
+            pp->pruned = false;
+        }
+    }
+    if (st != MD_OK) {
+        md_pairs_pass_free(pp);
+        return st;
+    }
+    *out = pp;
+    return MD_OK;
+}
+
+MDI_SMALL md_status md_pairs_pass_new(const float *matrix, size_t n, size_t d, const uint32_t *rank, double floor,
+                            double per_source_k, md_pairs_pass **out) {
+    return mdi_pairs_pass_new(matrix, n, d, rank, floor, per_source_k, MDI_TOP_AUTO, out);
+}
+
+MDI_SMALL md_status md_pairs_pass_add(md_pairs_pass *pp, size_t row_begin, size_t row_end) {
+    if (!pp) return MD_ERR_NULL;
+    if (pp->failed != MD_OK) return pp->failed;
+    if (row_begin > row_end || row_end > pp->v.n) return MD_ERR_RANGE;
+    for (size_t i = row_begin; i < row_end; i++)
+        if (pp->added[i]) return MD_ERR_RANGE; /* a source added twice would offer its pairs twice */
+    memset(pp->added + row_begin, 1, row_end - row_begin);
+    md_status st = pp->pruned ? prune_scan(&pp->p, pp->p.a, pp->p.panels, row_begin, row_end)
+                              : all_pairs_rows(&pp->v, pp->d, row_begin, row_end, &pp->s);
+    if (st == MD_OK && pp->pruned) st = zero_pairs(&pp->p, row_begin, row_end);
+    pp->failed = st;
+    return st;
+}
+
+MDI_SMALL md_status md_pairs_pass_share(md_pairs_pass *pp, float *bounds) {
+    if (!pp || MDI_BAD_IN(bounds, pp->v.n)) return MD_ERR_NULL;
+    if (pp->failed != MD_OK) return pp->failed;
+    for (size_t j = 0; pp->pruned && j < pp->v.n; j++) {
+        if (pp->p.flag[j] || pp->p.shared[j]) continue;
+        float *t = &pp->p.tau[j];
+        if (bounds[j] > *t) *t = bounds[j];
+        else bounds[j] = *t;
+    }
+    return MD_OK;
+}
+
+MDI_SMALL md_status md_pairs_pass_pairs(md_pairs_pass *pp, bool final, double limit, md_neighbor_pairs *out) {
+    if (!out) return MD_ERR_NULL;
+    clear_out(out);
+    if (!pp) return MD_ERR_NULL;
+    if (pp->failed != MD_OK) return pp->failed;
+    md_status st = MD_OK;
+    if (pp->pruned) {
+        compact(&pp->p);
+        st = flush(&pp->p);
+    }
+    if (st == MD_OK) st = sel_finish(&pp->s, final, limit, out);
+    pp->failed = st;
     return st;
 }
 

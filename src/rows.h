@@ -39,6 +39,11 @@ md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str 
                           size_t row_begin, size_t row_end, md_neighbor_options options,
                           bool final, md_neighbor_pairs *out, size_t *dup, int mode);
 
+/* md_pairs_pass_new with the pruning mode forced (AUTO: pruned when it pays
+ * and the probe agrees; PRUNED: whenever a bound exists; EXACT: never). */
+md_status mdi_pairs_pass_new(const float *matrix, size_t n, size_t d, const uint32_t *rank, double floor,
+                             double per_source_k, int mode, md_pairs_pass **out);
+
 /* md_top_neighbor_pairs with the pruning mode forced. */
 md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
                                  md_neighbor_options options, md_neighbor_pairs *out, int mode);

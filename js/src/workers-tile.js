@@ -1,24 +1,109 @@
 // The tile worker: its own module instance (this glue, imported here) that
-// computes neighborTile for the row ranges it is sent. Runs as a Node
-// worker_threads Worker or a module Web Worker.
-import { init, isInitialized } from "./core.js";
-import { neighborTile } from "./neighbors.js";
+// computes the tiles of an all-pairs pass it is handed one at a time. Runs as
+// a Node worker_threads Worker or a module Web Worker. Messages:
+//   { op: "add", range: [b, e], begin?: { matrix, rank, options, share },
+//     bounds? }: begin starts a pass (the matrix copied into this instance's
+//     memory once, an md_pairs_pass set up over it); the range's sources are
+//     added. With share, md_pairs_pass_share then raises this pass's pruning
+//     thresholds to bounds (what the other workers' passes learned) and the
+//     answer carries the higher of the two per row, for the others.
+//   { op: "end" }: the pass's lists ({ sim, src, dst }, grouped by source,
+//     for mergeNeighborTiles); the pass and its copy are released.
+// Each answer carries ms, the time spent in it.
+import { exportsOf, init, isInitialized, raise, rangeError, views } from "./core.js";
+
+const fn = "topNeighborPairsParallel";
+let pass = null; // { h, matrix, slot, limit, bounds, n }: the pass in progress
+
+function release() {
+  if (!pass) return;
+  const ex = exportsOf();
+  ex.md_pairs_pass_free(pass.h);
+  ex.md_free(pass.matrix);
+  ex.md_free(pass.slot);
+  if (pass.bounds) ex.md_free(pass.bounds);
+  pass = null;
+}
+
+function alloc(bytes, arg) {
+  const p = exportsOf().md_alloc(bytes);
+  if (!p) throw rangeError(fn, arg, `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);
+  return p;
+}
+
+function begin({ matrix, rank, options, share }) {
+  release();
+  const ex = exportsOf(), n = rank.length, d = n ? matrix.length / n : 0;
+  const p = { h: 0, matrix: 0, slot: alloc(16, "matrix"), limit: options.limit, bounds: 0, n };
+  pass = p;
+  if (share) {
+    p.bounds = alloc(n * 4, "matrix");
+    views().f32.fill(-Infinity, p.bounds >>> 2, (p.bounds >>> 2) + n);
+  }
+  p.matrix = alloc(matrix.length * 4, "matrix");
+  views().f32.set(matrix, p.matrix >>> 2);
+  const r = alloc(rank.length * 4, "keys");
+  views().u32.set(rank, r >>> 2);
+  const st = ex.md_pairs_pass_new(p.matrix, n, d, r, options.floor, options.perSourceK, p.slot);
+  ex.md_free(r);
+  if (st !== 0) raise(st, fn);
+  p.h = views().u32[p.slot >>> 2];
+}
+
+/** The pass's lists, copied out of memory as parallel arrays. */
+function end() {
+  const ex = exportsOf(), { slot } = pass;
+  const st = ex.md_pairs_pass_pairs(pass.h, false, pass.limit, slot);
+  if (st !== 0) raise(st, fn);
+  const { u32, f64 } = views(), len = u32[slot >>> 2], at = u32[(slot >>> 2) + 1];
+  // md_neighbor_pair on wasm32: u32 src, u32 dst, f64 sim (16 bytes)
+  const sim = new Float64Array(len), src = new Uint32Array(len), dst = new Uint32Array(len);
+  for (let i = 0, w = at >>> 2; i < len; i++, w += 4) {
+    src[i] = u32[w];
+    dst[i] = u32[w + 1];
+    sim[i] = f64[(w >>> 1) + 1];
+  }
+  ex.md_free(at);
+  release();
+  return { sim, src, dst };
+}
 
 async function serve(post, m) {
   try {
     if (!isInitialized()) await init(m.wasm);
-    const tiles = m.ranges.map(([b, e]) => neighborTile(m.matrix, m.keys, b, e, m.options));
-    const transfer = [];
-    for (const t of tiles) transfer.push(t.sim.buffer, t.src.buffer, t.dst.buffer);
-    post({ id: m.id, tiles }, transfer);
+    const t0 = performance.now();
+    if (m.op === "end") {
+      if (!pass) throw new Error(`${fn}: no pass in progress (internal error in memdomain)`);
+      const tile = end(), ms = performance.now() - t0;
+      post({ id: m.id, tile, ms }, [tile.sim.buffer, tile.src.buffer, tile.dst.buffer]);
+      return;
+    }
+    if (m.begin) begin(m.begin);
+    if (!pass) throw new Error(`${fn}: no pass in progress (internal error in memdomain)`);
+    const ex = exportsOf();
+    if (m.bounds && pass.bounds && m.bounds.length === pass.n) views().f32.set(m.bounds, pass.bounds >>> 2);
+    const st = ex.md_pairs_pass_add(pass.h, m.range[0], m.range[1]);
+    if (st !== 0) raise(st, fn);
+    let bounds;
+    if (pass.bounds) { // raise this pass's thresholds to the others', hand back the higher of each
+      const sb = ex.md_pairs_pass_share(pass.h, pass.bounds);
+      if (sb !== 0) raise(sb, fn);
+      bounds = views().f32.slice(pass.bounds >>> 2, (pass.bounds >>> 2) + pass.n);
+    }
+    post({ id: m.id, ms: performance.now() - t0, bounds }, bounds ? [bounds.buffer] : []);
   } catch (e) {
+    release();
     post({ id: m.id, error: { name: e?.name ?? "Error", message: String(e?.message ?? e) } }, []);
   }
 }
 
+// One message at a time, in arrival order (the first may still be awaiting
+// init when the next, already queued by the pool, arrives).
+let queue = Promise.resolve();
+const inOrder = (post, m) => { queue = queue.then(() => serve(post, m)); };
 if (typeof WorkerGlobalScope !== "undefined" && typeof self !== "undefined") {
-  self.addEventListener("message", (e) => serve((msg, t) => self.postMessage(msg, t), e.data));
+  self.addEventListener("message", (e) => inOrder((msg, t) => self.postMessage(msg, t), e.data));
 } else {
   const { parentPort } = await import("node:worker_threads");
-  parentPort.on("message", (m) => serve((msg, t) => parentPort.postMessage(msg, t), m));
+  parentPort.on("message", (m) => inOrder((msg, t) => parentPort.postMessage(msg, t), m));
 }

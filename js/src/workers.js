@@ -1,12 +1,20 @@
 // Many workers, one answer (import "memdomain/src/workers.js"; kept out of the
-// package entry so importing memdomain never starts a thread): the packed all-pairs pass split into row tiles,
-// each computed by an independent module instance (a worker_threads Worker
-// in Node, a module Web Worker in browsers; both run workers-tile.js, which
-// imports this same glue), then merged on the calling thread. Per-source
-// lists are ordered by (sim, dst key), a total order for unique keys, so the
-// top perSourceK of the union of the tiles' top perSourceK is the top
-// perSourceK of all pairs: the merge equals the single-thread pass exactly,
-// for any tile count and any arrival order.
+// package entry so importing memdomain never starts a thread): the packed
+// all-pairs pass split into row tiles handed out from a queue as workers free
+// up, each worker an independent module instance (a worker_threads Worker in
+// Node, a module Web Worker in browsers; both run workers-tile.js, which
+// imports this same glue), then merged on the calling thread. A worker copies
+// the matrix into its memory once per pass and keeps one md_pairs_pass for
+// all the tiles it takes (int16 copies, norms, the lists and the pruning
+// bounds set up once), so many small tiles cost about what two large ones
+// do, and the last tiles to finish are small. After each tile a worker
+// raises its pass's thresholds to the others' (md_pairs_pass_share) and
+// reports the result, which goes to the others with their next tile: each
+// pass prunes with what all have learned, so splitting the pass adds little work. Per-source lists are ordered
+// by (sim, dst key), a total order for unique keys, so the top perSourceK of
+// the union of the workers' lists is the top perSourceK of all pairs: the
+// merge equals the single-thread pass exactly, for any tiles, any worker
+// taking any of them, in any order.
 import { arr, isInitialized, num, obj, rangeError, str, typeError } from "./core.js";
 import { mergeNeighborTiles } from "./neighbors.js";
 
@@ -89,57 +97,155 @@ async function startPool(fn, opts) {
       const p = pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
-      if (m.error) p.reject(Object.assign(new (m.error.name === "RangeError" ? RangeError : m.error.name === "TypeError" ? TypeError : Error)(m.error.message)));
-      else p.resolve(m.tiles);
+      if (m.error) p.reject(new (m.error.name === "RangeError" ? RangeError : m.error.name === "TypeError" ? TypeError : Error)(m.error.message));
+      else p.resolve(m);
     });
     w.onError((e) => { for (const p of pending.values()) p.reject(e); pending.clear(); });
     pool.push(w);
   }
-  const ask = (w, msg) => new Promise((resolve, reject) => {
+  const ask = (w, msg, transfer) => new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject });
-    w.post({ id, wasm, ...msg });
+    w.post(msg.begin ? { id, wasm, ...msg } : { id, ...msg }, transfer); // a worker's first message begins a pass
   });
+  let last = Promise.resolve(); // one pass at a time: each worker holds one pass
+  const stats = { tiles: 0, busyMs: [], tilesPerWorker: [] };
   return {
     size: workers,
     /**
-     * topNeighborPairsPacked computed in `tiles` row tiles (default: the
-     * worker count) spread over the pool; the calling thread's instance
-     * merges them (call init() first). Equal to topNeighborPairsPacked.
+     * Timings of the last pass: per worker, the milliseconds spent in its
+     * tiles (setup included) and how many tiles it took.
      */
-    async topNeighborPairs(matrix, keys, options, opts) {
-      const fn2 = "topNeighborPairsParallel";
-      if (opts !== undefined) obj(fn2, "opts", opts);
-      const { tiles = workers } = opts ?? {};
-      if (!(matrix instanceof Float32Array)) throw typeError(fn2, "matrix", "a Float32Array", matrix);
-      arr(fn2, "keys", keys);
-      for (let i = 0; i < keys.length; i++) str(fn2, `keys[${i}]`, keys[i]);
-      obj(fn2, "options", options);
-      const o = { floor: num(fn2, "options.floor", options.floor),
-        perSourceK: num(fn2, "options.perSourceK", options.perSourceK),
-        limit: num(fn2, "options.limit", options.limit) };
-      num(fn2, "tiles", tiles);
-      if (!Number.isInteger(tiles) || tiles < 1 || tiles > 65536) throw rangeError(fn2, "tiles", "must be an integer in [1, 65536]");
-      if (!isInitialized()) throw new Error("memdomain: call init() or initSync() before using the library");
-      const bounds = tileBounds(keys.length, tiles);
-      const jobs = pool.map(() => []);
-      for (let t = 0; t + 1 < bounds.length; t++) jobs[t % pool.length].push([bounds[t], bounds[t + 1]]);
-      const parts = await Promise.all(pool.map((w, i) => (jobs[i].length
-        ? ask(w, { matrix, keys, ranges: jobs[i], options: o }) : Promise.resolve([]))));
-      return mergeNeighborTiles(keys, parts.flat(), o);
+    get lastStats() {
+      return { tiles: stats.tiles, busyMs: stats.busyMs.slice(), tilesPerWorker: stats.tilesPerWorker.slice() };
+    },
+    /**
+     * topNeighborPairsPacked computed in row tiles (default: 16 per worker,
+     * with about equal pair counts) handed out from a queue over the pool;
+     * the calling thread's instance merges the workers' lists (call init()
+     * first). Equal to topNeighborPairsPacked.
+     */
+    topNeighborPairs(matrix, keys, options, opts) {
+      const run = last.then(() => pass(matrix, keys, options, opts));
+      last = run.catch(() => {});
+      return run;
     },
     async close() {
+      await last;
       await Promise.all(pool.map((w) => w.close()));
       pool.length = 0;
     },
   };
+
+  async function pass(matrix, keys, options, opts) {
+    const fn2 = "topNeighborPairsParallel";
+    if (opts !== undefined) obj(fn2, "opts", opts);
+    const { tiles = 16 * workers } = opts ?? {};
+    if (!(matrix instanceof Float32Array)) throw typeError(fn2, "matrix", "a Float32Array", matrix);
+    arr(fn2, "keys", keys);
+    const rank = ranksOf(fn2, keys);
+    const n = keys.length;
+    if (n ? matrix.length % n !== 0 : matrix.length !== 0)
+      throw rangeError(fn2, "matrix", `has ${matrix.length} elements, not n x d for n = keys.length = ${n}`);
+    obj(fn2, "options", options);
+    const o = { floor: num(fn2, "options.floor", options.floor),
+      perSourceK: num(fn2, "options.perSourceK", options.perSourceK),
+      limit: num(fn2, "options.limit", options.limit) };
+    num(fn2, "tiles", tiles);
+    if (!Number.isInteger(tiles) || tiles < 1 || tiles > 65536) throw rangeError(fn2, "tiles", "must be an integer in [1, 65536]");
+    if (!isInitialized()) throw new Error("memdomain: call init() or initSync() before using the library");
+    if (pool.length === 0) throw new Error(`${fn2}: the pool is closed`);
+    const bounds = tileBounds(n, tiles), count = bounds.length - 1;
+    const shared = shareable(matrix, pool.length), share = pool.length > 1;
+    // The highest threshold any worker's pass reported per row: handed to the
+    // others with their next tile, so each prunes with what all have learned.
+    const learned = share ? new Float32Array(n).fill(-Infinity) : null;
+    let next = 0;
+    stats.tiles = count;
+    stats.busyMs = pool.map(() => 0);
+    stats.tilesPerWorker = pool.map(() => 0);
+    // Each worker takes the next tile when it finishes one; its first tile
+    // starts its pass (the matrix crosses once per worker), the queue's end ends it.
+    // Two tiles in flight per worker: the next one waits in the worker's
+    // queue, so a worker never idles until this thread answers (on a busy
+    // machine that answer can take a scheduler slice).
+    const drive = async (w, i) => {
+      let started = false;
+      const inflight = [];
+      // A tile ahead only while at least one is left per worker: no worker hoards the last.
+      const send = (ahead) => {
+        if (next >= count || (ahead && count - next < pool.length)) return;
+        const t = next++;
+        const range = [bounds[t], bounds[t + 1]];
+        const p = ask(w, started ? { op: "add", range, bounds: learned?.slice() }
+          : { op: "add", range, begin: { matrix: shared, rank, options: o, share } });
+        p.catch(() => {}); // awaited below; a failure is reported once
+        inflight.push(p);
+        started = true;
+      };
+      send(false);
+      send(true);
+      while (inflight.length) {
+        const r = await inflight.shift();
+        if (learned && r.bounds) for (let j = 0; j < n; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
+        stats.busyMs[i] += r.ms;
+        stats.tilesPerWorker[i]++;
+        if (!inflight.length) send(false);
+        send(true);
+      }
+      if (!started) return null;
+      const r = await ask(w, { op: "end" });
+      stats.busyMs[i] += r.ms;
+      return r.tile;
+    };
+    let parts;
+    try {
+      parts = await Promise.all(pool.map(drive));
+    } catch (e) {
+      next = count; // stop handing out tiles; each worker's next pass replaces what is left of this one
+      throw e;
+    }
+    return mergeNeighborTiles(keys, parts.filter((p) => p !== null), o);
+  }
 }
 
-/** One-shot: a pool of `workers`, the pass in `tiles` tiles, then close. */
+/**
+ * The matrix as the workers receive it: with more than one worker, one copy
+ * into a SharedArrayBuffer that every worker reads (posting the matrix itself
+ * copies it once per worker on this thread); where shared memory is not
+ * available (a browser page without cross-origin isolation), the matrix.
+ */
+function shareable(matrix, workers) {
+  if (workers < 2 || matrix.length === 0 || typeof SharedArrayBuffer !== "function") return matrix;
+  if (!isNode && globalThis.crossOriginIsolated !== true) return matrix;
+  if (matrix.buffer instanceof SharedArrayBuffer) return matrix;
+  const copy = new Float32Array(new SharedArrayBuffer(matrix.byteLength));
+  copy.set(matrix);
+  return copy;
+}
+
+/** Each key's position in JavaScript order (the order C ranks keys by); keys must be unique. */
+function ranksOf(fn, keys) {
+  const n = keys.length, order = new Array(n);
+  for (let i = 0; i < n; i++) {
+    str(fn, `keys[${i}]`, keys[i]);
+    order[i] = i;
+  }
+  order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+  const rank = new Uint32Array(n);
+  for (let r = 0; r < n; r++) {
+    if (r > 0 && keys[order[r]] === keys[order[r - 1]])
+      throw rangeError(fn, "keys", `holds ${JSON.stringify(keys[order[r]])} more than once; keys must be unique`);
+    rank[order[r]] = r;
+  }
+  return rank;
+}
+
+/** One-shot: a pool of `workers`, the pass in `tiles` tiles (default 16 per worker), then close. */
 export async function topNeighborPairsParallel(matrix, keys, options, opts) {
   const fn = "topNeighborPairsParallel";
   if (opts !== undefined) obj(fn, "opts", opts);
-  const { workers = 2, tiles = workers, wasm } = opts ?? {};
+  const { workers = 2, tiles, wasm } = opts ?? {};
   const pool = await startPool(fn, { workers, wasm });
   try {
     return await pool.topNeighborPairs(matrix, keys, options, { tiles });

@@ -11,7 +11,16 @@ export function tileBounds(n: number, tiles: number): number[];
 /** A pool of module instances (worker_threads in Node, module Web Workers in browsers). */
 export interface NeighborPool {
   readonly size: number;
-  /** topNeighborPairsPacked in `tiles` tiles over the pool, merged here: the same answer. */
+  /**
+   * The last pass: its tile count and, per worker, the milliseconds spent in
+   * its tiles (setup included) and how many tiles it took.
+   */
+  readonly lastStats: { tiles: number; busyMs: number[]; tilesPerWorker: number[] };
+  /**
+   * topNeighborPairsPacked in `tiles` tiles (default 16 per worker) handed out
+   * from a queue as workers free up, merged here: the same answer. Passes asked
+   * for at once run one after the other.
+   */
   topNeighborPairs(
     matrix: Float32Array,
     keys: readonly string[],
@@ -27,7 +36,7 @@ export function createNeighborPool(opts?: {
   wasm?: WasmSource;
 }): Promise<NeighborPool>;
 
-/** One-shot: a pool, the tiled pass, then close. */
+/** One-shot: a pool, the tiled pass (default 16 tiles per worker), then close. */
 export function topNeighborPairsParallel(
   matrix: Float32Array,
   keys: readonly string[],

@@ -157,11 +157,118 @@ static void test_large(void) {
     }
 }
 
+/* The pass in parts (md_pairs_pass): tiles of a random split handed in a
+ * random order to one to three passes (as workers taking tiles from a
+ * queue), passes sharing what they learned (bounds) at random points, each
+ * pass's lists merged: the unpruned single pass exactly, for each pruning
+ * mode; one pass given every tile answers the final list itself. Then the
+ * misuse statuses. */
+static void ranks_of(const md_str *keys, size_t n, uint32_t *rank) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = 0;
+        for (size_t j = 0; j < n; j++) r += md_key_compare(keys[j], keys[i]) < 0;
+        rank[i] = r;
+    }
+}
+
+static void parts_case(const float *m, size_t n, size_t d, const md_str *keys, md_neighbor_options o, int mode,
+                       const md_neighbor_pairs *want) {
+    uint32_t *rank = malloc((n + 1) * sizeof(uint32_t));
+    ranks_of(keys, n, rank);
+    size_t cuts[18] = {0}, nc = 1 + rng_below(&rng, 16), order[17];
+    for (size_t c = 1; c < nc; c++) cuts[c] = rng_below(&rng, n + 1);
+    cuts[nc] = n;
+    for (size_t c = 1; c < nc; c++)
+        for (size_t e = c; e > 0 && cuts[e] < cuts[e - 1]; e--) { size_t t = cuts[e]; cuts[e] = cuts[e - 1]; cuts[e - 1] = t; }
+    for (size_t c = 0; c < nc; c++) order[c] = c;
+    for (size_t c = nc; c > 1; c--) { size_t r = rng_below(&rng, c), t = order[c - 1]; order[c - 1] = order[r]; order[r] = t; }
+    size_t np = 1 + rng_below(&rng, 3);
+    md_pairs_pass *pass[3] = {NULL, NULL, NULL};
+    for (size_t w = 0; w < np; w++) CHECK(mdi_pairs_pass_new(m, n, d, rank, o.floor, o.per_source_k, mode, &pass[w]) == MD_OK);
+    float *bounds = malloc((n + 1) * sizeof(float));
+    for (size_t j = 0; j < n; j++) bounds[j] = -INFINITY;
+    for (size_t c = 0; c < nc; c++) {
+        size_t w = rng_below(&rng, np);
+        CHECK(md_pairs_pass_add(pass[w], cuts[order[c]], cuts[order[c] + 1]) == MD_OK);
+        if (np > 1 && rng_below(&rng, 3)) CHECK(md_pairs_pass_share(pass[w], bounds) == MD_OK); /* as workers share */
+    }
+    free(bounds);
+    md_neighbor_pair *all = NULL;
+    size_t na = 0;
+    md_neighbor_pairs got;
+    for (size_t w = 0; w < np; w++) {
+        md_neighbor_pairs part;
+        CHECK(md_pairs_pass_pairs(pass[w], false, o.limit, &part) == MD_OK);
+        all = realloc(all, (na + part.len + 1) * sizeof(md_neighbor_pair));
+        memcpy(all + na, part.pairs, part.len * sizeof(md_neighbor_pair));
+        na += part.len;
+        md_neighbor_pairs_free(&part);
+        if (np == 1) {
+            CHECK(md_pairs_pass_pairs(pass[w], true, o.limit, &got) == MD_OK);
+            CHECK(same(&got, want, keys, 0));
+            md_neighbor_pairs_free(&got);
+        }
+        md_pairs_pass_free(pass[w]);
+    }
+    CHECK(md_merge_neighbor_pairs_ranked(all, na, rank, n, o.floor, o.per_source_k, o.limit, &got) == MD_OK);
+    CHECK(same(&got, want, keys, 0));
+    md_neighbor_pairs_free(&got);
+    free(all);
+    free(rank);
+}
+
+static void test_parts(void) {
+    for (int seed = 0, seeds = check_iters(160); seed < seeds; seed++) {
+        int kind = (int)rng_below(&rng, KINDS);
+        size_t d = rng_below(&rng, 6) == 0 ? 384 : 16 + rng_below(&rng, 60);
+        md_neighbor_options o = random_options();
+        bool big = !(o.per_source_k <= 64);
+        size_t n = rng_below(&rng, 8) == 0 ? rng_below(&rng, 4) : 2 + rng_below(&rng, big || check_quick() ? 50 : 150);
+        if (seed % 16 == 0 && !big && !check_quick()) n = 300; /* enough pairs: AUTO probes and prunes */
+        float *m = malloc((n * d + 1) * sizeof(float));
+        make_rows(m, n, d, kind);
+        md_str *keys = malloc((n + 1) * sizeof(md_str));
+        char (*names)[12] = malloc((n + 1) * 12);
+        make_keys(keys, names, n, 0);
+        md_neighbor_pairs want;
+        CHECK(mdi_packed_pass(m, n, d, keys, 0, n, o, true, &want, NULL, MDI_TOP_EXACT) == MD_OK);
+        for (int mode = MDI_TOP_AUTO; mode <= MDI_TOP_PRUNED; mode++) parts_case(m, n, d, keys, o, mode, &want);
+        md_neighbor_pairs_free(&want);
+        free(keys); free(names); free(m);
+    }
+    /* misuse */
+    float m[4 * 16] = {0};
+    for (size_t i = 0; i < 64; i++) m[i] = (float)((i * 37) % 11) - 5;
+    uint32_t dup[4] = {0, 1, 1, 3}, bad[4] = {0, 1, 2, 4};
+    md_pairs_pass *p = NULL;
+    md_neighbor_pairs out = {1, NULL};
+    CHECK(md_pairs_pass_new(m, 4, 16, NULL, 0, 2, NULL) == MD_ERR_NULL);
+    CHECK(md_pairs_pass_new(NULL, 4, 16, NULL, 0, 2, &p) == MD_ERR_NULL && p == NULL);
+    CHECK(md_pairs_pass_new(m, 4, 16, dup, 0, 2, &p) == MD_ERR_INVALID && p == NULL);
+    CHECK(md_pairs_pass_new(m, 4, 16, bad, 0, 2, &p) == MD_ERR_RANGE && p == NULL);
+    CHECK(md_pairs_pass_add(NULL, 0, 1) == MD_ERR_NULL);
+    CHECK(md_pairs_pass_pairs(NULL, true, 10, &out) == MD_ERR_NULL && out.len == 0);
+    CHECK(md_pairs_pass_new(m, 4, 16, NULL, 0, 2, &p) == MD_OK);
+    CHECK(md_pairs_pass_add(p, 2, 1) == MD_ERR_RANGE);
+    CHECK(md_pairs_pass_add(p, 0, 5) == MD_ERR_RANGE);
+    CHECK(md_pairs_pass_add(p, 1, 3) == MD_OK);
+    CHECK(md_pairs_pass_add(p, 2, 4) == MD_ERR_RANGE); /* row 2 again */
+    CHECK(md_pairs_pass_add(p, 0, 1) == MD_OK);
+    CHECK(md_pairs_pass_add(p, 3, 3) == MD_OK);
+    CHECK(md_pairs_pass_pairs(p, true, 10, NULL) == MD_ERR_NULL);
+    float b4[4] = {-INFINITY, 0.5f, -INFINITY, 2};
+    CHECK(md_pairs_pass_share(NULL, b4) == MD_ERR_NULL && md_pairs_pass_share(p, NULL) == MD_ERR_NULL);
+    CHECK(md_pairs_pass_share(p, b4) == MD_OK && b4[0] == -INFINITY && b4[1] == 0.5f); /* 4 rows: never pruned, nothing learned */
+    md_pairs_pass_free(p);
+    md_pairs_pass_free(NULL);
+}
+
 int main(void) {
     printf("kernel variant: %s\n", mdi_kernel_isa());
     test_packed();
     test_shaped();
     test_large();
+    test_parts();
     printf("pruned passes checked: %zu\n", pruned_checked);
     return check_report("test_allpairs");
 }

@@ -5,6 +5,7 @@ import * as md from "../../js/index.js";
 import * as workers from "../../js/src/workers.js";
 import { wasmBytes } from "./build.js";
 import { rng } from "./rng.js";
+import { Worker } from "node:worker_threads";
 
 const bytes = wasmBytes();
 md.initSync(bytes);
@@ -47,9 +48,75 @@ describe("workers", () => {
     }
   });
 
-  test("errors from a worker surface as the same error class", async () => {
+  // Sizes where the pass prunes (enough pairs; the probe finds few survivors):
+  // random, clustered and duplicated rows, many tiles handed out from the
+  // queue (each worker adds the tiles it takes to one pass, bounds kept).
+  test("the queue's tiles equal the single-thread pass where pruning engages", async () => {
+    const r = rng(29);
+    const n = 700, d = 40;
+    const random = new Float32Array(n * d).map(() => r() * 2 - 1);
+    const clustered = new Float32Array(n * d);
+    const centres = Array.from({ length: 12 }, () => Array.from({ length: d }, () => r() * 2 - 1));
+    for (let i = 0; i < n; i++) for (let k = 0; k < d; k++) clustered[i * d + k] = centres[i % 12][k] + (r() - 0.5) * 0.2;
+    const duplicated = random.slice();
+    for (let i = 3; i < n; i += 7) duplicated.copyWithin(i * d, (i - 3) * d, (i - 2) * d);
+    for (let i = 10; i < n; i += 97) duplicated.fill(0, i * d, (i + 1) * d); // zero rows
+    const keys = Array.from({ length: n }, (_, i) => (i % 5 ? `k${(i * 7919) % 1009}-${i}` : `\u{1F600}${i}`));
+    for (const m of [random, clustered, duplicated]) {
+      for (const o of [{ floor: 0, perSourceK: 5, limit: 1e9 }, { floor: -1, perSourceK: 3, limit: 400 }]) {
+        const single = md.topNeighborPairsPacked(m, keys, o);
+        expect(single.length).toBeGreaterThan(0);
+        for (const tiles of [undefined, 2, 700]) {
+          expect(await pool.topNeighborPairs(m, keys, o, tiles === undefined ? undefined : { tiles })).toEqual(single);
+          const st = pool.lastStats;
+          expect(st.tiles).toBe(tiles ?? 32);
+          expect(st.tilesPerWorker.reduce((a, b) => a + b, 0)).toBe(st.tiles);
+          expect(Math.min(...st.tilesPerWorker)).toBeGreaterThan(0); // both workers took tiles
+        }
+      }
+    }
+  });
+
+  test("passes asked for at once run one after the other, each exact", async () => {
+    const r = rng(31);
+    const n = 300, d = 24;
+    const a = new Float32Array(n * d).map(() => r() - 0.5), b = new Float32Array(n * d).map(() => r() - 0.3);
+    const keys = Array.from({ length: n }, (_, i) => `r${i}`);
+    const o = { floor: 0, perSourceK: 4, limit: 1e9 };
+    const dup = [...keys.slice(0, n - 1), "r0"];
+    const got = await Promise.all([pool.topNeighborPairs(a, keys, o, { tiles: 9 }), pool.topNeighborPairs(b, keys, o),
+      pool.topNeighborPairs(a, dup, o).catch((e) => e), pool.topNeighborPairs(b, keys, o, { tiles: 2 })]);
+    expect(got[0]).toEqual(md.topNeighborPairsPacked(a, keys, o));
+    expect(got[1]).toEqual(md.topNeighborPairsPacked(b, keys, o));
+    expect(got[2]).toBeInstanceOf(RangeError);
+    expect(got[2].message).toMatch(/^topNeighborPairsParallel: keys holds "r0" more than once/);
+    expect(got[3]).toEqual(got[1]);
+  });
+
+  test("duplicate keys are a RangeError before any worker starts", async () => {
     await expect(pool.topNeighborPairs(new Float32Array(4), ["a", "a"], { floor: 0, perSourceK: 1, limit: 1 }))
       .rejects.toThrow(RangeError);
+  });
+
+  test("the tile worker answers a bad message with a named error and keeps serving", async () => {
+    const w = new Worker(new URL("../../js/src/workers-tile.js", import.meta.url));
+    const ask = (msg) => new Promise((resolve) => { w.once("message", resolve); w.postMessage(msg); });
+    try {
+      const module = new WebAssembly.Module(bytes), m = new Float32Array(6 * 4).map((_, i) => Math.cos(i));
+      const rank = new Uint32Array([5, 4, 3, 2, 1, 0]), options = { floor: -1, perSourceK: 2, limit: 100 };
+      expect((await ask({ id: 1, wasm: module, op: "add", range: [0, 1] })).error.message).toMatch(/no pass in progress/);
+      const far = await ask({ id: 2, op: "add", range: [2, 7], begin: { matrix: m, rank, options } });
+      expect(far.error).toEqual({ name: "RangeError", message: expect.stringMatching(/^topNeighborPairsParallel: /) });
+      expect((await ask({ id: 3, op: "add", range: [0, 3], begin: { matrix: m, rank, options } })).error).toBeUndefined();
+      const again = await ask({ id: 4, op: "add", range: [2, 4] }); // row 2 twice
+      expect(again.error.name).toBe("RangeError");
+      expect((await ask({ id: 5, op: "end" })).error.message).toMatch(/no pass in progress/); // the failed pass was released
+      expect((await ask({ id: 6, op: "add", range: [0, 6], begin: { matrix: m, rank, options } })).error).toBeUndefined();
+      const { tile } = await ask({ id: 7, op: "end" });
+      expect(tile.sim.length).toBe(12); // every source keeps its top 2
+    } finally {
+      await w.terminate();
+    }
   });
 
   test("the one-shot form agrees", async () => {

@@ -211,6 +211,9 @@ const pool: Promise<NeighborPool> = createNeighborPool({ workers: 2 });
 const pooled: Promise<readonly NeighborPair[]> = pool.then(async (p) => {
   const size: number = p.size;
   const r = await p.topNeighborPairs(matrix, ["a", "b"], nopts, { tiles: size });
+  const busy: number[] = p.lastStats.busyMs, taken: number[] = p.lastStats.tilesPerWorker, tiles: number = p.lastStats.tiles;
+  void [busy, taken, tiles];
+  await p.topNeighborPairs(matrix, ["a", "b"], nopts);
   await p.close();
   return r;
 });
