@@ -86,13 +86,14 @@ export class Resident {
    * else over the candidates' vectors; the same choice either way (bit-identical paths).
    */
   mmr(ranked, limit, lambda) {
-    const rows = this.rowsStale ? null : this._rows, ids = new Uint32Array(ranked.length);
-    for (let i = 0; rows && i < ranked.length; i++) {
+    const rows = this.rowsStale ? null : this._rows;
+    if (!rows) return this._mmrCopy(ranked, limit, lambda);
+    const ids = new Uint32Array(ranked.length);
+    for (let i = 0; i < ranked.length; i++) {
       const row = rows.index.get(ranked[i].path);
       if (row === undefined) return this._mmrCopy(ranked, limit, lambda);
       ids[i] = row;
     }
-    if (!rows) return this._mmrCopy(ranked, limit, lambda);
     const picked = rows.handle.applyMmr(ids, Float64Array.from(ranked, (r) => r.score), limit, lambda);
     return Array.from(picked, (i) => ranked[i]);
   }
