@@ -13,6 +13,7 @@
 // DIR/js with DIR/build/memdomain.wasm (another checkout, e.g. main's; `make
 // bench-ref REF=main` builds one under build/ref/ and runs this with it).
 import { readFileSync } from "node:fs";
+import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
 import * as md from "../js/index.js";
 import * as Option from "effect/Option";
@@ -64,10 +65,37 @@ function row(group, name, jsFn, call, opts, same) {
   if (!same()) throw new Error(`${name}: memdomain and the plain-JS baseline disagree`);
   const sides = { js: jsFn, md: () => call(md) };
   if (ref) sides.ref = () => call(ref);
-  const m = measure(sides, opts);
+  report(name, measure(sides, opts));
+}
+
+function report(name, m) {
   rows.push({ name, ...m });
   const extra = ref ? ` ${fmt(m.ref)} | ${(m.ref / m.md).toFixed(2)}x |` : "";
   console.log(`| ${name} | ${fmt(m.md)} | ${fmt(m.js)} | ${(m.js / m.md).toFixed(2)}x |${extra}`);
+}
+
+/**
+ * The same as `measure` for a per-call row whose sides run in their own workers (bench/lib-percall-worker.mjs):
+ * one isolate per side, rounds interleaved and rotated as in `measure`.
+ */
+async function measureApart(name, { rounds, calls }) {
+  const sides = ["js", "md", ...(ref ? ["ref"] : [])];
+  const workers = Object.fromEntries(sides.map((side) => [side, new Worker(new URL("./lib-percall-worker.mjs", import.meta.url),
+    { workerData: { side, name, wasm: side === "ref" ? `${refDir.replace(/\/?$/, "/")}build/memdomain.wasm` : wasmFile } })]));
+  const next = (w) => new Promise((resolve, reject) => {
+    const fail = (e) => reject(e);
+    w.once("error", fail);
+    w.once("message", (m) => { w.off("error", fail); resolve(m); });
+  });
+  await Promise.all(Object.values(workers).map(next));
+  const sample = async (side) => { workers[side].postMessage(calls); return (await next(workers[side])).ms; };
+  const times = Object.fromEntries(sides.map((k) => [k, []]));
+  for (let w = 0; w < 2; w++) for (const k of sides) await sample(k);
+  for (let r = 0; r < rounds; r++)
+    for (let q = 0; q < sides.length; q++) { const k = sides[(q + r) % sides.length]; times[k].push(await sample(k)); }
+  await Promise.all(Object.values(workers).map((w) => w.terminate()));
+  const med = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+  return Object.fromEntries(sides.map((k) => [k, med(times[k])]));
 }
 
 const sameList = (a, b) => a.length === b.length && a.every((x, i) => x.path === b[i].path && Object.is(x.score, b[i].score));
@@ -113,17 +141,18 @@ for (const [d, calls] of [[8, 200000], [384, 20000], [1536, 5000]]) {
 // ---- per-call scalars and small searches
 {
   const ranks = Array.from({ length: 64 }, (_, i) => i - 3), weights = [1, 0.5, 0, -1, NaN];
-  let i = 0;
-  row("scalars", "rrfContribution", () => Option.isSome(scalars.rrfContribution(ranks[i++ & 63], weights[i % 5])),
-    (api) => Option.isSome(api.rrfContribution(ranks[i++ & 63], weights[i % 5])), { rounds: 15, calls: 200000 },
-    () => ranks.every((r) => weights.every((w) => {
-      const x = md.rrfContribution(r, w), y = scalars.rrfContribution(r, w);
-      return Option.isSome(x) === Option.isSome(y) && (Option.isNone(x) || Object.is(Option.getOrThrow(x), Option.getOrThrow(y)));
-    })));
-  let j = 0;
+  // One worker per side (measureApart): in one isolate, shared JIT feedback made the order decide.
+  const apart = async (name, opts, same) => {
+    if (only && !only.some((o) => "scalars".includes(o))) return;
+    if (!same()) throw new Error(`${name}: memdomain and the plain-JS baseline disagree`);
+    report(name, await measureApart(name, opts));
+  };
+  await apart("rrfContribution", { rounds: 15, calls: 1000000 }, () => ranks.every((r) => weights.every((w) => {
+    const x = md.rrfContribution(r, w), y = scalars.rrfContribution(r, w);
+    return Option.isSome(x) === Option.isSome(y) && (Option.isNone(x) || Object.is(Option.getOrThrow(x), Option.getOrThrow(y)));
+  })));
   const confs = [0.9, 0.5, 0.21, 1, 0.35], cycles = [3, 1, 10, 0, 30];
-  row("scalars", "decayConfidenceN", () => scalars.decayConfidenceN(confs[j % 5], cycles[j++ % 5]),
-    (api) => api.decayConfidenceN(confs[j % 5], cycles[j++ % 5]), { rounds: 15, calls: 200000 },
+  await apart("decayConfidenceN", { rounds: 15, calls: 200000 },
     () => confs.every((c) => cycles.every((n) => Object.is(md.decayConfidenceN(c, n), scalars.decayConfidenceN(c, n)))));
   const TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "task", "agent_insight"];
   const inputs = Array.from({ length: 64 }, () => ({ memoryType: pick(TYPES), ageDays: rand() * 400, accessCount: Math.floor(rand() * 50),

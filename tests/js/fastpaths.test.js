@@ -6,7 +6,8 @@ import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { exportsOf, region, views } from "../../js/src/core.js";
 import * as Option from "effect/Option";
-import { COSINE_JS_MAX, DECAY_JS_MAX, cosineSmall } from "../../js/src/fastpaths.js";
+import { COSINE_JS_MAX, cosineSmall } from "../../js/src/fastpaths.js";
+import { DECAY_JS_MAX } from "../../js/src/decay.js";
 import { BUILD, testWasmBytes } from "./build.js";
 
 const same = (a, b) => Object.is(a, b);
@@ -55,6 +56,17 @@ describe(`JavaScript fast paths = wasm (${BUILD})`, () => {
     const unit = fc.double({ min: 0, max: 1, noNaN: true });
     fc.assert(fc.property(unit, fc.integer({ min: 0, max: DECAY_JS_MAX }), unit, unit, (c, n, a, f) =>
       same(md.decayConfidenceN(c, n, a, f), ex.mdw_decay_confidence_n(c, n, a, f))), { numRuns: 20000 });
+  });
+
+  test("decayConfidenceN's default alpha and floor (literals in js/src/decay.js) are C's", () => {
+    const ex = exportsOf();
+    const unit = fc.double({ min: 0, max: 1, noNaN: true });
+    fc.assert(fc.property(unit, fc.integer({ min: 1, max: DECAY_JS_MAX }), (c, n) =>
+      same(md.decayConfidenceN(c, n), ex.mdw_decay_confidence_n(c, n, md.DEFAULT_CONFIDENCE_DECAY_ALPHA, md.DEFAULT_CONFIDENCE_FLOOR))),
+    { numRuns: 5000 });
+    // and with one of the two given, the other still defaults
+    expect(md.decayConfidenceN(0.9, 12, 0.3)).toBe(ex.mdw_decay_confidence_n(0.9, 12, 0.3, md.DEFAULT_CONFIDENCE_FLOOR));
+    expect(md.decayConfidenceN(0.05, 3)).toBe(ex.mdw_decay_confidence_n(0.05, 3, md.DEFAULT_CONFIDENCE_DECAY_ALPHA, md.DEFAULT_CONFIDENCE_FLOOR));
   });
 
   test("the fast paths hand over to wasm past their bounds", () => {
