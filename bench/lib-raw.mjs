@@ -9,10 +9,14 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
 
-/** Instantiate a build ("clang" or "emcc", or a path) and wrap its exports. */
+/** Instantiate a build ("clang" or "emcc", or a path) and wrap its exports.
+ * "clang" and "emcc" are the test builds (build/memdomain.test.wasm, ...): the
+ * same code as the shipped module, which does not export what only the
+ * benches and tests call (md_rows_data, md_neighbor_pairs_ranked,
+ * md_merge_neighbor_pairs_ranked: the `test` rows of wasm/boundary.def). */
 export function rawModule(build = "clang") {
-  const path = build === "clang" ? `${ROOT}build/memdomain.wasm`
-    : build === "emcc" ? `${ROOT}build/memdomain.emcc.wasm` : build;
+  const path = build === "clang" ? `${ROOT}build/memdomain.test.wasm`
+    : build === "emcc" ? `${ROOT}build/memdomain.emcc.test.wasm` : build;
   const module = new WebAssembly.Module(readFileSync(path));
   return rawInstance(module);
 }

@@ -68,7 +68,7 @@ const ref = best(() => inputs.map(refScoreRetention));
 const batch = best(() => md.scoreRetentionMany(columns));
 const batchSignals = best(() => md.scoreRetentionMany(columns, { signals: true }));
 const fromObjects = best(() => md.scoreRetentionMany(columnsOf(inputs)));
-const perCall = best(() => inputs.map(md.scoreRetention));
+const perCall = best(() => inputs.map((m) => md.scoreRetention(m))); // not map(fn): its index would be the policy
 
 // The two must agree bit for bit before their times mean anything.
 let differ = 0;

@@ -494,8 +494,9 @@ typedef struct md_retention_columns {
  *  - action: n bytes holding md_triage_action codes (required unless n is 0);
  *  - signals: NULL, or 8 * n doubles, column-major: signal k of memory i at
  *    signals[k * n + i] (k in md_signal_name order).
- * Outputs may not overlap inputs. The wasm build scores two memories at a
- * time in f64x2 lanes (V8's exp per lane); the bits are the scalar scorer's.
+ * Outputs may not overlap inputs. Every build scores two memories at a time
+ * in two-double vector lanes (wasm f64x2; natively SSE2 or vector
+ * extensions; V8's exp per lane); the bits are the scalar scorer's.
  * Nothing is allocated. Returns MD_OK, MD_ERR_NULL (columns NULL,
  * or a required pointer NULL with n > 0), or MD_ERR_INVALID (a memory_type
  * code >= MD_MEMORY_TYPE_COUNT; the outputs are then unspecified).

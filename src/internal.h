@@ -101,4 +101,12 @@ size_t mdi_fuse_ids(const uint32_t *ids, const double *ranks, const size_t *arm_
  * (rankFused before its path tie-break). MD_OK or MD_ERR_NOMEM. */
 md_status mdi_rank_scores(const double *scores, size_t n, size_t *order);
 
+/* retention.c's batch scorer for memory i and i + 1 of a checked batch (the
+ * two-lane kernel of f64x2.h), and for memory i alone (its scalar twin):
+ * exported so the native tests can hold one to the other. */
+void mdi_retention_score_pair(const md_retention_columns *c, const md_retention_policy *p, size_t i,
+                              double *score, uint8_t *action, double *signals);
+void mdi_retention_score_column(const md_retention_columns *c, const md_retention_policy *p, size_t i,
+                                double *score, uint8_t *action, double *signals);
+
 #endif

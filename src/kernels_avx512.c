@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #define KFN(name) name##_avx512
+#define KROWS8 /* kernels_vec.h builds rows_f32 and dots_f32 from rows8 */
 #define KATTR __attribute__((target("avx512f,avx512bw")))
 
 typedef __m512d vd;
@@ -87,23 +88,6 @@ KATTR static inline void rows8(const double *q, const float *const *r, size_t d,
     if (sq) _mm512_storeu_pd(ss, sacc);
 }
 
-KATTR static void rows_f32_avx512(const double *q, const float *rows, size_t n, size_t d, double *dot,
-                                  double *sumsq) {
-    size_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        const float *r[8];
-        for (int p = 0; p < 8; p++) r[p] = rows + (j + p) * d;
-        rows8(q, r, d, dot + j, sumsq + j, 1);
-    }
-    mdi_rows_f32_scalar(q, rows + j * d, n - j, d, dot + j, sumsq + j);
-}
-
-KATTR static void dots_f32_avx512(const double *q, const float *const *rows, size_t n, size_t d,
-                                  double *dot) {
-    size_t j = 0;
-    for (; j + 8 <= n; j += 8) rows8(q, rows + j, d, dot + j, NULL, 0);
-    mdi_dots_f32_scalar(q, rows + j, n - j, d, dot + j);
-}
 
 /* Filter: 32 int8 per row per step, sign-extended by vpmovsxbw (zmm). */
 KATTR static void q8_dots_avx512(const int16_t *q, const int8_t *rows, size_t n, size_t dp, int32_t *out) {

@@ -237,22 +237,6 @@ __attribute__((noinline)) static void rows8(const double *q, const float *const 
     }
 }
 
-static void rows_f32_base(const double *q, const float *rows, size_t n, size_t d, double *dot,
-                          double *sumsq) {
-    size_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        const float *r[8];
-        for (int p = 0; p < 8; p++) r[p] = rows + (j + p) * d;
-        rows8(q, r, d, dot + j, sumsq + j, 1);
-    }
-    mdi_rows_f32_scalar(q, rows + j * d, n - j, d, dot + j, sumsq + j);
-}
-
-static void dots_f32_base(const double *q, const float *const *rows, size_t n, size_t d, double *dot) {
-    size_t j = 0;
-    for (; j + 8 <= n; j += 8) rows8(q, rows + j, d, dot + j, NULL, 0);
-    mdi_dots_f32_scalar(q, rows + j, n - j, d, dot + j);
-}
 
 /* Filter: 16 int8 per row per step, loaded and sign-extended to i16 eight
  * at a time (v128.load8x8_s: one instruction) and multiplied with the
@@ -283,6 +267,8 @@ static void q8_dots_base(const int16_t *q, const int8_t *rows, size_t n, size_t 
     }
     mdi_q8_dots_scalar(q, rows + j * dp, n - j, dp, out + j);
 }
+
+#define KROWS8 /* kernels_vec.h builds rows_f32 and dots_f32 from rows8 */
 
 #else /* native baseline */
 

@@ -21,8 +21,11 @@
  *               VF_LOAD(p), VF_SPLAT(x), VF_FROM_I(v) (int32 lanes to float),
  *               VF_MUL, VF_ADD, VF_GE(a, b), VM_OR(a, b), VM_BITS(m) (lane l
  *               true -> bit l)
- * and, before including, the functions KFN(rows_f32), KFN(dots_f32) and
- * KFN(q8_dots) (their best form differs per instruction set). */
+ * and, before including, the functions KFN(q8_dots) and either KFN(rows_f32)
+ * and KFN(dots_f32) (their best form differs per instruction set) or, with
+ * KROWS8 defined, an 8-row kernel rows8(q, r, d, dot, ss, sq) (rows r[0..8)'s
+ * dot products with q, and their sums of squares when sq) from which this
+ * file builds those two. */
 
 #define KP (2 * VD)
 #define KQP (QPV * VI_LANES)
@@ -150,6 +153,26 @@ KATTR static uint64_t KFN(q16_screen)(const int32_t *dots, float wi, float ai, f
     }
     return bits;
 }
+
+#ifdef KROWS8
+/* rows_f32 and dots_f32 from rows8: blocks of 8 rows, the scalar twin for the rest. */
+KATTR static void KFN(rows_f32)(const double *q, const float *rows, size_t n, size_t d, double *dot,
+                                double *sumsq) {
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const float *r[8];
+        for (int p = 0; p < 8; p++) r[p] = rows + (j + p) * d;
+        rows8(q, r, d, dot + j, sumsq + j, 1);
+    }
+    mdi_rows_f32_scalar(q, rows + j * d, n - j, d, dot + j, sumsq + j);
+}
+
+KATTR static void KFN(dots_f32)(const double *q, const float *const *rows, size_t n, size_t d, double *dot) {
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) rows8(q, rows + j, d, dot + j, NULL, 0);
+    mdi_dots_f32_scalar(q, rows + j, n - j, d, dot + j);
+}
+#endif
 
 #define KTABLE(var, label)                                                              \
     const mdi_kernels var = {                                                           \

@@ -3,6 +3,7 @@
  * by operation (Math.max/min via mdi_js_max/min, V8's exp and log1p, Math.round),
  * so NaN and infinities get the reference's answers without special cases. */
 #include "internal.h"
+#include "f64x2.h"
 
 #include <float.h>
 #include <math.h>
@@ -113,8 +114,15 @@ static inline double recency_of(double half_life, double age_days) {
     return (half_life == 0 || age_days <= 0) ? 1 : md_js_exp((-MD_LN2 * age_days) / half_life);
 }
 
+/* One copy in wasm: inlined into its three callers it adds ~600 B to the
+ * module (the batch's hot path is score_pair, which does not call it). */
+#if defined(__wasm__)
+#define COMPUTE_SIGNALS_ATTR static __attribute__((noinline))
+#else
+#define COMPUTE_SIGNALS_ATTR static inline
+#endif
 /* The signals of `in` with the half-life of its class (in->memory_type is ignored). */
-static inline void compute_signals(const md_retention_input *in, double half_life, double s[MD_SIGNAL_COUNT]) {
+COMPUTE_SIGNALS_ATTR void compute_signals(const md_retention_input *in, double half_life, double s[MD_SIGNAL_COUNT]) {
     s[MD_SIGNAL_RECENCY] = clamp01(recency_of(half_life, in->age_days));
     s[MD_SIGNAL_ACCESS_FREQUENCY] = js_min(1, js_max(0, in->access_count) / 10);
     s[MD_SIGNAL_CONFIDENCE] = clamp01(in->confidence);
@@ -193,75 +201,99 @@ md_status md_score_retention_policy(const md_retention_input *input, const md_re
     return MD_OK;
 }
 
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-
-/* The batch scorer two memories at a time in f64x2 lanes: the scalar path's
- * operations lane by lane (f64x2.min/max are Math.min/max, both arms of a
+/* The batch scorer two memories at a time, in the f64x2 lanes of f64x2.h
+ * (wasm SIMD128; natively SSE2 or vector extensions): the scalar path's
+ * operations lane by lane (min/max are Math.min/max, both arms of a
  * conditional computed and one selected, Math.round spelled out), so the
  * bits are the scalar scorer's; only V8's exp stays scalar, once per lane.
- * tests/js/retention.test.js holds scoreRetentionMany (this path on wasm)
- * against scoreRetention (the scalar path) bit for bit. */
-#define X2(v) wasm_f64x2_splat(v)
-#define LOAD(col) wasm_v128_load((col) + i)
-
-static inline v128_t clamp01x2(v128_t v) { return wasm_f64x2_max(X2(0), wasm_f64x2_min(X2(1), v)); }
+ * tests/c/test_retention_x2.c holds it to score_column (the scalar twin) bit
+ * for bit natively, and tests/js/retention.test.js holds scoreRetentionMany
+ * (this path on wasm) against scoreRetention. */
+static inline f64x2 clamp01x2(f64x2 v) { return X2_MAX(X2(0), X2_MIN(X2(1), v)); }
 
 /* min(1, max(0, v) / d) */
-static inline v128_t ratio1x2(v128_t v, double d) {
-    return wasm_f64x2_min(X2(1), wasm_f64x2_div(wasm_f64x2_max(X2(0), v), X2(d)));
-}
+static inline f64x2 ratio1x2(f64x2 v, double d) { return X2_MIN(X2(1), X2_DIV(X2_MAX(X2(0), v), X2(d))); }
 
 /* md_js_round per lane: finite nonzero lanes get floor(x) (+1 when
  * x - floor(x) >= 0.5) with a zero result taking x's sign; other lanes x. */
-static inline v128_t js_round_x2(v128_t x) {
-    v128_t r = wasm_f64x2_floor(x);
-    r = wasm_v128_bitselect(wasm_f64x2_add(r, X2(1)), r, wasm_f64x2_ge(wasm_f64x2_sub(x, r), X2(0.5)));
-    r = wasm_v128_bitselect(wasm_v128_and(x, X2(-0.0)), r, wasm_f64x2_eq(r, X2(0)));
-    v128_t keep_x = wasm_v128_or(wasm_v128_not(wasm_f64x2_lt(wasm_f64x2_abs(x), X2(INFINITY))),
-                                 wasm_f64x2_eq(x, X2(0)));
-    return wasm_v128_bitselect(x, r, keep_x);
+static inline f64x2 js_round_x2(f64x2 x) {
+    f64x2 r = X2_FLOOR(x);
+    r = X2_SELECT(X2_ADD(r, X2(1)), r, X2_GE(X2_SUB(x, r), X2(0.5)));
+    r = X2_SELECT(X2_SIGN(x), r, X2_EQ(r, X2(0)));
+    m64x2 keep_x = M2_OR(M2_NOT(X2_LT(X2_ABS(x), X2(INFINITY))), X2_EQ(x, X2(0)));
+    return X2_SELECT(x, r, keep_x);
 }
 
+#define LOAD(col) X2_LOAD((col) + i)
+
+/* Memories i and i + 1 of a checked batch. */
 static void score_pair(const md_retention_columns *c, const md_retention_policy *p, size_t i, double *score,
                        uint8_t *action, double *signals) {
     const md_retention_class *c0 = &p->classes[c->memory_type[i]], *c1 = &p->classes[c->memory_type[i + 1]];
-    v128_t s[MD_SIGNAL_COUNT];
-    s[MD_SIGNAL_RECENCY] = clamp01x2(wasm_f64x2_make(recency_of(c0->half_life_days, c->age_days[i]),
-                                                     recency_of(c1->half_life_days, c->age_days[i + 1])));
+    f64x2 s[MD_SIGNAL_COUNT];
+    s[MD_SIGNAL_RECENCY] = clamp01x2(X2_MAKE(recency_of(c0->half_life_days, c->age_days[i]),
+                                             recency_of(c1->half_life_days, c->age_days[i + 1])));
     s[MD_SIGNAL_ACCESS_FREQUENCY] = ratio1x2(LOAD(c->access_count), 10);
     s[MD_SIGNAL_CONFIDENCE] = clamp01x2(LOAD(c->confidence));
-    v128_t max_rank = LOAD(c->max_graph_rank);
-    v128_t pagerank = clamp01x2(wasm_f64x2_div(wasm_f64x2_max(X2(0), LOAD(c->graph_rank)), max_rank));
-    s[MD_SIGNAL_PAGERANK] = wasm_v128_bitselect(pagerank, X2(0), wasm_f64x2_gt(max_rank, X2(0)));
+    f64x2 max_rank = LOAD(c->max_graph_rank);
+    f64x2 pagerank = clamp01x2(X2_DIV(X2_MAX(X2(0), LOAD(c->graph_rank)), max_rank));
+    s[MD_SIGNAL_PAGERANK] = X2_SELECT(pagerank, X2(0), X2_GT(max_rank, X2(0)));
     s[MD_SIGNAL_BRIDGE_IMPORTANCE] = ratio1x2(LOAD(c->bridge_count), 5);
     s[MD_SIGNAL_REINFORCEMENT_COUNT] = ratio1x2(LOAD(c->reinforcement_count), 5);
-    v128_t w = wasm_f64x2_max(X2(0), LOAD(c->word_count));
-    v128_t short_body = wasm_f64x2_div(wasm_f64x2_mul(w, w), X2(1000));
-    v128_t long_body = wasm_f64x2_min(X2(1), wasm_f64x2_div(w, X2(100)));
-    s[MD_SIGNAL_CONTENT_DENSITY] = clamp01x2(wasm_v128_bitselect(short_body, long_body, wasm_f64x2_lt(w, X2(10))));
-    s[MD_SIGNAL_CONTESTED_STATUS] = wasm_f64x2_sub(X2(1), ratio1x2(LOAD(c->contradiction_count), 3));
+    f64x2 w = X2_MAX(X2(0), LOAD(c->word_count));
+    f64x2 short_body = X2_DIV(X2_MUL(w, w), X2(1000));
+    f64x2 long_body = X2_MIN(X2(1), X2_DIV(w, X2(100)));
+    s[MD_SIGNAL_CONTENT_DENSITY] = clamp01x2(X2_SELECT(short_body, long_body, X2_LT(w, X2(10))));
+    s[MD_SIGNAL_CONTESTED_STATUS] = X2_SUB(X2(1), ratio1x2(LOAD(c->contradiction_count), 3));
 
     /* composite: Neumaier over the eight terms, then Math.round(total * 10^4) / 10^4 */
     const double *w0 = c0->weights.weight, *w1 = c1->weights.weight;
-    v128_t sum = X2(0), comp = X2(0);
+    f64x2 sum = X2(0), comp = X2(0);
     for (int k = 0; k < MD_SIGNAL_COUNT; k++) {
-        v128_t v = wasm_f64x2_mul(s[k], wasm_f64x2_make(w0[k], w1[k]));
-        v128_t t = wasm_f64x2_add(sum, v);
-        v128_t big = wasm_f64x2_add(wasm_f64x2_sub(sum, t), v);
-        v128_t small = wasm_f64x2_add(wasm_f64x2_sub(v, t), sum);
-        comp = wasm_f64x2_add(comp, wasm_v128_bitselect(big, small, wasm_f64x2_ge(wasm_f64x2_abs(sum), wasm_f64x2_abs(v))));
+        f64x2 v = X2_MUL(s[k], X2_MAKE(w0[k], w1[k]));
+        f64x2 t = X2_ADD(sum, v);
+        f64x2 big = X2_ADD(X2_SUB(sum, t), v);
+        f64x2 small = X2_ADD(X2_SUB(v, t), sum);
+        comp = X2_ADD(comp, X2_SELECT(big, small, X2_GE(X2_ABS(sum), X2_ABS(v))));
         sum = t;
     }
-    v128_t total = wasm_f64x2_add(sum, comp);
-    v128_t sc = wasm_f64x2_div(js_round_x2(wasm_f64x2_mul(total, X2(10000))), X2(10000));
-    wasm_v128_store(score + i, sc);
-    action[i] = (uint8_t)band(wasm_f64x2_extract_lane(sc, 0), p);
-    action[i + 1] = (uint8_t)band(wasm_f64x2_extract_lane(sc, 1), p);
+    f64x2 total = X2_ADD(sum, comp);
+    f64x2 sc = X2_DIV(js_round_x2(X2_MUL(total, X2(10000))), X2(10000));
+    X2_STORE(score + i, sc);
+    action[i] = (uint8_t)band(X2_LANE(sc, 0), p);
+    action[i + 1] = (uint8_t)band(X2_LANE(sc, 1), p);
     if (signals)
-        for (int k = 0; k < MD_SIGNAL_COUNT; k++) wasm_v128_store(signals + (size_t)k * c->n + i, s[k]);
+        for (int k = 0; k < MD_SIGNAL_COUNT; k++) X2_STORE(signals + (size_t)k * c->n + i, s[k]);
 }
 #undef LOAD
+
+/* Memory i of a checked batch, one at a time: the scalar twin of score_pair. */
+static inline void score_column(const md_retention_columns *c, const md_retention_policy *p, size_t i,
+                                double *score, uint8_t *action, double *signals) {
+    md_retention_input in = {
+        (md_memory_type)c->memory_type[i], c->age_days[i], c->access_count[i], c->confidence[i],
+        c->graph_rank[i], c->max_graph_rank[i], c->bridge_count[i], c->reinforcement_count[i],
+        c->word_count[i], c->contradiction_count[i],
+    };
+    const md_retention_class *cls = &p->classes[c->memory_type[i]];
+    double s[MD_SIGNAL_COUNT];
+    compute_signals(&in, cls->half_life_days, s);
+    score[i] = composite(s, cls->weights.weight);
+    action[i] = (uint8_t)band(score[i], p);
+    if (signals)
+        for (int k = 0; k < MD_SIGNAL_COUNT; k++) signals[(size_t)k * c->n + i] = s[k];
+}
+
+#if !defined(__wasm__)
+/* For the native tests (tests/c/test_retention_x2.c). */
+void mdi_retention_score_pair(const md_retention_columns *c, const md_retention_policy *p, size_t i,
+                              double *score, uint8_t *action, double *signals) {
+    score_pair(c, p, i, score, action, signals);
+}
+void mdi_retention_score_column(const md_retention_columns *c, const md_retention_policy *p, size_t i,
+                                double *score, uint8_t *action, double *signals) {
+    score_column(c, p, i, score, action, signals);
+}
 #endif
 
 /* The batch under a valid policy. */
@@ -279,23 +311,8 @@ static md_status score_many(const md_retention_columns *columns, const md_retent
     for (size_t i = 0; i < n; i++)
         if (c->memory_type[i] >= p->n_classes) return MD_ERR_INVALID;
     size_t i = 0;
-#if defined(__wasm_simd128__)
     for (; i + 1 < n; i += 2) score_pair(c, p, i, score, action, signals);
-#endif
-    for (; i < n; i++) {
-        md_retention_input in = {
-            (md_memory_type)c->memory_type[i], c->age_days[i], c->access_count[i], c->confidence[i],
-            c->graph_rank[i], c->max_graph_rank[i], c->bridge_count[i], c->reinforcement_count[i],
-            c->word_count[i], c->contradiction_count[i],
-        };
-        const md_retention_class *cls = &p->classes[c->memory_type[i]];
-        double s[MD_SIGNAL_COUNT];
-        compute_signals(&in, cls->half_life_days, s);
-        score[i] = composite(s, cls->weights.weight);
-        action[i] = (uint8_t)band(score[i], p);
-        if (signals)
-            for (int k = 0; k < MD_SIGNAL_COUNT; k++) signals[(size_t)k * n + i] = s[k];
-    }
+    for (; i < n; i++) score_column(c, p, i, score, action, signals);
     return MD_OK;
 }
 

@@ -8,11 +8,11 @@
 import { rawInstance } from "../../bench/lib-raw.mjs";
 import * as base from "../../bench/baseline-neighbors.js";
 import * as md from "../../js/index.js";
-import { BUILD, wasmBytes } from "./build.js";
+import { BUILD, testWasmBytes, wasmBytes } from "./build.js";
 import { rng } from "./rng.js";
 
 md.initSync(wasmBytes());
-const raw = rawInstance(new WebAssembly.Module(wasmBytes()));
+const raw = rawInstance(new WebAssembly.Module(testWasmBytes())); // the flat C API is exported by the test build only
 const { ex, alloc, check, u32, f32, f64 } = raw;
 
 /** Rows of a kind: uniform, clustered, duplicated, near-ties, special (NaN, infinite, zero). */
