@@ -6,8 +6,9 @@
 //     instances over raw exports, as the package's pool runs them: row tiles
 //     of equal pair counts handed out from a queue as workers free up, each
 //     worker adding its tiles to one md_pairs_pass and sharing its pruning
-//     thresholds with the others between tiles; merged on the calling
-//     thread by md_merge_neighbor_pairs_ranked; the matrix is posted to the
+//     thresholds with the others through shared memory before and after each
+//     tile; merged on the calling thread by md_merge_neighbor_pairs_ranked;
+//     the matrix is posted to the
 //     workers inside the timing), and 2 workers with one static tile each
 //     (the earlier split, for comparison),
 //   - memdomain native (the same library; kernels chosen at run time),
@@ -63,7 +64,8 @@ function pool(size) {
       const shared = size > 1 ? new Float32Array(new SharedArrayBuffer(matrix.byteLength)) : matrix;
       if (size > 1) shared.set(matrix);
       let next = 0;
-      const share = size > 1 && tiles > size, learned = share ? new Float32Array(rows).fill(-Infinity) : null;
+      // as the package's pool: the bounds in shared memory, read and raised by every worker
+      const share = size > 1 && tiles > size, learned = share ? new Float32Array(new SharedArrayBuffer(4 * rows)).fill(-Infinity) : null;
       // as the package's pool: two tiles in flight per worker
       const drive = async (w, i) => {
         let started = false;
@@ -73,14 +75,13 @@ function pool(size) {
           if (next >= count || (ahead && count - next < size)) return;
           const t = next++;
           inflight.push(ask(w, { range: [bounds[t], bounds[t + 1]], share,
-            ...(started ? { bounds: learned?.slice() } : { begin: { matrix: shared, share } }) }));
+            ...(started ? {} : { begin: { matrix: shared, share, learned } }) }));
           started = true;
         };
         send(false);
         send(true);
         while (inflight.length) {
           const r = await inflight.shift();
-          if (learned && r.bounds) for (let j = 0; j < rows; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
           busy[i] += r.ms;
           cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
           taken[i]++;

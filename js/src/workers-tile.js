@@ -1,19 +1,21 @@
 // The tile worker: its own module instance (this glue, imported here) that
 // computes the tiles of an all-pairs pass it is handed one at a time. Runs as
 // a Node worker_threads Worker or a module Web Worker. Messages:
-//   { op: "add", range: [b, e], begin?: { matrix, rank, options, share },
-//     bounds? }: begin starts a pass (the matrix copied into this instance's
-//     memory once, an md_pairs_pass set up over it); the range's sources are
-//     added. With share, md_pairs_pass_share then raises this pass's pruning
-//     thresholds to bounds (what the other workers' passes learned) and the
-//     answer carries the higher of the two per row, for the others.
+//   { op: "add", range: [b, e], begin?: { matrix, rank, options, share,
+//     learned? }, bounds? }: begin starts a pass (the matrix copied into this
+//     instance's memory once, an md_pairs_pass set up over it); the range's
+//     sources are added. With share, md_pairs_pass_share first raises this
+//     pass's pruning thresholds to what the other workers' passes learned
+//     (learned, a Float32Array in shared memory that every worker reads and
+//     raises, or else bounds, a copy sent with the tile), and after the tile
+//     the higher of the two per row goes back: into learned, or in the answer.
 //   { op: "end" }: the pass's lists ({ sim, src, dst }, grouped by source,
 //     for mergeNeighborTiles); the pass and its copy are released.
 // Each answer carries ms, the time spent in it.
 import { exportsOf, init, isInitialized, raise, rangeError, views } from "./core.js";
 
 const fn = "topNeighborPairsParallel";
-let pass = null; // { h, matrix, slot, limit, bounds, n }: the pass in progress
+let pass = null; // { h, matrix, slot, limit, bounds, n, learned }: the pass in progress
 
 function release() {
   if (!pass) return;
@@ -31,10 +33,10 @@ function alloc(bytes, arg) {
   return p;
 }
 
-function begin({ matrix, rank, options, share }) {
+function begin({ matrix, rank, options, share, learned }) {
   release();
   const ex = exportsOf(), n = rank.length, d = n ? matrix.length / n : 0;
-  const p = { h: 0, matrix: 0, slot: alloc(16, "matrix"), limit: options.limit, bounds: 0, n };
+  const p = { h: 0, matrix: 0, slot: alloc(16, "matrix"), limit: options.limit, bounds: 0, n, learned: learned ?? null };
   pass = p;
   if (share) {
     p.bounds = alloc(n * 4, "matrix");
@@ -80,15 +82,22 @@ async function serve(post, m) {
     }
     if (m.begin) begin(m.begin);
     if (!pass) throw new Error(`${fn}: no pass in progress (internal error in memdomain)`);
-    const ex = exportsOf();
-    if (m.bounds && pass.bounds && m.bounds.length === pass.n) views().f32.set(m.bounds, pass.bounds >>> 2);
+    const ex = exportsOf(), at = pass.bounds >>> 2, n = pass.n;
+    const others = pass.learned ?? (m.bounds?.length === n ? m.bounds : null);
+    const share = () => { const sb = ex.md_pairs_pass_share(pass.h, pass.bounds); if (sb !== 0) raise(sb, fn); };
+    if (pass.bounds && others) { // raise this pass's thresholds to the others' before the tile
+      views().f32.set(others, at);
+      share();
+    }
     const st = ex.md_pairs_pass_add(pass.h, m.range[0], m.range[1]);
     if (st !== 0) raise(st, fn);
     let bounds;
-    if (pass.bounds) { // raise this pass's thresholds to the others', hand back the higher of each
-      const sb = ex.md_pairs_pass_share(pass.h, pass.bounds);
-      if (sb !== 0) raise(sb, fn);
-      bounds = views().f32.slice(pass.bounds >>> 2, (pass.bounds >>> 2) + pass.n);
+    if (pass.bounds) { // then hand back the higher of each: what this pass learned, for the others
+      share();
+      const f32 = views().f32, l = pass.learned;
+      // Raced by the other workers: a lost raise only leaves a lower bound, which is still one.
+      if (l) for (let j = 0; j < n; j++) { if (f32[at + j] > l[j]) l[j] = f32[at + j]; }
+      else bounds = f32.slice(at, at + n);
     }
     post({ id: m.id, ms: performance.now() - t0, bounds }, bounds ? [bounds.buffer] : []);
   } catch (e) {
