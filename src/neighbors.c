@@ -748,54 +748,6 @@ MDI_SMALL __attribute__((noinline)) static md_status prune_scan(pruner *p, const
     return st;
 }
 
-/* Seeded thresholds for a pruner over every row (row_begin 0): each row's
- * lower bounds against about SEED_ROWS rows spread over the matrix (whole
- * destination panels, one q16 block per row block and panel), and its tau
- * raised to the k-th largest. Those are k distinct pairs of the whole pass,
- * so the row's k-th largest exact similarity is at least that: a pair below
- * it at this end has k pairs strictly above it, wherever they are computed.
- * The seeds stay out of the heaps (the scan learns those pairs again).
- * Without seeds every tau starts at the floor and the first tiles of a pass
- * (of each worker's pass) make most pairs candidates; with them n = 10,000
- * random rows (k = 5) have about 28% fewer candidates in one pass and 33%
- * fewer over two workers, for n * SEED_ROWS bounds (about 1% of the pass).
- * Flagged and shared rows take no part. */
-#ifndef SEED_ROWS
-#define SEED_ROWS 64
-#endif
-MDI_SMALL __attribute__((noinline)) static void seed_bounds(pruner *p) {
-    const size_t n = p->n, dp = p->dp, QP = p->K->qp, QR = p->K->qr, cap = p->heap_cap, jb = p->row_begin + 1;
-    const size_t n_panels = (n - jb + QP - 1) / QP, seeds = (SEED_ROWS + QP - 1) / QP;
-    const size_t want = seeds < n_panels ? seeds : n_panels; /* distinct panels: no pair counted twice */
-    if (!cap || p->row_begin != 0) return;
-    int32_t dots[MDI_QRMAX * MDI_QPMAX];
-    float heap[MDI_QRMAX * HEAP_MAX];
-    size_t hn[MDI_QRMAX];
-    for (size_t i0 = 0; i0 < n; i0 += QR) {
-        const size_t r = n - i0 < QR ? n - i0 : QR;
-        for (size_t ii = 0; ii < r; ii++) hn[ii] = 0;
-        for (size_t t = 0; t < want; t++) {
-            const size_t q = t * n_panels / want, j0 = jb + q * QP;
-            p->K->q16_block(p->a + i0 * dp, dp, r, p->panels + q * QP * dp, dp, dots);
-            for (size_t ii = 0; ii < r; ii++) {
-                const size_t i = i0 + ii;
-                float *h = heap + ii * cap;
-                for (size_t l = 0; !p->flag[i] && !p->shared[i] && l < QP && j0 + l < n; l++) {
-                    const size_t j = j0 + l;
-                    if (j == i || p->flag[j] || p->shared[j]) continue;
-                    const float e = (float)dots[ii * QP + l] * (p->w[i] * p->w[j]), sl = p->rho[j] * p->ai[i] + p->bi[i];
-                    const float lb = e - sl;
-                    if (lb != lb) continue; /* not for regular rows; a NaN would break the heap */
-                    if (hn[ii] < cap) mdi_heap_push(h, &hn[ii], lb);
-                    else if (lb > h[0]) mdi_heap_replace_top(h, hn[ii], lb);
-                }
-            }
-        }
-        for (size_t ii = 0; ii < r; ii++)
-            if (hn[ii] == cap && heap[ii * cap] > p->tau[i0 + ii]) p->tau[i0 + ii] = heap[ii * cap];
-    }
-}
-
 /* The pruner's rows set up: p->a (int16 rows [row_begin, n)) and p->panels
  * (destination panels from row_begin + 1), then norms, flags and bounds. */
 MDI_SMALL static md_status pruner_setup(pruner *p, const float *const *rows, size_t n, size_t d, size_t row_begin,
@@ -818,7 +770,6 @@ __attribute__((noinline)) static md_status all_pairs_pruned(const float *const *
     p.keep_going = keep_going;
     if (st == MD_OK && !keep_going && !probe_pays(&p, p.a, p.panels))
         st = MD_ERR_RANGE; /* nothing offered yet: the caller runs the unpruned pass */
-    if (st == MD_OK && row_end == n) seed_bounds(&p);
     if (st == MD_OK) st = prune_scan(&p, p.a, p.panels, row_begin, row_end);
     if (st == MD_OK) {
         compact(&p);
@@ -1360,7 +1311,6 @@ MDI_SMALL md_status mdi_pairs_pass_new(const float *matrix, size_t n, size_t d, 
             pruner_free(&pp->p);
             pp->pruned = false;
         }
-        if (st == MD_OK && pp->pruned) seed_bounds(&pp->p);
     }
     if (st != MD_OK) {
         md_pairs_pass_free(pp);
