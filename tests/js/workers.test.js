@@ -119,6 +119,48 @@ describe("workers", () => {
     }
   });
 
+  // The bounds in shared memory: a worker raises them after each tile, and
+  // every raised value is one the row's k-th best pair reaches (a value above
+  // it would drop pairs the answer needs); a second worker started on them
+  // still answers its tiles exactly.
+  test("the shared bounds a tile raises stay below each row's k-th best similarity", async () => {
+    const r = rng(41), n = 400, d = 24, k = 3;
+    const m = new Float32Array(n * d).map(() => r() * 2 - 1);
+    for (let i = 7; i < n; i += 11) m.copyWithin(i * d, (i - 7) * d, (i - 6) * d); // duplicate rows: ties
+    m.fill(0, 20 * d, 21 * d); // a zero row
+    m[30 * d] = NaN; // a NaN row
+    const keys = Array.from({ length: n }, (_, i) => `k${(i * 7919) % 1009}-${i}`);
+    const options = { floor: -1, perSourceK: k, limit: 1e9 };
+    const all = md.topNeighborPairsPacked(m, keys, { floor: -1, perSourceK: n, limit: 1e9 });
+    const row = new Map(keys.map((key, i) => [key, i])), sims = keys.map(() => []);
+    for (const p of all) sims[row.get(p.src)].push(p.sim);
+    const kth = sims.map((s) => (s.length >= k ? s.sort((a, b) => b - a)[k - 1] : -Infinity));
+    const rank = new Uint32Array(n);
+    [...keys.keys()].sort((a, b) => (keys[a] < keys[b] ? -1 : 1)).forEach((i, at) => { rank[i] = at; });
+    const learned = new Float32Array(new SharedArrayBuffer(4 * n)).fill(-Infinity);
+    const matrix = new Float32Array(new SharedArrayBuffer(4 * m.length));
+    matrix.set(m);
+    const workersUp = [0, 1].map(() => new Worker(new URL("../../js/src/workers-tile.js", import.meta.url)));
+    const ask = (w, msg) => new Promise((resolve) => { w.once("message", resolve); w.postMessage(msg); });
+    try {
+      const module = new WebAssembly.Module(bytes), begin = { matrix, rank, options, share: true, learned };
+      const first = await ask(workersUp[0], { id: 1, wasm: module, op: "add", range: [0, 60], begin });
+      expect(first.error).toBeUndefined();
+      expect(first.bounds).toBeUndefined(); // raised in place, not sent back
+      const raised = [...learned.keys()].filter((j) => learned[j] > -Infinity);
+      expect(raised.length).toBeGreaterThan(n / 2);
+      for (const j of raised) expect(learned[j]).toBeLessThanOrEqual(kth[j]);
+      // the second worker prunes with them from its first tile; the two passes merged are the single pass
+      expect((await ask(workersUp[1], { id: 2, wasm: module, op: "add", range: [60, n], begin })).error).toBeUndefined();
+      for (const j of raised) expect(learned[j]).toBeLessThanOrEqual(kth[j]);
+      const parts = await Promise.all(workersUp.map((w, i) => ask(w, { id: 3 + i, op: "end" })));
+      const { mergeNeighborTiles } = await import("../../js/src/neighbors.js");
+      expect(mergeNeighborTiles(keys, parts.map((p) => p.tile), options)).toEqual(md.topNeighborPairsPacked(m, keys, options));
+    } finally {
+      await Promise.all(workersUp.map((w) => w.terminate()));
+    }
+  });
+
   test("the one-shot form agrees", async () => {
     const m = new Float32Array(40 * 8).map((_, i) => Math.sin(i));
     const keys = Array.from({ length: 40 }, (_, i) => `r${i}`);
