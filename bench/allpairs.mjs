@@ -155,6 +155,12 @@ const busyOf = (name, f = (x) => x.busy) => [0, 1].map((i) => median(runs[name].
 console.error(`rounds ${rounds}, ${tiles} tiles on the queue; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
 console.error(`median CPU ms (all threads): ${names.map((c) => `${c} ${med(c, (x) => x.cpuMs).toFixed(0)}`).join(", ")}`);
 console.error(`per-round ratios 1w / 2w: ${runs.workers1.map((x, i) => (x.ms / runs.workers2[i].ms).toFixed(2)).join(" ")}`);
+// The same ratio in thread CPU time: 1 worker's CPU over the busier of the two
+// workers' (10 ms ticks). Waiting for a core taken by another process does
+// not count, so on a shared machine this shows what the split itself costs.
+const cpuOf = (x) => (x.workerCpu.every((c) => c !== null) ? x.workerCpu : x.busy);
+const cpuRatio = median(runs.workers1.map((x) => cpuOf(x)[0])) / median(runs.workers2.map((x) => Math.max(...cpuOf(x))));
+console.error(`1 worker's thread CPU / the busier of 2 workers' (medians): ${cpuRatio.toFixed(2)}x`);
 console.error(`median worker busy ms (CPU ms), 2 workers static: ${busyOf("workers2static")} (${busyOf("workers2static", load2)}), max/mean ${balance("workers2static").toFixed(3)}; on the queue: ${busyOf("workers2")} (${busyOf("workers2", load2)}), max/mean ${balance("workers2").toFixed(3)}`);
 const nat = native("pairs", n, d, k, "ordered"); // keys in row order, as the ranked wasm pass
 
@@ -183,7 +189,7 @@ const ref = digest(single.value);
 const sameAs = (x) => JSON.stringify(digest(x)) === JSON.stringify(ref);
 const identical = names.every((c) => runs[c].every((x) => sameAs(x.value))) && (!nat || (nat.len === ref.len && Object.is(nat.sum, ref.sum) && nat.ix === ref.ix));
 const row = { workload: `all pairs top-${k}, n=${n}, d=${d}`, n, d, k, wasm: single.ms, workers1: w1.ms, workers2: w2.ms,
-  workers2static: w2s.ms, tiles, rounds, coresUsed2, coresUsed2static: coresUsed2s, balance2: balance("workers2"),
+  workers2static: w2s.ms, tiles, rounds, cpuRatio, coresUsed2, coresUsed2static: coresUsed2s, balance2: balance("workers2"),
   balance2static: balance("workers2static"), load: [loadBefore, loadAfter],
   cpuMs: Object.fromEntries(names.map((c) => [c, med(c, (x) => x.cpuMs)])), native: nat?.ms, numpy: np?.ms, numpyBlas: np?.blas, numpyRecall: np?.recall, pairs: ref.len, identical };
 const x = (p, q) => (p === undefined || q === undefined ? "" : (p / q).toFixed(2) + "x");
