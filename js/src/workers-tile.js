@@ -9,6 +9,9 @@
 //     (learned, a Float32Array in shared memory that every worker reads and
 //     raises, or else bounds, a copy sent with the tile), and after the tile
 //     the higher of the two per row goes back: into learned, or in the answer.
+//     With begin.split ({ part, rows, buf }), the workers that began the
+//     pass split its setup (int16 copies, norms) by rows and exchange it
+//     through buf, a SharedArrayBuffer (see exchange).
 //   { op: "end" }: the pass's lists ({ sim, src, dst }, grouped by source,
 //     for mergeNeighborTiles); the pass and its copy are released.
 // Each answer carries ms, the time spent in it.
@@ -33,7 +36,56 @@ function alloc(bytes, arg) {
   return p;
 }
 
-function begin({ matrix, rank, options, share, learned }) {
+/**
+ * The setup split between the workers that began this pass (split: { part,
+ * rows, buf }): this worker computed the data of rows [rows[part],
+ * rows[part + 1]) (md_pairs_pass_new_part); it hands them over through buf
+ * (a SharedArrayBuffer: one Int32 flag per part, then the records of
+ * md_pairs_pass_rows) and takes the others' as they are posted, waiting at
+ * most 10 s (rows not handed over are computed at the first tile).
+ */
+function exchange(p, { part, rows, buf }, d) {
+  const ex = exportsOf(), P = rows.length - 1, rec = 24 + 2 * Math.ceil(d / 32) * 32, head = (4 * P + 7) & ~7;
+  const flags = new Int32Array(buf, 0, P), bytes = new Uint8Array(buf, head);
+  let most = 0;
+  for (let q = 0; q < P; q++) most = Math.max(most, rows[q + 1] - rows[q]);
+  const scratch = alloc(Math.max(1, most * rec), "matrix"), at = rows[part], len = (rows[part + 1] - at) * rec;
+  try {
+    const st = ex.md_pairs_pass_rows(p.h, scratch, at, rows[part + 1], false);
+    if (st !== 0) raise(st, fn);
+    bytes.set(views().u8.subarray(scratch, scratch + len), at * rec);
+    Atomics.store(flags, part, 1);
+  } catch (e) {
+    Atomics.store(flags, part, 2); // failed: the others compute these rows
+    throw e;
+  } finally {
+    Atomics.notify(flags, part);
+    if (Atomics.load(flags, part) !== 1) ex.md_free(scratch);
+  }
+  const deadline = performance.now() + 10000;
+  for (let q = 0; q < P; q++) {
+    while (Atomics.load(flags, q) === 0 && performance.now() < deadline) Atomics.wait(flags, q, 0, 50);
+    if (q === part || Atomics.load(flags, q) !== 1) continue;
+    views().u8.set(bytes.subarray(rows[q] * rec, rows[q + 1] * rec), scratch);
+    const st = ex.md_pairs_pass_rows(p.h, scratch, rows[q], rows[q + 1], true);
+    if (st !== 0) { ex.md_free(scratch); raise(st, fn); }
+  }
+  ex.md_free(scratch);
+}
+
+function begin(m) {
+  if (!m.split) return beginPass(m);
+  try {
+    beginPass(m);
+  } catch (e) { // failed before handing its rows over: the others do not wait for them
+    const flags = new Int32Array(m.split.buf, 0, m.split.rows.length - 1);
+    Atomics.compareExchange(flags, m.split.part, 0, 2);
+    Atomics.notify(flags, m.split.part);
+    throw e;
+  }
+}
+
+function beginPass({ matrix, rank, options, share, learned, split }) {
   release();
   const ex = exportsOf(), n = rank.length, d = n ? matrix.length / n : 0;
   const p = { h: 0, matrix: 0, slot: alloc(16, "matrix"), limit: options.limit, bounds: 0, n, learned: learned ?? null };
@@ -46,10 +98,13 @@ function begin({ matrix, rank, options, share, learned }) {
   views().f32.set(matrix, p.matrix >>> 2);
   const r = alloc(rank.length * 4, "keys");
   views().u32.set(rank, r >>> 2);
-  const st = ex.md_pairs_pass_new(p.matrix, n, d, r, options.floor, options.perSourceK, p.slot);
+  const st = split ? ex.md_pairs_pass_new_part(p.matrix, n, d, r, options.floor, options.perSourceK,
+    split.rows[split.part], split.rows[split.part + 1], p.slot)
+    : ex.md_pairs_pass_new(p.matrix, n, d, r, options.floor, options.perSourceK, p.slot);
   ex.md_free(r);
   if (st !== 0) raise(st, fn);
   p.h = views().u32[p.slot >>> 2];
+  if (split) exchange(p, split, d);
 }
 
 /** The pass's lists, copied out of memory as parallel arrays. */

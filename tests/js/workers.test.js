@@ -161,6 +161,45 @@ describe("workers", () => {
     }
   });
 
+  // The setup split: each worker computes half the rows' int16 copies and
+  // norms and takes the other half from shared memory; a part whose worker
+  // failed (flag 2) is computed by the one that waits for it.
+  test("workers splitting the setup answer exactly, and a missing part is computed instead", async () => {
+    const r = rng(43), n = 360, d = 40;
+    const m = new Float32Array(n * d).map(() => r() * 2 - 1);
+    for (let i = 5; i < n; i += 13) m.copyWithin(i * d, (i - 5) * d, (i - 4) * d);
+    m.fill(0, 100 * d, 101 * d);
+    const keys = Array.from({ length: n }, (_, i) => `s${(i * 31) % 97}-${i}`);
+    const options = { floor: 0, perSourceK: 4, limit: 1e9 };
+    const want = md.topNeighborPairsPacked(m, keys, options);
+    const rank = new Uint32Array(n);
+    [...keys.keys()].sort((a, b) => (keys[a] < keys[b] ? -1 : 1)).forEach((i, at) => { rank[i] = at; });
+    const matrix = new Float32Array(new SharedArrayBuffer(4 * m.length));
+    matrix.set(m);
+    const { mergeNeighborTiles } = await import("../../js/src/neighbors.js");
+    const ws = [0, 1].map(() => new Worker(new URL("../../js/src/workers-tile.js", import.meta.url)));
+    const ask = (w, msg) => new Promise((resolve) => { w.once("message", resolve); w.postMessage(msg); });
+    try {
+      const module = new WebAssembly.Module(bytes), rows = [0, 170, n];
+      const bufOf = () => new SharedArrayBuffer(8 + n * (24 + 2 * 64));
+      const buf = bufOf();
+      const begin = (part) => ({ matrix, rank, options, split: { part, rows, buf } });
+      const got = await Promise.all(ws.map((w, i) => ask(w, { id: 1, wasm: module, op: "add", range: i ? [150, n] : [0, 150], begin: begin(i) })));
+      expect(got.map((x) => x.error)).toEqual([undefined, undefined]);
+      expect([...new Int32Array(buf, 0, 2)]).toEqual([1, 1]); // both handed their rows over
+      const parts = await Promise.all(ws.map((w) => ask(w, { id: 2, op: "end" })));
+      expect(mergeNeighborTiles(keys, parts.map((x) => x.tile), options)).toEqual(want);
+      // part 1 failed: worker 0 computes its rows itself
+      const lone = bufOf();
+      new Int32Array(lone, 0, 2)[1] = 2;
+      expect((await ask(ws[0], { id: 3, op: "add", range: [0, n], begin: { matrix, rank, options, split: { part: 0, rows, buf: lone } } })).error).toBeUndefined();
+      const { tile } = await ask(ws[0], { id: 4, op: "end" });
+      expect(mergeNeighborTiles(keys, [tile], options)).toEqual(want);
+    } finally {
+      await Promise.all(ws.map((w) => w.terminate()));
+    }
+  });
+
   test("the one-shot form agrees", async () => {
     const m = new Float32Array(40 * 8).map((_, i) => Math.sin(i));
     const keys = Array.from({ length: 40 }, (_, i) => `r${i}`);
