@@ -63,7 +63,11 @@ function pool(size) {
       // as the package's pool: more than one worker read one SharedArrayBuffer copy
       const shared = size > 1 ? new Float32Array(new SharedArrayBuffer(matrix.byteLength)) : matrix;
       if (size > 1) shared.set(matrix);
-      let next = 0;
+      // as the package's pool: the workers that take tiles split the setup by rows
+      const setups = size > 1 ? Math.min(size, count) : 1, rec = 24 + 2 * Math.ceil(d / 32) * 32;
+      const split = setups > 1 && !a["no-split"] ? { rows: Array.from({ length: setups + 1 }, (_, q) => Math.floor((q * rows) / setups)),
+        buf: new SharedArrayBuffer(((4 * setups + 7) & ~7) + rows * rec) } : null;
+      let next = 0, begun = 0;
       // as the package's pool: the bounds in shared memory, read and raised by every worker
       const share = size > 1 && tiles > size, learned = share ? new Float32Array(new SharedArrayBuffer(4 * rows)).fill(-Infinity) : null;
       // as the package's pool: two tiles in flight per worker
@@ -75,7 +79,7 @@ function pool(size) {
           if (next >= count || (ahead && count - next < size)) return;
           const t = next++;
           inflight.push(ask(w, { range: [bounds[t], bounds[t + 1]], share,
-            ...(started ? {} : { begin: { matrix: shared, share, learned } }) }));
+            ...(started ? {} : { begin: { matrix: shared, share, learned, split: split ? { ...split, part: begun++ } : undefined } }) }));
           started = true;
         };
         send(false);

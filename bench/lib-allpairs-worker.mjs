@@ -34,7 +34,25 @@ parentPort.on("message", (m) => {
     parentPort.postMessage({ id: m.id, tile, ms, cpuMs: cpuMs() }, [tile.src.buffer, tile.dst.buffer, tile.sim.buffer]);
     return;
   }
-  if (m.begin) { pass = md.passInParts(m.begin.matrix, m.d, m.options); learned = m.begin.learned ?? null; }
+  if (m.begin) {
+    const split = m.begin.split; // as the package's worker: a share of the setup, the rest from the others
+    pass = md.passInParts(m.begin.matrix, m.d, m.options, split ? [split.rows[split.part], split.rows[split.part + 1]] : null);
+    learned = m.begin.learned ?? null;
+    if (split) {
+      const P = split.rows.length - 1, rec = 24 + 2 * Math.ceil(m.d / 32) * 32, head = (4 * P + 7) & ~7;
+      const flags = new Int32Array(split.buf, 0, P), bytes = new Uint8Array(split.buf, head);
+      const range = (q) => bytes.subarray(split.rows[q] * rec, split.rows[q + 1] * rec);
+      const mine = new Uint8Array(range(split.part).length);
+      pass.rows(mine, split.rows[split.part], split.rows[split.part + 1], false);
+      range(split.part).set(mine);
+      Atomics.store(flags, split.part, 1);
+      Atomics.notify(flags, split.part);
+      for (let q = 0; q < P; q++) {
+        while (Atomics.load(flags, q) === 0) Atomics.wait(flags, q, 0, 50);
+        if (q !== split.part) pass.rows(range(q).slice(), split.rows[q], split.rows[q + 1], true);
+      }
+    }
+  }
   // as the package's worker: the others' bounds before the tile (from shared
   // memory, or the copy sent with it), this pass's raised into them after
   const others = learned ?? m.bounds;
