@@ -6,8 +6,9 @@
 //     instances over raw exports, as the package's pool runs them: row tiles
 //     of equal pair counts handed out from a queue as workers free up, each
 //     worker adding its tiles to one md_pairs_pass and sharing its pruning
-//     thresholds with the others between tiles; merged on the calling
-//     thread by md_merge_neighbor_pairs_ranked; the matrix is posted to the
+//     thresholds with the others through shared memory before and after each
+//     tile; merged on the calling thread by md_merge_neighbor_pairs_ranked;
+//     the matrix is posted to the
 //     workers inside the timing), and 2 workers with one static tile each
 //     (the earlier split, for comparison),
 //   - memdomain native (the same library; kernels chosen at run time),
@@ -62,8 +63,13 @@ function pool(size) {
       // as the package's pool: more than one worker read one SharedArrayBuffer copy
       const shared = size > 1 ? new Float32Array(new SharedArrayBuffer(matrix.byteLength)) : matrix;
       if (size > 1) shared.set(matrix);
-      let next = 0;
-      const share = size > 1 && tiles > size, learned = share ? new Float32Array(rows).fill(-Infinity) : null;
+      // as the package's pool: the workers that take tiles split the setup by rows
+      const setups = size > 1 ? Math.min(size, count) : 1, rec = 24 + 2 * Math.ceil(d / 32) * 32;
+      const split = setups > 1 && !a["no-split"] ? { rows: Array.from({ length: setups + 1 }, (_, q) => Math.floor((q * rows) / setups)),
+        buf: new SharedArrayBuffer(((4 * setups + 7) & ~7) + rows * rec) } : null;
+      let next = 0, begun = 0;
+      // as the package's pool: the bounds in shared memory, read and raised by every worker
+      const share = size > 1 && tiles > size, learned = share ? new Float32Array(new SharedArrayBuffer(4 * rows)).fill(-Infinity) : null;
       // as the package's pool: two tiles in flight per worker
       const drive = async (w, i) => {
         let started = false;
@@ -73,14 +79,13 @@ function pool(size) {
           if (next >= count || (ahead && count - next < size)) return;
           const t = next++;
           inflight.push(ask(w, { range: [bounds[t], bounds[t + 1]], share,
-            ...(started ? { bounds: learned?.slice() } : { begin: { matrix: shared, share } }) }));
+            ...(started ? {} : { begin: { matrix: shared, share, learned, split: split ? { ...split, part: begun++ } : undefined } }) }));
           started = true;
         };
         send(false);
         send(true);
         while (inflight.length) {
           const r = await inflight.shift();
-          if (learned && r.bounds) for (let j = 0; j < rows; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
           busy[i] += r.ms;
           cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
           taken[i]++;
@@ -154,6 +159,12 @@ const busyOf = (name, f = (x) => x.busy) => [0, 1].map((i) => median(runs[name].
 console.error(`rounds ${rounds}, ${tiles} tiles on the queue; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
 console.error(`median CPU ms (all threads): ${names.map((c) => `${c} ${med(c, (x) => x.cpuMs).toFixed(0)}`).join(", ")}`);
 console.error(`per-round ratios 1w / 2w: ${runs.workers1.map((x, i) => (x.ms / runs.workers2[i].ms).toFixed(2)).join(" ")}`);
+// The same ratio in thread CPU time: 1 worker's CPU over the busier of the two
+// workers' (10 ms ticks). Waiting for a core taken by another process does
+// not count, so on a shared machine this shows what the split itself costs.
+const cpuOf = (x) => (x.workerCpu.every((c) => c !== null) ? x.workerCpu : x.busy);
+const cpuRatio = median(runs.workers1.map((x) => cpuOf(x)[0])) / median(runs.workers2.map((x) => Math.max(...cpuOf(x))));
+console.error(`1 worker's thread CPU / the busier of 2 workers' (medians): ${cpuRatio.toFixed(2)}x`);
 console.error(`median worker busy ms (CPU ms), 2 workers static: ${busyOf("workers2static")} (${busyOf("workers2static", load2)}), max/mean ${balance("workers2static").toFixed(3)}; on the queue: ${busyOf("workers2")} (${busyOf("workers2", load2)}), max/mean ${balance("workers2").toFixed(3)}`);
 const nat = native("pairs", n, d, k, "ordered"); // keys in row order, as the ranked wasm pass
 
@@ -182,7 +193,7 @@ const ref = digest(single.value);
 const sameAs = (x) => JSON.stringify(digest(x)) === JSON.stringify(ref);
 const identical = names.every((c) => runs[c].every((x) => sameAs(x.value))) && (!nat || (nat.len === ref.len && Object.is(nat.sum, ref.sum) && nat.ix === ref.ix));
 const row = { workload: `all pairs top-${k}, n=${n}, d=${d}`, n, d, k, wasm: single.ms, workers1: w1.ms, workers2: w2.ms,
-  workers2static: w2s.ms, tiles, rounds, coresUsed2, coresUsed2static: coresUsed2s, balance2: balance("workers2"),
+  workers2static: w2s.ms, tiles, rounds, cpuRatio, coresUsed2, coresUsed2static: coresUsed2s, balance2: balance("workers2"),
   balance2static: balance("workers2static"), load: [loadBefore, loadAfter],
   cpuMs: Object.fromEntries(names.map((c) => [c, med(c, (x) => x.cpuMs)])), native: nat?.ms, numpy: np?.ms, numpyBlas: np?.blas, numpyRecall: np?.recall, pairs: ref.len, identical };
 const x = (p, q) => (p === undefined || q === undefined ? "" : (p / q).toFixed(2) + "x");

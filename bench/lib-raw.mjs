@@ -109,14 +109,23 @@ export function rawInstance(module) {
   }
 
   /** md_pairs_pass over a matrix copied in once: add(b, e) per part, pairs() for the lists so far (keys in row order). */
-  function passInParts(matrix, d, o) {
+  function passInParts(matrix, d, o, part = null) {
     const n = matrix.length / d, mp = alloc(matrix.length * 4 + 4), out = alloc(16);
     f32().set(matrix, mp >>> 2);
-    check(ex.md_pairs_pass_new(mp, n, d, 0, o.floor, o.perSourceK, slot), "md_pairs_pass_new");
+    if (part) check(ex.md_pairs_pass_new_part(mp, n, d, 0, o.floor, o.perSourceK, part[0], part[1], slot), "md_pairs_pass_new_part");
+    else check(ex.md_pairs_pass_new(mp, n, d, 0, o.floor, o.perSourceK, slot), "md_pairs_pass_new");
     const h = u32()[slot >>> 2];
     return {
       n, d,
       add(b, e) { check(ex.md_pairs_pass_add(h, b, e), "md_pairs_pass_add"); },
+      /** md_pairs_pass_rows: rows [b, e) written to (take = false) or read from (take = true) bytes. */
+      rows(bytes, b, e, take) {
+        const p = alloc(Math.max(1, bytes.length));
+        if (take) new Uint8Array(mem.buffer).set(bytes, p);
+        check(ex.md_pairs_pass_rows(h, p, b, e, take), "md_pairs_pass_rows");
+        if (!take) bytes.set(new Uint8Array(mem.buffer, p, bytes.length));
+        ex.md_free(p);
+      },
       /** md_pairs_pass_share: raise this pass's thresholds to b (n floats), return the higher of each. */
       share(b) {
         const p = alloc(4 * n);

@@ -813,6 +813,22 @@ md_status md_pairs_pass_pairs(md_pairs_pass *pass, bool final, double limit, md_
  * can drop pairs the answer needs. MD_ERR_NULL for a NULL pass or array.
  */
 md_status md_pairs_pass_share(md_pairs_pass *pass, float *bounds);
+/**
+ * Workers splitting the setup too (each pass's int16 copies, norms and
+ * scales cost about 5% of a pass, repeated by every worker):
+ * md_pairs_pass_new_part is md_pairs_pass_new that computes that data for
+ * rows [part_begin, part_end) only; md_pairs_pass_rows with take = false
+ * writes rows [row_begin, row_end) of it to buf, ROW records of 24 + 2 dp
+ * bytes each (dp = d rounded up to a multiple of 32), and with take = true
+ * reads such records, written by a pass over the same matrix and ranks,
+ * into this one. Rows neither computed nor taken are computed at the first
+ * add, share or pairs, which also ends the exchange (md_pairs_pass_rows is
+ * then a no-op, as it is for a pass that does not prune). MD_ERR_RANGE for
+ * a range past n.
+ */
+md_status md_pairs_pass_new_part(const float *matrix, size_t n, size_t d, const uint32_t *rank, double floor,
+                                 double per_source_k, size_t part_begin, size_t part_end, md_pairs_pass **out);
+md_status md_pairs_pass_rows(md_pairs_pass *pass, void *buf, size_t row_begin, size_t row_end, bool take);
 /** Release a pass (NULL is a no-op). */
 void md_pairs_pass_free(md_pairs_pass *pass);
 

@@ -632,22 +632,38 @@ MDI_SMALL static md_status pruner_init(pruner *p, const float *const *rows, size
     return MD_OK;
 }
 
+MDI_SMALL static void pruner_pack(pruner *p, int16_t *a, int16_t *panels);
+
+/* Row j's bounds and threshold from its flag and rho. */
+MDI_SMALL static void pruner_derive(pruner *p, size_t j) {
+    if (p->flag[j]) return;
+    p->ai[j] = mdi_float_up(1.0 + (double)p->rho[j]);
+    p->bi[j] = mdi_float_up((double)p->rho[j] + (double)MDI_FILTER_MARGIN);
+    p->tau[j] = p->shared[j] ? -INFINITY : p->floor_f;
+}
+
+/* Norms, flags and int16 copies (a, row-major from row_begin) of rows [b, e). */
+MDI_SMALL __attribute__((noinline)) static void pruner_row_data(pruner *p, int16_t *a, size_t b, size_t e) {
+    const size_t d = p->d, dp = p->dp;
+    for (size_t j = b; j < e; j++) {
+        double ss = sum_sq_f32(p->rows[j], d);
+        p->norm[j] = sqrt(ss);
+        if (!mdi_quantize(p->rows[j], d, dp, ss, 16, MDI_Q16_CAP2, a + (j - p->row_begin) * dp, &p->w[j], &p->rho[j]))
+            p->flag[j] = ss == 0 ? ROW_ZERO : ROW_BAD;
+        pruner_derive(p, j);
+    }
+}
+
 /* Norms, flags, int16 copies of rows [row_begin, n) (a, row-major) and
  * their destination panels. */
 MDI_SMALL __attribute__((noinline)) static void pruner_rows(pruner *p, int16_t *a, int16_t *panels) {
-    const size_t n = p->n, d = p->d, dp = p->dp, QP = p->K->qp, row_begin = p->row_begin, jb = row_begin + 1;
-    for (size_t j = row_begin; j < n; j++) {
-        double ss = sum_sq_f32(p->rows[j], d);
-        p->norm[j] = sqrt(ss);
-        int16_t *aj = a + (j - row_begin) * dp;
-        if (!mdi_quantize(p->rows[j], d, dp, ss, 16, MDI_Q16_CAP2, aj, &p->w[j], &p->rho[j])) {
-            p->flag[j] = ss == 0 ? ROW_ZERO : ROW_BAD;
-            continue;
-        }
-        p->ai[j] = mdi_float_up(1.0 + (double)p->rho[j]);
-        p->bi[j] = mdi_float_up((double)p->rho[j] + (double)MDI_FILTER_MARGIN);
-        p->tau[j] = p->shared[j] ? -INFINITY : p->floor_f;
-    }
+    pruner_row_data(p, a, p->row_begin, p->n);
+    pruner_pack(p, a, panels);
+}
+
+/* The destination panels of a's rows from row_begin + 1. */
+MDI_SMALL static void pruner_pack(pruner *p, int16_t *a, int16_t *panels) {
+    const size_t n = p->n, dp = p->dp, QP = p->K->qp, row_begin = p->row_begin, jb = row_begin + 1;
     const size_t n_panels = (n - jb + QP - 1) / QP;
     for (size_t q = 0; q < n_panels; q++) {
         size_t j0 = jb + q * QP, cnt = n - j0 < QP ? n - j0 : QP;
@@ -750,16 +766,21 @@ MDI_SMALL __attribute__((noinline)) static md_status prune_scan(pruner *p, const
 
 /* The pruner's rows set up: p->a (int16 rows [row_begin, n)) and p->panels
  * (destination panels from row_begin + 1), then norms, flags and bounds. */
-MDI_SMALL static md_status pruner_setup(pruner *p, const float *const *rows, size_t n, size_t d, size_t row_begin,
+MDI_SMALL static md_status pruner_alloc(pruner *p, const float *const *rows, size_t n, size_t d, size_t row_begin,
                               size_t row_end, selector *s) {
     md_status st = pruner_init(p, rows, n, d, row_begin, row_end, s, s->cap);
     if (st != MD_OK) return st;
     const size_t QP = p->K->qp, n_panels = (n - row_begin - 1 + QP - 1) / QP;
     p->a = mdi_alloc_array(n - row_begin, p->dp * sizeof(int16_t));
     p->panels = mdi_alloc_array(n_panels * QP, p->dp * sizeof(int16_t));
-    if (!p->a || !p->panels) return MD_ERR_NOMEM;
-    pruner_rows(p, p->a, p->panels);
-    return MD_OK;
+    return p->a && p->panels ? MD_OK : MD_ERR_NOMEM;
+}
+
+MDI_SMALL static md_status pruner_setup(pruner *p, const float *const *rows, size_t n, size_t d, size_t row_begin,
+                              size_t row_end, selector *s) {
+    md_status st = pruner_alloc(p, rows, n, d, row_begin, row_end, s);
+    if (st == MD_OK) pruner_rows(p, p->a, p->panels);
+    return st;
 }
 
 __attribute__((noinline)) static md_status all_pairs_pruned(const float *const *rows, size_t n, size_t d,
@@ -1273,8 +1294,10 @@ struct md_pairs_pass {
     pruner p;
     size_t *rank, d;
     uint8_t *added;   /* sources already added */
+    uint8_t *have;    /* rows whose data is in (pending passes) */
     md_status failed; /* a part that failed leaves the lists incomplete */
-    bool pruned;
+    bool pruned, pending; /* pending: panels and the AUTO probe wait for every row's data */
+    int mode;
 };
 
 MDI_SMALL void md_pairs_pass_free(md_pairs_pass *pp) {
@@ -1284,16 +1307,20 @@ MDI_SMALL void md_pairs_pass_free(md_pairs_pass *pp) {
     vset_free(&pp->v);
     free(pp->rank);
     free(pp->added);
+    free(pp->have);
     free(pp);
 }
 
 MDI_SMALL md_status mdi_pairs_pass_new(const float *matrix, size_t n, size_t d, const uint32_t *rank, double floor,
-                             double per_source_k, int mode, md_pairs_pass **out) {
+                             double per_source_k, int mode, size_t part_begin, size_t part_end,
+                             md_pairs_pass **out) {
     if (!out) return MD_ERR_NULL;
     *out = NULL;
+    if (part_begin > part_end || part_end > n) return MD_ERR_RANGE;
     md_pairs_pass *pp = mdi_calloc_array(1, sizeof *pp);
     if (!pp) return MD_ERR_NOMEM;
     pp->d = d;
+    pp->mode = mode;
     md_status st = packed_vset(matrix, n, d, &pp->v);
     if (st == MD_OK) st = widen_ranks(rank, n, &pp->rank);
     if (st == MD_OK) st = prepare_ranks(pp->rank, n, opts3(floor, per_source_k, 0), &pp->s, NULL, true);
@@ -1304,13 +1331,15 @@ MDI_SMALL md_status mdi_pairs_pass_new(const float *matrix, size_t n, size_t d, 
     const selector *s = &pp->s;
     bool prune = mode == MDI_TOP_PRUNED ? can_prune(n, d, s) : mode == MDI_TOP_AUTO && prune_pays(n, d, 0, n, s);
     if (st == MD_OK && n > 1 && prune) {
-        pp->pruned = true;
-        st = pruner_setup(&pp->p, pp->v.f, n, d, 0, n, &pp->s);
-        pp->p.keep_going = true; /* parts cannot fall back once one has offered pairs */
-        if (st == MD_OK && mode == MDI_TOP_AUTO && !probe_pays(&pp->p, pp->p.a, pp->p.panels)) {
-            pruner_free(&pp->p);
-            pp->pruned = false;
+        pp->pruned = pp->pending = true;
+        st = pruner_alloc(&pp->p, pp->v.f, n, d, 0, n, &pp->s);
+        pp->have = mdi_calloc_array(n, 1);
+        if (st == MD_OK && !pp->have) st = MD_ERR_NOMEM;
+        if (st == MD_OK) {
+            pruner_row_data(&pp->p, pp->p.a, part_begin, part_end);
+            memset(pp->have + part_begin, 1, part_end - part_begin);
         }
+        pp->p.keep_going = true; /* parts cannot fall back once one has offered pairs */
     }
     if (st != MD_OK) {
         md_pairs_pass_free(pp);
@@ -1322,11 +1351,61 @@ MDI_SMALL md_status mdi_pairs_pass_new(const float *matrix, size_t n, size_t d, 
 
 MDI_SMALL md_status md_pairs_pass_new(const float *matrix, size_t n, size_t d, const uint32_t *rank, double floor,
                             double per_source_k, md_pairs_pass **out) {
-    return mdi_pairs_pass_new(matrix, n, d, rank, floor, per_source_k, MDI_TOP_AUTO, out);
+    return mdi_pairs_pass_new(matrix, n, d, rank, floor, per_source_k, MDI_TOP_AUTO, 0, n, out);
+}
+
+MDI_SMALL md_status md_pairs_pass_new_part(const float *matrix, size_t n, size_t d, const uint32_t *rank,
+                                 double floor, double per_source_k, size_t part_begin, size_t part_end,
+                                 md_pairs_pass **out) {
+    return mdi_pairs_pass_new(matrix, n, d, rank, floor, per_source_k, MDI_TOP_AUTO, part_begin, part_end, out);
+}
+
+/* Before the first part: every row's data is in, so the panels are packed
+ * and (AUTO) the probe decides whether the pass prunes. */
+MDI_SMALL static void pass_ready(md_pairs_pass *pp) {
+    if (!pp->pending) return;
+    pp->pending = false;
+    for (size_t j = 0; j < pp->v.n; j++) /* rows no other pass handed over: computed here */
+        if (!pp->have[j]) pruner_row_data(&pp->p, pp->p.a, j, j + 1);
+    pruner_pack(&pp->p, pp->p.a, pp->p.panels);
+    if (pp->mode == MDI_TOP_AUTO && !probe_pays(&pp->p, pp->p.a, pp->p.panels)) {
+        pruner_free(&pp->p);
+        pp->pruned = false;
+    }
+}
+
+/* One row's record for md_pairs_pass_rows: norm (f64), w and rho (f32), flag, then the int16 copy. */
+#define ROW_HEAD 24
+MDI_SMALL md_status md_pairs_pass_rows(md_pairs_pass *pp, void *buf, size_t row_begin, size_t row_end, bool take) {
+    if (!pp || !buf) return MD_ERR_NULL;
+    if (row_begin > row_end || row_end > pp->v.n) return MD_ERR_RANGE;
+    if (!pp->pending) return MD_OK; /* not pruned, or the rows are in use: nothing to exchange */
+    pruner *p = &pp->p;
+    const size_t dp = p->dp;
+    for (size_t j = row_begin; j < row_end; j++) {
+        uint8_t *r = (uint8_t *)buf + (j - row_begin) * (ROW_HEAD + 2 * dp);
+        if (take) {
+            memcpy(&p->norm[j], r, 8);
+            memcpy(&p->w[j], r + 8, 4);
+            memcpy(&p->rho[j], r + 12, 4);
+            p->flag[j] = r[16] <= ROW_BAD ? r[16] : ROW_BAD;
+            memcpy(p->a + j * dp, r + ROW_HEAD, 2 * dp);
+            pruner_derive(p, j);
+            pp->have[j] = 1;
+        } else {
+            memcpy(r, &p->norm[j], 8);
+            memcpy(r + 8, &p->w[j], 4);
+            memcpy(r + 12, &p->rho[j], 4);
+            r[16] = p->flag[j];
+            memcpy(r + ROW_HEAD, p->a + j * dp, 2 * dp);
+        }
+    }
+    return MD_OK;
 }
 
 MDI_SMALL md_status md_pairs_pass_add(md_pairs_pass *pp, size_t row_begin, size_t row_end) {
     if (!pp) return MD_ERR_NULL;
+    pass_ready(pp);
     if (pp->failed != MD_OK) return pp->failed;
     if (row_begin > row_end || row_end > pp->v.n) return MD_ERR_RANGE;
     for (size_t i = row_begin; i < row_end; i++)
@@ -1341,6 +1420,7 @@ MDI_SMALL md_status md_pairs_pass_add(md_pairs_pass *pp, size_t row_begin, size_
 
 MDI_SMALL md_status md_pairs_pass_share(md_pairs_pass *pp, float *bounds) {
     if (!pp || MDI_BAD_IN(bounds, pp->v.n)) return MD_ERR_NULL;
+    pass_ready(pp);
     if (pp->failed != MD_OK) return pp->failed;
     for (size_t j = 0; pp->pruned && j < pp->v.n; j++) {
         if (pp->p.flag[j] || pp->p.shared[j]) continue;
@@ -1355,6 +1435,7 @@ MDI_SMALL md_status md_pairs_pass_pairs(md_pairs_pass *pp, bool final, double li
     if (!out) return MD_ERR_NULL;
     clear_out(out);
     if (!pp) return MD_ERR_NULL;
+    pass_ready(pp);
     if (pp->failed != MD_OK) return pp->failed;
     md_status st = MD_OK;
     if (pp->pruned) {

@@ -42,7 +42,8 @@ md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, const md_str 
 /* md_pairs_pass_new with the pruning mode forced (AUTO: pruned when it pays
  * and the probe agrees; PRUNED: whenever a bound exists; EXACT: never). */
 md_status mdi_pairs_pass_new(const float *matrix, size_t n, size_t d, const uint32_t *rank, double floor,
-                             double per_source_k, int mode, md_pairs_pass **out);
+                             double per_source_k, int mode, size_t part_begin, size_t part_end,
+                             md_pairs_pass **out);
 
 /* md_top_neighbor_pairs with the pruning mode forced. */
 md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,

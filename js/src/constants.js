@@ -90,6 +90,8 @@ export const SIGNATURES = /* @__PURE__ */ Object.freeze({
   md_pairs_pass_pairs: "pnnp",
   md_pairs_pass_free: "p",
   md_pairs_pass_share: "pp",
+  md_pairs_pass_new_part: "pnnpnnnnp",
+  md_pairs_pass_rows: "ppnnn",
   md_rows_new: "np",
   md_rows_free: "p",
   md_rows_append: "ppn",

@@ -1,19 +1,24 @@
 // The tile worker: its own module instance (this glue, imported here) that
 // computes the tiles of an all-pairs pass it is handed one at a time. Runs as
 // a Node worker_threads Worker or a module Web Worker. Messages:
-//   { op: "add", range: [b, e], begin?: { matrix, rank, options, share },
-//     bounds? }: begin starts a pass (the matrix copied into this instance's
-//     memory once, an md_pairs_pass set up over it); the range's sources are
-//     added. With share, md_pairs_pass_share then raises this pass's pruning
-//     thresholds to bounds (what the other workers' passes learned) and the
-//     answer carries the higher of the two per row, for the others.
+//   { op: "add", range: [b, e], begin?: { matrix, rank, options, share,
+//     learned? }, bounds? }: begin starts a pass (the matrix copied into this
+//     instance's memory once, an md_pairs_pass set up over it); the range's
+//     sources are added. With share, md_pairs_pass_share first raises this
+//     pass's pruning thresholds to what the other workers' passes learned
+//     (learned, a Float32Array in shared memory that every worker reads and
+//     raises, or else bounds, a copy sent with the tile), and after the tile
+//     the higher of the two per row goes back: into learned, or in the answer.
+//     With begin.split ({ part, rows, buf }), the workers that began the
+//     pass split its setup (int16 copies, norms) by rows and exchange it
+//     through buf, a SharedArrayBuffer (see exchange).
 //   { op: "end" }: the pass's lists ({ sim, src, dst }, grouped by source,
 //     for mergeNeighborTiles); the pass and its copy are released.
 // Each answer carries ms, the time spent in it.
 import { exportsOf, init, isInitialized, raise, rangeError, views } from "./core.js";
 
 const fn = "topNeighborPairsParallel";
-let pass = null; // { h, matrix, slot, limit, bounds, n }: the pass in progress
+let pass = null; // { h, matrix, slot, limit, bounds, n, learned }: the pass in progress
 
 function release() {
   if (!pass) return;
@@ -31,10 +36,59 @@ function alloc(bytes, arg) {
   return p;
 }
 
-function begin({ matrix, rank, options, share }) {
+/**
+ * The setup split between the workers that began this pass (split: { part,
+ * rows, buf }): this worker computed the data of rows [rows[part],
+ * rows[part + 1]) (md_pairs_pass_new_part); it hands them over through buf
+ * (a SharedArrayBuffer: one Int32 flag per part, then the records of
+ * md_pairs_pass_rows) and takes the others' as they are posted, waiting at
+ * most 10 s (rows not handed over are computed at the first tile).
+ */
+function exchange(p, { part, rows, buf }, d) {
+  const ex = exportsOf(), P = rows.length - 1, rec = 24 + 2 * Math.ceil(d / 32) * 32, head = (4 * P + 7) & ~7;
+  const flags = new Int32Array(buf, 0, P), bytes = new Uint8Array(buf, head);
+  let most = 0;
+  for (let q = 0; q < P; q++) most = Math.max(most, rows[q + 1] - rows[q]);
+  const scratch = alloc(Math.max(1, most * rec), "matrix"), at = rows[part], len = (rows[part + 1] - at) * rec;
+  try {
+    const st = ex.md_pairs_pass_rows(p.h, scratch, at, rows[part + 1], false);
+    if (st !== 0) raise(st, fn);
+    bytes.set(views().u8.subarray(scratch, scratch + len), at * rec);
+    Atomics.store(flags, part, 1);
+  } catch (e) {
+    Atomics.store(flags, part, 2); // failed: the others compute these rows
+    throw e;
+  } finally {
+    Atomics.notify(flags, part);
+    if (Atomics.load(flags, part) !== 1) ex.md_free(scratch);
+  }
+  const deadline = performance.now() + 10000;
+  for (let q = 0; q < P; q++) {
+    while (Atomics.load(flags, q) === 0 && performance.now() < deadline) Atomics.wait(flags, q, 0, 50);
+    if (q === part || Atomics.load(flags, q) !== 1) continue;
+    views().u8.set(bytes.subarray(rows[q] * rec, rows[q + 1] * rec), scratch);
+    const st = ex.md_pairs_pass_rows(p.h, scratch, rows[q], rows[q + 1], true);
+    if (st !== 0) { ex.md_free(scratch); raise(st, fn); }
+  }
+  ex.md_free(scratch);
+}
+
+function begin(m) {
+  if (!m.split) return beginPass(m);
+  try {
+    beginPass(m);
+  } catch (e) { // failed before handing its rows over: the others do not wait for them
+    const flags = new Int32Array(m.split.buf, 0, m.split.rows.length - 1);
+    Atomics.compareExchange(flags, m.split.part, 0, 2);
+    Atomics.notify(flags, m.split.part);
+    throw e;
+  }
+}
+
+function beginPass({ matrix, rank, options, share, learned, split }) {
   release();
   const ex = exportsOf(), n = rank.length, d = n ? matrix.length / n : 0;
-  const p = { h: 0, matrix: 0, slot: alloc(16, "matrix"), limit: options.limit, bounds: 0, n };
+  const p = { h: 0, matrix: 0, slot: alloc(16, "matrix"), limit: options.limit, bounds: 0, n, learned: learned ?? null };
   pass = p;
   if (share) {
     p.bounds = alloc(n * 4, "matrix");
@@ -44,10 +98,13 @@ function begin({ matrix, rank, options, share }) {
   views().f32.set(matrix, p.matrix >>> 2);
   const r = alloc(rank.length * 4, "keys");
   views().u32.set(rank, r >>> 2);
-  const st = ex.md_pairs_pass_new(p.matrix, n, d, r, options.floor, options.perSourceK, p.slot);
+  const st = split ? ex.md_pairs_pass_new_part(p.matrix, n, d, r, options.floor, options.perSourceK,
+    split.rows[split.part], split.rows[split.part + 1], p.slot)
+    : ex.md_pairs_pass_new(p.matrix, n, d, r, options.floor, options.perSourceK, p.slot);
   ex.md_free(r);
   if (st !== 0) raise(st, fn);
   p.h = views().u32[p.slot >>> 2];
+  if (split) exchange(p, split, d);
 }
 
 /** The pass's lists, copied out of memory as parallel arrays. */
@@ -80,15 +137,22 @@ async function serve(post, m) {
     }
     if (m.begin) begin(m.begin);
     if (!pass) throw new Error(`${fn}: no pass in progress (internal error in memdomain)`);
-    const ex = exportsOf();
-    if (m.bounds && pass.bounds && m.bounds.length === pass.n) views().f32.set(m.bounds, pass.bounds >>> 2);
+    const ex = exportsOf(), at = pass.bounds >>> 2, n = pass.n;
+    const others = pass.learned ?? (m.bounds?.length === n ? m.bounds : null);
+    const share = () => { const sb = ex.md_pairs_pass_share(pass.h, pass.bounds); if (sb !== 0) raise(sb, fn); };
+    if (pass.bounds && others) { // raise this pass's thresholds to the others' before the tile
+      views().f32.set(others, at);
+      share();
+    }
     const st = ex.md_pairs_pass_add(pass.h, m.range[0], m.range[1]);
     if (st !== 0) raise(st, fn);
     let bounds;
-    if (pass.bounds) { // raise this pass's thresholds to the others', hand back the higher of each
-      const sb = ex.md_pairs_pass_share(pass.h, pass.bounds);
-      if (sb !== 0) raise(sb, fn);
-      bounds = views().f32.slice(pass.bounds >>> 2, (pass.bounds >>> 2) + pass.n);
+    if (pass.bounds) { // then hand back the higher of each: what this pass learned, for the others
+      share();
+      const f32 = views().f32, l = pass.learned;
+      // Raced by the other workers: a lost raise only leaves a lower bound, which is still one.
+      if (l) for (let j = 0; j < n; j++) { if (f32[at + j] > l[j]) l[j] = f32[at + j]; }
+      else bounds = f32.slice(at, at + n);
     }
     post({ id: m.id, ms: performance.now() - t0, bounds }, bounds ? [bounds.buffer] : []);
   } catch (e) {

@@ -157,10 +157,19 @@ async function startPool(fn, opts) {
     if (pool.length === 0) throw new Error(`${fn2}: the pool is closed`);
     const bounds = tileBounds(n, tiles), count = bounds.length - 1;
     const shared = shareable(matrix, pool.length), share = pool.length > 1;
-    // The highest threshold any worker's pass reported per row: handed to the
-    // others with their next tile, so each prunes with what all have learned.
-    const learned = share ? new Float32Array(n).fill(-Infinity) : null;
-    let next = 0;
+    // The highest threshold any worker's pass reported per row, so each prunes
+    // with what all have learned: in shared memory when the matrix is (each
+    // worker reads it before each tile and raises it after, no message and
+    // no lag), else handed to the others with their next tile.
+    const direct = share && typeof SharedArrayBuffer === "function" && shared.buffer instanceof SharedArrayBuffer;
+    const learned = share ? new Float32Array(direct ? new SharedArrayBuffer(4 * n) : n).fill(-Infinity) : null;
+    // Where memory is shared, the workers that take tiles also split the
+    // pass's setup (int16 copies, norms: about 5% of the pass, otherwise
+    // done by each) by rows, and exchange it through one SharedArrayBuffer.
+    const setups = direct ? Math.min(pool.length, count) : 1;
+    const split = setups > 1 ? { rows: Array.from({ length: setups + 1 }, (_, q) => Math.floor((q * n) / setups)),
+      buf: new SharedArrayBuffer(((4 * setups + 7) & ~7) + n * (24 + 2 * Math.ceil(matrix.length / n / 32) * 32)) } : null;
+    let next = 0, begun = 0;
     stats.tiles = count;
     stats.busyMs = pool.map(() => 0);
     stats.tilesPerWorker = pool.map(() => 0);
@@ -177,8 +186,9 @@ async function startPool(fn, opts) {
         if (next >= count || (ahead && count - next < pool.length)) return;
         const t = next++;
         const range = [bounds[t], bounds[t + 1]];
-        const p = ask(w, started ? { op: "add", range, bounds: learned?.slice() }
-          : { op: "add", range, begin: { matrix: shared, rank, options: o, share } });
+        const p = ask(w, started ? { op: "add", range, bounds: direct ? undefined : learned?.slice() }
+          : { op: "add", range, begin: { matrix: shared, rank, options: o, share, learned: direct ? learned : undefined,
+            split: split ? { ...split, part: begun++ } : undefined } });
         p.catch(() => {}); // awaited below; a failure is reported once
         inflight.push(p);
         started = true;
@@ -187,7 +197,7 @@ async function startPool(fn, opts) {
       send(true);
       while (inflight.length) {
         const r = await inflight.shift();
-        if (learned && r.bounds) for (let j = 0; j < n; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
+        if (learned && r.bounds && !direct) for (let j = 0; j < n; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
         stats.busyMs[i] += r.ms;
         stats.tilesPerWorker[i]++;
         if (!inflight.length) send(false);

@@ -184,7 +184,29 @@ static void parts_case(const float *m, size_t n, size_t d, const md_str *keys, m
     for (size_t c = nc; c > 1; c--) { size_t r = rng_below(&rng, c), t = order[c - 1]; order[c - 1] = order[r]; order[r] = t; }
     size_t np = 1 + rng_below(&rng, 3);
     md_pairs_pass *pass[3] = {NULL, NULL, NULL};
-    for (size_t w = 0; w < np; w++) CHECK(mdi_pairs_pass_new(m, n, d, rank, o.floor, o.per_source_k, mode, &pass[w]) == MD_OK);
+    /* the setup split too: each pass computes a share of the rows' data and
+     * takes some of the others' (the rest it computes itself) */
+    size_t part[4] = {0, n, n, n};
+    bool split = np > 1 && rng_below(&rng, 2);
+    if (split)
+        for (size_t w = 1; w < np; w++) part[w] = part[w - 1] + rng_below(&rng, n - part[w - 1] + 1);
+    for (size_t w = 0; w < np; w++)
+        CHECK(mdi_pairs_pass_new(m, n, d, rank, o.floor, o.per_source_k, mode, split ? part[w] : 0,
+                                 split ? (w + 1 < np ? part[w + 1] : n) : n, &pass[w]) == MD_OK);
+    if (split && n > 0) {
+        size_t rec = 24 + 2 * ((d + 31) / 32 * 32);
+        uint8_t *buf = malloc(n * rec);
+        for (size_t w = 0; w < np; w++) { /* each hands over its share, then takes the others' (some skipped) */
+            size_t b = part[w], e = w + 1 < np ? part[w + 1] : n;
+            CHECK(md_pairs_pass_rows(pass[w], buf + b * rec, b, e, false) == MD_OK);
+        }
+        for (size_t w = 0; w < np; w++)
+            for (size_t q = 0; q < np; q++) {
+                size_t b = part[q], e = q + 1 < np ? part[q + 1] : n;
+                if (q != w && rng_below(&rng, 4)) CHECK(md_pairs_pass_rows(pass[w], buf + b * rec, b, e, true) == MD_OK);
+            }
+        free(buf);
+    }
     float *bounds = malloc((n + 1) * sizeof(float));
     for (size_t j = 0; j < n; j++) bounds[j] = -INFINITY;
     for (size_t c = 0; c < nc; c++) {
@@ -246,6 +268,9 @@ static void test_parts(void) {
     CHECK(md_pairs_pass_new(NULL, 4, 16, NULL, 0, 2, &p) == MD_ERR_NULL && p == NULL);
     CHECK(md_pairs_pass_new(m, 4, 16, dup, 0, 2, &p) == MD_ERR_INVALID && p == NULL);
     CHECK(md_pairs_pass_new(m, 4, 16, bad, 0, 2, &p) == MD_ERR_RANGE && p == NULL);
+    CHECK(md_pairs_pass_new_part(m, 4, 16, NULL, 0, 2, 3, 2, &p) == MD_ERR_RANGE && p == NULL);
+    CHECK(md_pairs_pass_new_part(m, 4, 16, NULL, 0, 2, 0, 5, &p) == MD_ERR_RANGE && p == NULL);
+    CHECK(md_pairs_pass_rows(NULL, m, 0, 1, true) == MD_ERR_NULL);
     CHECK(md_pairs_pass_add(NULL, 0, 1) == MD_ERR_NULL);
     CHECK(md_pairs_pass_pairs(NULL, true, 10, &out) == MD_ERR_NULL && out.len == 0);
     CHECK(md_pairs_pass_new(m, 4, 16, NULL, 0, 2, &p) == MD_OK);

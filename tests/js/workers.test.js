@@ -119,6 +119,87 @@ describe("workers", () => {
     }
   });
 
+  // The bounds in shared memory: a worker raises them after each tile, and
+  // every raised value is one the row's k-th best pair reaches (a value above
+  // it would drop pairs the answer needs); a second worker started on them
+  // still answers its tiles exactly.
+  test("the shared bounds a tile raises stay below each row's k-th best similarity", async () => {
+    const r = rng(41), n = 400, d = 24, k = 3;
+    const m = new Float32Array(n * d).map(() => r() * 2 - 1);
+    for (let i = 7; i < n; i += 11) m.copyWithin(i * d, (i - 7) * d, (i - 6) * d); // duplicate rows: ties
+    m.fill(0, 20 * d, 21 * d); // a zero row
+    m[30 * d] = NaN; // a NaN row
+    const keys = Array.from({ length: n }, (_, i) => `k${(i * 7919) % 1009}-${i}`);
+    const options = { floor: -1, perSourceK: k, limit: 1e9 };
+    const all = md.topNeighborPairsPacked(m, keys, { floor: -1, perSourceK: n, limit: 1e9 });
+    const row = new Map(keys.map((key, i) => [key, i])), sims = keys.map(() => []);
+    for (const p of all) sims[row.get(p.src)].push(p.sim);
+    const kth = sims.map((s) => (s.length >= k ? s.sort((a, b) => b - a)[k - 1] : -Infinity));
+    const rank = new Uint32Array(n);
+    [...keys.keys()].sort((a, b) => (keys[a] < keys[b] ? -1 : 1)).forEach((i, at) => { rank[i] = at; });
+    const learned = new Float32Array(new SharedArrayBuffer(4 * n)).fill(-Infinity);
+    const matrix = new Float32Array(new SharedArrayBuffer(4 * m.length));
+    matrix.set(m);
+    const workersUp = [0, 1].map(() => new Worker(new URL("../../js/src/workers-tile.js", import.meta.url)));
+    const ask = (w, msg) => new Promise((resolve) => { w.once("message", resolve); w.postMessage(msg); });
+    try {
+      const module = new WebAssembly.Module(bytes), begin = { matrix, rank, options, share: true, learned };
+      const first = await ask(workersUp[0], { id: 1, wasm: module, op: "add", range: [0, 60], begin });
+      expect(first.error).toBeUndefined();
+      expect(first.bounds).toBeUndefined(); // raised in place, not sent back
+      const raised = [...learned.keys()].filter((j) => learned[j] > -Infinity);
+      expect(raised.length).toBeGreaterThan(n / 2);
+      for (const j of raised) expect(learned[j]).toBeLessThanOrEqual(kth[j]);
+      // the second worker prunes with them from its first tile; the two passes merged are the single pass
+      expect((await ask(workersUp[1], { id: 2, wasm: module, op: "add", range: [60, n], begin })).error).toBeUndefined();
+      for (const j of raised) expect(learned[j]).toBeLessThanOrEqual(kth[j]);
+      const parts = await Promise.all(workersUp.map((w, i) => ask(w, { id: 3 + i, op: "end" })));
+      const { mergeNeighborTiles } = await import("../../js/src/neighbors.js");
+      expect(mergeNeighborTiles(keys, parts.map((p) => p.tile), options)).toEqual(md.topNeighborPairsPacked(m, keys, options));
+    } finally {
+      await Promise.all(workersUp.map((w) => w.terminate()));
+    }
+  });
+
+  // The setup split: each worker computes half the rows' int16 copies and
+  // norms and takes the other half from shared memory; a part whose worker
+  // failed (flag 2) is computed by the one that waits for it.
+  test("workers splitting the setup answer exactly, and a missing part is computed instead", async () => {
+    const r = rng(43), n = 360, d = 40;
+    const m = new Float32Array(n * d).map(() => r() * 2 - 1);
+    for (let i = 5; i < n; i += 13) m.copyWithin(i * d, (i - 5) * d, (i - 4) * d);
+    m.fill(0, 100 * d, 101 * d);
+    const keys = Array.from({ length: n }, (_, i) => `s${(i * 31) % 97}-${i}`);
+    const options = { floor: 0, perSourceK: 4, limit: 1e9 };
+    const want = md.topNeighborPairsPacked(m, keys, options);
+    const rank = new Uint32Array(n);
+    [...keys.keys()].sort((a, b) => (keys[a] < keys[b] ? -1 : 1)).forEach((i, at) => { rank[i] = at; });
+    const matrix = new Float32Array(new SharedArrayBuffer(4 * m.length));
+    matrix.set(m);
+    const { mergeNeighborTiles } = await import("../../js/src/neighbors.js");
+    const ws = [0, 1].map(() => new Worker(new URL("../../js/src/workers-tile.js", import.meta.url)));
+    const ask = (w, msg) => new Promise((resolve) => { w.once("message", resolve); w.postMessage(msg); });
+    try {
+      const module = new WebAssembly.Module(bytes), rows = [0, 170, n];
+      const bufOf = () => new SharedArrayBuffer(8 + n * (24 + 2 * 64));
+      const buf = bufOf();
+      const begin = (part) => ({ matrix, rank, options, split: { part, rows, buf } });
+      const got = await Promise.all(ws.map((w, i) => ask(w, { id: 1, wasm: module, op: "add", range: i ? [150, n] : [0, 150], begin: begin(i) })));
+      expect(got.map((x) => x.error)).toEqual([undefined, undefined]);
+      expect([...new Int32Array(buf, 0, 2)]).toEqual([1, 1]); // both handed their rows over
+      const parts = await Promise.all(ws.map((w) => ask(w, { id: 2, op: "end" })));
+      expect(mergeNeighborTiles(keys, parts.map((x) => x.tile), options)).toEqual(want);
+      // part 1 failed: worker 0 computes its rows itself
+      const lone = bufOf();
+      new Int32Array(lone, 0, 2)[1] = 2;
+      expect((await ask(ws[0], { id: 3, op: "add", range: [0, n], begin: { matrix, rank, options, split: { part: 0, rows, buf: lone } } })).error).toBeUndefined();
+      const { tile } = await ask(ws[0], { id: 4, op: "end" });
+      expect(mergeNeighborTiles(keys, [tile], options)).toEqual(want);
+    } finally {
+      await Promise.all(ws.map((w) => w.terminate()));
+    }
+  });
+
   test("the one-shot form agrees", async () => {
     const m = new Float32Array(40 * 8).map((_, i) => Math.sin(i));
     const keys = Array.from({ length: 40 }, (_, i) => `r${i}`);
