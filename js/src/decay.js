@@ -2,6 +2,7 @@
 // Scalar calls pass numbers and get their f64 back; a fold C refuses to run
 // returns NaN with the error record filled (the only time it is read).
 import { arr, exportsOf, num, numOr, raiseRecord, region, views } from "./core.js";
+import { DECAY_JS_MAX } from "./fastpaths.js";
 import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR,
   DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE } from "./constants.js";
 
@@ -74,12 +75,10 @@ export function decayConfidence(confidence, alpha = DEFAULT_CONFIDENCE_DECAY_ALP
     numOr(fn, "alpha", alpha, DEFAULT_CONFIDENCE_DECAY_ALPHA), numOr(fn, "floor", floor, DEFAULT_CONFIDENCE_FLOOR));
 }
 
-// SCALE, the default alpha and floor (DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR) and the
-// fold length as literals for the short fold: V8 folds a literal or a module-local constant, not an
-// imported binding (about 15% of the call); tests/js/fastpaths.test.js holds each to C's.
+// SCALE and the default alpha and floor (DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR) as
+// literals for the short fold: V8 folds a literal constant, not an imported binding (about 15% of the
+// call); tests/js/fastpaths.test.js holds each to C's.
 const GRID = 10000;
-/** decayConfidenceN folds this many cycles in JavaScript; longer (or NaN) counts take md_decay_confidence_n. */
-export const DECAY_JS_MAX = 64;
 const N = ["confidence", "cycles", "alpha", "floor"];
 /** decayConfidence folded over `cycles` unreinforced sleep cycles. */
 export function decayConfidenceN(confidence, cycles, alpha = 0.1, floor = 0.2) {

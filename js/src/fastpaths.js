@@ -25,3 +25,5 @@ export function cosineSmall(a, b, n) {
   return Math.max(-1, Math.min(1, s));
 }
 
+/** decayConfidenceN folds this many cycles in JavaScript (js/src/decay.js); longer (or NaN) counts take md_decay_confidence_n. */
+export const DECAY_JS_MAX = 64;

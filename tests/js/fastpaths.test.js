@@ -6,8 +6,7 @@ import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { exportsOf, region, views } from "../../js/src/core.js";
 import * as Option from "effect/Option";
-import { COSINE_JS_MAX, cosineSmall } from "../../js/src/fastpaths.js";
-import { DECAY_JS_MAX } from "../../js/src/decay.js";
+import { COSINE_JS_MAX, DECAY_JS_MAX, cosineSmall } from "../../js/src/fastpaths.js";
 import { BUILD, testWasmBytes } from "./build.js";
 
 const same = (a, b) => Object.is(a, b);
