@@ -78,10 +78,10 @@ function report(name, m) {
  * The same as `measure` for a per-call row whose sides run in their own workers (bench/lib-percall-worker.mjs):
  * one isolate per side, rounds interleaved and rotated as in `measure`.
  */
-async function measureApart(name, { rounds, calls }) {
+async function measureApart(name, inputs, { rounds, calls }) {
   const sides = ["js", "md", ...(ref ? ["ref"] : [])];
   const workers = Object.fromEntries(sides.map((side) => [side, new Worker(new URL("./lib-percall-worker.mjs", import.meta.url),
-    { workerData: { side, name, wasm: side === "ref" ? `${refDir.replace(/\/?$/, "/")}build/memdomain.wasm` : wasmFile } })]));
+    { workerData: { side, name, inputs, wasm: side === "ref" ? `${refDir.replace(/\/?$/, "/")}build/memdomain.wasm` : wasmFile } })]));
   const next = (w) => new Promise((resolve, reject) => {
     const fail = (e) => reject(e);
     w.once("error", fail);
@@ -141,17 +141,17 @@ for (const [d, calls] of [[8, 200000], [384, 20000], [1536, 5000]]) {
 // ---- per-call scalars and small searches
 {
   const ranks = Array.from({ length: 64 }, (_, i) => i - 3), weights = [1, 0.5, 0, -1, NaN];
+  const confs = [0.9, 0.5, 0.21, 1, 0.35], cycles = [3, 1, 10, 0, 30];
   // One worker per side (measureApart): in one isolate, shared JIT feedback made the order decide.
   const apart = async (name, opts, same) => {
     if (only && !only.some((o) => "scalars".includes(o))) return;
     if (!same()) throw new Error(`${name}: memdomain and the plain-JS baseline disagree`);
-    report(name, await measureApart(name, opts));
+    report(name, await measureApart(name, { ranks, weights, confs, cycles }, opts));
   };
   await apart("rrfContribution", { rounds: 15, calls: 1000000 }, () => ranks.every((r) => weights.every((w) => {
     const x = md.rrfContribution(r, w), y = scalars.rrfContribution(r, w);
     return Option.isSome(x) === Option.isSome(y) && (Option.isNone(x) || Object.is(Option.getOrThrow(x), Option.getOrThrow(y)));
   })));
-  const confs = [0.9, 0.5, 0.21, 1, 0.35], cycles = [3, 1, 10, 0, 30];
   await apart("decayConfidenceN", { rounds: 15, calls: 200000 },
     () => confs.every((c) => cycles.every((n) => Object.is(md.decayConfidenceN(c, n), scalars.decayConfidenceN(c, n)))));
   const TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "task", "agent_insight"];

@@ -7,7 +7,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { readFileSync } from "node:fs";
 import * as Option from "effect/Option";
 
-const { side, name, wasm } = workerData;
+// The inputs come from bench/boundary.mjs, which checks both sides agree on them.
+const { side, name, wasm, inputs } = workerData;
 let api;
 if (side === "md") {
   api = await import("../js/index.js");
@@ -16,8 +17,7 @@ if (side === "md") {
   api = await import("./baseline-scalars.js");
 }
 const f = api[name];
-const ranks = Array.from({ length: 64 }, (_, i) => i - 3), weights = [1, 0.5, 0, -1, NaN];
-const confs = [0.9, 0.5, 0.21, 1, 0.35], cycles = [3, 1, 10, 0, 30];
+const { ranks, weights, confs, cycles } = inputs;
 const loops = {
   rrfContribution(calls) {
     let s = 0, i = 0;
