@@ -55,6 +55,32 @@ describe(`JavaScript fast paths = wasm (${BUILD})`, () => {
     const unit = fc.double({ min: 0, max: 1, noNaN: true });
     fc.assert(fc.property(unit, fc.integer({ min: 0, max: DECAY_JS_MAX }), unit, unit, (c, n, a, f) =>
       same(md.decayConfidenceN(c, n, a, f), ex.mdw_decay_confidence_n(c, n, a, f))), { numRuns: 20000 });
+    // and on the grid (fast-check's doubles in [0, 1] are mostly its edge values)
+    const grid = fc.integer({ min: 0, max: 10000 }).map((g) => g / 10000);
+    fc.assert(fc.property(grid, fc.integer({ min: 0, max: DECAY_JS_MAX }), grid, grid, (c, n, a, f) =>
+      same(md.decayConfidenceN(c, n, a, f), ex.mdw_decay_confidence_n(c, n, a, f))), { numRuns: 20000 });
+  });
+
+  test("decayConfidenceN's integer path (everything on the grid in [0, 1]) = mdw_decay_confidence_n at its edges", () => {
+    const ex = exportsOf();
+    // Values on, just inside and just outside the integer path's range (v, a, f in [0, GRID], v >= 1),
+    // half-way points of the grid's rounding, -0 and NaN.
+    const edge = [NaN, -1e-5, -0.00005, -0, 0, 0.00004, 0.00005, 0.00006, 0.0001, 0.2, 0.5, 0.99994, 0.99995, 0.99996, 1,
+      1.00004, 1.00005, 1.0001, 2];
+    const bad = [];
+    let checked = 0;
+    for (const c of edge) for (const a of edge) for (const f of edge) for (const n of [0, 1, 2, 3, 7, 30, DECAY_JS_MAX]) {
+      checked++;
+      if (!same(md.decayConfidenceN(c, n, a, f), ex.mdw_decay_confidence_n(c, n, a, f))) bad.push([c, n, a, f]);
+    }
+    // Every 7th alpha on the grid (every one at its ends), from the top of the range to a fixed point, with a floor above and below.
+    for (let g = 0; g <= 10000; g += g < 20 || g > 9980 ? 1 : 7) for (const f of [0, 0.2, 0.99995, 1]) for (const c of [1, 0.0001]) {
+      checked++;
+      if (!same(md.decayConfidenceN(c, DECAY_JS_MAX, g / 10000, f), ex.mdw_decay_confidence_n(c, DECAY_JS_MAX, g / 10000, f)))
+        bad.push([c, DECAY_JS_MAX, g / 10000, f]);
+    }
+    expect(bad.slice(0, 5)).toEqual([]);
+    expect(checked).toBeGreaterThan(50000);
   });
 
   test("decayConfidenceN's default alpha and floor (literals in js/src/decay.js) are C's", () => {
