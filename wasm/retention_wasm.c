@@ -27,25 +27,16 @@ static md_retention_input input_of(uint32_t type, double age_days, double access
     return in;
 }
 
-/* computeSignals: the eight signals to out[0..8). */
-MDW_EXPORT("mdw_compute_signals")
-int mdw_compute_signals(uint32_t type, double age_days, double access_count, double confidence,
-                        double graph_rank, double max_graph_rank, double bridge_count,
-                        double reinforcement_count, double word_count, double contradiction_count,
-                        double *out) {
+/* computeSignals and scoreRetention over one argument list: with score = 0
+ * the eight signals to out[0..8), returning the status; with score = 1
+ * out[0] = the score and out[1..9) = the signals, returning the action code. */
+MDW_EXPORT("mdw_retention")
+int mdw_retention(bool score, uint32_t type, double age_days, double access_count, double confidence,
+                  double graph_rank, double max_graph_rank, double bridge_count, double reinforcement_count,
+                  double word_count, double contradiction_count, double *out) {
     md_retention_input in = input_of(type, age_days, access_count, confidence, graph_rank, max_graph_rank,
                                      bridge_count, reinforcement_count, word_count, contradiction_count);
-    return md_compute_signals(&in, (md_signals *)out);
-}
-
-/* scoreRetention: out[0] = score, out[1..9) = signals; returns the action code. */
-MDW_EXPORT("mdw_score_retention")
-int mdw_score_retention(uint32_t type, double age_days, double access_count, double confidence,
-                        double graph_rank, double max_graph_rank, double bridge_count,
-                        double reinforcement_count, double word_count, double contradiction_count,
-                        double *out) {
-    md_retention_input in = input_of(type, age_days, access_count, confidence, graph_rank, max_graph_rank,
-                                     bridge_count, reinforcement_count, word_count, contradiction_count);
+    if (!score) return md_compute_signals(&in, (md_signals *)out);
     md_retention_score r;
     md_score_retention(&in, &r);
     out[0] = r.score;

@@ -18,7 +18,7 @@ export const heap = { buffer: null, u8: EMPTY, u32: new Uint32Array(0), i32: new
 // build imports nothing. Extra imports are ignored by instantiation.
 const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
 
-// Per instance: a fixed 64-byte block for scalar out-values and out slots, the
+// Per instance: a fixed 256-byte block for scalar calls (arguments and out-values), the
 // error record's address and the exchange region (status names are read from C when an error needs one).
 let scratchPtr = 0;
 let errPtr = 0;
@@ -35,7 +35,7 @@ function adopt(instance) {
   heap.u8 = EMPTY;
   xPtr = xCap = 0;
   xBusy = false;
-  scratchPtr = ex.md_alloc(64);
+  scratchPtr = ex.md_alloc(256);
   errPtr = ex.mdw_error();
   internReset();
   return ex;
@@ -47,20 +47,10 @@ function cString(u8, p) {
   return decoder.decode(u8.subarray(p, e));
 }
 
-/** Address of a 64-byte scratch block for scalar results and out slots. */
+/** Address of a 256-byte scratch block for scalar calls' arguments and results. */
 export function scratch() {
   exportsOf();
   return scratchPtr;
-}
-
-/** The f64 a call stored at scratch() + 8 * i. */
-export function scratchF64(i = 0) {
-  return views().f64[(scratchPtr >>> 3) + i];
-}
-
-/** The u32 a call stored at out slot i of the scratch block. */
-export function scratchU32(i = 0) {
-  return views().u32[(scratchPtr >>> 2) + i];
 }
 
 function isModule(x) {

@@ -90,28 +90,22 @@ export function decayConfidenceN(confidence, cycles, alpha = 0.1, floor = 0.2) {
     num(fn, "floor", floor);
   }
   const ex = exportsOf();
-  if (cycles <= DECAY_JS_MAX) {
-    // A short fold is cheaper than the crossing (docs/ARCHITECTURE.md, "Fast paths"): toFp, the
-    // steps of decayConfidenceFp, fromFp, one IEEE operation for one with md_decay_confidence_n
-    // (a * f and GRID - a are the same values every step; tests/js/fastpaths.test.js holds the bits).
-    const a = Math.round(alpha * GRID), f = Math.round(floor * GRID);
-    let v = Math.round(confidence * GRID);
-    if (v >= 1 && v <= GRID && a >= 0 && a <= GRID && f >= 0 && f <= GRID) {
-      // Everything in [0, 1] on the grid (the usual call): a * f + (GRID - a) * v is an integer below
-      // 2^31, so the reference's floor of its double quotient (a fraction of 1/GRID from an integer,
-      // far above the rounding error) is the integer quotient, and v never reaches -0. Integer steps
-      // have a shorter dependency chain than a double division, floor and min (about 2x per call).
-      let w = v | 0;
-      const p = (a * f) | 0, q = (GRID - a) | 0;
-      for (let i = 0; i < cycles; i++) {
-        const x = ((p + Math.imul(q, w)) / GRID) | 0;
-        if (x < w) w = x;
-        else break; // a fixed point: every later step is this one
-      }
-      return w / GRID;
+  const a = Math.round(alpha * GRID), f = Math.round(floor * GRID);
+  let v = Math.round(confidence * GRID);
+  if (cycles <= DECAY_JS_MAX && v >= 1 && v <= GRID && a >= 0 && a <= GRID && f >= 0 && f <= GRID) {
+    // A short fold is cheaper than the crossing (docs/ARCHITECTURE.md, "Fast paths"). toFp, then the
+    // steps of decayConfidenceFp, then fromFp, for the usual call, everything in [0, 1] on the grid:
+    // a * f + (GRID - a) * v is then an integer below 2^31, so the reference's floor of its double
+    // quotient (a fraction of 1/GRID from an integer, far above the rounding error) is the integer
+    // quotient, and v never reaches -0 (tests/js/fastpaths.test.js holds the bits to
+    // md_decay_confidence_n). Any other call crosses.
+    const p = (a * f) | 0, q = (GRID - a) | 0;
+    v |= 0;
+    for (let i = 0; i < cycles; i++) {
+      const x = ((p + Math.imul(q, v)) / GRID) | 0;
+      if (x < v) v = x;
+      else break; // a fixed point: every later step is this one
     }
-    const af = a * f, b = GRID - a;
-    for (let i = 0; i < cycles; i++) v = Math.min(v, Math.floor((af + b * v) / GRID));
     return v / GRID;
   }
   const r = ex.mdw_decay_confidence_n(confidence, cycles, alpha, floor);

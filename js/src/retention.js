@@ -56,21 +56,6 @@ function typeCode(fn, arg, memoryType) {
   return code !== undefined ? code : classify(fn, [memoryType]).get(memoryType);
 }
 
-// A per-instance block for the scalar entry points' out-values (9 doubles,
-// 16 inputs of compositeScore, or a one-class policy and its 10 out-values);
-// scratch() holds only 8.
-let blockOwner = null;
-let blockPtr = 0;
-function block() {
-  const ex = exportsOf();
-  if (blockOwner !== ex) {
-    blockPtr = ex.md_alloc(256);
-    if (!blockPtr) throw new RangeError("memdomain: could not allocate WebAssembly memory");
-    blockOwner = ex;
-  }
-  return blockPtr;
-}
-
 // ---------------------------------------------------------------- the scorer
 
 /** The weight profile for a memory type (the shared, frozen table entry). */
@@ -98,7 +83,7 @@ function readProfile(fn, arg, p, f64, at) {
 export function profileWeightSum(profile) {
   const fn = "profileWeightSum";
   const ex = exportsOf();
-  const at = block();
+  const at = scratch();
   readProfile(fn, "profile", profile, views().f64, at >>> 3);
   return ex.md_profile_weight_sum(at);
 }
@@ -131,8 +116,8 @@ function signalsAt(f64, i) {
 export function computeSignals(input) {
   const fn = "computeSignals";
   const a = readInput(fn, input);
-  const at = block();
-  const st = exportsOf().mdw_compute_signals(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
+  const at = scratch();
+  const st = exportsOf().mdw_retention(0, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
   if (st !== 0) raise(st, fn);
   return signalsAt(views().f64, at >>> 3);
 }
@@ -141,7 +126,7 @@ export function computeSignals(input) {
 export function compositeScore(signals, profile) {
   const fn = "compositeScore";
   const ex = exportsOf();
-  const at = block();
+  const at = scratch();
   const { f64 } = views();
   readProfile(fn, "signals", signals, f64, at >>> 3);
   readProfile(fn, "profile", profile, f64, (at >>> 3) + 8);
@@ -162,8 +147,8 @@ export function scoreRetention(input, policy) {
   const fn = "scoreRetention";
   const a = readInput(fn, input);
   if (policy !== undefined) return scorePolicy(fn, a, input.memoryType, readPolicy(fn, "policy", policy));
-  const at = block();
-  const action = exportsOf().mdw_score_retention(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
+  const at = scratch();
+  const action = exportsOf().mdw_retention(1, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
   const { f64 } = views();
   const i = at >>> 3;
   return { score: f64[i], action: TRIAGE_ACTIONS[action], signals: signalsAt(f64, i + 1) };
@@ -248,7 +233,7 @@ function writeClass(pol, t, f64, i) {
 }
 
 function scorePolicy(fn, a, memoryType, pol) {
-  const at = block(), i = at >>> 3;
+  const at = scratch(), i = at >>> 3;
   let { f64 } = views();
   writeClass(pol, memoryType, f64, i);
   f64[i + 9] = pol.keep;
