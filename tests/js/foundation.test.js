@@ -10,7 +10,7 @@ import { refCosine, refFuse, refRank } from "../../bench/baseline-fusion.js";
 const exportsObj = md.initSync(wasmBytes());
 
 const same = (x, y) => expect(Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y))).toBe(true);
-const keyArb = fc.constantFrom("a", "b", "B", "é", "\u{1F600}", "\uFF5E", "\uD800", "\uDC00", "a b", "");
+const keyArb = fc.constantFrom("a", "b", "B", "é", "\u{1F600}", "\uFF5E", "\uD800", "\uDC00", "a b", "", "__proto__", "0", "constructor");
 const dbl = fc.oneof(fc.double(), fc.double({ min: -10, max: 10, noNaN: true }), fc.constantFrom(0, -0, NaN, Infinity, 1e-160, 3e-162));
 
 describe("bad input throws a named error and leaves the instance usable", () => {
@@ -100,6 +100,29 @@ describe("properties", () => {
       expect(x.size).toBe(y.size);
       for (const [p, s] of x) same(y.get(p), s);
     }), { numRuns: 1000 });
+  });
+
+  test("fuseArms' intern table (a null-prototype object kept across calls) treats every string as a plain key", () => {
+    // Names an object gives meaning to (prototype members, array indices and their near misses), then
+    // more distinct paths than the table's bound (65,536), so it restarts mid-sequence.
+    const special = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "0", "1", "01", "-0", "-1",
+      "4294967294", "4294967295", "4294967296", "1e3", "NaN", "Infinity", "length", "", " ", "\uD800", "prototype"];
+    const paths = [...special, ...Array.from({ length: 70000 }, (_, i) => `p/${i}.html`)];
+    const r = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { numRuns: 1, seed: 7 })[0];
+    let x = r;
+    const next = (m) => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) % m;
+    let at = 0;
+    for (let call = 0; call < 60; call++) {
+      const arms = Array.from({ length: 3 }, () => Array.from({ length: 1 + next(3000) }, (_, j) => {
+        // Mostly fresh paths (the table fills and restarts), a special name in about one hit in eight.
+        const path = next(8) === 0 ? special[next(special.length)] : next(2) ? paths[(at++) % paths.length] : paths[next(paths.length)];
+        return { path, rank: j + 1 };
+      }));
+      const got = md.fuseArms(arms, [1, 0.5, 0.25]), want = refFuse(arms, [1, 0.5, 0.25]);
+      expect([...got.keys()]).toEqual([...want.keys()]);
+      for (const [p, s] of want) same(got.get(p), s);
+    }
+    expect(at).toBeGreaterThan(65536); // the table went past its bound
   });
 
   test("lone surrogates stay distinct keys and come back unchanged", () => {
