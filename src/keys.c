@@ -179,6 +179,11 @@ static bool plain_utf8(const md_str *k, size_t n, bool *remap) {
         const uint8_t *p = (const uint8_t *)k[i].ptr;
         size_t len = k[i].len, j = 0;
         while (j < len) {
+            if (j + 8 <= len) { /* eight ASCII bytes at a time */
+                uint64_t w;
+                memcpy(&w, p + j, 8);
+                if (!(w & 0x8080808080808080u)) { j += 8; continue; }
+            }
             uint8_t b = p[j];
             if (b < 0x80) { j++; continue; }
             size_t need;
@@ -238,11 +243,76 @@ static int rec_cmp(const plain_sort *c, const key_rec *x, const key_rec *y) {
 
 static uint64_t be_bytes(const uint8_t *p, size_t len, size_t at, bool remap) {
     uint64_t v = 0;
+    if (!remap && at + 8 <= len) {
+        for (size_t j = 0; j < 8; j++) v = (v << 8) | p[at + j]; /* one 8-byte load and a byte swap */
+        return v;
+    }
     for (size_t j = 0; j < 8; j++) {
         uint8_t b = at + j < len ? p[at + j] : 0;
         v = (v << 8) | (remap ? utf16_rank(b) : b);
     }
     return v;
+}
+
+/* Insertion sort of r[0..n) by rec_cmp (short runs). */
+static void rec_insertion(const plain_sort *c, key_rec *r, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        key_rec x = r[i];
+        size_t j = i;
+        while (j > 0 && rec_cmp(c, &r[j - 1], &x) > 0) { r[j] = r[j - 1]; j--; }
+        r[j] = x;
+    }
+}
+
+/* Stable merge sort of r[0..n) by rec_cmp (t: scratch of n): insertion-sorted
+ * runs of 16, then bottom-up merges; the result is left in r. */
+static void rec_merge_sort(const plain_sort *c, key_rec *r, key_rec *t, size_t n) {
+    for (size_t lo = 0; lo < n; lo += 16) rec_insertion(c, r + lo, n - lo < 16 ? n - lo : 16);
+    key_rec *from = r, *to = t;
+    for (size_t width = 16; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) to[o++] = rec_cmp(c, &from[j], &from[i]) < 0 ? from[j++] : from[i++];
+            while (i < mid) to[o++] = from[i++];
+            while (j < hi) to[o++] = from[j++];
+        }
+        key_rec *x = from; from = to; to = x;
+    }
+    if (from != r) memcpy(r, from, n * sizeof *r);
+}
+
+/* Byte `depth` (0..15) of a record's 16 order-preserving bytes. */
+static inline uint8_t rec_byte(const key_rec *x, unsigned depth) {
+    uint64_t w = depth < 8 ? x->hi : x->lo;
+    return (uint8_t)(w >> (56 - 8 * (depth & 7)));
+}
+
+#define REC_SMALL 32
+
+/* Stable most-significant-byte-first radix sort of r[0..n) on the records'
+ * 16 bytes from byte `depth` on (the bytes before are equal across r), t
+ * scratch of n. Each level is one sequential pass over the records, never
+ * the keys: a level where every record has the same byte moves nothing.
+ * Buckets of at most REC_SMALL records, and records whose 16 bytes are all
+ * equal, are finished by rec_cmp (which reads the keys only on such ties).
+ * Recursion is at most 16 levels deep. The order is rec_cmp's: the radix
+ * levels order by the same 16 bytes rec_cmp compares first, and a stable
+ * scatter keeps equal records in index order. */
+static void rec_radix(const plain_sort *c, key_rec *r, key_rec *t, size_t n, unsigned depth) {
+    for (; n > REC_SMALL && depth < 16; depth++) {
+        size_t at[256] = {0}; /* counts, then each bucket's start, then its end */
+        for (size_t i = 0; i < n; i++) at[rec_byte(&r[i], depth)]++;
+        if (at[rec_byte(&r[0], depth)] == n) continue; /* one bucket: the next byte */
+        for (size_t b = 0, sum = 0; b < 256; b++) { size_t k = at[b]; at[b] = sum; sum += k; }
+        for (size_t i = 0; i < n; i++) t[at[rec_byte(&r[i], depth)]++] = r[i];
+        memcpy(r, t, n * sizeof *r);
+        for (size_t b = 0, lo = 0; b < 256; lo = at[b++])
+            if (at[b] - lo > 1) rec_radix(c, r + lo, t + lo, at[b] - lo, depth + 1);
+        return;
+    }
+    if (n <= REC_SMALL) rec_insertion(c, r, n);
+    else rec_merge_sort(c, r, t, n); /* all 16 bytes equal: rec_cmp reads on */
 }
 
 /* A stable sort of plain UTF-8 keys; false when memory runs out. */
@@ -262,28 +332,8 @@ static bool sort_plain(const md_str *k, size_t n, bool remap, size_t *order) {
         r[i].i = i;
     }
     plain_sort c = {k, lcp + 16, remap};
-    /* Insertion-sorted runs of 16, then bottom-up merges (stable). */
-    for (size_t lo = 0; lo < n; lo += 16) {
-        size_t hi = lo + 16 < n ? lo + 16 : n;
-        for (size_t i = lo + 1; i < hi; i++) {
-            key_rec x = r[i];
-            size_t j = i;
-            while (j > lo && rec_cmp(&c, &r[j - 1], &x) > 0) { r[j] = r[j - 1]; j--; }
-            r[j] = x;
-        }
-    }
-    key_rec *from = r, *to = t;
-    for (size_t width = 16; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-            size_t i = lo, j = mid, o = lo;
-            while (i < mid && j < hi) to[o++] = rec_cmp(&c, &from[j], &from[i]) < 0 ? from[j++] : from[i++];
-            while (i < mid) to[o++] = from[i++];
-            while (j < hi) to[o++] = from[j++];
-        }
-        key_rec *x = from; from = to; to = x;
-    }
-    for (size_t i = 0; i < n; i++) order[i] = from[i].i;
+    rec_radix(&c, r, t, n, 0);
+    for (size_t i = 0; i < n; i++) order[i] = r[i].i;
     free(r);
     free(t);
     return true;

@@ -50,6 +50,30 @@ const prefixed = fc.tuple(fc.constantFrom("", "a", "\ud83d", "\ud83d\ude00", "\u
       expect(mdSort(["\uff5e", "\u{1f600}", "\ue000", "\ud7ff"])).toEqual(["\ud7ff", "\u{1f600}", "\ue000", "\uff5e"]);
     });
 
+    test("large sorts (the radix levels over each key's 16 bytes after the common prefix) are stable and JavaScript's order", () => {
+      const order = (strings) => {
+        const po = out.u32(strings.length);
+        return call("mdSort", "mdw_sort_keys", [keys(strings), strings.length, po], [], (r) => Array.from(r.view(po)));
+      };
+      const stable = (strings) => strings.map((_, i) => i)
+        .sort((a, b) => (strings[a] < strings[b] ? -1 : strings[a] > strings[b] ? 1 : a - b));
+      // Keys built from parts: a shared root, a short varying part, long shared middles (so buckets
+      // outlive the 16 bytes and rec_cmp reads on), characters that need the UTF-16 remap (astral
+      // against U+E000..U+FFFF), NULs that look like the records' padding, prefixes of other keys and repeats.
+      const part = fc.constantFrom("", "a", "b", "ab", "\u0000", "\u0000\u0000", "z", "\u{1F600}", "\uE000", "\uFFFF", "é", "é",
+        "0", "10", "9", "/", "-", "0123456789abcdef", "0123456789abcdeg", "x".repeat(20), "x".repeat(21));
+      const keyArb = fc.tuple(fc.constantFrom("", "areas/topic", "areas/topic1", "\u{1F600}"), fc.array(part, { maxLength: 5 }))
+        .map(([root, parts]) => root + parts.join(""));
+      const sized = fc.integer({ min: 32, max: 3000 }).chain((n) => fc.array(keyArb, { minLength: n, maxLength: n }));
+      fc.assert(fc.property(sized, fc.integer({ min: 0, max: 3 }), (ks, dup) => {
+        const strings = dup ? ks.concat(ks.slice(0, ks.length >> dup)) : ks;
+        expect(order(strings)).toEqual(stable(strings));
+      }), { numRuns: 150 });
+      // Many keys equal in their first 16 bytes after the common prefix but not later (the merge sort's tie path).
+      const long = Array.from({ length: 5000 }, (_, i) => `r/${"m".repeat(i % 3 ? 20 : 3)}/${(i * 7919) % 1000}`);
+      expect(order(long)).toEqual(stable(long));
+    });
+
     test("without String.prototype.isWellFormed (older runtimes) key tables take the WTF-8 path and sort the same", () => {
       const own = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed");
       const samples = fc.sample(fc.array(prefixed, { maxLength: 40 }), { numRuns: 100, seed: 13 });
