@@ -36,13 +36,6 @@ static size_t space_at(const uint8_t *s, size_t n, size_t i) {
 
 #define ONES 0x0101010101010101ull
 #define LOW7 (ONES * 0x7F)
-/* Loops marked AS_WRITTEN stay as written: unrolled or vectorized they cost
- * module bytes (the wasm has a size budget) for no measured gain. */
-#if defined(__clang__)
-#define AS_WRITTEN _Pragma("clang loop unroll(disable) vectorize(disable)")
-#else
-#define AS_WRITTEN
-#endif
 
 /* 0x80 in each byte of x that is zero (exact: no carry crosses a byte). */
 static inline uint64_t zero_bytes(uint64_t x) { return ~(((x & LOW7) + LOW7) | x | LOW7); }
@@ -52,25 +45,33 @@ static inline uint64_t zero_bytes(uint64_t x) { return ~(((x & LOW7) + LOW7) | x
  * 1, 0, or -1 when s is not valid UTF-8. Eight bytes at a time; only text
  * with a non-ASCII byte is validated and searched for non-ASCII spaces. */
 static int needs_collapse(const uint8_t *s, size_t n) {
-    uint64_t bad = 0, x;
+    uint64_t bad = 0, lead = 0, x;
     size_t i = 0, first = n; /* first: where the non-ASCII bytes start (word-aligned) */
-    AS_WRITTEN
+    MDI_AS_WRITTEN
     for (; i + 8 <= n; i += 8) {
         memcpy(&x, s + i, 8);
         uint64_t sp = zero_bytes(x ^ (ONES * ' ')), lo = x & LOW7;
         /* ASCII bytes in [0x09, 0x0E): at least 0x09, not at least 0x0E. */
         bad |= (lo + ONES * (0x80 - 0x09)) & ~(lo + ONES * (0x80 - 0x0E)) & ~x & (ONES * 0x80);
         bad |= (sp & (sp >> 8)) | (i && s[i - 1] == ' ' && s[i] == ' ');
-        if ((x & (ONES * 0x80)) && first == n) first = i;
+        if (x & (ONES * 0x80)) {
+            if (first == n) first = i;
+            /* Bytes that may lead a non-ASCII space: C2, E0..E3 (E1..E3 lead some), EF. */
+            lead |= zero_bytes(x ^ (ONES * 0xC2)) | zero_bytes((x & (ONES * 0xFC)) ^ (ONES * 0xE0)) |
+                    zero_bytes(x ^ (ONES * 0xEF));
+        }
     }
-    AS_WRITTEN
+    MDI_AS_WRITTEN
     for (; i < n; i++) {
-        bad |= (s[i] - 0x09u < 5u) | (i && s[i - 1] == ' ' && s[i] == ' ');
-        if (s[i] >= 0x80 && first == n) first = i;
+        unsigned b = s[i];
+        bad |= (b - 0x09u < 5u) | (i && s[i - 1] == ' ' && b == ' ');
+        if (b >= 0x80 && first == n) first = i;
+        lead |= b == 0xC2 || (b & 0xFC) == 0xE0 || b == 0xEF;
     }
     if (first == n) return bad != 0;
     if (!mdi_utf8_valid(s + first, n - first)) return -1;
     if (bad) return 1;
+    if (!lead) return 0; /* no byte that could start a non-ASCII space */
     for (i = first; i < n; i++) { /* the lead bytes of the non-ASCII spaces */
         unsigned b = s[i];
         if ((b == 0xC2 || b - 0xE1u < 3u || b == 0xEF) && space_at(s, n, i)) return 1;
@@ -117,14 +118,33 @@ bool mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, 
      * value's tokens are the spaces after p + 2, plus one: past five such
      * spaces no earlier token can qualify either. */
     size_t p = SIZE_MAX, after = 0;
-    AS_WRITTEN
-    for (size_t i = m >= 3 ? m - 2 : 0; i-- > 0;) {
-        if (c[i + 2] != ' ') continue;
-        if (linking_token(c[i], c[i + 1]) && (i == 0 || !mdi_is_ascii_word(c[i - 1]))) {
-            p = i;
-            break;
+    /* The spaces c[q] (q from m - 1 down to 2), eight bytes at a time: each
+     * word's spaces from its highest address down. */
+    size_t q = m; /* the positions below q are left */
+    MDI_AS_WRITTEN
+    while (p == SIZE_MAX && q > 2) {
+        uint64_t x, sp;
+        size_t base;
+        if (q >= 10) {
+            base = q - 8;
+            memcpy(&x, c + base, 8);
+            sp = zero_bytes(x ^ (ONES * ' '));
+        } else {
+            base = 2;
+            sp = 0;
+            MDI_AS_WRITTEN
+            for (size_t j = 2; j < q; j++) sp |= (uint64_t)(c[j] == ' ') << (8 * (j - 2) + 7);
         }
-        if (++after > 5) return true;
+        q = base;
+        while (sp) {
+            size_t i = base + (size_t)(63 - __builtin_clzll(sp)) / 8 - 2; /* c[i + 2] is the space */
+            sp &= ~(0x80ull << (8 * (i + 2 - base)));
+            if (linking_token(c[i], c[i + 1]) && (i == 0 || !mdi_is_ascii_word(c[i - 1]))) {
+                p = i;
+                break;
+            }
+            if (++after > 5) return true;
+        }
     }
     if (p == SIZE_MAX) return true;
     /* The frame needs three tokens: two spaces before p + 2. */

@@ -66,11 +66,28 @@ int md_key_compare(md_str a, md_str b) {
     }
 }
 
+/* Eight bytes a step (a multiply and a shift each), then murmur3's 64-bit
+ * finalizer so the low bits a table masks depend on every byte. Only
+ * lookups use it: no result depends on its values. */
 uint64_t mdi_key_hash(md_str s) {
-    uint64_t h = 1469598103934665603ull;
     const uint8_t *p = (const uint8_t *)s.ptr;
-    for (size_t i = 0; i < s.len; i++) { h ^= p[i]; h *= 1099511628211ull; }
-    return h ^ (h >> 29);
+    size_t n = s.len;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n, w;
+    MDI_AS_WRITTEN
+    for (; n >= 8; n -= 8, p += 8) {
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+        h ^= h >> 32;
+    }
+    w = 0;
+    MDI_AS_WRITTEN
+    for (size_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
+    h ^= w;
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    return h ^ (h >> 33);
 }
 
 bool mdi_key_equal(md_str a, md_str b) {
@@ -244,6 +261,7 @@ static int rec_cmp(const plain_sort *c, const key_rec *x, const key_rec *y) {
 static uint64_t be_bytes(const uint8_t *p, size_t len, size_t at, bool remap) {
     uint64_t v = 0;
     if (!remap && at + 8 <= len) {
+        MDI_AS_WRITTEN
         for (size_t j = 0; j < 8; j++) v = (v << 8) | p[at + j]; /* one 8-byte load and a byte swap */
         return v;
     }
@@ -302,9 +320,12 @@ static inline uint8_t rec_byte(const key_rec *x, unsigned depth) {
 static void rec_radix(const plain_sort *c, key_rec *r, key_rec *t, size_t n, unsigned depth) {
     for (; n > REC_SMALL && depth < 16; depth++) {
         size_t at[256] = {0}; /* counts, then each bucket's start, then its end */
+        MDI_AS_WRITTEN
         for (size_t i = 0; i < n; i++) at[rec_byte(&r[i], depth)]++;
         if (at[rec_byte(&r[0], depth)] == n) continue; /* one bucket: the next byte */
+        MDI_AS_WRITTEN
         for (size_t b = 0, sum = 0; b < 256; b++) { size_t k = at[b]; at[b] = sum; sum += k; }
+        MDI_AS_WRITTEN
         for (size_t i = 0; i < n; i++) t[at[rec_byte(&r[i], depth)]++] = r[i];
         memcpy(r, t, n * sizeof *r);
         for (size_t b = 0, lo = 0; b < 256; lo = at[b++])

@@ -338,8 +338,22 @@ static bool cased_after_utf8(const uint8_t *s, size_t n, size_t i) {
 }
 
 size_t mdi_lower_utf8(const uint8_t *s, size_t n, uint8_t *out) {
+    const uint64_t ones = 0x0101010101010101ull, high = ones * 0x80;
     size_t k = 0;
+    MDI_AS_WRITTEN
     for (size_t i = 0; i < n;) {
+        if (i + 8 <= n) { /* eight ASCII bytes at a time: 0x20 added to each of A..Z */
+            uint64_t x;
+            memcpy(&x, s + i, 8);
+            if (!(x & high)) {
+                uint64_t upper = (x + ones * (0x80 - 'A')) & ~(x + ones * (0x80 - 'Z' - 1)) & high;
+                x |= upper >> 2;
+                memcpy(out + k, &x, 8);
+                i += 8;
+                k += 8;
+                continue;
+            }
+        }
         uint8_t b = s[i];
         if (b < 0x80) { out[k++] = (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b; i++; continue; }
         uint32_t c;
