@@ -4,7 +4,8 @@
 //     pruned by the integer bound, exact answer),
 //   - memdomain wasm in 1 and 2 worker_threads (independent module
 //     instances over raw exports, as the package's pool runs them: row tiles
-//     of equal pair counts handed out from a queue as workers free up, each
+//     of equal pair counts, one contiguous run of them per worker, a worker whose
+//     run is done taking the last tile of the longest run left; each
 //     worker adding its tiles to one md_pairs_pass and sharing its pruning
 //     thresholds with the others through shared memory before and after each
 //     tile; merged on the calling thread by md_merge_neighbor_pairs_ranked;
@@ -46,7 +47,8 @@ function digest(p) {
 
 let lastBusy = [], lastCpu = [], quiet = false;
 /** A pool of `size` raw workers; run(matrix, tiles) hands out equal-pair
- * tiles from a queue as workers free up (tiles = size: one static tile each). */
+ * tiles, one contiguous run per worker, the last tiles of the longest run to
+ * whoever is free (tiles = size: one static tile each). */
 function pool(size) {
   const workers = Array.from({ length: size }, () => new Worker(new URL("./lib-allpairs-worker.mjs", import.meta.url)));
   let id = 0;
@@ -67,17 +69,28 @@ function pool(size) {
       const setups = size > 1 ? Math.min(size, count) : 1, rec = 24 + 2 * Math.ceil(d / 32) * 32;
       const split = setups > 1 && !a["no-split"] ? { rows: Array.from({ length: setups + 1 }, (_, q) => Math.floor((q * rows) / setups)),
         buf: new SharedArrayBuffer(((4 * setups + 7) & ~7) + rows * rec) } : null;
-      let next = 0, begun = 0;
+      // as the package's pool: one contiguous run of tiles per worker, the last
+      // tile of the longest run left to a worker whose own run is done
+      const runs = workers.map((_, q) => ({ next: Math.floor((q * count) / size), end: Math.floor(((q + 1) * count) / size) }));
+      let begun = 0;
+      const take = (i, ahead) => {
+        const own = runs[i];
+        if (own.next < own.end) return own.next++;
+        if (ahead) return -1;
+        let v = null;
+        for (const r of runs) if (r.next < r.end && (!v || r.end - r.next > v.end - v.next)) v = r;
+        return v ? --v.end : -1;
+      };
       // as the package's pool: the bounds in shared memory, read and raised by every worker
       const share = size > 1 && tiles > size, learned = share ? new Float32Array(new SharedArrayBuffer(4 * rows)).fill(-Infinity) : null;
       // as the package's pool: two tiles in flight per worker
       const drive = async (w, i) => {
         let started = false;
         const inflight = [];
-        // a tile ahead only while at least one is left per worker
+        // a tile ahead only from the worker's own run
         const send = (ahead) => {
-          if (next >= count || (ahead && count - next < size)) return;
-          const t = next++;
+          const t = take(i, ahead);
+          if (t < 0) return;
           inflight.push(ask(w, { range: [bounds[t], bounds[t + 1]], share,
             ...(started ? {} : { begin: { matrix: shared, share, learned, split: split ? { ...split, part: begun++ } : undefined } }) }));
           started = true;

@@ -12,6 +12,7 @@ extern const mdi_kernels mdi_kernels_scalar;
 #define MDI_X86_DISPATCH 1
 extern const mdi_kernels mdi_kernels_avx2;
 extern const mdi_kernels mdi_kernels_avx512;
+extern const mdi_kernels mdi_kernels_avx512vnni;
 #endif
 
 static const mdi_kernels *const all[] = {
@@ -22,6 +23,7 @@ static const mdi_kernels *const all[] = {
 #ifdef MDI_X86_DISPATCH
     &mdi_kernels_avx2,
     &mdi_kernels_avx512,
+    &mdi_kernels_avx512vnni,
 #endif
 };
 
@@ -34,6 +36,8 @@ bool mdi_kernel_supported(const mdi_kernels *k) {
 #ifdef MDI_X86_DISPATCH
     /* __builtin_cpu_supports also checks that the OS saves the ymm/zmm state. */
     __builtin_cpu_init();
+    if (k == &mdi_kernels_avx512vnni)
+        return mdi_kernel_supported(&mdi_kernels_avx512) && __builtin_cpu_supports("avx512vnni");
     if (k == &mdi_kernels_avx512) return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     if (k == &mdi_kernels_avx2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
@@ -45,6 +49,7 @@ bool mdi_kernel_supported(const mdi_kernels *k) {
 
 const mdi_kernels *mdi_kern(void) {
 #ifdef MDI_X86_DISPATCH
+    if (mdi_kernel_supported(&mdi_kernels_avx512vnni)) return &mdi_kernels_avx512vnni;
     if (mdi_kernel_supported(&mdi_kernels_avx512)) return &mdi_kernels_avx512;
     if (mdi_kernel_supported(&mdi_kernels_avx2)) return &mdi_kernels_avx2;
 #endif

@@ -7,9 +7,20 @@
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(MDI_NO_X86_VARIANTS)
 #include <immintrin.h>
 
+#ifdef MDI_AVX512_VNNI /* kernels_avx512vnni.c: this file again, the int16 products by vpdpwssd */
+#define KFN(name) name##_avx512vnni
+#define KATTR __attribute__((target("avx512f,avx512bw,avx512vnni")))
+#define VI_MAC(c, a, b) _mm512_dpwssd_epi32(c, a, b)
+#define KTABLE_NAME mdi_kernels_avx512vnni
+#define KTABLE_LABEL "avx512vnni"
+#else
 #define KFN(name) name##_avx512
-#define KROWS8 /* kernels_vec.h builds rows_f32 and dots_f32 from rows8 */
 #define KATTR __attribute__((target("avx512f,avx512bw")))
+#define VI_MAC(c, a, b) _mm512_add_epi32(c, _mm512_madd_epi16(a, b))
+#define KTABLE_NAME mdi_kernels_avx512
+#define KTABLE_LABEL "avx512"
+#endif
+#define KROWS8 /* kernels_vec.h builds rows_f32 and dots_f32 from rows8 */
 
 typedef __m512d vd;
 #define VD 8
@@ -90,14 +101,14 @@ KATTR static inline void rows8(const double *q, const float *const *r, size_t d,
 
 
 /* Filter: 32 int8 per row per step, sign-extended by vpmovsxbw (zmm). */
-KATTR static void q8_dots_avx512(const int16_t *q, const int8_t *rows, size_t n, size_t dp, int32_t *out) {
+KATTR static void KFN(q8_dots)(const int16_t *q, const int8_t *rows, size_t n, size_t dp, int32_t *out) {
     size_t j = 0;
     for (; j + 4 <= n; j += 4) {
         const int8_t *r = rows + j * dp;
         __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
         for (size_t k = 0; k < dp; k += 32) {
             const __m512i qk = _mm512_loadu_si512((const void *)(q + k));
-#define Q8(acc, rr) acc = _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)((rr) + k))), qk))
+#define Q8(acc, rr) acc = VI_MAC(acc, _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)((rr) + k))), qk)
             Q8(a0, r);
             Q8(a1, r + dp);
             Q8(a2, r + 2 * dp);
@@ -114,6 +125,6 @@ KATTR static void q8_dots_avx512(const int16_t *q, const int8_t *rows, size_t n,
 
 #include "kernels_vec.h"
 
-KTABLE(mdi_kernels_avx512, "avx512");
+KTABLE(KTABLE_NAME, KTABLE_LABEL);
 
 #endif

@@ -15,7 +15,9 @@
  *   vi          an int32 vector of VI_LANES lanes; VI_ZERO(), VI_LOAD(p),
  *               VI_SPLAT32(p) (the 4 bytes at p in every lane), VI_MADD(a, b)
  *               (i16 lanes multiplied, adjacent pairs added into i32 lanes),
- *               VI_ADD(a, b) (i32, wrapping), VI_STORE(p, v)
+ *               VI_ADD(a, b) (i32, wrapping), VI_STORE(p, v), and optionally
+ *               VI_MAC(c, a, b) (c + VI_MADD(a, b) in one instruction, as
+ *               AVX-512 VNNI's vpdpwssd: the same i32 lanes, wrapping)
  *   QPV, QR     i16 panel vectors per panel and sources per block
  *   vf, vm      a float vector of VI_LANES lanes and its compare result;
  *               VF_LOAD(p), VF_SPLAT(x), VF_FROM_I(v) (int32 lanes to float),
@@ -126,7 +128,10 @@ KATTR static void KFN(q16_block)(const int16_t *a, size_t lda, size_t r, const i
         const int16_t *pk = panel + kk * KQP * 2;
 #define QB_LOAD(I, v) const vi b##v = VI_LOAD(pk + (v) * VI_LANES * 2);
         QB_VECS(QB_LOAD, 0)
-#define QB_MAC(I, v) c##I##_##v = VI_ADD(c##I##_##v, VI_MADD(x##I, b##v));
+#ifndef VI_MAC
+#define VI_MAC(c, a, b) VI_ADD(c, VI_MADD(a, b))
+#endif
+#define QB_MAC(I, v) c##I##_##v = VI_MAC(c##I##_##v, x##I, b##v);
 #define QB_ROW(I)                                                  \
         {                                                          \
             const vi x##I = VI_SPLAT32(a##I + 2 * kk);             \

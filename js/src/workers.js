@@ -1,7 +1,8 @@
 // Many workers, one answer (import "memdomain/src/workers.js"; kept out of the
 // package entry so importing memdomain never starts a thread): the packed
-// all-pairs pass split into row tiles handed out from a queue as workers free
-// up, each worker an independent module instance (a worker_threads Worker in
+// all-pairs pass split into row tiles, one contiguous run of them per worker
+// (a worker whose run is done takes the last tile of the longest run left),
+// each worker an independent module instance (a worker_threads Worker in
 // Node, a module Web Worker in browsers; both run workers-tile.js, which
 // imports this same glue), then merged on the calling thread. A worker copies
 // the matrix into its memory once per pass and keeps one md_pairs_pass for
@@ -121,7 +122,8 @@ async function startPool(fn, opts) {
     },
     /**
      * topNeighborPairsPacked computed in row tiles (default: 16 per worker,
-     * with about equal pair counts) handed out from a queue over the pool;
+     * with about equal pair counts), one contiguous run per worker, the last
+     * tiles of the longest run going to whoever is free;
      * the calling thread's instance merges the workers' lists (call init()
      * first). Equal to topNeighborPairsPacked.
      */
@@ -169,7 +171,21 @@ async function startPool(fn, opts) {
     const setups = direct ? Math.min(pool.length, count) : 1;
     const split = setups > 1 ? { rows: Array.from({ length: setups + 1 }, (_, q) => Math.floor((q * n) / setups)),
       buf: new SharedArrayBuffer(((4 * setups + 7) & ~7) + n * (24 + 2 * Math.ceil(matrix.length / n / 32) * 32)) } : null;
-    let next = 0, begun = 0;
+    // The tiles in one contiguous run per worker, taken from its front: a pass
+    // that adds neighbouring sources prunes better (its own lists hold the
+    // pairs its next rows are bounded by) than one taking every other tile.
+    // A worker whose run is done takes the last tile of the longest run left,
+    // so the runs end together however the workers' speeds differ.
+    const runs = pool.map((_, q) => ({ next: Math.floor((q * count) / pool.length), end: Math.floor(((q + 1) * count) / pool.length) }));
+    let begun = 0;
+    const take = (i, ahead) => {
+      const own = runs[i];
+      if (own.next < own.end) return own.next++;
+      if (ahead) return -1; // never hold another's tile in waiting
+      let v = null;
+      for (const r of runs) if (r.next < r.end && (!v || r.end - r.next > v.end - v.next)) v = r;
+      return v ? --v.end : -1;
+    };
     stats.tiles = count;
     stats.busyMs = pool.map(() => 0);
     stats.tilesPerWorker = pool.map(() => 0);
@@ -181,10 +197,10 @@ async function startPool(fn, opts) {
     const drive = async (w, i) => {
       let started = false;
       const inflight = [];
-      // A tile ahead only while at least one is left per worker: no worker hoards the last.
+      // A tile ahead only from the worker's own run.
       const send = (ahead) => {
-        if (next >= count || (ahead && count - next < pool.length)) return;
-        const t = next++;
+        const t = take(i, ahead);
+        if (t < 0) return;
         const range = [bounds[t], bounds[t + 1]];
         const p = ask(w, started ? { op: "add", range, bounds: direct ? undefined : learned?.slice() }
           : { op: "add", range, begin: { matrix: shared, rank, options: o, share, learned: direct ? learned : undefined,
@@ -212,7 +228,7 @@ async function startPool(fn, opts) {
     try {
       parts = await Promise.all(pool.map(drive));
     } catch (e) {
-      next = count; // stop handing out tiles; each worker's next pass replaces what is left of this one
+      for (const r of runs) r.next = r.end; // stop handing out tiles; each worker's next pass replaces what is left of this one
       throw e;
     }
     return mergeNeighborTiles(keys, parts.filter((p) => p !== null), o);

@@ -17,9 +17,10 @@ export interface NeighborPool {
    */
   readonly lastStats: { tiles: number; busyMs: number[]; tilesPerWorker: number[] };
   /**
-   * topNeighborPairsPacked in `tiles` tiles (default 16 per worker) handed out
-   * from a queue as workers free up, merged here: the same answer. Passes asked
-   * for at once run one after the other.
+   * topNeighborPairsPacked in `tiles` tiles (default 16 per worker): one
+   * contiguous run of tiles per worker, the last tiles of the longest run left
+   * going to a worker whose own run is done; merged here: the same answer.
+   * Passes asked for at once run one after the other.
    */
   topNeighborPairs(
     matrix: Float32Array,
