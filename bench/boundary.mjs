@@ -180,7 +180,7 @@ const big = quick ? 10 : 1;
   const edges = Array.from({ length: n }, () => [pick(keys), pick(keys)]);
   const same = (x, y) => x.length === y.length && x.every((c, i) => c.length === y[i].length && c.every((m, q) => m === y[i][q]));
   row("components", `connectedComponents, ${n.toLocaleString("en")} string pairs`, () => text.connectedComponents(edges).length,
-    (api) => api.connectedComponents(edges).length, { rounds: 5, calls: 1 }, () => same(md.connectedComponents(edges), text.connectedComponents(edges)));
+    (api) => api.connectedComponents(edges).length, { rounds: 11, calls: 1 }, () => same(md.connectedComponents(edges), text.connectedComponents(edges)));
 }
 {
   const WORDS = ["run", "the", "cutover", "during", "business", "hours", "draining", "does", "NOT", "complete", "retry",
