@@ -37,6 +37,17 @@ static size_t space_at(const uint8_t *s, size_t n, size_t i) {
 #define ONES 0x0101010101010101ull
 #define LOW7 (ONES * 0x7F)
 
+/* The 8 bytes at p with p[0] in the low byte, whatever the host's byte order
+ * (where a flag's bit position must name its byte). */
+static inline uint64_t load_le64(const uint8_t *p) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    return x;
+}
+
 /* 0x80 in each byte of x that is zero (exact: no carry crosses a byte). */
 static inline uint64_t zero_bytes(uint64_t x) { return ~(((x & LOW7) + LOW7) | x | LOW7); }
 
@@ -127,7 +138,7 @@ bool mdi_frame_key_into(const uint8_t *s, size_t n, uint8_t *work, size_t *len, 
         size_t base;
         if (q >= 10) {
             base = q - 8;
-            memcpy(&x, c + base, 8);
+            x = load_le64(c + base);
             sp = zero_bytes(x ^ (ONES * ' '));
         } else {
             base = 2;
