@@ -26,6 +26,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { tileBounds } from "../js/src/workers.js";
+import { tileRuns } from "../js/src/tile-runs.js";
 import { ROOT, args, data, fmt, native, report } from "./lib-vectors.mjs";
 import { rawModule } from "./lib-raw.mjs";
 
@@ -69,18 +70,9 @@ function pool(size) {
       const setups = size > 1 ? Math.min(size, count) : 1, rec = 24 + 2 * Math.ceil(d / 32) * 32;
       const split = setups > 1 && !a["no-split"] ? { rows: Array.from({ length: setups + 1 }, (_, q) => Math.floor((q * rows) / setups)),
         buf: new SharedArrayBuffer(((4 * setups + 7) & ~7) + rows * rec) } : null;
-      // as the package's pool: one contiguous run of tiles per worker, the last
-      // tile of the longest run left to a worker whose own run is done
-      const runs = workers.map((_, q) => ({ next: Math.floor((q * count) / size), end: Math.floor(((q + 1) * count) / size) }));
+      // as the package's pool: its schedule, one contiguous run of tiles per worker
+      const schedule = tileRuns(count, size);
       let begun = 0;
-      const take = (i, ahead) => {
-        const own = runs[i];
-        if (own.next < own.end) return own.next++;
-        if (ahead) return -1;
-        let v = null;
-        for (const r of runs) if (r.next < r.end && (!v || r.end - r.next > v.end - v.next)) v = r;
-        return v ? --v.end : -1;
-      };
       // as the package's pool: the bounds in shared memory, read and raised by every worker
       const share = size > 1 && tiles > size, learned = share ? new Float32Array(new SharedArrayBuffer(4 * rows)).fill(-Infinity) : null;
       // as the package's pool: two tiles in flight per worker
@@ -89,7 +81,7 @@ function pool(size) {
         const inflight = [];
         // a tile ahead only from the worker's own run
         const send = (ahead) => {
-          const t = take(i, ahead);
+          const t = schedule.take(i, ahead);
           if (t < 0) return;
           inflight.push(ask(w, { range: [bounds[t], bounds[t + 1]], share,
             ...(started ? {} : { begin: { matrix: shared, share, learned, split: split ? { ...split, part: begun++ } : undefined } }) }));

@@ -18,6 +18,7 @@
 // taking any of them, in any order.
 import { arr, isInitialized, num, obj, rangeError, str, typeError } from "./core.js";
 import { mergeNeighborTiles } from "./neighbors.js";
+import { tileRuns } from "./tile-runs.js";
 
 const isNode = typeof process !== "undefined" && !!process.versions?.node && typeof Deno === "undefined";
 
@@ -171,21 +172,8 @@ async function startPool(fn, opts) {
     const setups = direct ? Math.min(pool.length, count) : 1;
     const split = setups > 1 ? { rows: Array.from({ length: setups + 1 }, (_, q) => Math.floor((q * n) / setups)),
       buf: new SharedArrayBuffer(((4 * setups + 7) & ~7) + n * (24 + 2 * Math.ceil(matrix.length / n / 32) * 32)) } : null;
-    // The tiles in one contiguous run per worker, taken from its front: a pass
-    // that adds neighbouring sources prunes better (its own lists hold the
-    // pairs its next rows are bounded by) than one taking every other tile.
-    // A worker whose run is done takes the last tile of the longest run left,
-    // so the runs end together however the workers' speeds differ.
-    const runs = pool.map((_, q) => ({ next: Math.floor((q * count) / pool.length), end: Math.floor(((q + 1) * count) / pool.length) }));
+    const schedule = tileRuns(count, pool.length); // one contiguous run of tiles per worker (tile-runs.js)
     let begun = 0;
-    const take = (i, ahead) => {
-      const own = runs[i];
-      if (own.next < own.end) return own.next++;
-      if (ahead) return -1; // never hold another's tile in waiting
-      let v = null;
-      for (const r of runs) if (r.next < r.end && (!v || r.end - r.next > v.end - v.next)) v = r;
-      return v ? --v.end : -1;
-    };
     stats.tiles = count;
     stats.busyMs = pool.map(() => 0);
     stats.tilesPerWorker = pool.map(() => 0);
@@ -199,7 +187,7 @@ async function startPool(fn, opts) {
       const inflight = [];
       // A tile ahead only from the worker's own run.
       const send = (ahead) => {
-        const t = take(i, ahead);
+        const t = schedule.take(i, ahead);
         if (t < 0) return;
         const range = [bounds[t], bounds[t + 1]];
         const p = ask(w, started ? { op: "add", range, bounds: direct ? undefined : learned?.slice() }
@@ -228,7 +216,7 @@ async function startPool(fn, opts) {
     try {
       parts = await Promise.all(pool.map(drive));
     } catch (e) {
-      for (const r of runs) r.next = r.end; // stop handing out tiles; each worker's next pass replaces what is left of this one
+      schedule.stop(); // stop handing out tiles; each worker's next pass replaces what is left of this one
       throw e;
     }
     return mergeNeighborTiles(keys, parts.filter((p) => p !== null), o);

@@ -3,6 +3,7 @@
 // equals the single-thread pass exactly for any tile count.
 import * as md from "../../js/index.js";
 import * as workers from "../../js/src/workers.js";
+import { tileRuns } from "../../js/src/tile-runs.js";
 import { wasmBytes } from "./build.js";
 import { rng } from "./rng.js";
 import { Worker } from "node:worker_threads";
@@ -29,6 +30,38 @@ describe("workers", () => {
         for (let i = 1; i < b.length; i++) expect(b[i]).toBeGreaterThanOrEqual(b[i - 1]);
       }
     }
+  });
+
+  test("the tile schedule hands out every tile once: own runs front to back, then the ends of the longest runs", () => {
+    const r = rng(23);
+    for (const count of [0, 1, 2, 3, 7, 32, 100]) {
+      for (const size of [1, 2, 3, 5]) {
+        const s = tileRuns(count, size), seen = new Array(count).fill(0), got = Array.from({ length: size }, () => []);
+        const start = (q) => Math.floor((q * count) / size), stop = (q) => Math.floor(((q + 1) * count) / size);
+        const ownOf = (t) => { let q = 0; while (t >= stop(q)) q++; return q; };
+        // Workers asking in a random order, sometimes for a tile ahead, until none answers.
+        for (let idle = 0; idle < 4 * size;) {
+          const i = Math.floor(r() * size), ahead = r() < 0.3, t = s.take(i, ahead);
+          if (t < 0) { if (!ahead) idle++; continue; }
+          seen[t]++;
+          got[i].push(t);
+          // A tile ahead, and any tile while the worker's own run lasts, is the next of its own run.
+          if (ahead || ownOf(t) === i) {
+            expect(ownOf(t)).toBe(i);
+            expect(t).toBe(start(i) + got[i].filter((x) => ownOf(x) === i).length - 1);
+          }
+        }
+        expect(seen).toEqual(new Array(count).fill(1));
+        for (let q = 0; q < size; q++) expect(s.take(q, false)).toBe(-1);
+      }
+    }
+    const s = tileRuns(8, 2); // runs [0, 4) and [4, 8): worker 0 finishes first and steals from the end
+    expect([0, 1, 2, 3].map(() => s.take(0, false))).toEqual([0, 1, 2, 3]);
+    expect(s.take(1, false)).toBe(4);
+    expect(s.take(0, true)).toBe(-1);
+    expect(s.take(0, false)).toBe(7);
+    s.stop();
+    expect(s.take(1, false)).toBe(-1);
   });
 
   test("merged tiles equal the single-thread pass for 1..9 tiles", async () => {
