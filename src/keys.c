@@ -260,11 +260,6 @@ static int rec_cmp(const plain_sort *c, const key_rec *x, const key_rec *y) {
 
 static uint64_t be_bytes(const uint8_t *p, size_t len, size_t at, bool remap) {
     uint64_t v = 0;
-    if (!remap && at + 8 <= len) {
-        MDI_AS_WRITTEN
-        for (size_t j = 0; j < 8; j++) v = (v << 8) | p[at + j]; /* one 8-byte load and a byte swap */
-        return v;
-    }
     for (size_t j = 0; j < 8; j++) {
         uint8_t b = at + j < len ? p[at + j] : 0;
         v = (v << 8) | (remap ? utf16_rank(b) : b);
