@@ -91,6 +91,18 @@ md_status mdi_keymap_put(mdi_keymap *m, md_str key, size_t fresh, size_t *val, b
  * md_key_compare. MD_OK or MD_ERR_NOMEM. */
 md_status mdi_sort_keys(const md_str *keys, size_t n, size_t *order);
 
+/* Records for mdi_sort_records: 16 order-preserving bytes (hi, then lo,
+ * compared as unsigned integers) and an index. */
+typedef struct mdi_rec {
+    uint64_t hi, lo;
+    size_t i;
+} mdi_rec;
+
+/* Stable sort of r[0..n) by (hi, lo), ties in index order: the radix sort
+ * of mdi_sort_keys' plain keys (keys.c). MD_OK or MD_ERR_NOMEM (r unchanged
+ * then). */
+md_status mdi_sort_records(mdi_rec *r, size_t n);
+
 /* Stable merge sort of idx[0..n) by cmp(ctx, a, b) (<0 means a first).
  * MD_OK or MD_ERR_NOMEM (idx unchanged then). */
 typedef int (*mdi_cmp_fn)(const void *ctx, size_t a, size_t b);

@@ -228,13 +228,10 @@ static bool plain_utf8(const md_str *k, size_t n, bool *remap) {
  * needs it, a shorter key padded with 0), compared inline, and only ties
  * read the keys: the bytes after those 16, then the length (the shorter one
  * is then a prefix of the other), then the index (stable). */
-typedef struct key_rec {
-    uint64_t hi, lo;
-    size_t i;
-} key_rec;
+typedef mdi_rec key_rec;
 
 typedef struct plain_sort {
-    const md_str *keys;
+    const md_str *keys; /* NULL: records alone (mdi_sort_records), ties by index */
     size_t from; /* the keys' bytes from here on are not in the records */
     bool remap;
 } plain_sort;
@@ -242,6 +239,7 @@ typedef struct plain_sort {
 static int rec_cmp(const plain_sort *c, const key_rec *x, const key_rec *y) {
     if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
     if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    if (!c->keys) return x->i < y->i ? -1 : x->i > y->i ? 1 : 0;
     md_str p = c->keys[x->i], q = c->keys[y->i];
     size_t n = p.len < q.len ? p.len : q.len;
     if (c->from < n) {
@@ -353,6 +351,16 @@ static bool sort_plain(const md_str *k, size_t n, bool remap, size_t *order) {
     free(r);
     free(t);
     return true;
+}
+
+md_status mdi_sort_records(mdi_rec *r, size_t n) {
+    if (n < 2) return MD_OK;
+    key_rec *t = mdi_alloc_array(n, sizeof(key_rec));
+    if (!t) return MD_ERR_NOMEM;
+    plain_sort c = {NULL, 0, false};
+    rec_radix(&c, r, t, n, 0);
+    free(t);
+    return MD_OK;
 }
 
 md_status mdi_sort_keys(const md_str *keys, size_t n, size_t *order) {

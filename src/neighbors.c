@@ -214,6 +214,39 @@ static int final_cmp(const void *vctx, size_t a, size_t b) {
     return xd < yd ? -1 : (xd > yd ? 1 : 0);
 }
 
+/* Unsigned integers in final_cmp's order of sims (never NaN): larger sims
+ * first, -0 and 0 equal. */
+static uint64_t sim_desc(double sim) {
+    if (sim == 0) sim = 0;
+    uint64_t b;
+    memcpy(&b, &sim, sizeof b);
+    b = b >> 63 ? ~b : b | (uint64_t)1 << 63; /* ascending */
+    return ~b;
+}
+
+/* order[0..m) := all[0..m) in final_cmp's order, stable: as records of
+ * (sim, src rank, dst rank) for the radix sort when ranks fit 32 bits, else
+ * by the comparator. */
+MDI_SMALL static md_status final_order(const md_neighbor_pair *all, size_t m, const size_t *rank, size_t *order) {
+    mdi_rec *r = mdi_alloc_array(m, sizeof(mdi_rec));
+    bool fits = r != NULL;
+    for (size_t i = 0; fits && i < m; i++) {
+        uint64_t rs = rank[all[i].src], rd = rank[all[i].dst];
+        fits = rs <= UINT32_MAX && rd <= UINT32_MAX;
+        r[i].hi = sim_desc(all[i].sim);
+        r[i].lo = rs << 32 | rd;
+        r[i].i = i;
+    }
+    md_status st = fits ? mdi_sort_records(r, m) : MD_ERR_RANGE;
+    if (st == MD_OK)
+        for (size_t i = 0; i < m; i++) order[i] = r[i].i;
+    free(r);
+    if (st == MD_OK) return MD_OK;
+    for (size_t i = 0; i < m; i++) order[i] = i;
+    final_ctx c = {all, rank};
+    return mdi_sort_indices(order, m, final_cmp, &c);
+}
+
 /* Every held pair, grouped by list; sorted and limited when `final`. */
 MDI_SMALL static md_status sel_finish(selector *s, bool final, double limit, md_neighbor_pairs *out) {
     size_t total = 0;
@@ -236,12 +269,7 @@ MDI_SMALL static md_status sel_finish(selector *s, bool final, double limit, md_
     size_t keep = mdi_js_slice_len(total, limit);
     size_t *order = mdi_alloc_array(total, sizeof(size_t));
     md_neighbor_pair *res = mdi_alloc_array(keep, sizeof(md_neighbor_pair));
-    md_status st = (order && res) ? MD_OK : MD_ERR_NOMEM;
-    if (st == MD_OK) {
-        for (size_t i = 0; i < total; i++) order[i] = i;
-        final_ctx c = {all, s->rank};
-        st = mdi_sort_indices(order, total, final_cmp, &c);
-    }
+    md_status st = (order && res) ? final_order(all, total, s->rank, order) : MD_ERR_NOMEM;
     if (st == MD_OK) {
         for (size_t i = 0; i < keep; i++) res[i] = all[order[i]];
         out->len = keep;

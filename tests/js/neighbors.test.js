@@ -66,6 +66,27 @@ describe(`neighbors (${BUILD})`, () => {
     }
   });
 
+  // The final sort at sizes where it runs as a radix sort of (sim, src rank,
+  // dst rank) records: exact ties from duplicated and zero rows, keys held
+  // by more than one row (equal ranks: ties kept in list order), against the
+  // baseline's stable sort.
+  test("the final order over thousands of pairs: ties, zero rows and repeated keys match the baseline", () => {
+    const r = rng(17);
+    for (let iter = 0; iter < 12; iter++) {
+      const n = 150 + Math.floor(r() * 300), d = 3 + Math.floor(r() * 6);
+      const m = matrix(r, n, d, iter % 4 === 3);
+      for (let i = 0; i < n; i++) if (r() < 0.03) m.fill(0, i * d, (i + 1) * d);
+      const keys = keysFor(r, n);
+      if (iter % 2) for (let i = 0; i < n; i++) if (r() < 0.1) keys[i] = keys[Math.floor(r() * n)];
+      const vectors = keys.map((key, i) => ({ key, vec: m.subarray(i * d, (i + 1) * d) }));
+      const o = { floor: iter % 3 ? -1 : 0, perSourceK: 1 + (iter % 8), limit: iter % 5 ? 1e9 : 777 };
+      const want = base.topNeighborPairs(vectors, o);
+      expect(want.length).toBeGreaterThan(200);
+      expect(md.topNeighborPairs(vectors, o)).toEqual(want);
+      if (!(iter % 2)) expect(md.topNeighborPairsPacked(m, keys, o)).toEqual(want);
+    }
+  });
+
   test("plain number[] embeddings (doubles, as parsed from JSON), alone or mixed with typed arrays", () => {
     // A product of two doubles rounds (unlike two float32 values), so these take
     // the double kernels: every pair's sim must equal cosine of the same arrays.
