@@ -399,7 +399,7 @@ typedef struct pruner {
     /* candidates found by the scan, waiting for their exact similarity */
     uint32_t *ci, *cj;
     float *cub;
-    size_t cm, croom, found, screened;
+    size_t cm, croom, cmax, found, screened;
     bool flushed, keep_going; /* keep_going: never give up (tests, passes in parts) */
     int16_t *a, *panels;      /* int16 rows [row_begin, n) and the destination panels */
 } pruner;
@@ -564,13 +564,33 @@ MDI_SMALL static md_status flush(pruner *p) {
     return st;
 }
 
-/* Room for one more candidate: compact, then flush if still half full.
+/* A larger candidate buffer (up to cmax), or false when there is none. */
+MDI_SMALL static bool grow_candidates(pruner *p) {
+    const size_t room = p->croom > p->cmax / 2 ? p->cmax : 2 * p->croom;
+    if (room <= p->croom) return false;
+    uint32_t *ci = realloc(p->ci, room * sizeof(uint32_t));
+    if (ci) p->ci = ci;
+    uint32_t *cj = ci ? realloc(p->cj, room * sizeof(uint32_t)) : NULL;
+    if (cj) p->cj = cj;
+    float *cub = cj ? realloc(p->cub, room * sizeof(float)) : NULL;
+    if (!cub) return false; /* the arrays kept so far hold croom each: still usable */
+    p->cub = cub;
+    p->croom = room;
+    return true;
+}
+
+/* Room for one more candidate: compact, and if still half full, grow the
+ * buffer (up to cmax) rather than flush: a candidate's exact similarity is
+ * computed only if the thresholds, higher by then, still let it through
+ * (a flush while the rows' thresholds are young, as after the first rows
+ * of a part, computes many the final ones prune); flush once it cannot grow.
  * MD_ERR_RANGE: pruning does not pay (most pairs survive) and nothing was
  * offered yet, so the caller can run the unpruned pass instead. */
 MDI_SMALL static md_status make_room(pruner *p) {
     compact(p);
     if (p->cm <= p->croom / 2) return MD_OK;
     if (!p->flushed && !p->keep_going && p->found * 10 > p->screened * 9) return MD_ERR_RANGE;
+    if (grow_candidates(p)) return MD_OK;
     return flush(p);
 }
 
@@ -647,6 +667,7 @@ MDI_SMALL static md_status pruner_init(pruner *p, const float *const *rows, size
     p->hn = mdi_calloc_array(np, sizeof(uint32_t));
     p->heap = p->heap_cap ? mdi_alloc_array(n, p->heap_cap * sizeof(float)) : NULL;
     p->croom = (n < 64 ? 64 : n) * 8; /* candidates between compactions */
+    p->cmax = p->croom * 4;             /* grown to (12 bytes each): about 1/4 of a 384-d matrix */
     p->ci = mdi_alloc_array(p->croom, sizeof(uint32_t));
     p->cj = mdi_alloc_array(p->croom, sizeof(uint32_t));
     p->cub = mdi_alloc_array(p->croom, sizeof(float));
