@@ -4,14 +4,15 @@
 //     pruned by the integer bound, exact answer),
 //   - memdomain wasm in 1 and 2 worker_threads (independent module
 //     instances over raw exports, as the package's pool runs them: row tiles
-//     of equal pair counts, one contiguous run of them per worker, a worker whose
-//     run is done taking the last tile of the longest run left; each
-//     worker adding its tiles to one md_pairs_pass and sharing its pruning
-//     thresholds with the others through shared memory before and after each
-//     tile; merged on the calling thread by md_merge_neighbor_pairs_ranked;
-//     the matrix is posted to the
-//     workers inside the timing), and 2 workers with one static tile each
-//     (the earlier split, for comparison),
+//     of equal pair counts, 64 per worker, one contiguous run of them per
+//     worker; each worker, with one message for the whole pass, takes spans
+//     of its own run (half of what is left) and then single tiles from the
+//     end of the longest run left, adding them to one md_pairs_pass and
+//     sharing its pruning thresholds with the others through shared memory
+//     before and after each; merged on the calling thread by
+//     md_merge_neighbor_pairs_ranked; the matrix is posted to the workers
+//     inside the timing), and 2 workers with one static tile each (the
+//     earlier split, for comparison),
 //   - memdomain native (the same library; kernels chosen at run time),
 //   - numpy float32 GEMM with OpenBLAS on one thread (normalize, X X^T by
 //     blocks, argpartition): the usual way, not exact; its pairs are
@@ -20,7 +21,7 @@
 // The worker runs are medians of interleaved rounds; the table also shows
 // the cores the 2-worker pass used (process CPU time / wall) and stderr the
 // per-worker busy times (balance) and the load average.
-//   node bench/allpairs.mjs [--n=10000] [--k=5] [--rounds=5] [--tiles=32] [--verbose] [--json=out.json]
+//   node bench/allpairs.mjs [--n=10000] [--k=5] [--rounds=5] [--tiles=128] [--verbose] [--json=out.json]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -62,7 +63,7 @@ function pool(size) {
   return {
     async run(matrix, tiles = 16 * size) {
       const rows = matrix.length / d, bounds = tileBounds(rows, tiles), count = bounds.length - 1;
-      const busy = workers.map(() => 0), cpu = workers.map(() => 0), taken = workers.map(() => 0);
+      const phases = workers.map(() => null), busy = workers.map(() => 0), cpu = workers.map(() => 0), taken = workers.map(() => 0);
       // as the package's pool: more than one worker read one SharedArrayBuffer copy
       const shared = size > 1 ? new Float32Array(new SharedArrayBuffer(matrix.byteLength)) : matrix;
       if (size > 1) shared.set(matrix);
@@ -70,45 +71,27 @@ function pool(size) {
       const setups = size > 1 ? Math.min(size, count) : 1, rec = 24 + 2 * Math.ceil(d / 32) * 32;
       const split = setups > 1 && !a["no-split"] ? { rows: Array.from({ length: setups + 1 }, (_, q) => Math.floor((q * rows) / setups)),
         buf: new SharedArrayBuffer(((4 * setups + 7) & ~7) + rows * rec) } : null;
-      // as the package's pool: its schedule, one contiguous run of tiles per worker
-      const schedule = tileRuns(count, size);
-      let begun = 0;
       // as the package's pool: the bounds in shared memory, read and raised by every worker
       const share = size > 1 && tiles > size, learned = share ? new Float32Array(new SharedArrayBuffer(4 * rows)).fill(-Infinity) : null;
-      // as the package's pool: two tiles in flight per worker
-      const drive = async (w, i) => {
-        let started = false;
-        const inflight = [];
-        // a tile ahead only from the worker's own run
-        const send = (ahead) => {
-          const t = schedule.take(i, ahead);
-          if (t < 0) return;
-          inflight.push(ask(w, { range: [bounds[t], bounds[t + 1]], share,
-            ...(started ? {} : { begin: { matrix: shared, share, learned, split: split ? { ...split, part: begun++ } : undefined } }) }));
-          started = true;
-        };
-        send(false);
-        send(true);
-        while (inflight.length) {
-          const r = await inflight.shift();
-          busy[i] += r.ms;
-          cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
-          taken[i]++;
-          if (!inflight.length) send(false);
-          send(true);
-        }
-        if (!started) return null;
-        const r = await ask(w, { op: "end" });
+      const note = (i, r) => {
         busy[i] += r.ms;
         cpu[i] = r.cpuMs === null || cpu[i] === null ? null : cpu[i] + r.cpuMs;
-        return r.tile;
       };
-      const parts = (await Promise.all(workers.map(drive))).filter((p) => p !== null);
+      // as the package's pool with shared memory (or one worker): each worker takes its own tiles from the schedule
+      const schedule = tileRuns(count, setups, size > 1), edges = new Uint32Array(bounds);
+      const parts = await Promise.all(workers.slice(0, setups).map(async (w, i) => {
+        const r = await ask(w, { op: "run", part: i, schedule: schedule.state, edges, share,
+          begin: { matrix: shared, share, learned, split: split ? { ...split, part: i } : undefined } });
+        note(i, r);
+        taken[i] = r.adds === r.tiles ? r.tiles : `${r.tiles} in ${r.adds} adds`;
+        phases[i] = r.phases;
+        return r.tile;
+      }));
       const t = performance.now(), merged = md.merge(parts, rows, o);
       const mergeMs = performance.now() - t;
       lastBusy = busy;
       lastCpu = cpu;
-      if (!quiet) console.error(`  ${size} worker(s), ${count} tiles: busy ${busy.map((x, i) => `${x.toFixed(0)} ms (CPU ${cpu[i]}, ${taken[i]} tiles)`).join(" + ")}, merge ${mergeMs.toFixed(0)} ms`);
+      if (!quiet) console.error(`  ${size} worker(s), ${count} tiles: busy ${busy.map((x, i) => `${x.toFixed(0)} ms (CPU ${cpu[i]}, ${taken[i]} tiles${phases[i] ? `: setup ${phases[i][0].toFixed(0)}, tiles ${phases[i][1].toFixed(0)}, lists ${phases[i][2].toFixed(0)} ms` : ""})`).join(" + ")}, merge ${mergeMs.toFixed(0)} ms`);
       return merged;
     },
     close: () => Promise.all(workers.map((w) => w.terminate())),
@@ -130,7 +113,7 @@ await pool1.run(small); await pool2.run(small, 2); await pool2.run(small);
 // Interleaved rounds (the order rotates each round), medians per configuration:
 // one thread, 1 worker (the queue's tiles on one pass), 2 workers with one
 // static tile each (equal pair counts: the earlier pool), 2 workers on the queue.
-const rounds = +(a.rounds ?? 5), tiles = +(a.tiles ?? 32);
+const rounds = +(a.rounds ?? 5), tiles = +(a.tiles ?? 128);
 const loadBefore = os.loadavg()[0];
 const packed = md.packed(m, d);
 const configs = {

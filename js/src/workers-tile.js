@@ -1,5 +1,6 @@
 // The tile worker: its own module instance (this glue, imported here) that
-// computes the tiles of an all-pairs pass it is handed one at a time. Runs as
+// computes the tiles of an all-pairs pass, handed to it one at a time or
+// taken by itself from a schedule in shared memory. Runs as
 // a Node worker_threads Worker or a module Web Worker. Messages:
 //   { op: "add", range: [b, e], begin?: { matrix, rank, options, share,
 //     learned? }, bounds? }: begin starts a pass (the matrix copied into this
@@ -14,8 +15,15 @@
 //     through buf, a SharedArrayBuffer (see exchange).
 //   { op: "end" }: the pass's lists ({ sim, src, dst }, grouped by source,
 //     for mergeNeighborTiles); the pass and its copy are released.
+//   { op: "run", part, schedule, edges, begin }: a whole pass (shared
+//     memory, or a lone worker): begin as above, then the tiles this worker
+//     takes from the schedule (tile-runs.js state, an Int32Array in a
+//     SharedArrayBuffer when there are others; part is its run) with tile t
+//     the sources [edges[t], edges[t + 1]), then end; the answer carries the
+//     lists and how many tiles it took.
 // Each answer carries ms, the time spent in it.
 import { exportsOf, init, isInitialized, raise, rangeError, views } from "./core.js";
+import { tileRunsOf } from "./tile-runs.js";
 
 const fn = "topNeighborPairsParallel";
 let pass = null; // { h, matrix, slot, limit, bounds, n, learned }: the pass in progress
@@ -125,35 +133,74 @@ function end() {
   return { sim, src, dst };
 }
 
+/**
+ * Add sources [range[0], range[1]) to the pass; with sharing, first raise
+ * its thresholds to the others' (the shared learned array, or `bounds`, a
+ * copy sent with the tile) and then hand back the higher of each: into
+ * learned, or returned (a copy for the answer).
+ */
+function add(range, bounds) {
+  const ex = exportsOf(), at = pass.bounds >>> 2, n = pass.n;
+  const others = pass.learned ?? (bounds?.length === n ? bounds : null);
+  const share = () => { const sb = ex.md_pairs_pass_share(pass.h, pass.bounds); if (sb !== 0) raise(sb, fn); };
+  if (pass.bounds && others) { // raise this pass's thresholds to the others' before the tile
+    views().f32.set(others, at);
+    share();
+  }
+  const st = ex.md_pairs_pass_add(pass.h, range[0], range[1]);
+  if (st !== 0) raise(st, fn);
+  if (!pass.bounds) return undefined;
+  share(); // then hand back the higher of each: what this pass learned, for the others
+  const f32 = views().f32, l = pass.learned;
+  if (!l) return f32.slice(at, at + n);
+  // Raced by the other workers: a lost raise only leaves a lower bound, which is still one.
+  for (let j = 0; j < n; j++) if (f32[at + j] > l[j]) l[j] = f32[at + j];
+  return undefined;
+}
+
+/**
+ * A whole pass: its tiles (tile t is the sources edges[t] to edges[t + 1])
+ * taken from the schedule (tile-runs.js: spans of its own run, then tiles
+ * stolen from the others') until none is left, then its lists. Its first
+ * span is claimed before its share of the setup is handed over, so another
+ * worker cannot take every tile while this one sets up.
+ */
+function run(m) {
+  const schedule = tileRunsOf(m.schedule);
+  let span = schedule.span(m.part), tiles = 0;
+  try {
+    begin(m.begin);
+    for (; span; span = schedule.span(m.part)) {
+      add([m.edges[span[0]], m.edges[span[1]]]);
+      tiles += span[1] - span[0];
+    }
+  } catch (e) {
+    schedule.stop(); // the others stop at their next tile
+    throw e;
+  }
+  return { tile: end(), tiles };
+}
+
+const transfer = (tile) => [tile.sim.buffer, tile.src.buffer, tile.dst.buffer];
+
 async function serve(post, m) {
   try {
     if (!isInitialized()) await init(m.wasm);
     const t0 = performance.now();
+    if (m.op === "run") {
+      const { tile, tiles } = run(m);
+      post({ id: m.id, tile, tiles, ms: performance.now() - t0 }, transfer(tile));
+      return;
+    }
     if (m.op === "end") {
       if (!pass) throw new Error(`${fn}: no pass in progress (internal error in memdomain)`);
       const tile = end(), ms = performance.now() - t0;
-      post({ id: m.id, tile, ms }, [tile.sim.buffer, tile.src.buffer, tile.dst.buffer]);
+      post({ id: m.id, tile, ms }, transfer(tile));
       return;
     }
     if (m.begin) begin(m.begin);
     if (!pass) throw new Error(`${fn}: no pass in progress (internal error in memdomain)`);
-    const ex = exportsOf(), at = pass.bounds >>> 2, n = pass.n;
-    const others = pass.learned ?? (m.bounds?.length === n ? m.bounds : null);
-    const share = () => { const sb = ex.md_pairs_pass_share(pass.h, pass.bounds); if (sb !== 0) raise(sb, fn); };
-    if (pass.bounds && others) { // raise this pass's thresholds to the others' before the tile
-      views().f32.set(others, at);
-      share();
-    }
-    const st = ex.md_pairs_pass_add(pass.h, m.range[0], m.range[1]);
-    if (st !== 0) raise(st, fn);
-    let bounds;
-    if (pass.bounds) { // then hand back the higher of each: what this pass learned, for the others
-      share();
-      const f32 = views().f32, l = pass.learned;
-      // Raced by the other workers: a lost raise only leaves a lower bound, which is still one.
-      if (l) for (let j = 0; j < n; j++) { if (f32[at + j] > l[j]) l[j] = f32[at + j]; }
-      else bounds = f32.slice(at, at + n);
-    }
+    const bounds = add(m.range, m.bounds);
     post({ id: m.id, ms: performance.now() - t0, bounds }, bounds ? [bounds.buffer] : []);
   } catch (e) {
     release();

@@ -10,8 +10,12 @@
 // bounds set up once), so many small tiles cost about what two large ones
 // do, and the last tiles to finish are small. After each tile a worker
 // raises its pass's thresholds to the others' (md_pairs_pass_share) and
-// reports the result, which goes to the others with their next tile: each
-// pass prunes with what all have learned, so splitting the pass adds little work. Per-source lists are ordered
+// hands the result on: each pass prunes with what all have learned, so
+// splitting the pass adds little work. Where memory is shared (Node, Deno, a
+// cross-origin isolated page) the matrix, the thresholds and the schedule
+// live in SharedArrayBuffers and each worker takes its own tiles, one
+// message per worker per pass; elsewhere this thread hands out the tiles
+// and passes the thresholds along with them. Per-source lists are ordered
 // by (sim, dst key), a total order for unique keys, so the top perSourceK of
 // the union of the workers' lists is the top perSourceK of all pairs: the
 // merge equals the single-thread pass exactly, for any tiles, any worker
@@ -122,7 +126,7 @@ async function startPool(fn, opts) {
       return { tiles: stats.tiles, busyMs: stats.busyMs.slice(), tilesPerWorker: stats.tilesPerWorker.slice() };
     },
     /**
-     * topNeighborPairsPacked computed in row tiles (default: 16 per worker,
+     * topNeighborPairsPacked computed in row tiles (default: 64 per worker,
      * with about equal pair counts), one contiguous run per worker, the last
      * tiles of the longest run going to whoever is free;
      * the calling thread's instance merges the workers' lists (call init()
@@ -143,7 +147,7 @@ async function startPool(fn, opts) {
   async function pass(matrix, keys, options, opts) {
     const fn2 = "topNeighborPairsParallel";
     if (opts !== undefined) obj(fn2, "opts", opts);
-    const { tiles = 16 * workers } = opts ?? {};
+    const { tiles = 64 * workers } = opts ?? {};
     if (!(matrix instanceof Float32Array)) throw typeError(fn2, "matrix", "a Float32Array", matrix);
     arr(fn2, "keys", keys);
     const rank = ranksOf(fn2, keys);
@@ -172,11 +176,33 @@ async function startPool(fn, opts) {
     const setups = direct ? Math.min(pool.length, count) : 1;
     const split = setups > 1 ? { rows: Array.from({ length: setups + 1 }, (_, q) => Math.floor((q * n) / setups)),
       buf: new SharedArrayBuffer(((4 * setups + 7) & ~7) + n * (24 + 2 * Math.ceil(matrix.length / n / 32) * 32)) } : null;
-    const schedule = tileRuns(count, pool.length); // one contiguous run of tiles per worker (tile-runs.js)
-    let begun = 0;
     stats.tiles = count;
     stats.busyMs = pool.map(() => 0);
     stats.tilesPerWorker = pool.map(() => 0);
+    let parts;
+    if (direct || pool.length === 1) {
+      // Shared memory (or one worker): each worker takes its tiles itself
+      // from the schedule, one message per worker for the whole pass. A span
+      // of its own run at a time (half of what is left: few, long adds),
+      // then single tiles from the end of the others' runs; its first span
+      // is claimed before its share of the setup is handed over, so every
+      // worker that begins takes tiles.
+      const schedule = tileRuns(count, setups, direct), edges = new Uint32Array(bounds);
+      const runs = pool.slice(0, setups).map((w, i) => ask(w, { op: "run", part: i, schedule: schedule.state, edges,
+        begin: { matrix: shared, rank, options: o, share, learned, split: split ? { ...split, part: i } : undefined } }));
+      for (const p of runs) p.catch(() => {}); // awaited below; a failure is reported once
+      try {
+        parts = await Promise.all(runs);
+      } catch (e) {
+        schedule.stop(); // the others stop at their next tile
+        throw e;
+      }
+      parts.forEach((r, i) => { stats.busyMs[i] = r.ms; stats.tilesPerWorker[i] = r.tiles; });
+      return mergeNeighborTiles(keys, parts.map((r) => r.tile), o);
+    }
+    // No shared memory (a page that is not cross-origin isolated): this
+    // thread hands out the tiles, one contiguous run per worker (tile-runs.js).
+    const schedule = tileRuns(count, pool.length);
     // Each worker takes the next tile when it finishes one; its first tile
     // starts its pass (the matrix crosses once per worker), the queue's end ends it.
     // Two tiles in flight per worker: the next one waits in the worker's
@@ -190,9 +216,8 @@ async function startPool(fn, opts) {
         const t = schedule.take(i, ahead);
         if (t < 0) return;
         const range = [bounds[t], bounds[t + 1]];
-        const p = ask(w, started ? { op: "add", range, bounds: direct ? undefined : learned?.slice() }
-          : { op: "add", range, begin: { matrix: shared, rank, options: o, share, learned: direct ? learned : undefined,
-            split: split ? { ...split, part: begun++ } : undefined } });
+        const p = ask(w, started ? { op: "add", range, bounds: learned?.slice() }
+          : { op: "add", range, begin: { matrix: shared, rank, options: o, share } });
         p.catch(() => {}); // awaited below; a failure is reported once
         inflight.push(p);
         started = true;
@@ -201,7 +226,7 @@ async function startPool(fn, opts) {
       send(true);
       while (inflight.length) {
         const r = await inflight.shift();
-        if (learned && r.bounds && !direct) for (let j = 0; j < n; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
+        if (learned && r.bounds) for (let j = 0; j < n; j++) if (r.bounds[j] > learned[j]) learned[j] = r.bounds[j];
         stats.busyMs[i] += r.ms;
         stats.tilesPerWorker[i]++;
         if (!inflight.length) send(false);
@@ -212,7 +237,6 @@ async function startPool(fn, opts) {
       stats.busyMs[i] += r.ms;
       return r.tile;
     };
-    let parts;
     try {
       parts = await Promise.all(pool.map(drive));
     } catch (e) {
@@ -255,7 +279,7 @@ function ranksOf(fn, keys) {
   return rank;
 }
 
-/** One-shot: a pool of `workers`, the pass in `tiles` tiles (default 16 per worker), then close. */
+/** One-shot: a pool of `workers`, the pass in `tiles` tiles (default 64 per worker), then close. */
 export async function topNeighborPairsParallel(matrix, keys, options, opts) {
   const fn = "topNeighborPairsParallel";
   if (opts !== undefined) obj(fn, "opts", opts);

@@ -17,7 +17,7 @@ export interface NeighborPool {
    */
   readonly lastStats: { tiles: number; busyMs: number[]; tilesPerWorker: number[] };
   /**
-   * topNeighborPairsPacked in `tiles` tiles (default 16 per worker): one
+   * topNeighborPairsPacked in `tiles` tiles (default 64 per worker): one
    * contiguous run of tiles per worker, the last tiles of the longest run left
    * going to a worker whose own run is done; merged here: the same answer.
    * Passes asked for at once run one after the other.
@@ -37,7 +37,7 @@ export function createNeighborPool(opts?: {
   wasm?: WasmSource;
 }): Promise<NeighborPool>;
 
-/** One-shot: a pool, the tiled pass (default 16 tiles per worker), then close. */
+/** One-shot: a pool, the tiled pass (default 64 tiles per worker), then close. */
 export function topNeighborPairsParallel(
   matrix: Float32Array,
   keys: readonly string[],

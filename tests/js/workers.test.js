@@ -3,7 +3,7 @@
 // equals the single-thread pass exactly for any tile count.
 import * as md from "../../js/index.js";
 import * as workers from "../../js/src/workers.js";
-import { tileRuns } from "../../js/src/tile-runs.js";
+import { tileRuns, tileRunsOf } from "../../js/src/tile-runs.js";
 import { wasmBytes } from "./build.js";
 import { rng } from "./rng.js";
 import { Worker } from "node:worker_threads";
@@ -64,6 +64,69 @@ describe("workers", () => {
     expect(s.take(1, false)).toBe(-1);
   });
 
+  test("spans: half of what is left of a worker's own run, then single tiles stolen; every tile once", () => {
+    const r = rng(24);
+    for (const count of [1, 2, 5, 64, 257]) {
+      for (const size of [1, 2, 3, 4]) {
+        if (count < size) continue;
+        const s = tileRuns(count, size, r() < 0.5), views = [s, tileRunsOf(s.state)]; // two views of one state
+        const start = (q) => Math.floor((q * count) / size), stop = (q) => Math.floor(((q + 1) * count) / size);
+        const seen = new Array(count).fill(0), next = Array.from({ length: size }, (_, q) => start(q));
+        for (let idle = 0; idle < 4 * size;) {
+          const i = Math.floor(r() * size), v = views[Math.floor(r() * 2)];
+          const sp = r() < 0.7 ? v.span(i) : ((t) => (t < 0 ? null : [t, t + 1]))(v.take(i, r() < 0.2));
+          if (!sp) { idle++; continue; }
+          expect(sp[1]).toBeGreaterThan(sp[0]);
+          for (let t = sp[0]; t < sp[1]; t++) seen[t]++;
+          if (sp[0] >= start(i) && sp[0] < stop(i)) { // its own run, front to back
+            expect(sp[0]).toBe(next[i]);
+            next[i] = sp[1];
+          } else {
+            expect(sp[1] - sp[0]).toBe(1); // stolen: one tile
+          }
+        }
+        expect(seen).toEqual(new Array(count).fill(1));
+      }
+    }
+    const s = tileRuns(16, 2); // runs [0, 8) and [8, 16)
+    expect(s.span(0)).toEqual([0, 4]); // the first tile and half of the 7 after it, rounded up
+    expect(s.span(0)).toEqual([4, 6]);
+    expect(s.span(1)).toEqual([8, 12]);
+    expect(s.span(0)).toEqual([6, 7]);
+    expect(s.span(0)).toEqual([7, 8]);
+    expect(s.span(0)).toEqual([15, 16]); // stolen from the end of the other run
+    s.stop();
+    expect(s.span(1)).toBeNull();
+  });
+
+  // Threads racing for the tiles of one schedule in shared memory: each tile
+  // is claimed by exactly one of them, and each (its first span claimed
+  // before the others start, as in the pool) takes some.
+  test("threads taking spans of one shared schedule claim every tile once", async () => {
+    const url = new URL("../../js/src/tile-runs.js", import.meta.url).href;
+    const code = `const { parentPort, workerData } = require("node:worker_threads");
+      import(${JSON.stringify(url)}).then(({ tileRunsOf }) => {
+        const s = tileRunsOf(workerData.state), got = [];
+        let sp = s.span(workerData.part); // as the pool's workers: the first span before the others may start
+        Atomics.add(workerData.go, 0, 1);
+        while (Atomics.load(workerData.go, 0) < workerData.size) {} // start together
+        for (; sp; sp = s.span(workerData.part)) for (let t = sp[0]; t < sp[1]; t++) got.push(t);
+        parentPort.postMessage(got);
+      });`;
+    for (const [count, size] of [[5000, 4], [64, 3], [3, 3]]) {
+      const s = tileRuns(count, size, true), go = new Int32Array(new SharedArrayBuffer(4));
+      const got = await Promise.all(Array.from({ length: size }, (_, part) => new Promise((resolve, reject) => {
+        const w = new Worker(code, { eval: true, workerData: { state: s.state, go, size, part } });
+        w.once("message", (m) => { resolve(m); w.terminate(); });
+        w.once("error", reject);
+      })));
+      const seen = new Array(count).fill(0);
+      for (const g of got) for (const t of g) seen[t]++;
+      expect(seen).toEqual(new Array(count).fill(1));
+      for (const g of got) expect(g.length).toBeGreaterThan(0);
+    }
+  });
+
   test("merged tiles equal the single-thread pass for 1..9 tiles", async () => {
     const r = rng(17);
     for (const [n, d] of [[0, 4], [1, 3], [2, 5], [37, 7], [150, 33], [301, 16]]) {
@@ -102,7 +165,7 @@ describe("workers", () => {
         for (const tiles of [undefined, 2, 700]) {
           expect(await pool.topNeighborPairs(m, keys, o, tiles === undefined ? undefined : { tiles })).toEqual(single);
           const st = pool.lastStats;
-          expect(st.tiles).toBe(tiles ?? 32);
+          expect(st.tiles).toBe(tiles ?? 128);
           expect(st.tilesPerWorker.reduce((a, b) => a + b, 0)).toBe(st.tiles);
           expect(Math.min(...st.tilesPerWorker)).toBeGreaterThan(0); // both workers took tiles
         }
