@@ -65,7 +65,7 @@ for (const [n, d] of sizes) {
   const shaped = best(() => md.topNeighborPairs(vecs, options), { max: 3, budget: 3000 });
   const packed = best(() => md.topNeighborPairsPacked(m, keys, options), { max: 3, budget: 3000 });
   want ??= packed.value;
-  // the pool's default: 16 tiles per worker, handed out from a queue
+  // the pool's default: 64 tiles per worker, taken by the workers themselves (shared memory)
   const w1 = await bestAsync(() => pool1.topNeighborPairs(m, keys, options), { max: 3, budget: 3000 });
   const w2 = await bestAsync(() => pool2.topNeighborPairs(m, keys, options), { max: 3, budget: 4000 });
   // How many cores the 2-worker pass actually got (all threads' CPU time / wall time):
