@@ -35,14 +35,13 @@ function begin(m) {
     const P = split.rows.length - 1, rec = 24 + 2 * Math.ceil(m.d / 32) * 32, head = (4 * P + 7) & ~7;
     const flags = new Int32Array(split.buf, 0, P), bytes = new Uint8Array(split.buf, head);
     const range = (q) => bytes.subarray(split.rows[q] * rec, split.rows[q + 1] * rec);
-    const mine = new Uint8Array(range(split.part).length);
-    pass.rows(mine, split.rows[split.part], split.rows[split.part + 1], false);
-    range(split.part).set(mine);
+    // as the package's worker: one copy each way between this instance's memory and the shared buffer
+    pass.rows(range(split.part), split.rows[split.part], split.rows[split.part + 1], false);
     Atomics.store(flags, split.part, 1);
     Atomics.notify(flags, split.part);
     for (let q = 0; q < P; q++) {
       while (Atomics.load(flags, q) === 0) Atomics.wait(flags, q, 0, 50);
-      if (q !== split.part) pass.rows(range(q).slice(), split.rows[q], split.rows[q + 1], true);
+      if (q !== split.part) pass.rows(range(q), split.rows[q], split.rows[q + 1], true);
     }
   }
 }
