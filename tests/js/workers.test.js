@@ -7,6 +7,10 @@ import { tileRuns, tileRunsOf } from "../../js/src/tile-runs.js";
 import { wasmBytes } from "./build.js";
 import { rng } from "./rng.js";
 import { Worker } from "node:worker_threads";
+import { readFileSync } from "node:fs";
+import { ROOT } from "./golden/runner.js";
+
+const BUILD_DIR = `${ROOT}build`;
 
 const bytes = wasmBytes();
 md.initSync(bytes);
@@ -293,6 +297,26 @@ describe("workers", () => {
       expect(mergeNeighborTiles(keys, [tile], options)).toEqual(want);
     } finally {
       await Promise.all(ws.map((w) => w.terminate()));
+    }
+  });
+
+  // A worker failing mid-pass (on the 64 MiB-capped build, lists that
+  // outgrow memory): the pass is a RangeError naming the function, the other
+  // worker stops at its next span, and the same pool answers the next pass.
+  test("a pass that runs out of memory in the workers is a RangeError, and the pool answers the next", async () => {
+    const small = await workers.createNeighborPool({ workers: 2, wasm: readFileSync(`${BUILD_DIR}/memdomain.small.wasm`) });
+    try {
+      const n = 2500, d = 8;
+      const m = new Float32Array(n * d).map((_, i) => Math.sin(i * 0.37));
+      const keys = Array.from({ length: n }, (_, i) => `k${i}`);
+      const err = await small.topNeighborPairs(m, keys, { floor: -Infinity, perSourceK: Infinity, limit: Infinity }).catch((e) => e);
+      expect(err).toBeInstanceOf(RangeError);
+      expect(err.message).toMatch(/^topNeighborPairsParallel: out of memory/);
+      const o = { floor: 0, perSourceK: 3, limit: 1e9 };
+      expect(await small.topNeighborPairs(m, keys, o)).toEqual(md.topNeighborPairsPacked(m, keys, o));
+      expect(small.lastStats.tilesPerWorker.reduce((a, b) => a + b, 0)).toBe(small.lastStats.tiles);
+    } finally {
+      await small.close();
     }
   });
 
