@@ -53,7 +53,7 @@ let lastBusy = [], lastCpu = [], quiet = false;
  * whoever is free (tiles = size: one static tile each). */
 function pool(size) {
   const workers = Array.from({ length: size }, () => new Worker(new URL("./lib-allpairs-worker.mjs", import.meta.url)));
-  let id = 0;
+  let id = 0, held = null;
   const ask = (w, msg) => new Promise((resolve) => {
     const my = ++id;
     const on = (r) => { if (r.id === my) { w.off("message", on); resolve(r); } };
@@ -64,8 +64,9 @@ function pool(size) {
     async run(matrix, tiles = 16 * size) {
       const rows = matrix.length / d, bounds = tileBounds(rows, tiles), count = bounds.length - 1;
       const phases = workers.map(() => null), busy = workers.map(() => 0), cpu = workers.map(() => 0), taken = workers.map(() => 0);
-      // as the package's pool: more than one worker read one SharedArrayBuffer copy
-      const shared = size > 1 ? new Float32Array(new SharedArrayBuffer(matrix.byteLength)) : matrix;
+      // as the package's pool: more than one worker read one SharedArrayBuffer copy, the pool's buffer
+      if (size > 1 && !(held?.byteLength >= matrix.byteLength)) held = new SharedArrayBuffer(matrix.byteLength);
+      const shared = size > 1 ? new Float32Array(held, 0, matrix.length) : matrix;
       if (size > 1) shared.set(matrix);
       // as the package's pool: the workers that take tiles split the setup by rows
       const setups = size > 1 ? Math.min(size, count) : 1, rec = 24 + 2 * Math.ceil(d / 32) * 32;

@@ -115,6 +115,7 @@ async function startPool(fn, opts) {
     w.post(msg.begin ? { id, wasm, ...msg } : { id, ...msg }, transfer); // a worker's first message begins a pass
   });
   let last = Promise.resolve(); // one pass at a time: each worker holds one pass
+  const held = { buffer: null }; // the shared copy of the matrix (shareable)
   const stats = { tiles: 0, busyMs: [], tilesPerWorker: [] };
   return {
     size: workers,
@@ -141,6 +142,7 @@ async function startPool(fn, opts) {
       await last;
       await Promise.all(pool.map((w) => w.close()));
       pool.length = 0;
+      held.buffer = null;
     },
   };
 
@@ -163,7 +165,7 @@ async function startPool(fn, opts) {
     if (!isInitialized()) throw new Error("memdomain: call init() or initSync() before using the library");
     if (pool.length === 0) throw new Error(`${fn2}: the pool is closed`);
     const bounds = tileBounds(n, tiles), count = bounds.length - 1;
-    const shared = shareable(matrix, pool.length), share = pool.length > 1;
+    const shared = shareable(matrix, pool.length, held), share = pool.length > 1;
     // The highest threshold any worker's pass reported per row, so each prunes
     // with what all have learned: in shared memory when the matrix is (each
     // worker reads it before each tile and raises it after, no message and
@@ -251,13 +253,19 @@ async function startPool(fn, opts) {
  * The matrix as the workers receive it: with more than one worker, one copy
  * into a SharedArrayBuffer that every worker reads (posting the matrix itself
  * copies it once per worker on this thread); where shared memory is not
- * available (a browser page without cross-origin isolation), the matrix.
+ * available (a browser page without cross-origin isolation), the matrix. The
+ * buffer is the pool's (held, the largest so far, until close): a fresh one
+ * costs about three times the copy (its pages zeroed and first touched).
+ * Workers read it only as a pass begins, so the next pass writes it after
+ * they are done; after a pass that failed, a worker may still be reading it
+ * for that pass, whose answer is discarded.
  */
-function shareable(matrix, workers) {
+function shareable(matrix, workers, held) {
   if (workers < 2 || matrix.length === 0 || typeof SharedArrayBuffer !== "function") return matrix;
   if (!isNode && globalThis.crossOriginIsolated !== true) return matrix;
   if (matrix.buffer instanceof SharedArrayBuffer) return matrix;
-  const copy = new Float32Array(new SharedArrayBuffer(matrix.byteLength));
+  if (!held.buffer || held.buffer.byteLength < matrix.byteLength) held.buffer = new SharedArrayBuffer(matrix.byteLength);
+  const copy = new Float32Array(held.buffer, 0, matrix.length);
   copy.set(matrix);
   return copy;
 }

@@ -28,6 +28,11 @@ export interface NeighborPool {
     options: NeighborOptions,
     opts?: { tiles?: number },
   ): Promise<readonly NeighborPair[]>;
+  /**
+   * Stop the workers (after the pass in progress). With more than one worker
+   * and shared memory, the pool keeps one SharedArrayBuffer copy of the
+   * largest matrix it has been given, reused by each pass, until then.
+   */
   close(): Promise<void>;
 }
 

@@ -191,6 +191,12 @@ describe("workers", () => {
     expect(got[2]).toBeInstanceOf(RangeError);
     expect(got[2].message).toMatch(/^topNeighborPairsParallel: keys holds "r0" more than once/);
     expect(got[3]).toEqual(got[1]);
+    // the pool's shared copy of the matrix, reused: a smaller matrix into it, then a larger one
+    const c = a.subarray(0, 120 * d), ck = keys.slice(0, 120), e = new Float32Array(2 * n * d).map(() => r() - 0.5);
+    const ek = Array.from({ length: 2 * n }, (_, i) => `e${i}`);
+    expect(await pool.topNeighborPairs(c, ck, o)).toEqual(md.topNeighborPairsPacked(c, ck, o));
+    expect(await pool.topNeighborPairs(e, ek, o)).toEqual(md.topNeighborPairsPacked(e, ek, o));
+    expect(await pool.topNeighborPairs(a, keys, o)).toEqual(got[0]);
   });
 
   test("duplicate keys are a RangeError before any worker starts", async () => {
