@@ -61,7 +61,7 @@ function pool(size) {
     w.postMessage({ id: my, module, d, options: o, ...msg });
   });
   return {
-    async run(matrix, tiles = 16 * size) {
+    async run(matrix, tiles = 64 * size) {
       const rows = matrix.length / d, bounds = tileBounds(rows, tiles), count = bounds.length - 1;
       const phases = workers.map(() => null), busy = workers.map(() => 0), cpu = workers.map(() => 0), taken = workers.map(() => 0);
       // as the package's pool: more than one worker read one SharedArrayBuffer copy, the pool's buffer

@@ -49,11 +49,11 @@ function begin(m) {
 // as the package's worker: the others' bounds before a span (from shared
 // memory), this pass's raised into them after
 function add(range, share) {
-  if (share && learned) pass.share(learned);
+  if (share) pass.share(learned);
   pass.add(range[0], range[1]);
   if (!share) return;
-  const bounds = pass.share(learned ?? new Float32Array(pass.n).fill(-Infinity));
-  if (learned) for (let j = 0; j < bounds.length; j++) if (bounds[j] > learned[j]) learned[j] = bounds[j];
+  const bounds = pass.share(learned); // share: more than one worker, so learned is the shared array
+  for (let j = 0; j < bounds.length; j++) if (bounds[j] > learned[j]) learned[j] = bounds[j];
 }
 
 // as the package's worker: its first span, the setup, then spans and stolen

@@ -567,7 +567,7 @@ MDI_SMALL static md_status flush(pruner *p) {
 /* A larger candidate buffer (up to cmax), or false when there is none. */
 MDI_SMALL static bool grow_candidates(pruner *p) {
     const size_t room = p->croom > p->cmax / 2 ? p->cmax : 2 * p->croom;
-    if (room <= p->croom) return false;
+    if (room <= p->croom || room > SIZE_MAX / sizeof(uint32_t)) return false;
     uint32_t *ci = realloc(p->ci, room * sizeof(uint32_t));
     if (ci) p->ci = ci;
     uint32_t *cj = ci ? realloc(p->cj, room * sizeof(uint32_t)) : NULL;

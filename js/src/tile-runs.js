@@ -75,7 +75,7 @@ export function tileRunsOf(state) {
       let end = first + 1;
       if (first >= start(i) && first < start(i + 1)) { // from its own run: claim more of it while they are its
         const goal = first + Math.ceil((Atomics.load(state, back(i)) - first) / 2);
-        while (end < goal && Atomics.load(state, front(i)) === end && end < Atomics.load(state, back(i))) {
+        while (end < goal && end < Atomics.load(state, back(i))) { // the front is at end: only its owner moves it
           Atomics.store(state, front(i), end + 1);
           if (!claim(end)) break;
           end++;
