@@ -5,23 +5,24 @@
 // Every write is "read, compute in memory, then ONE atomic batch" (see
 // adapters.js), so nothing is written on error, on every backend, D1 included.
 import {
-  DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, fuseArms, fuseLateral, init, isInitialized,
-  partitionByCooldown, rankFused, rrfScore, signalValue, toFp, float32View, RRF_K, MMR_LAMBDA,
+  DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, init, isInitialized, partitionByCooldown, signalValue, toFp, float32View,
 } from "../index.js";
 import { adapterFor, betterSqlite3Adapter, d1Adapter, openAdapter, sqliteWasmAdapter } from "./adapters.js";
-import { Lexical } from "./lexical.js";
+import { ARMS, PRESETS, collectArms, fold, querySettings, report } from "./compose.js";
+import { Lexical, termsQuery } from "./lexical.js";
+import { tune } from "./tune.js";
 import { Resident } from "./resident.js";
 import { runSleep } from "./sleep.js";
 import { byPath, embedding, known, list, num, obj, progressFn, rangeError, str, time, typeError } from "./validate.js";
 
 export { adapterFor, betterSqlite3Adapter, d1Adapter, sqliteWasmAdapter };
+export { ARMS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
+export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
 
 export const SCHEMA_VERSION = 1;
-export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
-export const DEFAULT_ARM_WEIGHTS = Object.freeze({ lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 });
+/** The default composition's arm weights (PRESETS.default.weights). */
+export const DEFAULT_ARM_WEIGHTS = PRESETS.default.weights;
 export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000 });
-/** Terms of a query beyond this are ignored by the lexical arm. */
-export const MAX_QUERY_TERMS = 64;
 
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS md_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -42,29 +43,6 @@ const SCHEMA = [
 const COLUMNS = ["path", "gist", "body", "type", "embedding", "created_at", "accessed_at", "access_count", "confidence", "outcome_score",
   "reinforcement_count", "contradiction_count", "decayed_at", "pagerank", "community", "bridge_count", "retention_score", "band",
   "superseded_by"].map((c) => `m.${c} AS ${c}`).join(", ");
-
-/** The words of a user's text as FTS5 will see them: letters, digits and marks, lowercased, first MAX_QUERY_TERMS distinct. */
-export function queryTerms(text) {
-  const words = String(text).normalize("NFC").match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
-  const seen = new Set();
-  for (const w of words) {
-    seen.add(w.toLowerCase());
-    if (seen.size >= MAX_QUERY_TERMS) break;
-  }
-  return [...seen];
-}
-
-/**
- * Turn user text into a safe FTS5 query: the text's words (queryTerms) each as a
- * quoted string, joined with OR. No user character reaches FTS5's syntax, so
- * quotes, operators (AND, NEAR, *, ^, column filters) and parentheses are only
- * words or nothing. Empty -> "".
- */
-export function ftsQuery(text) {
-  return termsQuery(queryTerms(text));
-}
-
-const termsQuery = (terms) => terms.map((w) => `"${w}"`).join(" OR ");
 
 /** A serial queue: one operation at a time, so every read-compute-write sees a stable database. */
 function serial() {
@@ -384,35 +362,22 @@ class MemoryCache {
   // ------------------------------------------------------------------ search
 
   _checkQuery(fn, q) {
-    obj(fn, "query", q);
-    known(fn, "query", q, ["text", "vector", "limit", "weights", "k", "depth", "lambda", "seeds", "timings"]);
+    const settings = querySettings(fn, q);
     const text = q.text === undefined || q.text === null ? "" : str(fn, "query.text", q.text, this._limits.query);
     const vector = q.vector === undefined || q.vector === null ? null : embedding(fn, "query.vector", q.vector, this._resident.dim);
-    const weights = { ...DEFAULT_ARM_WEIGHTS };
-    if (q.weights !== undefined) {
-      obj(fn, "query.weights", q.weights);
-      for (const [k, v] of Object.entries(q.weights)) {
-        if (!ARMS.includes(k)) throw rangeError(fn, `query.weights.${k}`, `is not an arm (arms: ${ARMS.join(", ")})`);
-        weights[k] = num(fn, `query.weights.${k}`, v, { lo: 0 });
-      }
-    }
-    return {
-      text, vector, weights,
-      limit: num(fn, "query.limit", q.limit, { lo: 1, hi: 10000, integer: true, dflt: 10 }),
-      k: num(fn, "query.k", q.k, { lo: 0, dflt: RRF_K }),
-      depth: num(fn, "query.depth", q.depth, { lo: 1, hi: 10000, integer: true, dflt: 50 }),
-      lambda: num(fn, "query.lambda", q.lambda, { lo: 0, hi: 1, dflt: MMR_LAMBDA }),
-      seeds: num(fn, "query.seeds", q.seeds, { lo: 0, hi: 1000, integer: true, dflt: 5 }),
-      timings: q.timings === true,
-    };
+    return { ...settings, text, vector };
+  }
+
+  /** What the search pipeline reads: the database, the kept term lists and the resident rows and graph. */
+  get _io() {
+    return { db: this._db, lexical: this._lexical, resident: this._resident };
   }
 
   /**
-   * Hybrid search. query: { text, vector, limit = 10, weights = { lexical: 1, vector: 1,
-   * salience: 0.5, lateral: 0.5 }, k = 60, depth = 50, lambda = 0.5, seeds = 5,
-   * timings = false }. Resolves [{ path, score, arms: { lexical, vector, salience,
-   * lateral } }] where each arm is { rank, contribution } or null. See the README
-   * for the exact definition of each arm.
+   * Hybrid search. query: { text, vector, limit = 10, preset = "default" | "memhtml", weights,
+   * k, depth, lambda, seeds, window, duplicate (defaults: PRESETS[preset]), timings = false }.
+   * Resolves [{ path, score, arms: { lexical, vector, salience, lateral } }] where each arm is
+   * { rank, contribution } or null. See docs/CACHE.md for what each arm and step does.
    */
   search(query) {
     const fn = "search";
@@ -420,8 +385,8 @@ class MemoryCache {
       const q = this._checkQuery(fn, query);
       const t = q.timings ? { start: performance.now() } : null;
       const lap = (name) => { if (t) { const now = performance.now(); t[name] = now - (t._last ?? t.start); t._last = now; } };
-      const arms = await this._arms(q, lap);
-      const out = this._fold(q, arms, lap);
+      const arms = await collectArms(this._io, q, q.text, q.vector, lap);
+      const out = report(q, arms, fold(this._io, q, arms, lap).picked);
       if (t) {
         delete t._last;
         t.total = performance.now() - t.start;
@@ -430,35 +395,6 @@ class MemoryCache {
       }
       return out;
     });
-  }
-
-  /** The four arms' ranked path lists for a checked query (exported through searchArms for tests and the demo). */
-  async _arms(q, lap = () => {}) {
-    const { weights: w, depth } = q;
-    const res = this._resident;
-    let lexical = [];
-    const terms = w.lexical > 0 ? queryTerms(q.text) : [];
-    if (terms.length) lexical = await this._lexical.top(this._db, await this._lexical.informative(this._db, terms, res.meta.size), depth);
-    lap("lexical");
-    const vector = w.vector > 0 && q.vector ? res.topVector(q.vector, depth).paths : [];
-    lap("vector");
-    let salience = [];
-    if (w.salience > 0) {
-      const pool = [...new Set([...lexical, ...vector])].filter((p) => res.meta.has(p));
-      salience = pool.sort((a, b) => salienceOrder(res.meta.get(a), res.meta.get(b)) || byPath(a, b)).slice(0, depth);
-    }
-    lap("salience");
-    let lateral = [], seeds = [], fused = null;
-    if (w.lateral > 0 && q.seeds > 0) {
-      fused = fuseArms([hits(lexical), hits(vector), hits(salience)], [w.lexical, w.vector, w.salience], q.k);
-      seeds = rankFused(fused).slice(0, q.seeds).filter((s) => s.score > 0);
-      if (seeds.length) lateral = this._lateral(seeds, depth);
-    }
-    lap("lateral");
-    const arms = { lexical, vector, salience, lateral, seeds };
-    // The three-arm fusion the seeds came from, for _fold (not part of searchArms' answer).
-    Object.defineProperty(arms, "fused", { value: fused });
-    return arms;
   }
 
   /**
@@ -470,49 +406,72 @@ class MemoryCache {
     return termsQuery(await this._lexical.informative(this._db, terms, this._resident.meta.size));
   }
 
-  _lateral(seeds, depth) {
-    const g = this._resident.graph();
-    const scores = g.pagerankScores({ seeds: new Map(seeds.map((s) => [s.path, s.score])) });
-    const seedSet = new Set(seeds.map((s) => s.path));
-    const nodes = g.nodes;
-    // top `depth` by score desc, node order (= path order) asc; unreached (0) and seed nodes excluded
-    const top = [];
-    for (let i = 0; i < scores.length; i++) {
-      const s = scores[i];
-      if (!(s > 0) || (top.length === depth && !(s > scores[top[depth - 1]])) || seedSet.has(nodes[i])) continue;
-      let j = top.length === depth ? top.length - 1 : top.length;
-      while (j > 0 && s > scores[top[j - 1]]) {
-        top[j] = top[j - 1];
-        j--;
-      }
-      top[j] = i;
-    }
-    return top.map((i) => nodes[i]);
-  }
-
-  _fold(q, arms, lap = () => {}) {
-    const w = q.weights;
-    let fused = arms.fused ?? fuseArms([hits(arms.lexical), hits(arms.vector), hits(arms.salience)], [w.lexical, w.vector, w.salience], q.k);
-    fused = fuseLateral(fused, arms.lateral, w.lateral, q.k);
-    const ranked = rankFused(fused);
-    lap("fuse");
-    const picked = this._resident.mmr(ranked, q.limit, q.lambda);
-    lap("mmr");
-    const rankIn = Object.fromEntries(ARMS.map((a) => [a, new Map(arms[a].map((p, i) => [p, i + 1]))]));
-    return picked.map((c) => {
-      const report = {};
-      for (const a of ARMS) {
-        const rank = rankIn[a].get(c.path);
-        report[a] = rank === undefined || !(w[a] > 0) ? null : { rank, contribution: rrfScore(rank, w[a], q.k) };
-      }
-      return { path: c.path, score: c.score, arms: report };
+  /** The four arms' lists for a query, before fusion: { lexical, vector, salience, lateral } (paths, best first) and seeds. */
+  searchArms(query) {
+    const fn = "searchArms";
+    return this._op(fn, async () => {
+      const q = this._checkQuery(fn, query);
+      const arms = await collectArms(this._io, q, q.text, q.vector);
+      const out = Object.fromEntries(ARMS.map((a) => [a, arms[a].map((h) => h.path)]));
+      out.seeds = arms.seeds;
+      return out;
     });
   }
 
-  /** The four arms' lists for a query, before fusion: { lexical, vector, salience, lateral, seeds }. */
-  searchArms(query) {
-    const fn = "searchArms";
-    return this._op(fn, async () => this._arms(this._checkQuery(fn, query)));
+  /**
+   * Why each of `paths` was or was not returned for `query`: the search's hits, and per path
+   * { path, rank (in the hits, or null), arms ({ rank, contribution } or null each), seed,
+   * fused ({ rank, score } or null), mmr (its place in MMR's order of the window, or null),
+   * duplicateOf, lostAt }. lostAt is null for a returned path, else the step that lost it:
+   * "absent" (no such memory), "superseded" (merged away by sleep), "arms" (no arm found it),
+   * "fusion" (ranked below the MMR window), "limit" (in the window, below the limit, not
+   * lifted by MMR), "mmr" (within the limit by fusion, pushed out by MMR), "duplicate"
+   * (skipped as a near-duplicate of a hit shown above it).
+   */
+  explain(query, paths) {
+    const fn = "explain";
+    return this._op(fn, async () => {
+      const q = this._checkQuery(fn, query);
+      const ps = this._paths(fn, paths);
+      const arms = await collectArms(this._io, q, q.text, q.vector);
+      const f = fold(this._io, q, arms, undefined);
+      const hits = report(q, arms, f.picked);
+      const stored = new Map((await this._db.all("SELECT m.path AS path, m.superseded_by AS s FROM memories m JOIN json_each(?) j ON m.path = j.value",
+        [JSON.stringify(ps)])).map((r) => [r.path, r.s]));
+      const hitRank = new Map(hits.map((h, i) => [h.path, i + 1]));
+      const fusedRank = new Map(f.ranked.map((r, i) => [r.path, i + 1]));
+      const mmrRank = new Map(f.order.map((p, i) => [p, i + 1]));
+      const seeds = new Set(arms.seeds.map((x) => x.path));
+      const explained = ps.map((path) => {
+        const armRanks = report(q, arms, [{ path }])[0].arms;
+        const fr = fusedRank.get(path);
+        const rank = hitRank.get(path) ?? null;
+        let lostAt = null;
+        if (rank === null) {
+          if (!stored.has(path)) lostAt = "absent";
+          else if (stored.get(path) !== null) lostAt = "superseded";
+          else if (fr === undefined) lostAt = "arms";
+          else if (f.duplicates.has(path)) lostAt = "duplicate";
+          else if (fr > f.window) lostAt = "fusion";
+          else lostAt = fr <= q.limit ? "mmr" : "limit";
+        }
+        return {
+          path, rank, arms: armRanks, seed: seeds.has(path),
+          fused: fr === undefined ? null : { rank: fr, score: f.fused.get(path) },
+          mmr: mmrRank.get(path) ?? null, duplicateOf: f.duplicates.get(path) ?? null, lostAt,
+        };
+      });
+      return { hits, paths: explained };
+    });
+  }
+
+  /**
+   * Fit the search settings to labelled queries ([{ text, vector, relevant: [paths] or { path: grade } }])
+   * by cross-validated coordinate ascent on mean nDCG@limit (see tune.js). Resolves { search (settings
+   * to pass to search()), chose ("tuned" or "baseline"), heldOut, train, fitted, evaluations }.
+   */
+  tune(labelled, options = {}) {
+    return this._op("tune", () => tune(this._io, "tune", labelled, options, this._limits));
   }
 
   // ------------------------------------------------------------------ sleep
@@ -579,17 +538,6 @@ class MemoryCache {
       await this._db.close();
     });
   }
-}
-
-const hits = (paths) => paths.map((path, i) => ({ path, rank: i + 1 }));
-
-/**
- * The salience order: access count desc, then max(coalesce(outcome score, 0), 0)
- * desc, then reinforcement count desc (then path asc, applied by the caller).
- */
-export function salienceOrder(a, b) {
-  const oa = Math.max(a[1] ?? 0, 0), ob = Math.max(b[1] ?? 0, 0);
-  return b[0] - a[0] || ob - oa || b[2] - a[2];
 }
 
 function rowToMemory(r) {

@@ -19,6 +19,32 @@
 export const LEXICAL_CACHE_ROWS = 1 << 20;
 export const LEXICAL_ROWS_PER_MEMORY = 16;
 
+/** Terms of a query beyond this are ignored by the lexical arm. */
+export const MAX_QUERY_TERMS = 64;
+
+/** The words of a user's text as FTS5 will see them: letters, digits and marks, lowercased, first MAX_QUERY_TERMS distinct. */
+export function queryTerms(text) {
+  const words = String(text).normalize("NFC").match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  const seen = new Set();
+  for (const w of words) {
+    seen.add(w.toLowerCase());
+    if (seen.size >= MAX_QUERY_TERMS) break;
+  }
+  return [...seen];
+}
+
+/**
+ * Turn user text into a safe FTS5 query: the text's words (queryTerms) each as a
+ * quoted string, joined with OR. No user character reaches FTS5's syntax, so
+ * quotes, operators (AND, NEAR, *, ^, column filters) and parentheses are only
+ * words or nothing. Empty -> "".
+ */
+export function ftsQuery(text) {
+  return termsQuery(queryTerms(text));
+}
+
+export const termsQuery = (terms) => terms.map((w) => `"${w}"`).join(" OR ");
+
 const TERM_SQL = "SELECT rowid AS id, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ?";
 const COUNT_SQL = "SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?";
 
@@ -125,7 +151,10 @@ export class Lexical {
     return kept.some((t) => df[terms.indexOf(t)] > 0) ? kept : terms;
   }
 
-  /** The top `depth` live memories by bm25 asc, path asc (code points), for the OR query of `terms`. */
+  /**
+   * The top `depth` live memories by bm25 asc, path asc (code points), for the OR query of `terms`:
+   * { paths, scores } (scores: each path's bm25, the smaller the better).
+   */
   async top(db, terms, depth) {
     const lists = [];
     for (const t of terms) lists.push(await this._list(db, t));
@@ -177,7 +206,8 @@ export class Lexical {
         const limit = Float64Array.from(cand, (x) => x.s).sort()[depth - 1];
         pass = cand.filter((x) => x.s <= limit);
       }
-      return pass.sort((a, b) => (better(a.s, a.path, b.s, b.path) ? -1 : 1)).slice(0, depth).map((x) => x.path);
+      const best = pass.sort((a, b) => (better(a.s, a.path, b.s, b.path) ? -1 : 1)).slice(0, depth);
+      return { paths: best.map((x) => x.path), scores: best.map((x) => x.s) };
     }
     const top = [], score = [];
     for (let i = 0; i < ids.length; i++) {
@@ -195,7 +225,7 @@ export class Lexical {
       top[j] = path;
       score[j] = s;
     }
-    return top;
+    return { paths: top, scores: score };
   }
 }
 

@@ -116,18 +116,103 @@ export interface StoredEdge {
 
 export type ArmName = "lexical" | "vector" | "salience" | "lateral";
 
-export interface SearchQuery {
+export type PresetName = "default" | "memhtml";
+
+/** The settings a composition reads (every field of a SearchQuery but text, vector and timings). */
+export interface SearchSettings {
+  /** "default" (measured; see docs/RELEVANCE.md) or "memhtml" (the composition memhtml's retrieval writes). */
+  readonly preset?: PresetName;
+  readonly limit?: number;
+  /** RRF weight per arm (an arm with weight 0 is off). */
+  readonly weights?: { readonly [K in ArmName]?: number };
+  /** RRF's k: weight / (rank + k). */
+  readonly k?: number;
+  /** How many hits each arm lists. */
+  readonly depth?: number;
+  /** MMR's lambda: 1 is pure relevance, 0 pure diversity (relevance on [0, 1] in the default composition). */
+  readonly lambda?: number;
+  /** How many of the fused top hits seed the lateral arm's personalized PageRank. */
+  readonly seeds?: number;
+  /** Default composition only: how many of the best fused candidates MMR reorders (at least limit; at most 1000). */
+  readonly window?: number;
+  /** Default composition only: a hit whose cosine to a hit above it exceeds this is skipped (null: never). */
+  readonly duplicate?: number | null;
+}
+
+export interface SearchQuery extends SearchSettings {
   readonly text?: string | null;
   readonly vector?: Float32Array | Float64Array | readonly number[] | null;
-  readonly limit?: number;
-  readonly weights?: { readonly [K in ArmName]?: number };
-  readonly k?: number;
-  readonly depth?: number;
-  readonly lambda?: number;
-  /** How many of the fused top hits seed the lateral arm's personalized PageRank (default 5). */
-  readonly seeds?: number;
   /** Attach per-stage times (ms) as a non-enumerable `timings` property of the result. */
   readonly timings?: boolean;
+}
+
+/** A composition's settings, every field present. */
+export interface PresetSettings {
+  readonly weights: { readonly [K in ArmName]: number };
+  readonly k: number;
+  readonly depth: number;
+  readonly lambda: number;
+  readonly seeds: number;
+  readonly window?: number;
+  readonly duplicate?: number | null;
+}
+
+/** The step that lost a path in explain(): null when it was returned. */
+export type LostAt = "absent" | "superseded" | "arms" | "fusion" | "limit" | "mmr" | "duplicate";
+
+export interface ExplainedPath {
+  readonly path: string;
+  /** Its rank in the hits, or null. */
+  readonly rank: number | null;
+  readonly arms: { readonly [K in ArmName]: ArmReport | null };
+  /** Whether it seeded the lateral arm. */
+  readonly seed: boolean;
+  readonly fused: { readonly rank: number; readonly score: number } | null;
+  /** Its place in MMR's order of the window, or null. */
+  readonly mmr: number | null;
+  readonly duplicateOf: string | null;
+  readonly lostAt: LostAt | null;
+}
+
+export interface Explanation {
+  readonly hits: SearchResult;
+  readonly paths: readonly ExplainedPath[];
+}
+
+export interface LabelledQuery {
+  readonly text?: string | null;
+  readonly vector?: Float32Array | Float64Array | readonly number[] | null;
+  /** The relevant memories: paths (grade 1), or path -> grade (> 0; 0 means not relevant). */
+  readonly relevant: readonly string[] | { readonly [path: string]: number };
+  readonly id?: string;
+}
+
+export interface TuneOptions {
+  /** Seeds the fold assignment (default 1): the same seed, labels and data give the same answer. */
+  readonly seed?: number;
+  /** Cross-validation folds (default 5, at most the number of queries). */
+  readonly folds?: number;
+  /** The nDCG cutoff and the search limit (default 10). */
+  readonly limit?: number;
+  /** Settings to start from and to beat (default: the defaults). */
+  readonly baseline?: SearchSettings;
+  readonly onProgress?: (p: Progress) => void;
+}
+
+export interface TuneResult {
+  /** What to pass to search(): the fitted settings when they beat the baseline held out, else the baseline. */
+  readonly search: Required<Omit<SearchSettings, "limit">>;
+  readonly chose: "tuned" | "baseline";
+  /** The settings fitted on every labelled query (returned in `search` only when chose is "tuned"). */
+  readonly fitted: Required<Omit<SearchSettings, "limit">>;
+  /** Mean nDCG@limit of each query under settings fitted without it, and the baseline's, on the same queries. */
+  readonly heldOut: {
+    readonly tuned: number; readonly baseline: number; readonly difference: number; readonly standardError: number;
+    readonly folds: number; readonly queries: number;
+  };
+  /** Mean nDCG@limit of `search` over every labelled query. */
+  readonly train: number;
+  readonly evaluations: number;
 }
 
 export interface ArmReport {
@@ -210,6 +295,10 @@ export interface MemoryCache {
     Promise<{ bumped: readonly string[]; cooledDown: readonly string[] }>;
   search(query: SearchQuery): Promise<SearchResult>;
   searchArms(query: SearchQuery): Promise<SearchArms>;
+  /** Why each path was or was not returned for the query (see LostAt). */
+  explain(query: SearchQuery, paths: readonly string[]): Promise<Explanation>;
+  /** Fit search settings to labelled queries by cross-validated coordinate ascent on nDCG. */
+  tune(labelled: readonly LabelledQuery[], options?: TuneOptions): Promise<TuneResult>;
   sleep(options: SleepOptions): Promise<SleepReport>;
   exportJsonl(): Promise<string>;
   importJsonl(text: string, options?: PutOptions): Promise<{ inserted: number; replaced: number }>;
@@ -219,7 +308,13 @@ export interface MemoryCache {
 
 export declare const SCHEMA_VERSION: 1;
 export declare const ARMS: readonly ["lexical", "vector", "salience", "lateral"];
-export declare const DEFAULT_ARM_WEIGHTS: { readonly lexical: 1; readonly vector: 1; readonly salience: 0.5; readonly lateral: 0.5 };
+/** The default composition's weights (PRESETS.default.weights). */
+export declare const DEFAULT_ARM_WEIGHTS: { readonly [K in ArmName]: number };
+/** The compositions' settings. */
+export declare const PRESETS: { readonly default: PresetSettings; readonly memhtml: PresetSettings };
+export declare const MAX_LIMIT: 10000;
+export declare const MAX_DEPTH: 10000;
+export declare const MAX_WINDOW: 1000;
 export declare const DEFAULT_LIMITS: Required<CacheLimits>;
 export declare const MAX_QUERY_TERMS: 64;
 

@@ -13,6 +13,7 @@ import { neighbours, repairNeighbours } from "../../js/cache/sleep.js";
 import { rng } from "./rng.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
+import { byHand, byPath, codePoints, sameHits as same, snapshot } from "./cache-oracle.js";
 
 md.initSync(wasmBytes());
 
@@ -22,95 +23,6 @@ const queries = makeQueries(corpus, 12, 12);
 const NOW = T0 + 400 * 86_400_000;
 const dir = mkdtempSync(`${tmpdir()}/memdomain-cache-`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const byPath = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-const codePoints = (a, b) => { // SQLite's BINARY order of UTF-8 text: code point order
-  const x = [...a].map((c) => c.codePointAt(0)), y = [...b].map((c) => c.codePointAt(0));
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
-  return x.length - y.length;
-};
-/** cosine as FACTS.md states it: sequential double sums, zero -> 0, NaN -> 0, clamp. */
-function cosine(a, b) {
-  let dot = 0, na = 0, nb = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
-  if (na === 0 || nb === 0) return 0;
-  const s = dot / (Math.sqrt(na) * Math.sqrt(nb));
-  return Number.isNaN(s) ? 0 : Math.max(-1, Math.min(1, s));
-}
-const snapshot = async (cache) => JSON.stringify([await cache.exportJsonl(), await cache.edges(), await cache.count()]);
-
-/** Every arm and the whole search by hand, from the cache's stored data and the public functions. */
-async function byHand(cache, file, q) {
-  const w = { lexical: 1, vector: 1, salience: 0.5, lateral: 0.5, ...q.weights };
-  const k = q.k ?? 60, depth = q.depth ?? 50, limit = q.limit ?? 10, lambda = q.lambda ?? 0.5, nSeeds = q.seeds ?? 5;
-  const live = (await cache.all()).filter((m) => m.supersededBy === null);
-  const byP = new Map(live.map((m) => [m.path, m]));
-  // lexical: every match's bm25 from a second connection, sorted here (bm25 asc, path in SQLite's text order)
-  let lexical = [];
-  const terms = queryTerms(q.text ?? "");
-  if (terms.length && w.lexical > 0) {
-    const db = new Database(file, { readonly: true });
-    try {
-      // the informative terms: those in fewer than half of the live memories (all of them if none is)
-      const df = (t) => db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?").get(`"${t}"`).n;
-      const informative = terms.filter((t) => 2 * df(t) < live.length);
-      if (!informative.some((t) => df(t) > 0)) informative.splice(0, informative.length, ...terms);
-      const match = informative.map((t) => `"${t}"`).join(" OR ");
-      lexical = db.prepare(`SELECT m.path AS path, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
-        WHERE memories_fts MATCH ? AND m.superseded_by IS NULL`).all(match)
-        .sort((a, b) => a.s - b.s || codePoints(a.path, b.path)).slice(0, depth).map((r) => r.path);
-    } finally { db.close(); }
-  }
-  const vector = q.vector && w.vector > 0 ? live.filter((m) => m.embedding).map((m) => ({ path: m.path, s: cosine(q.vector, m.embedding) }))
-    .sort((a, b) => b.s - a.s || byPath(a.path, b.path)).slice(0, depth).map((r) => r.path) : [];
-  const sig = (p) => { const m = byP.get(p); return [m.accessCount, m.outcomeScore, m.reinforcementCount]; };
-  const salience = w.salience > 0 ? [...new Set([...lexical, ...vector])].sort((a, b) => {
-    const x = sig(a), y = sig(b);
-    return y[0] - x[0] || Math.max(y[1] ?? 0, 0) - Math.max(x[1] ?? 0, 0) || y[2] - x[2] || byPath(a, b);
-  }).slice(0, depth) : [];
-  const hits = (ps) => ps.map((path, i) => ({ path, rank: i + 1 }));
-  let lateral = [];
-  if (w.lateral > 0 && nSeeds > 0) {
-    const seeds = md.rankFused(md.fuseArms([hits(lexical), hits(vector), hits(salience)], [w.lexical, w.vector, w.salience], k))
-      .slice(0, nSeeds).filter((s) => s.score > 0);
-    if (seeds.length) {
-      const edges = (await cache.edges()).map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
-      const pr = md.pagerank([...byP.keys()], edges, { seeds: new Map(seeds.map((s) => [s.path, s.score])) });
-      const seedSet = new Set(seeds.map((s) => s.path));
-      lateral = [...pr].filter(([p, s]) => s > 0 && !seedSet.has(p)).sort((a, b) => b[1] - a[1] || byPath(a[0], b[0]))
-        .slice(0, depth).map(([p]) => p);
-    }
-  }
-  let fused = md.fuseArms([hits(lexical), hits(vector), hits(salience)], [w.lexical, w.vector, w.salience], k);
-  fused = md.fuseLateral(fused, lateral, w.lateral, k);
-  const picked = md.applyMmr(md.rankFused(fused).map((r) => ({ ...r, vector: byP.get(r.path).embedding ? Array.from(byP.get(r.path).embedding) : undefined })),
-    limit, lambda);
-  const lists = { lexical, vector, salience, lateral };
-  return {
-    lists,
-    hits: picked.map((c) => ({
-      path: c.path, score: c.score,
-      arms: Object.fromEntries(Object.entries(lists).map(([a, l]) => {
-        const i = l.indexOf(c.path);
-        return [a, i < 0 || !(w[a] > 0) ? null : { rank: i + 1, contribution: md.rrfScore(i + 1, w[a], k) }];
-      })),
-    })),
-  };
-}
-
-function sameHits(got, want) {
-  expect(got.map((h) => h.path)).toEqual(want.map((h) => h.path));
-  got.forEach((h, i) => {
-    expect(Object.is(h.score, want[i].score)).toBe(true);
-    for (const a of ["lexical", "vector", "salience", "lateral"]) {
-      if (want[i].arms[a] === null) expect(h.arms[a]).toBeNull();
-      else {
-        expect(h.arms[a].rank).toBe(want[i].arms[a].rank);
-        expect(Object.is(h.arms[a].contribution, want[i].arms[a].contribution)).toBe(true);
-      }
-    }
-  });
-}
 
 describe("better-sqlite3 file: arms and composition by hand, reopen", () => {
   const file = `${dir}/cache.sqlite`;
@@ -129,12 +41,12 @@ describe("better-sqlite3 file: arms and composition by hand, reopen", () => {
     for (const phase of ["before sleep", "after sleep"]) {
       if (phase === "after sleep") await cache.sleep({ now: NOW, floor: 0.5 });
       let lateralSeen = 0;
-      for (const [qi, base] of queries.slice(0, 6).entries()) {
+      for (const [qi, base] of [...queries.slice(0, 6).entries()].flatMap(([i, b]) => [[i, b], [i, { ...b, preset: "memhtml" }]])) {
         const q = { ...base, ...variants[qi % variants.length] };
         const want = await byHand(cache, file, q);
         const arms = await cache.searchArms(q);
         for (const a of ["lexical", "vector", "salience", "lateral"]) expect([a, arms[a]]).toEqual([a, want.lists[a]]);
-        sameHits(await cache.search(q), want.hits);
+        same(expect, await cache.search(q), want.hits);
         lateralSeen += want.lists.lateral.length;
       }
       if (phase === "after sleep") expect(lateralSeen).toBeGreaterThan(0); // the sleep's edges feed the lateral arm
@@ -429,7 +341,7 @@ describe("the lexical arm's kept per-term scores", () => {
         const want = await byHand(cache, file, q);
         const arms = await cache.searchArms(q);
         for (const a of ["lexical", "vector", "salience", "lateral"]) expect([a, arms[a]]).toEqual([a, want.lists[a]]);
-        sameHits(await cache.search(q), want.hits);
+        same(expect, await cache.search(q), want.hits);
         for (const p of evicting.evict) expect(want.lists.vector).not.toContain(p);
       }
       cache._lexical.maxRows = 5; // every list is evicted as soon as the next one is read

@@ -1,0 +1,281 @@
+// memdomain/cache: how search composes its four arms into one list. Two compositions,
+// both built only from memdomain's public functions (fuseArms, fuseLateral, rankFused,
+// applyMmr, cosine):
+//
+// "default", chosen by measurement on real corpora (docs/RELEVANCE.md):
+//   - tied items share a rank (equal bm25, equal cosine, equal salience signals, equal
+//     PageRank score take the rank of the first of them), so a tie-break by path is never
+//     read as evidence;
+//   - an arm whose order carries no information says nothing: the salience arm lists only
+//     memories with a signal (an access, a positive outcome, a reinforcement) and is empty
+//     when the whole pool ties; the vector arm is empty when every embedding ties;
+//   - MMR sees relevance on one scale: each candidate's fused score divided by the best,
+//     so lambda weighs [0, 1] against cosine's [0, 1]; it reorders a window of the best
+//     `window` candidates (at least `limit`), not the whole pool;
+//   - a near-duplicate of a hit already shown (cosine above `duplicate`, by default the
+//     threshold at which sleep merges) is skipped.
+// "memhtml", the composition as memhtml's retrieval writes it (kept for compatibility):
+//   positions as ranks (ties broken by path), the lateral arm folded with fuseLateral,
+//   applyMmr over every fused candidate on the raw RRF scores.
+import { MMR_LAMBDA, NEAR_DUPLICATE_THRESHOLD, RRF_K, cosine, fuseArms, fuseLateral, rankFused, rrfScore } from "../index.js";
+import { queryTerms } from "./lexical.js";
+import { byPath, known, num, obj, rangeError } from "./validate.js";
+
+export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
+
+/** The compositions and their settings. `default` is what search does unless `preset` says otherwise. */
+export const PRESETS = Object.freeze({
+  default: Object.freeze({
+    weights: Object.freeze({ lexical: 1, vector: 0.5, salience: 0.5, lateral: 0.5 }),
+    k: 60, depth: 50, lambda: 0.9, seeds: 5, window: 30, duplicate: NEAR_DUPLICATE_THRESHOLD,
+  }),
+  memhtml: Object.freeze({
+    weights: Object.freeze({ lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 }),
+    k: RRF_K, depth: 50, lambda: MMR_LAMBDA, seeds: 5,
+  }),
+});
+export const PRESET_NAMES = Object.freeze(Object.keys(PRESETS));
+/** The most candidates MMR reorders (its cost is window x window cosines). */
+export const MAX_WINDOW = 1000;
+/** The preset "memhtml" runs MMR over every candidate: limit x candidates cosines, at most this many. */
+export const MAX_MMR_PAIRS = 1 << 22;
+export const MAX_LIMIT = 10000;
+export const MAX_DEPTH = 10000;
+
+const QUERY_KEYS = ["text", "vector", "limit", "weights", "k", "depth", "lambda", "seeds", "timings", "preset", "window", "duplicate"];
+
+/**
+ * The composition settings of a query (text and vector are checked by the caller):
+ * { preset, weights, limit, k, depth, lambda, seeds, window, duplicate, timings }.
+ */
+export function querySettings(fn, q, arg = "query") {
+  obj(fn, arg, q);
+  known(fn, arg, q, QUERY_KEYS);
+  const preset = q.preset ?? "default";
+  if (!PRESET_NAMES.includes(preset))
+    throw rangeError(fn, `${arg}.preset`, `must be ${PRESET_NAMES.map((p) => JSON.stringify(p)).join(" or ")}, got ${String(preset)}`);
+  const P = PRESETS[preset];
+  const weights = { ...P.weights };
+  if (q.weights !== undefined) {
+    obj(fn, `${arg}.weights`, q.weights);
+    for (const [k, v] of Object.entries(q.weights)) {
+      if (!ARMS.includes(k)) throw rangeError(fn, `${arg}.weights.${k}`, `is not an arm (arms: ${ARMS.join(", ")})`);
+      weights[k] = num(fn, `${arg}.weights.${k}`, v, { lo: 0 });
+    }
+  }
+  const s = {
+    preset, weights,
+    limit: num(fn, `${arg}.limit`, q.limit, { lo: 1, hi: MAX_LIMIT, integer: true, dflt: 10 }),
+    k: num(fn, `${arg}.k`, q.k, { lo: 0, dflt: P.k }),
+    depth: num(fn, `${arg}.depth`, q.depth, { lo: 1, hi: MAX_DEPTH, integer: true, dflt: P.depth }),
+    lambda: num(fn, `${arg}.lambda`, q.lambda, { lo: 0, hi: 1, dflt: P.lambda }),
+    seeds: num(fn, `${arg}.seeds`, q.seeds, { lo: 0, hi: 1000, integer: true, dflt: P.seeds }),
+    timings: q.timings === true,
+  };
+  if (preset === "memhtml") {
+    for (const k of ["window", "duplicate"]) if (q[k] !== undefined)
+      throw rangeError(fn, `${arg}.${k}`, `applies to the default composition only (preset "memhtml" runs MMR over every candidate)`);
+  } else {
+    s.window = num(fn, `${arg}.window`, q.window, { lo: 1, hi: MAX_WINDOW, integer: true, dflt: P.window });
+    s.duplicate = q.duplicate === null ? null : num(fn, `${arg}.duplicate`, q.duplicate, { lo: -1, hi: 1, dflt: P.duplicate });
+  }
+  return s;
+}
+
+/** Hits ranked by position: 1, 2, 3, ... (the "memhtml" composition). */
+export const positional = (paths) => paths.map((path, i) => ({ path, rank: i + 1 }));
+
+/** Hits where an item that ties with the one before it (`ties(i)`) shares its rank: 1, 2, 2, 4, ... */
+export function sharedRanks(paths, ties) {
+  const hits = new Array(paths.length);
+  let rank = 1;
+  for (let i = 0; i < paths.length; i++) {
+    if (i > 0 && !ties(i)) rank = i + 1;
+    hits[i] = { path: paths[i], rank };
+  }
+  return hits;
+}
+
+/**
+ * The salience order: access count desc, then max(coalesce(outcome score, 0), 0)
+ * desc, then reinforcement count desc (then path asc, applied by the caller).
+ */
+export function salienceOrder(a, b) {
+  const oa = Math.max(a[1] ?? 0, 0), ob = Math.max(b[1] ?? 0, 0);
+  return b[0] - a[0] || ob - oa || b[2] - a[2];
+}
+const hasSignal = (m) => m[0] > 0 || (m[1] ?? 0) > 0 || m[2] > 0;
+
+/**
+ * What the lexical and vector arms retrieve for a query, `depth` deep: { lexical: { paths,
+ * scores (bm25, smaller is better) } | null, vector: { paths, sims } | null }. An arm with
+ * weight 0 retrieves nothing unless `all` (tune() reads both once, for every weight).
+ * `io` is { db, lexical, resident }: the cache's database and resident state.
+ */
+export async function retrieve(io, s, text, vector, depth, lap = () => {}, all = false) {
+  const res = io.resident;
+  const out = { lexical: null, vector: null };
+  const terms = s.weights.lexical > 0 || all ? queryTerms(text) : [];
+  if (terms.length) out.lexical = await io.lexical.top(io.db, await io.lexical.informative(io.db, terms, res.meta.size), depth);
+  lap("lexical");
+  if ((s.weights.vector > 0 || all) && vector) {
+    const top = res.topVector(vector, depth), sims = top.sims, n = sims.length;
+    // Every embedding ties when the best equals the worst: the worst is minus the best of the negated query.
+    top.allTie = n > 0 && sims[0] === sims[n - 1] && (n === res.vecs.size || -res.topVector(vector.map((x) => -x), 1).sims[0] === sims[0]);
+    out.vector = top;
+  }
+  lap("vector");
+  return out;
+}
+
+/**
+ * The four arms from what retrieve() read (cut to `s.depth`, a prefix of a deeper read): {
+ * lexical, vector, salience, lateral } as ranked hits ({ path, rank }, best first), and `seeds`
+ * ({ path, score }). `ppr` memoizes the lateral arm's PageRank by seeds (tune() passes a Map).
+ */
+export function buildArms(io, s, raw, lap = () => {}, ppr = null) {
+  const res = io.resident;
+  const w = s.weights, depth = s.depth, shared = s.preset !== "memhtml";
+  const out = { lexical: [], vector: [], salience: [], lateral: [], seeds: [] };
+
+  const lex = raw.lexical;
+  if (lex && w.lexical > 0) {
+    const paths = lex.paths.length > depth ? lex.paths.slice(0, depth) : lex.paths;
+    out.lexical = shared ? sharedRanks(paths, (i) => lex.scores[i] === lex.scores[i - 1]) : positional(paths);
+  }
+  const vec = raw.vector;
+  if (vec && w.vector > 0) {
+    const paths = vec.paths.length > depth ? vec.paths.slice(0, depth) : vec.paths, sims = vec.sims;
+    if (!shared) out.vector = positional(paths);
+    else if (!vec.allTie) out.vector = sharedRanks(paths, (i) => sims[i] === sims[i - 1]); // every embedding tying is no order
+  }
+
+  if (w.salience > 0) {
+    const meta = res.meta;
+    const pool = [...new Set([...out.lexical.map((h) => h.path), ...out.vector.map((h) => h.path)])].filter((p) => meta.has(p));
+    pool.sort((a, b) => salienceOrder(meta.get(a), meta.get(b)) || byPath(a, b));
+    if (!shared) out.salience = positional(pool.slice(0, depth));
+    else {
+      const n = pool.length;
+      const allTie = n > 0 && hasSignal(meta.get(pool[n - 1])) && salienceOrder(meta.get(pool[0]), meta.get(pool[n - 1])) === 0;
+      if (!allTie) {
+        const listed = pool.filter((p) => hasSignal(meta.get(p))).slice(0, depth);
+        out.salience = sharedRanks(listed, (i) => salienceOrder(meta.get(listed[i - 1]), meta.get(listed[i])) === 0);
+      }
+    }
+  }
+  lap("salience");
+
+  if (w.lateral > 0 && s.seeds > 0) {
+    const fused = fuseArms([out.lexical, out.vector, out.salience], [w.lexical, w.vector, w.salience], s.k);
+    out.seeds = rankFused(fused).slice(0, s.seeds).filter((x) => x.score > 0);
+    if (out.seeds.length) {
+      const key = ppr && JSON.stringify([depth, out.seeds]);
+      let top = ppr?.get(key);
+      if (!top) {
+        top = lateralTop(res.graph(), out.seeds, depth);
+        ppr?.set(key, top);
+      }
+      out.lateral = shared ? sharedRanks(top.paths, (i) => top.scores[i] === top.scores[i - 1]) : positional(top.paths);
+    }
+    Object.defineProperty(out, "fused3", { value: fused }); // the three-arm fusion the seeds came from
+  }
+  lap("lateral");
+  return out;
+}
+
+/** retrieve() then buildArms() at the query's depth. */
+export async function collectArms(io, s, text, vector, lap = () => {}) {
+  return buildArms(io, s, await retrieve(io, s, text, vector, s.depth, lap), lap);
+}
+
+/**
+ * Personalized PageRank from the seeds (weighted by their fused scores): the top `depth`
+ * nodes by score desc, node order (= path order) asc; unreached nodes (score 0) and the
+ * seeds themselves left out. { paths, scores }.
+ */
+function lateralTop(g, seeds, depth) {
+  const scores = g.pagerankScores({ seeds: new Map(seeds.map((x) => [x.path, x.score])) });
+  const seedSet = new Set(seeds.map((x) => x.path));
+  const nodes = g.nodes;
+  const top = [];
+  for (let i = 0; i < scores.length; i++) {
+    const v = scores[i];
+    if (!(v > 0) || (top.length === depth && !(v > scores[top[depth - 1]])) || seedSet.has(nodes[i])) continue;
+    let j = top.length === depth ? top.length - 1 : top.length;
+    while (j > 0 && v > scores[top[j - 1]]) {
+      top[j] = top[j - 1];
+      j--;
+    }
+    top[j] = i;
+  }
+  return { paths: top.map((i) => nodes[i]), scores: top.map((i) => scores[i]) };
+}
+
+/**
+ * Fuse the arms, order, and pick the hits. Returns { fused (path -> score), ranked ({ path, score },
+ * best first), window (how many of ranked MMR saw), order (MMR's order of the window), duplicates
+ * (path -> the earlier hit it duplicates), picked ({ path, score }, the hits) }.
+ */
+export function fold(io, s, arms, lap = () => {}) {
+  const w = s.weights;
+  let fused;
+  if (s.preset === "memhtml") {
+    fused = arms.fused3 ?? fuseArms([arms.lexical, arms.vector, arms.salience], [w.lexical, w.vector, w.salience], s.k);
+    fused = fuseLateral(fused, arms.lateral.map((h) => h.path), w.lateral, s.k);
+  } else {
+    fused = fuseArms([arms.lexical, arms.vector, arms.salience, arms.lateral], [w.lexical, w.vector, w.salience, w.lateral], s.k);
+  }
+  const ranked = rankFused(fused);
+  lap("fuse");
+  const res = io.resident;
+  let window, order, picked;
+  const duplicates = new Map();
+  if (s.preset === "memhtml") {
+    window = ranked.length;
+    if (s.lambda < 1 && s.limit * ranked.length > MAX_MMR_PAIRS)
+      throw rangeError("search", "query.limit", `x candidates (${s.limit} x ${ranked.length}) is more than ${MAX_MMR_PAIRS} MMR comparisons ` +
+        `for preset "memhtml"; lower query.limit or query.depth, set query.lambda to 1, or use the default composition (its MMR window is bounded)`);
+    picked = order = res.mmr(ranked, s.limit, s.lambda);
+  } else {
+    window = Math.min(ranked.length, Math.max(Math.min(s.limit, MAX_WINDOW), s.window));
+    const best = window ? ranked[0].score : 0;
+    const cands = ranked.slice(0, window).map((r) => ({ path: r.path, score: best > 0 ? r.score / best : 0 }));
+    // With duplicates to skip MMR orders the whole window (its first `limit` are the same either way).
+    const mmr = res.mmr(cands, s.duplicate === null ? s.limit : window, s.lambda);
+    order = mmr.map((c) => c.path);
+    picked = [];
+    const kept = [];
+    for (const path of order) {
+      if (picked.length === s.limit) break;
+      if (s.duplicate !== null) {
+        const v = res.vecs.get(path);
+        const dup = v && kept.find((u) => cosine(v, u.v) > s.duplicate);
+        if (dup) {
+          duplicates.set(path, dup.path);
+          continue;
+        }
+        if (v) kept.push({ path, v });
+      }
+      picked.push(path);
+    }
+    for (let i = window; picked.length < s.limit && i < ranked.length; i++) picked.push(ranked[i].path); // a limit past MAX_WINDOW
+    picked = picked.map((path) => ({ path, score: fused.get(path) }));
+  }
+  lap("mmr");
+  return { fused, ranked, window, order: order.map((c) => (typeof c === "string" ? c : c.path)), duplicates, picked };
+}
+
+/** Each hit with its arms' { rank, contribution } (null where an arm did not list it or has no weight). */
+export function report(s, arms, picked) {
+  const w = s.weights;
+  const rankIn = Object.fromEntries(ARMS.map((a) => [a, new Map(arms[a].map((h) => [h.path, h.rank]))]));
+  return picked.map((c) => {
+    const out = {};
+    for (const a of ARMS) {
+      const rank = rankIn[a].get(c.path);
+      out[a] = rank === undefined || !(w[a] > 0) ? null : { rank, contribution: rrfScore(rank, w[a], s.k) };
+    }
+    return { path: c.path, score: c.score, arms: out };
+  });
+}

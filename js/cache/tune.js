@@ -1,0 +1,195 @@
+// memdomain/cache: fit the default composition's settings to a user's labelled queries.
+//
+// The objective is mean nDCG@limit over the labelled queries, each scored with exactly the
+// pipeline search() runs (compose.js: buildArms + fold), the lexical and vector arms read
+// once per query at the deepest depth tried (a shallower arm is a prefix of a deeper one).
+// The search is coordinate ascent over a fixed grid, started from the baseline (the
+// defaults unless options.baseline says otherwise), parameters visited in a fixed order,
+// a move taken only when it strictly improves the training score: deterministic.
+//
+// Honesty: k-fold cross-validation (folds assigned by a seeded shuffle) gives each query a
+// score under settings fitted without it; the fitted settings are returned only when that
+// held-out score beats the baseline's on the same queries by more than one standard error
+// of the paired difference. Otherwise the baseline comes back (`chose: "baseline"`).
+import { ARMS, MAX_DEPTH, MAX_WINDOW, buildArms, fold, querySettings, retrieve } from "./compose.js";
+import { embedding, known, list, num, obj, progressFn, rangeError, str, typeError } from "./validate.js";
+
+/** The grid each setting is searched over (the baseline's own value is always tried too). */
+export const TUNE_GRID = Object.freeze({
+  "weights.vector": [0, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5],
+  "weights.lexical": [0, 1],
+  "weights.salience": [0, 0.1, 0.25, 0.5, 1],
+  "weights.lateral": [0, 0.1, 0.25, 0.5, 1],
+  k: [1, 3, 5, 10, 20, 30, 60, 100],
+  depth: [10, 20, 30, 50, 100],
+  lambda: [0.5, 0.7, 0.8, 0.9, 0.95, 1],
+  window: [10, 20, 30, 50],
+  seeds: [1, 3, 5, 10],
+});
+const ORDER = ["weights.vector", "k", "weights.lateral", "weights.salience", "lambda", "depth", "window", "seeds", "weights.lexical"];
+const MAX_ROUNDS = 6;
+
+/** mulberry32: a small seeded generator, for the fold assignment. */
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** nDCG@n of a ranked path list against graded labels (gain 2^g - 1, discount log2(i + 2)). */
+export function ndcg(paths, relevant, n) {
+  let dcg = 0;
+  for (let i = 0; i < Math.min(n, paths.length); i++) {
+    const g = relevant.get(paths[i]);
+    if (g) dcg += (2 ** g - 1) / Math.log2(i + 2);
+  }
+  const ideal = [...relevant.values()].sort((a, b) => b - a);
+  let idcg = 0;
+  for (let i = 0; i < Math.min(n, ideal.length); i++) idcg += (2 ** ideal[i] - 1) / Math.log2(i + 2);
+  return idcg > 0 ? dcg / idcg : 0;
+}
+
+const getAt = (s, key) => (key.startsWith("weights.") ? s.weights[key.slice(8)] : s[key]);
+const setAt = (s, key, v) => (key.startsWith("weights.") ? { ...s, weights: { ...s.weights, [key.slice(8)]: v } } : { ...s, [key]: v });
+const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+/** The labelled queries, checked: [{ text, vector, relevant: Map(path -> grade > 0) }]. */
+function checkLabelled(fn, labelled, limits, dim) {
+  list(fn, "labelled", labelled);
+  if (labelled.length < 2) throw rangeError(fn, "labelled", `has ${labelled.length} queries; tuning needs at least 2`);
+  return labelled.map((q, i) => {
+    const at = `labelled[${i}]`;
+    obj(fn, at, q);
+    known(fn, at, q, ["text", "vector", "relevant", "id"]);
+    const text = q.text === undefined || q.text === null ? "" : str(fn, `${at}.text`, q.text, limits.query);
+    const vector = q.vector === undefined || q.vector === null ? null : embedding(fn, `${at}.vector`, q.vector, dim);
+    if (!text && !vector) throw rangeError(fn, at, "has neither text nor vector");
+    const relevant = new Map();
+    if (Array.isArray(q.relevant)) q.relevant.forEach((p, j) => relevant.set(str(fn, `${at}.relevant[${j}]`, p, limits.path, { key: true }), 1));
+    else if (q.relevant !== null && typeof q.relevant === "object") {
+      for (const [p, g] of Object.entries(q.relevant)) relevant.set(p, num(fn, `${at}.relevant[${JSON.stringify(p)}]`, g, { lo: 0, hi: 10 }));
+      for (const [p, g] of relevant) if (!(g > 0)) relevant.delete(p);
+    } else throw typeError(fn, `${at}.relevant`, "an array of paths or an object of path -> grade", q.relevant);
+    if (relevant.size === 0) throw rangeError(fn, `${at}.relevant`, "names no relevant memory (grade > 0)");
+    return { text, vector, relevant };
+  });
+}
+
+/**
+ * Fit search settings to labelled queries. options: { seed = 1, folds = 5, limit = 10 (the
+ * nDCG cutoff and the search limit), baseline (search settings to start from and to beat;
+ * default: the defaults), onProgress }. Resolves { search, chose, heldOut: { tuned,
+ * baseline, difference, standardError, folds, queries }, train, evaluations }.
+ */
+export async function tune(io, fn, labelled, options, limits) {
+  obj(fn, "options", options);
+  known(fn, "options", options, ["seed", "folds", "limit", "baseline", "onProgress"]);
+  const seed = num(fn, "options.seed", options.seed, { lo: 0, hi: 2 ** 32 - 1, integer: true, dflt: 1 });
+  const limit = num(fn, "options.limit", options.limit, { lo: 1, hi: 100, integer: true, dflt: 10 });
+  const progress = progressFn(fn, options.onProgress);
+  const qs = checkLabelled(fn, labelled, limits, io.resident.dim);
+  const nFolds = Math.min(num(fn, "options.folds", options.folds, { lo: 2, hi: 100, integer: true, dflt: 5 }), qs.length);
+  const baseQuery = options.baseline === undefined ? {} : { ...obj(fn, "options.baseline", options.baseline) };
+  delete baseQuery.text;
+  delete baseQuery.vector;
+  const base = querySettings(fn, { ...baseQuery, limit, preset: "default" }, "options.baseline");
+
+  // Each query's lexical and vector reads, once, at the deepest depth any setting asks for.
+  const deepest = Math.min(MAX_DEPTH, Math.max(base.depth, ...TUNE_GRID.depth));
+  const all = { ...base, weights: Object.fromEntries(ARMS.map((a) => [a, 1])) };
+  const raws = [];
+  for (const [i, q] of qs.entries()) {
+    raws.push(await retrieve(io, all, q.text, q.vector, deepest, undefined, true));
+    if (i % 8 === 7) progress({ phase: "read", done: i + 1, total: qs.length });
+  }
+  progress({ phase: "read", done: qs.length, total: qs.length });
+
+  const ppr = new Map();
+  let evaluations = 0;
+  const scoreOf = (s, i) => ndcg(fold(io, s, buildArms(io, s, raws[i], undefined, ppr)).picked.map((h) => h.path), qs[i].relevant, limit);
+  const memo = new Map();
+  const scores = (s, ids) => {
+    const key = JSON.stringify(s);
+    let per = memo.get(key);
+    if (!per) memo.set(key, (per = new Map()));
+    return ids.map((i) => {
+      let v = per.get(i);
+      if (v === undefined) {
+        v = scoreOf(s, i);
+        per.set(i, v);
+        evaluations++;
+      }
+      return v;
+    });
+  };
+
+  // Folds: a seeded shuffle of the query indices, dealt round-robin.
+  const order = qs.map((_, i) => i);
+  const r = mulberry32(seed);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const foldOf = new Array(qs.length);
+  order.forEach((q, i) => (foldOf[q] = i % nFolds));
+
+  const steps = nFolds + 1;
+  let step = 0;
+  const fit = (ids) => {
+    let cur = base, best = mean(scores(cur, ids));
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      let moved = false;
+      for (const key of ORDER) {
+        if (key === "seeds" && !(cur.weights.lateral > 0)) continue;
+        if (key === "window" && cur.lambda >= 1 && cur.duplicate === null) continue;
+        const values = [...new Set([getAt(cur, key), ...TUNE_GRID[key]])];
+        for (const v of values) {
+          if (v === getAt(cur, key)) continue;
+          const cand = setAt(cur, key, v);
+          if (!(cand.weights.lexical > 0 || cand.weights.vector > 0)) continue;
+          if (key === "window" && v > MAX_WINDOW) continue;
+          const sc = mean(scores(cand, ids));
+          if (sc > best + 1e-12) {
+            best = sc;
+            cur = cand;
+            moved = true;
+          }
+        }
+      }
+      if (!moved) break;
+    }
+    progress({ phase: "fit", done: ++step, total: steps });
+    return cur;
+  };
+
+  const tunedScore = new Array(qs.length), baseScore = scores(base, qs.map((_, i) => i));
+  for (let f = 0; f < nFolds; f++) {
+    const train = [], test = [];
+    qs.forEach((_, i) => (foldOf[i] === f ? test : train).push(i));
+    const s = fit(train);
+    scores(s, test).forEach((v, j) => (tunedScore[test[j]] = v));
+  }
+  const diffs = tunedScore.map((v, i) => v - baseScore[i]);
+  const difference = mean(diffs);
+  const sd = Math.sqrt(diffs.reduce((a, d) => a + (d - difference) ** 2, 0) / Math.max(1, diffs.length - 1));
+  const standardError = sd / Math.sqrt(diffs.length);
+  const final = fit(qs.map((_, i) => i));
+  const chose = difference > 0 && difference > standardError ? "tuned" : "baseline";
+  const settings = chose === "tuned" ? final : base;
+  const { preset, weights, k, depth, lambda, seeds, window, duplicate } = settings;
+  return {
+    search: { preset, weights: { ...weights }, k, depth, lambda, seeds, window, duplicate },
+    chose,
+    fitted: (({ weights: w, k: kk, depth: d, lambda: l, seeds: sd2, window: wi, duplicate: du }) =>
+      ({ preset: "default", weights: { ...w }, k: kk, depth: d, lambda: l, seeds: sd2, window: wi, duplicate: du }))(final),
+    heldOut: { tuned: mean(tunedScore), baseline: mean(baseScore), difference, standardError, folds: nFolds, queries: qs.length },
+    train: mean(scores(settings, qs.map((_, i) => i))),
+    evaluations,
+  };
+}
+
