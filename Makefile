@@ -129,10 +129,11 @@ TEST_EXTRA ?=
 TEST_BUILD ?=
 -include mk/*.mk
 
-# The README's C example, compiled and run as written.
-$(BUILD)/tests/readme_c: README.md tests/readme/snippets.mjs $(SAN_OBJS) node_modules/.deps-npm
+# The C example of README.md and docs/*.md (one between them), compiled and run as written.
+DOC_MDS := README.md $(wildcard docs/*.md)
+$(BUILD)/tests/readme_c: $(DOC_MDS) tests/readme/snippets.mjs $(SAN_OBJS) node_modules/.deps-npm
 	@mkdir -p $(dir $@)
-	node tests/readme/snippets.mjs c README.md > $(BUILD)/tests/readme_c.c
+	node tests/readme/snippets.mjs c $(DOC_MDS) > $(BUILD)/tests/readme_c.c
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude $(BUILD)/tests/readme_c.c $(SAN_OBJS) -lm -o $@
 
 .PHONY: test-c test-js test-wasm-imports

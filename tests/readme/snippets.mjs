@@ -1,8 +1,9 @@
-// The README's code blocks, as tests run them (docs/ARCHITECTURE.md, "README snippets").
+// The code blocks of README.md and docs/*.md, as tests run them (docs/ARCHITECTURE.md,
+// "README snippets").
 //
 // Every fenced block is a snippet. ```js and ```sh blocks run exactly as printed
-// (tests/runtimes/readme.test.mjs), ```c blocks are compiled and run (the
-// Makefile's readme_c rule, through `node tests/readme/snippets.mjs c README.md`).
+// (tests/runtimes/readme.test.mjs), the ```c block is compiled and run (the Makefile's
+// readme_c rule, through `node tests/readme/snippets.mjs c README.md docs/*.md`).
 // An HTML comment on the line just before the fence changes how one runs:
 //   <!-- snippet: not run: WHY -->   not run (say why; this should be rare)
 //   <!-- snippet: workerd -->        bundled like a Worker and served by workerd
@@ -164,7 +165,7 @@ export function instrument(code) {
   return { code: out, checks };
 }
 
-/** The README's C example as a program: the #include lines on top, the rest in main(). */
+/** The documents' C example as a program: the #include lines on top, the rest in main(). */
 function cProgram(code) {
   const inc = code.split("\n").filter((l) => l.startsWith("#include"));
   const body = code.split("\n").filter((l) => !l.startsWith("#include") && l !== "");
@@ -173,10 +174,11 @@ function cProgram(code) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [lang, file] = process.argv.slice(2);
-  const blocks = snippets(readFileSync(file, "utf8")).filter((s) => s.lang === lang && !s.mark?.startsWith("not run"));
+  // One program checks one value, so the documents hold one runnable C block between them.
+  const [lang, ...files] = process.argv.slice(2);
+  const blocks = files.flatMap((f) => snippets(readFileSync(f, "utf8")).filter((s) => s.lang === lang && !s.mark?.startsWith("not run")));
   if (lang !== "c" || blocks.length !== 1) {
-    console.error(`${file}: expected exactly one runnable \`\`\`c block, found ${blocks.length}`);
+    console.error(`${files.join(", ")}: expected exactly one runnable \`\`\`c block among them, found ${blocks.length}`);
     process.exit(1);
   }
   process.stdout.write(cProgram(blocks[0].code));

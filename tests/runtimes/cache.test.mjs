@@ -12,10 +12,10 @@ import { startStatic } from "./server.mjs";
 import * as md from "../../js/index.js";
 import { openMemoryCache } from "../../js/cache/index.js";
 import { scenario } from "./cache-scenario.js";
-import { cacheReadmeBlocks } from "./cache-readme.js";
+import { cacheDocBlocks } from "./cache-readme.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 
-/** Bundle a README example with "memdomain", "memdomain/cache" resolved to js/ ("memdomain/memdomain.wasm" stays a module import). */
+/** Bundle a docs/CACHE.md example with "memdomain", "memdomain/cache" resolved to js/ ("memdomain/memdomain.wasm" stays a module import). */
 async function bundleReadme(code, name, options) {
   const dir = `${BUILD}cache-readme/`;
   mkdirSync(dir, { recursive: true });
@@ -27,8 +27,7 @@ async function bundleReadme(code, name, options) {
   const r = await build({ entryPoints: [`${dir}${name}.src.js`], bundle: true, format: "esm", write: false, logLevel: "error", plugins: [alias], ...options });
   return r.outputFiles[0].text;
 }
-const readme = cacheReadmeBlocks(`${ROOT}README.md`);
-check(readme.length === 3, `the README's memdomain/cache section has its three examples (${readme.length})`);
+const readme = cacheDocBlocks(`${ROOT}docs/CACHE.md`);
 const readmeMems = [
   { path: "r/a.html", gist: "deploy through the canary", body: "revert step", type: "procedural", embedding: [1, 0, 0], createdAt: 1e12, accessCount: 2 },
   { path: "r/b.html", gist: "retry with backoff", body: "three retries", type: "semantic", embedding: [0.6, 0.8, 0], createdAt: 1e12 + 1 },
@@ -108,8 +107,8 @@ if (want("d1")) {
   } finally {
     await mf.dispose();
   }
-  // The README's Cloudflare Worker example, bundled as it says (sqlite-wasm external), on a fresh D1.
-  const code = await bundleReadme(readme[2], "d1", { platform: "neutral", conditions: ["workerd", "worker", "browser"],
+  // docs/CACHE.md's Cloudflare Worker example, bundled as it says (sqlite-wasm external), on a fresh D1.
+  const code = await bundleReadme(readme.d1, "d1", { platform: "neutral", conditions: ["workerd", "worker", "browser"],
     mainFields: ["module", "main"], external: ["@sqlite.org/sqlite-wasm"] });
   const mf2 = new Miniflare({
     modules: [{ type: "ESModule", path: "worker.js", contents: code }, { type: "CompiledWasm", path: "memdomain.wasm", contents: wasm }],
@@ -118,12 +117,12 @@ if (want("d1")) {
   try {
     const post = async (body) => (await mf2.dispatchFetch("http://localhost/", { method: "POST", body: JSON.stringify(body) })).json();
     const r1 = await post({ memories: readmeMems, query: readmeQuery });
-    check(same(r1.hits, readmeRef), "README Cloudflare Worker example: put and search on D1 answer as Node", JSON.stringify(r1));
+    check(same(r1.hits, readmeRef), "docs/CACHE.md Cloudflare Worker example: put and search on D1 answer as Node", JSON.stringify(r1));
     const r2 = await post({ query: readmeQuery, sleep: true });
     check(same(r2.hits, readmeRef) && r2.report?.memories === 3 && r2.report.bands.keep + r2.report.bands.compress + r2.report.bands.evict === 3,
-      "README Cloudflare Worker example: a second request finds the memories and sleeps", JSON.stringify(r2));
+      "docs/CACHE.md Cloudflare Worker example: a second request finds the memories and sleeps", JSON.stringify(r2));
   } catch (e) {
-    check(false, "README Cloudflare Worker example", e.stack);
+    check(false, "docs/CACHE.md Cloudflare Worker example", e.stack);
   } finally {
     await mf2.dispose();
   }
@@ -136,7 +135,7 @@ if (want("chromium")) {
   rmSync(out, { recursive: true, force: true });
   await build({ entryPoints: { worker: `${ROOT}tests/runtimes/cache-browser-worker.js` }, outdir: out, bundle: true, format: "esm",
     platform: "browser", logLevel: "error" });
-  writeFileSync(`${out}readme-worker.js`, await bundleReadme(readme[1], "browser", { platform: "browser" }));
+  writeFileSync(`${out}readme-worker.js`, await bundleReadme(readme.browser, "browser", { platform: "browser" }));
   const server = await startStatic({
     mounts: { "/": out },
     pages: {
@@ -171,7 +170,7 @@ if (want("chromium")) {
     const b = await inWorker("searches");
     check(!b.error && b.count === ref.count && same(b.searches, ref.after),
       "Chromium, after a page reload: a new Worker finds the same memories in OPFS and answers the same", b.error ?? firstDiff(b.searches, ref.after));
-    // The README's browser example: put and search in its Worker, reload, search again.
+    // docs/CACHE.md's browser example: put and search in its Worker, reload, search again.
     const readmeWorker = (msg) => tab.evaluate((m) => new Promise((ok) => {
       const w = new Worker("/readme-worker.js", { type: "module" });
       const progress = [];
@@ -181,10 +180,10 @@ if (want("chromium")) {
     }), msg);
     const r1 = await readmeWorker({ put: readmeMems, query: readmeQuery }); // plain arrays as vectors: the cache accepts them
     check(!r1.error && r1.count === 3 && same(r1.hits, readmeRef) && r1.progress.some((p) => p.phase === "write"),
-      "README browser example: its Worker puts (with progress) and searches as Node", JSON.stringify(r1).slice(0, 400));
+      "docs/CACHE.md browser example: its Worker puts (with progress) and searches as Node", JSON.stringify(r1).slice(0, 400));
     await tab.reload();
     const r2 = await readmeWorker({ query: readmeQuery });
-    check(!r2.error && r2.count === 3 && same(r2.hits, readmeRef), "README browser example, after a reload: the memories are still in OPFS",
+    check(!r2.error && r2.count === 3 && same(r2.hits, readmeRef), "docs/CACHE.md browser example, after a reload: the memories are still in OPFS",
       JSON.stringify(r2).slice(0, 400));
   } catch (e) {
     check(false, "Chromium run", e.stack);

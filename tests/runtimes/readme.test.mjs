@@ -1,5 +1,5 @@
-// The README's snippets, run exactly as printed by a user who installed the
-// packed tarball (tests/readme/snippets.mjs says which blocks and how):
+// The snippets of README.md and docs/*.md, run exactly as printed by a user who
+// installed the packed tarball (tests/readme/snippets.mjs says which blocks and how):
 //   - every ```js block in build/rt/app/ (the ES module project setup.mjs made)
 //     and in build/rt/cjs/ (a default `npm init -y` CommonJS project, where a
 //     block with import declarations or top-level await is saved as .mjs, as
@@ -11,15 +11,18 @@
 //     block: make pack, npm install, npm run build in examples/worker);
 //   - ```c blocks are compiled and run by make test-c (build/tests/readme_c).
 // Blocks marked `<!-- snippet: not run: WHY -->` are listed with their reason.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { APP, BIN, BUILD, EXAMPLE_OUTPUT, ROOT, RT, check, finish, freePort, run, startChild, waitFor } from "./lib.mjs";
 import { instrument, isModuleSyntax, snippets } from "../readme/snippets.mjs";
 
-console.log("README snippets (the installed tarball; CommonJS and ES module projects)");
+console.log("README and docs/ snippets (the installed tarball; CommonJS and ES module projects)");
 const tgz = readFileSync(`${RT}.setup`, "utf8").trim();
-const blocks = snippets(readFileSync(`${ROOT}README.md`, "utf8"));
-const at = (b) => `README.md:${b.line} \`\`\`${b.lang}`;
+const docs = ["README.md", ...readdirSync(`${ROOT}docs`).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const blocks = docs.flatMap((file) => snippets(readFileSync(`${ROOT}${file}`, "utf8")).map((b) => ({ ...b, file })));
+const at = (b) => `${b.file}:${b.line} \`\`\`${b.lang}`;
+// A file name per block, unique across the documents: "readme-30", "docs-api-12".
+const tag = (b) => `${b.file.replace(/\.md$/, "").replace(/\//g, "-").toLowerCase()}-${b.line}`;
 
 // A default CommonJS project, as `npm init -y` makes it, with the tarball installed.
 const CJS = `${RT}cjs/`;
@@ -59,7 +62,7 @@ process.on("exit", () => console.log("README-CHECKS " + JSON.stringify(seen)));
 async function runJs(b) {
   const esm = isModuleSyntax(b.code);
   for (const [name, dir] of Object.entries(projects)) {
-    const file = `snippet-${b.line}.${name === "cjs" && esm ? "mjs" : "js"}`;
+    const file = `snippet-${tag(b)}.${name === "cjs" && esm ? "mjs" : "js"}`;
     writeFileSync(`${dir}${file}`, b.code);
     const r = await run(process.execPath, [file], { cwd: dir, timeoutMs: 120000 });
     check(r.code === 0, `${at(b)} runs as printed in the ${name === "cjs" ? "CommonJS" : "ES module"} project (${file})`,
@@ -67,7 +70,7 @@ async function runJs(b) {
   }
   const { code, checks } = instrument(b.code);
   if (!checks.length) return;
-  const file = `checked-${b.line}.mjs`;
+  const file = `checked-${tag(b)}.mjs`;
   writeFileSync(`${projects.esm}${file}`, `import "./prelude.mjs";\n${code}`);
   const r = await run(process.execPath, [file], { cwd: projects.esm, timeoutMs: 120000,
     env: { ...process.env, README_CHECKS: JSON.stringify(checks) } });
@@ -75,13 +78,13 @@ async function runJs(b) {
   const seen = line ? JSON.parse(line.slice(14)) : [];
   checks.forEach((c, i) => {
     const s = seen[i];
-    check(s?.ok === true, `${at(b)} line ${b.line + c.line - 1}: the comment holds: ${c.text.replace(/\s+/g, " ").slice(0, 90)}`,
+    check(s?.ok === true, `${b.file}:${b.line + c.line - 1}: the comment holds: ${c.text.replace(/\s+/g, " ").slice(0, 90)}`,
       s ? `got ${s.got}` : `not reached (exit ${r.code})\n${r.stderr.slice(-1500)}`);
   });
 }
 
 async function runWorkerd(b) {
-  const dir = `${APP}readme/workerd-${b.line}/`;
+  const dir = `${APP}readme/workerd-${tag(b)}/`;
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${dir}worker.js`, b.code);
   const built = await run(process.execPath, [`${APP}examples/worker/build.mjs`, `${dir}dist`, `${dir}worker.js`], { cwd: dir, timeoutMs: 60000 });
@@ -146,5 +149,5 @@ for (const b of blocks) {
   else if (b.lang === "sh" && !b.mark) await runSh(b);
   else check(false, `${at(b)}: no runner for this block; mark it <!-- snippet: not run: WHY --> or add one`, `mark: ${b.mark}`);
 }
-check(ran >= 8, `ran ${ran} README blocks`);
+check(ran >= 8, `ran ${ran} blocks of ${docs.join(", ")}`);
 finish("readme");
