@@ -123,9 +123,11 @@ export interface SearchSettings {
   /** "default" (measured; see docs/RELEVANCE.md) or "memhtml" (the composition memhtml's retrieval writes). */
   readonly preset?: PresetName;
   readonly limit?: number;
-  /** RRF weight per arm (an arm with weight 0 is off). */
+  /** Default composition only: "score" (each arm's score on [0, 1] times its weight, the default) or "rrf" (weight / (rank + k)). */
+  readonly fusion?: "score" | "rrf";
+  /** Weight per arm (an arm with weight 0 is off). */
   readonly weights?: { readonly [K in ArmName]?: number };
-  /** RRF's k: weight / (rank + k). */
+  /** Reciprocal-rank fusion's k: weight / (rank + k) (fusion "rrf" and preset "memhtml" only). */
   readonly k?: number;
   /** How many hits each arm lists. */
   readonly depth?: number;
@@ -148,8 +150,9 @@ export interface SearchQuery extends SearchSettings {
 
 /** A composition's settings, every field present. */
 export interface PresetSettings {
+  readonly fusion: "score" | "rrf";
   readonly weights: { readonly [K in ArmName]: number };
-  readonly k: number;
+  readonly k?: number;
   readonly depth: number;
   readonly lambda: number;
   readonly seeds: number;
@@ -199,12 +202,20 @@ export interface TuneOptions {
   readonly onProgress?: (p: Progress) => void;
 }
 
+/** Settings tune() returns, as search() takes them (k only with fusion "rrf"). */
+export interface TunedSettings extends PresetSettings {
+  readonly preset: "default";
+  readonly k?: number;
+  readonly window: number;
+  readonly duplicate: number | null;
+}
+
 export interface TuneResult {
   /** What to pass to search(): the fitted settings when they beat the baseline held out, else the baseline. */
-  readonly search: Required<Omit<SearchSettings, "limit">>;
+  readonly search: TunedSettings;
   readonly chose: "tuned" | "baseline";
   /** The settings fitted on every labelled query (returned in `search` only when chose is "tuned"). */
-  readonly fitted: Required<Omit<SearchSettings, "limit">>;
+  readonly fitted: TunedSettings;
   /** Mean nDCG@limit of each query under settings fitted without it, and the baseline's, on the same queries. */
   readonly heldOut: {
     readonly tuned: number; readonly baseline: number; readonly difference: number; readonly standardError: number;

@@ -142,6 +142,11 @@ describe("MMR on one scale, over a window; duplicates skipped", () => {
     await expect(cache.search({ ...q, duplicate: 2 })).rejects.toThrow(/query.duplicate must be in \[-1, 1\]/);
     await expect(cache.search({ ...q, duplicate: "high" })).rejects.toThrow(TypeError);
     expect(Array.isArray(await cache.search({ ...q, duplicate: null }))).toBe(true);
+    await expect(cache.search({ ...q, fusion: "sum" })).rejects.toThrow(/search: query.fusion must be "score" or "rrf", got sum/);
+    await expect(cache.search({ ...q, k: 10 })).rejects.toThrow(/search: query.k applies to fusion "rrf" only/);
+    await expect(cache.search({ ...q, preset: "memhtml", fusion: "rrf" })).rejects.toThrow(/search: query.fusion applies to the default composition only/);
+    expect(Array.isArray(await cache.search({ ...q, fusion: "rrf", k: 10 }))).toBe(true);
+    expect(Array.isArray(await cache.search({ ...q, preset: "memhtml", k: 10 }))).toBe(true);
   });
 
   test("the memhtml composition refuses an MMR pass past its bound, with a clear error", async () => {

@@ -37,12 +37,15 @@ describe("better-sqlite3 file: arms and composition by hand, reopen", () => {
 
   test("every arm and the fused, MMR'd hits equal the public functions composed by hand (before and after sleep)", async () => {
     const variants = [{}, { weights: { lexical: 0 } }, { weights: { vector: 2, salience: 0 }, k: 10, depth: 20, lambda: 0.9 },
-      { limit: 25, lambda: 0, seeds: 2 }];
+      { limit: 25, lambda: 0, seeds: 2 }, { weights: { lateral: 1 }, window: 12, lambda: 0.6, duplicate: 0.5 }];
+    // each variant in the memhtml composition, and in the default one with each fusion (k is rrf's)
+    const compositions = (v) => [{ ...v, fusion: "rrf" }, ...(v.k === undefined ? [v] : []),
+      { preset: "memhtml", ...Object.fromEntries(Object.entries(v).filter(([k]) => !["window", "duplicate"].includes(k))) }];
     for (const phase of ["before sleep", "after sleep"]) {
       if (phase === "after sleep") await cache.sleep({ now: NOW, floor: 0.5 });
       let lateralSeen = 0;
-      for (const [qi, base] of [...queries.slice(0, 6).entries()].flatMap(([i, b]) => [[i, b], [i, { ...b, preset: "memhtml" }]])) {
-        const q = { ...base, ...variants[qi % variants.length] };
+      for (const [qi, base] of queries.slice(0, 6).entries()) for (const v of compositions(variants[qi % variants.length])) {
+        const q = { ...base, ...v };
         const want = await byHand(cache, file, q);
         const arms = await cache.searchArms(q);
         for (const a of ["lexical", "vector", "salience", "lateral"]) expect([a, arms[a]]).toEqual([a, want.lists[a]]);
