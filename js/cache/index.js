@@ -12,7 +12,9 @@ import { adapterFor, betterSqlite3Adapter, d1Adapter, openAdapter, sqliteWasmAda
 import { Lexical } from "./lexical.js";
 import { Resident } from "./resident.js";
 import { runSleep } from "./sleep.js";
-import { byPath, embedding, known, list, num, obj, progressFn, rangeError, str, time, typeError } from "./validate.js";
+import {
+  byPath, count, embedding, known, list, loneSurrogate, num, obj, progressFn, rangeError, str, time, typeError,
+} from "./validate.js";
 
 export { adapterFor, betterSqlite3Adapter, d1Adapter, sqliteWasmAdapter };
 
@@ -76,6 +78,16 @@ function serial() {
   };
 }
 
+/** options.path: a non-empty, well-formed string without NUL (a C API would stop at the NUL and open another file). */
+function checkPath(fn, path) {
+  if (typeof path !== "string") throw typeError(fn, "options.path", "a string", path);
+  if (path.length === 0) throw new TypeError(`${fn}: options.path must be a non-empty string`);
+  const nul = path.indexOf("\u0000");
+  if (nul >= 0) throw new TypeError(`${fn}: options.path must not hold a NUL character (at index ${nul}): the file opened would be another`);
+  const at = loneSurrogate(path);
+  if (at >= 0) throw new TypeError(`${fn}: options.path holds a lone surrogate at index ${at}: the file name would become U+FFFD`);
+}
+
 /**
  * Open a memory cache. options: { path = ":memory:" | file | OPFS name, db (an adapter,
  * a D1 binding, a better-sqlite3 Database or a sqlite-wasm oo1 DB), bytes (open a
@@ -94,6 +106,7 @@ export async function openMemoryCache(options = {}) {
     for (const [k, v] of Object.entries(options.limits)) limits[k] = num(fn, `options.limits.${k}`, v, { lo: 1, integer: true });
   }
   const dim = num(fn, "options.dim", options.dim, { lo: 1, hi: 65536, integer: true, nullable: true });
+  if (options.db === undefined && options.path !== undefined) checkPath(fn, options.path);
   if (!isInitialized()) await init(options.wasm);
   const db = await openAdapter(options);
   try {
@@ -168,17 +181,17 @@ class MemoryCache {
     const created = time(fn, `${at}.createdAt`, m.createdAt);
     return {
       path,
-      gist: str(fn, `${at}.gist`, m.gist, L.gist),
-      body: str(fn, `${at}.body`, m.body, L.body),
+      gist: str(fn, `${at}.gist`, m.gist, L.gist, { text: true }),
+      body: str(fn, `${at}.body`, m.body, L.body, { text: true }),
       type: str(fn, `${at}.type`, m.type, L.type, { key: true }),
       vec,
       createdAt: created,
       accessedAt: time(fn, `${at}.accessedAt`, m.accessedAt, { optional: true }),
-      accessCount: num(fn, `${at}.accessCount`, m.accessCount, { lo: 0, dflt: 0 }),
+      accessCount: count(fn, `${at}.accessCount`, m.accessCount),
       confidence: num(fn, `${at}.confidence`, m.confidence, { lo: 0, hi: 1, dflt: 1 }),
       outcomeScore: num(fn, `${at}.outcomeScore`, m.outcomeScore, { lo: -1, hi: 1, nullable: true }),
-      reinforcementCount: num(fn, `${at}.reinforcementCount`, m.reinforcementCount, { lo: 0, dflt: 0 }),
-      contradictionCount: num(fn, `${at}.contradictionCount`, m.contradictionCount, { lo: 0, dflt: 0 }),
+      reinforcementCount: count(fn, `${at}.reinforcementCount`, m.reinforcementCount),
+      contradictionCount: count(fn, `${at}.contradictionCount`, m.contradictionCount),
     };
   }
 
@@ -277,11 +290,11 @@ class MemoryCache {
     return this._op("all", async () => (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path)));
   }
 
-  /** Delete memories and their edges, atomically. Resolves { deleted }. */
+  /** Delete memories and their edges, atomically. Resolves { deleted } (a path named twice counts once). */
   delete(paths) {
     const fn = "delete";
     return this._op(fn, async () => {
-      const ps = this._paths(fn, paths);
+      const ps = [...new Set(this._paths(fn, paths))];
       const json = JSON.stringify(ps);
       const ids = await this._db.all("SELECT m.id AS id, m.path AS path FROM memories m JOIN json_each(?) j ON m.path = j.value", [json]);
       if (!ids.length) return { deleted: 0 };
@@ -369,6 +382,9 @@ class MemoryCache {
       const st = [], after = [];
       for (const p of bumped) {
         const r = byP.get(p);
+        if (!(r.access_count < Number.MAX_SAFE_INTEGER)) {
+          throw rangeError(fn, `paths[${ps.indexOf(p)}]`, `has access count ${r.access_count}, the largest the cache stores exactly; it cannot be bumped`);
+        }
         const outcome = signal === "neutral" ? r.outcome_score
           : fromFp(applyOutcomesFp(alpha, toFp(r.outcome_score ?? 0), [toFp(signalValue(signal))]));
         st.push({ sql: "UPDATE memories SET access_count = ?, accessed_at = ?, outcome_score = ? WHERE path = ?",
@@ -387,7 +403,8 @@ class MemoryCache {
     obj(fn, "query", q);
     known(fn, "query", q, ["text", "vector", "limit", "weights", "k", "depth", "lambda", "seeds", "timings"]);
     const text = q.text === undefined || q.text === null ? "" : str(fn, "query.text", q.text, this._limits.query);
-    const vector = q.vector === undefined || q.vector === null ? null : embedding(fn, "query.vector", q.vector, this._resident.dim);
+    const vector = q.vector === undefined || q.vector === null ? null
+      : embedding(fn, "query.vector", q.vector, this._resident.dim, { nonzero: true });
     const weights = { ...DEFAULT_ARM_WEIGHTS };
     if (q.weights !== undefined) {
       obj(fn, "query.weights", q.weights);
