@@ -40,6 +40,8 @@ const SCHEMA = [
     strength REAL NOT NULL, origin TEXT NOT NULL, PRIMARY KEY (src, dst, type))`,
   "CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst)",
 ];
+/** The tables a memdomain cache database holds (FTS5's shadow tables come with memories_fts). */
+const TABLES = ["edges", "md_meta", "memories", "memories_fts", "memories_vocab"];
 
 const COLUMNS = ["path", "gist", "body", "type", "embedding", "created_at", "accessed_at", "access_count", "confidence", "outcome_score",
   "reinforcement_count", "contradiction_count", "decayed_at", "pagerank", "community", "bridge_count", "retention_score", "band",
@@ -89,6 +91,36 @@ function checkPath(fn, path) {
 }
 
 /**
+ * What the database holds, read before anything is written: { fresh: true } for an empty
+ * database; { meta } for a memdomain cache; else a RangeError (a foreign database is never
+ * written to: not even CREATE TABLE IF NOT EXISTS, which would add tables beside its own).
+ */
+async function readSchema(fn, db, where) {
+  const rows = await db.all(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view')
+    AND substr(name, 1, 7) <> 'sqlite_' AND substr(name, 1, 4) <> '_cf_'`);
+  const names = rows.map((r) => r.name).sort(byPath);
+  if (names.length === 0) return { fresh: true, meta: {} };
+  let meta = null;
+  if (names.includes("md_meta")) {
+    try {
+      meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
+    } catch {
+      meta = null; // an md_meta that is not ours
+    }
+  }
+  if (!meta || meta.schema === undefined) {
+    const shown = names.filter((n) => !n.startsWith("memories_fts_"));
+    throw rangeError(fn, where, `holds a SQLite database that is not a memdomain cache (tables: ${shown.slice(0, 12).join(", ")}` +
+      `${shown.length > 12 ? ", ..." : ""}); refusing to write to it`);
+  }
+  if (Number(meta.schema) !== SCHEMA_VERSION)
+    throw rangeError(fn, "options", `open a cache of schema ${meta.schema}; this memdomain/cache reads schema ${SCHEMA_VERSION}`);
+  const missing = TABLES.filter((t) => !names.includes(t));
+  if (missing.length) throw rangeError(fn, where, `holds a memdomain cache database without its table(s) ${missing.join(", ")}; refusing to write to it`);
+  return { fresh: false, meta };
+}
+
+/**
  * Open a memory cache. options: { path = ":memory:" | file | OPFS name, db (an adapter,
  * a D1 binding, a better-sqlite3 Database or a sqlite-wasm oo1 DB), bytes (open a
  * copy of a database file), dim (the embedding dimension; otherwise the first put
@@ -110,23 +142,26 @@ export async function openMemoryCache(options = {}) {
   if (!isInitialized()) await init(options.wasm);
   const db = await openAdapter(options);
   try {
+    const where = options.db !== undefined ? "options.db" : options.bytes !== undefined ? "options.bytes" : "options.path";
+    let schema;
     try {
-      await db.batch(SCHEMA.map((sql) => ({ sql })));
+      schema = await readSchema(fn, db, where);
     } catch (e) {
-      if (options.bytes !== undefined) throw rangeError(fn, "options.bytes", `is not a usable SQLite database (${e?.message ?? e})`);
+      if (options.bytes !== undefined && !(e instanceof RangeError)) {
+        throw rangeError(fn, "options.bytes", `is not a usable SQLite database (${e?.message ?? e})`);
+      }
       throw e;
     }
-    const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
-    if (meta.schema !== undefined && Number(meta.schema) !== SCHEMA_VERSION)
-      throw rangeError(fn, "options", `open a cache of schema ${meta.schema}; this memdomain/cache reads schema ${SCHEMA_VERSION}`);
-    const stored = meta.dim === undefined ? null : Number(meta.dim);
+    const stored = schema.meta.dim === undefined ? null : Number(schema.meta.dim);
     if (dim !== null && stored !== null && dim !== stored)
       throw rangeError(fn, "options.dim", `is ${dim}, but the cache holds embeddings of dimension ${stored}`);
-    const writes = [];
-    if (meta.schema === undefined) writes.push({ sql: "INSERT INTO md_meta (key, value) VALUES ('schema', ?)", params: [String(SCHEMA_VERSION)] });
-    if (stored === null && dim !== null) writes.push({ sql: "INSERT INTO md_meta (key, value) VALUES ('dim', ?)", params: [String(dim)] });
+    // one batch: a database is either untouched or a whole memdomain cache (OR IGNORE: another opener may have won the race)
+    const writes = schema.fresh ? SCHEMA.map((sql) => ({ sql })) : [];
+    const keep = (key, value) => writes.push({ sql: "INSERT OR IGNORE INTO md_meta (key, value) VALUES (?, ?)", params: [key, value] });
+    if (schema.meta.schema === undefined) keep("schema", String(SCHEMA_VERSION));
+    if (stored === null && dim !== null) keep("dim", String(dim));
     await db.batch(writes);
-    const cache = new MemoryCache(db, stored ?? dim, limits, meta);
+    const cache = new MemoryCache(db, stored ?? dim, limits, schema.meta);
     await cache._resident.load(db);
     await cache._lexical.load(db);
     return cache;

@@ -124,4 +124,45 @@ describe("opening: the path and the database are checked before anything is writ
   };
   const schemaOf = (db) => JSON.stringify(db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name").all());
 
+  test("a foreign SQLite file (its own memories table) is refused before anything is written to it", async () => {
+    const path = file();
+    const db = foreign(new Database(path));
+    const before = schemaOf(db);
+    db.close();
+    const err = await openMemoryCache({ path }).catch((e) => e);
+    expect(err).toBeInstanceOf(RangeError);
+    expect(err.message).toBe("openMemoryCache: options.path holds a SQLite database that is not a memdomain cache (tables: memories); refusing to write to it");
+    const again = new Database(path);
+    expect(schemaOf(again)).toBe(before);
+    again.close();
+  });
+
+  test("the same through options.db and options.bytes, on both backends", async () => {
+    const h = foreign(new Database(":memory:"));
+    const before = schemaOf(h), bytes = h.serialize();
+    const seen = { ...betterSqlite3Adapter(h), close: async () => {} }; // left open to look at it afterwards
+    await expect(openMemoryCache({ db: seen })).rejects.toThrow(/^openMemoryCache: options\.db holds a SQLite database that is not a memdomain cache \(tables: memories\)/);
+    expect(schemaOf(h)).toBe(before);
+    const w = new sqlite3.oo1.DB(":memory:", "c");
+    w.exec("CREATE TABLE notes (x); CREATE TABLE md_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"); // md_meta but no schema row
+    await expect(openMemoryCache({ db: shared(w) })).rejects.toThrow(/options\.db holds a SQLite database that is not a memdomain cache \(tables: md_meta, notes\)/);
+    expect(w.selectValues("SELECT name FROM sqlite_master ORDER BY name")).toEqual(["md_meta", "notes", "sqlite_autoindex_md_meta_1"]);
+    await expect(openMemoryCache({ bytes })).rejects.toThrow(/options\.bytes holds a SQLite database that is not a memdomain cache/);
+    w.close();
+    h.close();
+  });
+
+  test("an empty database and a memdomain cache with extra tables of the user's open", async () => {
+    const path = file();
+    new Database(path).close(); // an empty file
+    const c = await openMemoryCache({ path });
+    await c.put(corpus.slice(0, 3));
+    await c.close();
+    const db = new Database(path);
+    db.exec("CREATE TABLE my_notes (x)");
+    db.close();
+    const again = await openMemoryCache({ path });
+    expect(await again.count()).toBe(3);
+    await again.close();
+  });
 });
