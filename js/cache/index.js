@@ -4,6 +4,14 @@
 //
 // Every write is "read, compute in memory, then ONE atomic batch" (see
 // adapters.js), so nothing is written on error, on every backend, D1 included.
+//
+// What the cache keeps in memory (embeddings, salience signals, the edges, the
+// lexical arm's term lists) follows what was committed, never a call's outcome
+// (docs/CACHE-CONSISTENCY.md): each batch also checks and bumps a generation
+// counter in md_meta, the in-memory update runs as soon as the batch commits
+// (before any callback), a batch whose outcome is unknown marks the memory for a
+// reload, and before each operation the counter (and PRAGMA data_version where the
+// backend has it) tells whether another writer changed the database.
 import {
   DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, fuseArms, fuseLateral, init, isInitialized,
   partitionByCooldown, rankFused, rrfScore, signalValue, toFp, float32View, RRF_K, MMR_LAMBDA,
@@ -24,6 +32,31 @@ export const DEFAULT_ARM_WEIGHTS = Object.freeze({ lexical: 1, vector: 1, salien
 export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000 });
 /** Terms of a query beyond this are ignored by the lexical arm. */
 export const MAX_QUERY_TERMS = 64;
+/** How many times a write runs again when another writer commits between its read and its batch (onExternalChange "resync"). */
+export const WRITE_ATTEMPTS = 4;
+
+/** The database changed under the cache: another writer, with options.onExternalChange "error" (or a write that kept losing). */
+export class CacheChangedError extends Error {
+  constructor(message, details = {}) {
+    super(message);
+    this.name = "CacheChangedError";
+    this.code = "MEMDOMAIN_CACHE_EXTERNAL_CHANGE";
+    Object.assign(this, details);
+  }
+}
+
+/** SQLITE_BUSY past the busy timeout: another connection held the lock. The call is safe to retry. */
+export class CacheBusyError extends Error {
+  constructor(message, cause) {
+    super(message);
+    this.name = "CacheBusyError";
+    this.code = "MEMDOMAIN_CACHE_BUSY";
+    this.cause = cause;
+  }
+}
+
+/** A write's guard found another writer's commit since the call read the database: nothing was written. */
+class Conflict extends Error {}
 
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS md_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -46,6 +79,14 @@ const TABLES = ["edges", "md_meta", "memories", "memories_fts", "memories_vocab"
 const COLUMNS = ["path", "gist", "body", "type", "embedding", "created_at", "accessed_at", "access_count", "confidence", "outcome_score",
   "reinforcement_count", "contradiction_count", "decayed_at", "pagerank", "community", "bridge_count", "retention_score", "band",
   "superseded_by"].map((c) => `m.${c} AS ${c}`).join(", ");
+
+const GENERATION_SQL = "SELECT key, value FROM md_meta WHERE key IN ('generation', 'writer')";
+// Aborts the batch (md_meta.value is NOT NULL) unless the generation is still the one this cache read: a
+// constraint error rolls the whole batch back on every backend (D1's batch included).
+const GUARD_SQL = `INSERT INTO md_meta (key, value) SELECT 'generation', NULL
+  WHERE NOT EXISTS (SELECT 1 FROM md_meta WHERE key = 'generation' AND value = ?)`;
+const GUARD_FAILED = /NOT NULL constraint failed: md_meta\.value/;
+const BUMP_SQL = "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('generation', ?), ('writer', ?)";
 
 /** The words of a user's text as FTS5 will see them: letters, digits and marks, lowercased, first MAX_QUERY_TERMS distinct. */
 export function queryTerms(text) {
@@ -80,12 +121,30 @@ function serial() {
   };
 }
 
+/** SQLITE_BUSY (or SQLITE_LOCKED) from any backend: better-sqlite3's code, sqlite-wasm's resultCode, node:sqlite's errcode, D1's text. */
+function isBusy(e) {
+  if (!e || typeof e !== "object" || e instanceof CacheBusyError) return false;
+  if (typeof e.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) return true;
+  for (const rc of [e.resultCode, e.errcode, e.errno]) if (typeof rc === "number" && ((rc & 0xff) === 5 || (rc & 0xff) === 6)) return true;
+  return /\b(SQLITE_BUSY|SQLITE_LOCKED)\b|database is locked|database table is locked/.test(String(e.message));
+}
+
+/** A short random name for this cache as a writer, stored in md_meta with each generation it commits. */
+function writerId(kind) {
+  const b = new Uint8Array(4);
+  globalThis.crypto.getRandomValues(b);
+  const name = String(kind ?? "custom").replace(/[^0-9a-z-]/gi, "").toLowerCase() || "custom";
+  return `${name}-${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`;
+}
+
 /** options.path: a non-empty, well-formed string without NUL (a C API would stop at the NUL and open another file). */
 function checkPath(fn, path) {
   if (typeof path !== "string") throw typeError(fn, "options.path", "a string", path);
   if (path.length === 0) throw new TypeError(`${fn}: options.path must be a non-empty string`);
   const nul = path.indexOf("\u0000");
-  if (nul >= 0) throw new TypeError(`${fn}: options.path must not hold a NUL character (at index ${nul}): the file opened would be another`);
+  if (nul >= 0) {
+    throw new TypeError(`${fn}: options.path must not hold a NUL character (at index ${nul}): the file opened would be another`);
+  }
   const at = loneSurrogate(path);
   if (at >= 0) throw new TypeError(`${fn}: options.path holds a lone surrogate at index ${at}: the file name would become U+FFFD`);
 }
@@ -116,7 +175,9 @@ async function readSchema(fn, db, where) {
   if (Number(meta.schema) !== SCHEMA_VERSION)
     throw rangeError(fn, "options", `open a cache of schema ${meta.schema}; this memdomain/cache reads schema ${SCHEMA_VERSION}`);
   const missing = TABLES.filter((t) => !names.includes(t));
-  if (missing.length) throw rangeError(fn, where, `holds a memdomain cache database without its table(s) ${missing.join(", ")}; refusing to write to it`);
+  if (missing.length) {
+    throw rangeError(fn, where, `holds a memdomain cache database without its table(s) ${missing.join(", ")}; refusing to write to it`);
+  }
   return { fresh: false, meta };
 }
 
@@ -125,12 +186,14 @@ async function readSchema(fn, db, where) {
  * a D1 binding, a better-sqlite3 Database or a sqlite-wasm oo1 DB), bytes (open a
  * copy of a database file), dim (the embedding dimension; otherwise the first put
  * fixes it), sqlite3 (an initialized sqlite-wasm module), wasm (what memdomain's
- * init() takes), limits }.
+ * init() takes), limits, onExternalChange ("resync", the default: reload what the
+ * cache keeps in memory when another writer changed the database; "error": throw a
+ * CacheChangedError), busyTimeout (ms to wait for another connection's lock) }.
  */
 export async function openMemoryCache(options = {}) {
   const fn = "openMemoryCache";
   obj(fn, "options", options);
-  known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs"]);
+  known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout"]);
   const limits = { ...DEFAULT_LIMITS };
   if (options.limits !== undefined) {
     obj(fn, "options.limits", options.limits);
@@ -138,6 +201,10 @@ export async function openMemoryCache(options = {}) {
     for (const [k, v] of Object.entries(options.limits)) limits[k] = num(fn, `options.limits.${k}`, v, { lo: 1, integer: true });
   }
   const dim = num(fn, "options.dim", options.dim, { lo: 1, hi: 65536, integer: true, nullable: true });
+  const onExternalChange = options.onExternalChange ?? "resync";
+  if (onExternalChange !== "resync" && onExternalChange !== "error")
+    throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${JSON.stringify(String(onExternalChange))}`);
+  const busyTimeout = num(fn, "options.busyTimeout", options.busyTimeout, { lo: 0, hi: 2 ** 31 - 1, integer: true, nullable: true });
   if (options.db === undefined && options.path !== undefined) checkPath(fn, options.path);
   if (!isInitialized()) await init(options.wasm);
   const db = await openAdapter(options);
@@ -159,11 +226,16 @@ export async function openMemoryCache(options = {}) {
     const writes = schema.fresh ? SCHEMA.map((sql) => ({ sql })) : [];
     const keep = (key, value) => writes.push({ sql: "INSERT OR IGNORE INTO md_meta (key, value) VALUES (?, ?)", params: [key, value] });
     if (schema.meta.schema === undefined) keep("schema", String(SCHEMA_VERSION));
+    if (schema.meta.generation === undefined) keep("generation", "0");
     if (stored === null && dim !== null) keep("dim", String(dim));
     await db.batch(writes);
-    const cache = new MemoryCache(db, stored ?? dim, limits, schema.meta);
-    await cache._resident.load(db);
-    await cache._lexical.load(db);
+    let busyMs = null;
+    if (typeof db.busyTimeout === "function") busyMs = await db.busyTimeout(busyTimeout ?? undefined);
+    const cache = new MemoryCache(db, limits, { onExternalChange, busyMs });
+    await cache._load();
+    if (dim !== null && cache.dim !== dim) {
+      throw rangeError(fn, "options.dim", `is ${dim}, but the cache holds embeddings of dimension ${cache.dim}`);
+    }
     return cache;
   } catch (e) {
     await db.close().catch(() => {});
@@ -172,14 +244,19 @@ export async function openMemoryCache(options = {}) {
 }
 
 class MemoryCache {
-  constructor(db, dim, limits, meta) {
+  constructor(db, limits, { onExternalChange, busyMs }) {
     this._db = db;
     this._limits = limits;
-    this._resident = new Resident(dim);
+    this._resident = new Resident(null);
     this._lexical = new Lexical();
     this._queue = serial();
     this._closed = false;
-    this._meta = meta;
+    this._onExternalChange = onExternalChange;
+    this._busyMs = busyMs;
+    this._id = writerId(db.kind);
+    this._gen = null; // the generation the memory reflects
+    this._dv = null; // PRAGMA data_version when it was read (null: the backend has none)
+    this._invalid = true; // the memory may not be the database's: reload before the next operation that uses it
   }
 
   /** The embedding dimension (null until the first embedding is stored). */
@@ -192,29 +269,129 @@ class MemoryCache {
     return this._db.kind ?? "custom";
   }
 
-  _op(fn, body) {
+  /** The generation counter and writer in md_meta, and PRAGMA data_version where the adapter reads it. */
+  async _readGeneration() {
+    const m = Object.fromEntries((await this._db.all(GENERATION_SQL)).map((r) => [r.key, r.value]));
+    const dv = typeof this._db.dataVersion === "function" ? await this._db.dataVersion() : null;
+    return { gen: m.generation === undefined ? 0 : Number(m.generation), writer: m.writer ?? null, dv };
+  }
+
+  /** Everything kept in memory, derived again from the database (generation first: a later change is seen next time). */
+  async _load() {
+    this._invalid = true;
+    const s = await this._readGeneration();
+    const meta = Object.fromEntries((await this._db.all("SELECT key, value FROM md_meta WHERE key = 'dim'")).map((r) => [r.key, r.value]));
+    this._resident.dim = meta.dim === undefined ? null : Number(meta.dim);
+    await this._resident.load(this._db);
+    await this._lexical.load(this._db);
+    this._gen = s.gen;
+    this._dv = s.dv;
+    this._invalid = false;
+  }
+
+  /** Before an operation that uses the memory: reload it (or refuse) when the database is not what it reflects. */
+  async _sync(fn) {
+    if (this._invalid) return this._load();
+    const s = await this._readGeneration();
+    if (s.gen === this._gen && s.dv === this._dv) return;
+    if (this._onExternalChange === "error") {
+      const who = s.gen !== this._gen ? `memdomain/cache writer ${s.writer ?? "unknown"}`
+        : "a connection that is not a memdomain cache: PRAGMA data_version moved, the generation did not";
+      throw new CacheChangedError(`${fn}: the database was changed by another writer (${who}), generation ${s.gen} where this cache ` +
+        `last saw ${this._gen}, and options.onExternalChange is "error": reopen the cache, or open it with onExternalChange: "resync"`,
+      { generation: s.gen, writer: s.writer });
+    }
+    await this._load();
+  }
+
+  /**
+   * Commit `st` in one batch with the generation guard and bump, then `apply` the change to
+   * the memory at once (before any callback can throw). A batch that throws: if it is known
+   * to have committed (the generation is ours), apply anyway; if it is unknown, reload before
+   * the next operation; if the guard stopped it, another writer came in between (Conflict).
+   */
+  async _write(fn, st, apply) {
+    if (!st.length) return;
+    const g = this._gen, next = g + 1;
+    try {
+      await this._db.batch([{ sql: GUARD_SQL, params: [String(g)] }, { sql: BUMP_SQL, params: [String(next), this._id] }, ...st]);
+    } catch (e) {
+      if (GUARD_FAILED.test(String(e?.message))) {
+        // "error": the memory stays as it is, so every later call sees the change and refuses too
+        if (this._onExternalChange === "resync") this._invalid = true;
+        throw new Conflict(String(e?.message));
+      }
+      let s = null;
+      try {
+        s = await this._readGeneration();
+      } catch {
+        s = null;
+      }
+      if (s && s.gen === next && s.writer === this._id) this._commit(next, apply); // committed; only the acknowledgement was lost
+      else if (!s || s.gen !== g) this._invalid = true;
+      throw e;
+    }
+    this._commit(next, apply);
+  }
+
+  _commit(gen, apply) {
+    this._gen = gen;
+    try {
+      apply();
+    } catch (e) {
+      this._invalid = true;
+      throw e;
+    }
+  }
+
+  /**
+   * Run one operation in the queue. `state`: it uses the memory, so the memory is brought in
+   * line with the database first. A write that lost the race to another writer runs again
+   * (onExternalChange "resync", up to WRITE_ATTEMPTS times); SQLITE_BUSY becomes a CacheBusyError.
+   */
+  _op(fn, body, { state = true } = {}) {
     if (this._closed) return Promise.reject(rangeError(fn, "this", "is closed"));
-    return this._queue(() => {
+    return this._queue(async () => {
       if (this._closed) throw rangeError(fn, "this", "is closed");
-      return body();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          if (state) await this._sync(fn);
+          return await body();
+        } catch (e) {
+          if (e instanceof Conflict) {
+            if (this._onExternalChange === "resync" && attempt < WRITE_ATTEMPTS) continue;
+            throw new CacheChangedError(this._onExternalChange === "error"
+              ? `${fn}: another writer committed to the database while this call ran, and options.onExternalChange is "error"; ` +
+                "nothing was written: reopen the cache, or open it with onExternalChange: \"resync\""
+              : `${fn}: another writer committed to the database while this call ran, ${attempt} times in a row; ` +
+                "nothing was written; retry");
+          }
+          if (isBusy(e)) {
+            const wait = this._busyMs === null ? "the busy timeout" : `busyTimeout (${this._busyMs} ms)`;
+            throw new CacheBusyError(`${fn}: the database is locked by another connection (SQLITE_BUSY) for longer than ${wait}; ` +
+              `retrying the call is safe (${e?.message ?? e})`, e);
+          }
+          throw e;
+        }
+      }
     });
   }
 
   /** How many memories (superseded ones included). */
   count() {
-    return this._op("count", async () => (await this._db.all("SELECT count(*) AS n FROM memories"))[0].n);
+    return this._op("count", async () => (await this._db.all("SELECT count(*) AS n FROM memories"))[0].n, { state: false });
   }
 
   // ------------------------------------------------------------------ put
 
-  _checkMemory(fn, m, i, dim) {
-    const at = `memories[${i}]`;
+  /** A checked memory, with the fields sleep derives at their defaults. */
+  _checkMemory(fn, m, at, dim) {
     const L = this._limits;
     obj(fn, at, m);
     const path = str(fn, `${at}.path`, m.path, L.path, { key: true });
     const vec = m.embedding === undefined || m.embedding === null ? null : embedding(fn, `${at}.embedding`, m.embedding, dim);
     const created = time(fn, `${at}.createdAt`, m.createdAt);
-    return {
+    const r = {
       path,
       gist: str(fn, `${at}.gist`, m.gist, L.gist, { text: true }),
       body: str(fn, `${at}.body`, m.body, L.body, { text: true }),
@@ -227,7 +404,9 @@ class MemoryCache {
       outcomeScore: num(fn, `${at}.outcomeScore`, m.outcomeScore, { lo: -1, hi: 1, nullable: true }),
       reinforcementCount: count(fn, `${at}.reinforcementCount`, m.reinforcementCount),
       contradictionCount: count(fn, `${at}.contradictionCount`, m.contradictionCount),
+      decayedAt: created, pagerank: null, community: null, bridgeCount: null, retentionScore: null, band: null, supersededBy: null,
     };
+    return r;
   }
 
   /**
@@ -249,7 +428,7 @@ class MemoryCache {
       const rows = new Array(n);
       const index = new Map();
       for (let i = 0; i < n; i++) {
-        const r = this._checkMemory(fn, memories[i], i, dim);
+        const r = this._checkMemory(fn, memories[i], `memories[${i}]`, dim);
         if (r.vec && dim === null) dim = r.vec.length;
         const prev = index.get(r.path);
         if (prev !== undefined) throw rangeError(fn, `memories[${i}].path`, `repeats memories[${prev}].path (${JSON.stringify(r.path.slice(0, 80))})`);
@@ -259,47 +438,75 @@ class MemoryCache {
       }
       progress({ phase: "validate", done: n, total: n });
       if (n === 0) return { inserted: 0, replaced: 0 };
-      const existing = new Map();
-      for (const r of await this._db.all("SELECT m.path AS path, m.id AS id FROM memories m JOIN json_each(?) j ON m.path = j.value",
-        [JSON.stringify(rows.map((r) => r.path))])) existing.set(r.path, r.id);
-      if (onConflict === "error" && existing.size) {
-        const i = rows.findIndex((r) => existing.has(r.path));
-        throw rangeError(fn, `memories[${i}].path`, `already exists in the cache (${JSON.stringify(rows[i].path.slice(0, 80))}) and options.onConflict is "error"`);
-      }
-      let nextId = Number((await this._db.all("SELECT coalesce(max(id), 0) AS m FROM memories"))[0].m) + 1;
-      const st = [], ids = [];
-      if (this._resident.dim === null && dim !== null) st.push({ sql: "INSERT INTO md_meta (key, value) VALUES ('dim', ?)", params: [String(dim)] });
-      for (const r of rows) {
-        const blob = r.vec ? new Uint8Array(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength) : null;
-        const values = [r.gist, r.body, r.type, blob, r.createdAt, r.accessedAt, r.accessCount, r.confidence, r.outcomeScore,
-          r.reinforcementCount, r.contradictionCount, r.createdAt];
-        let id = existing.get(r.path);
-        if (id !== undefined) {
-          st.push({ sql: `UPDATE memories SET gist = ?, body = ?, type = ?, embedding = ?, created_at = ?, accessed_at = ?,
-            access_count = ?, confidence = ?, outcome_score = ?, reinforcement_count = ?, contradiction_count = ?, decayed_at = ?,
-            pagerank = NULL, community = NULL, bridge_count = NULL, retention_score = NULL, band = NULL, superseded_by = NULL
-            WHERE id = ?`, params: [...values, id] });
-          st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [id] });
-        } else {
-          id = nextId++;
-          st.push({ sql: `INSERT INTO memories (id, path, gist, body, type, embedding, created_at, accessed_at, access_count,
-            confidence, outcome_score, reinforcement_count, contradiction_count, decayed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          params: [id, r.path, ...values] });
-        }
-        st.push({ sql: "INSERT INTO memories_fts (rowid, gist, body) VALUES (?, ?, ?)", params: [id, r.gist, r.body] });
-        ids.push(id);
-      }
-      progress({ phase: "write", done: 0, total: n });
-      await this._db.batch(st);
-      progress({ phase: "write", done: n, total: n });
-      const res = this._resident;
-      res.dim = dim;
-      for (const r of rows) res.setMemory(r.path, r.vec, r.accessCount, r.outcomeScore, r.reinforcementCount);
-      const lex = this._lexical;
-      lex.invalidate();
-      rows.forEach((r, i) => lex.pathOf.set(ids[i], r.path));
-      return { inserted: n - existing.size, replaced: existing.size };
+      return this._upsert(fn, rows, dim, { onConflict, progress, at: (i) => `memories[${i}]` });
     });
+  }
+
+  /**
+   * The write of put(): checked rows (their stored fields as given) in one batch; the memory
+   * follows the commit.
+   */
+  async _upsert(fn, rows, dim, { onConflict = "replace", progress, at }) {
+    const n = rows.length;
+    const existing = new Map();
+    for (const r of await this._db.all("SELECT m.path AS path, m.id AS id FROM memories m JOIN json_each(?) j ON m.path = j.value",
+      [JSON.stringify(rows.map((r) => r.path))])) existing.set(r.path, r.id);
+    if (onConflict === "error" && existing.size) {
+      const i = rows.findIndex((r) => existing.has(r.path));
+      throw rangeError(fn, `${at(i)}.path`, `already exists in the cache (${JSON.stringify(rows[i].path.slice(0, 80))}) and options.onConflict is "error"`);
+    }
+    // ids only grow (md_meta.next_id): a row put after a delete never takes a deleted row's id, which a
+    // cache that has not seen the delete yet would still map to the deleted path
+    const [ids0] = await this._db.all(
+      "SELECT coalesce((SELECT max(id) FROM memories), 0) AS m, (SELECT value FROM md_meta WHERE key = 'next_id') AS n");
+    let nextId = Math.max(Number(ids0.m) + 1, ids0.n === null || ids0.n === undefined ? 1 : Number(ids0.n));
+    const st = [], ids = [];
+    if (this._resident.dim === null && dim !== null) {
+      st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('dim', ?)", params: [String(dim)] });
+    }
+    for (const r of rows) {
+      const blob = r.vec ? new Uint8Array(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength) : null;
+      const values = [r.gist, r.body, r.type, blob, r.createdAt, r.accessedAt, r.accessCount, r.confidence, r.outcomeScore,
+        r.reinforcementCount, r.contradictionCount, r.decayedAt, r.pagerank, r.community, r.bridgeCount, r.retentionScore, r.band,
+        r.supersededBy];
+      let id = existing.get(r.path);
+      if (id !== undefined) {
+        st.push({ sql: `UPDATE memories SET gist = ?, body = ?, type = ?, embedding = ?, created_at = ?, accessed_at = ?,
+          access_count = ?, confidence = ?, outcome_score = ?, reinforcement_count = ?, contradiction_count = ?, decayed_at = ?,
+          pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?, superseded_by = ? WHERE id = ?`,
+        params: [...values, id] });
+        st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [id] });
+      } else {
+        id = nextId++;
+        st.push({ sql: `INSERT INTO memories (id, path, gist, body, type, embedding, created_at, accessed_at, access_count,
+          confidence, outcome_score, reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count,
+          retention_score, band, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        params: [id, r.path, ...values] });
+      }
+      // the index holds live memories only
+      if (r.supersededBy === null) {
+        st.push({ sql: "INSERT INTO memories_fts (rowid, gist, body) VALUES (?, ?, ?)", params: [id, r.gist, r.body] });
+      }
+      ids.push(id);
+    }
+    if (existing.size < n) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('next_id', ?)", params: [String(nextId)] });
+    progress({ phase: "write", done: 0, total: n });
+    await this._write(fn, st, () => {
+      const res = this._resident, lex = this._lexical;
+      res.dim = dim;
+      lex.invalidate();
+      rows.forEach((r, i) => {
+        if (r.supersededBy === null) {
+          res.setMemory(r.path, r.vec, r.accessCount, r.outcomeScore, r.reinforcementCount);
+          lex.pathOf.set(ids[i], r.path);
+        } else {
+          res.removeMemory(r.path);
+          lex.pathOf.delete(ids[i]);
+        }
+      });
+    });
+    progress({ phase: "write", done: n, total: n }); // after the memory follows the commit: a throw here leaves it consistent
+    return { inserted: n - existing.size, replaced: existing.size };
   }
 
   // ------------------------------------------------------------------ get / delete / link
@@ -317,12 +524,13 @@ class MemoryCache {
       const rows = await this._db.all(`SELECT ${COLUMNS} FROM memories m JOIN json_each(?) j ON m.path = j.value ORDER BY j.key`,
         [JSON.stringify(ps)]);
       return rows.map(rowToMemory);
-    });
+    }, { state: false });
   }
 
   /** Every stored memory, in path order (JavaScript string order). */
   all() {
-    return this._op("all", async () => (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path)));
+    return this._op("all", async () => (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path)),
+      { state: false });
   }
 
   /** Delete memories and their edges, atomically. Resolves { deleted } (a path named twice counts once). */
@@ -336,13 +544,14 @@ class MemoryCache {
       const st = ids.map((r) => ({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [r.id] }));
       st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
       st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
-      await this._db.batch(st);
-      for (const r of ids) {
-        this._resident.removeMemory(r.path);
-        this._lexical.pathOf.delete(r.id);
-      }
-      this._lexical.invalidate();
-      await this._resident.loadEdges(this._db);
+      await this._write(fn, st, () => {
+        for (const r of ids) {
+          this._resident.removeMemory(r.path);
+          this._lexical.pathOf.delete(r.id);
+        }
+        this._lexical.invalidate();
+        this._resident.removeEdgesOf(ids.map((r) => r.path)); // only these rows' edges; the graph is rebuilt on the next lateral search
+      });
       return { deleted: ids.length };
     });
   }
@@ -372,11 +581,10 @@ class MemoryCache {
       rows.forEach((r, i) => {
         for (const end of ["src", "dst"]) if (!found.has(r[end])) throw rangeError(fn, `links[${i}].${end}`, `names no stored memory (${JSON.stringify(r[end].slice(0, 80))})`);
       });
-      await this._db.batch(rows.map((r) => ({
+      await this._write(fn, rows.map((r) => ({
         sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'link')",
         params: [r.src, r.dst, r.type, r.strength],
-      })));
-      await this._resident.loadEdges(this._db);
+      })), () => { for (const r of rows) this._resident.setEdge(r.src, r.dst, r.type, r.strength); });
       return { linked: rows.length };
     });
   }
@@ -384,7 +592,7 @@ class MemoryCache {
   /** Stored edges: [{ src, dst, type, strength, origin }] ("link" from link(), "sleep" and "merge" from sleep()). */
   edges() {
     return this._op("edges", async () => (await this._db.all("SELECT src, dst, type, strength, origin FROM edges"))
-      .sort((a, b) => byPath(a.src, b.src) || byPath(a.dst, b.dst) || byPath(a.type, b.type)));
+      .sort((a, b) => byPath(a.src, b.src) || byPath(a.dst, b.dst) || byPath(a.type, b.type)), { state: false });
   }
 
   // ------------------------------------------------------------------ reinforce
@@ -418,7 +626,8 @@ class MemoryCache {
       for (const p of bumped) {
         const r = byP.get(p);
         if (!(r.access_count < Number.MAX_SAFE_INTEGER)) {
-          throw rangeError(fn, `paths[${ps.indexOf(p)}]`, `has access count ${r.access_count}, the largest the cache stores exactly; it cannot be bumped`);
+          throw rangeError(fn, `paths[${ps.indexOf(p)}]`,
+            `has access count ${r.access_count}, the largest the cache stores exactly; it cannot be bumped`);
         }
         const outcome = signal === "neutral" ? r.outcome_score
           : fromFp(applyOutcomesFp(alpha, toFp(r.outcome_score ?? 0), [toFp(signalValue(signal))]));
@@ -426,8 +635,7 @@ class MemoryCache {
           params: [r.access_count + 1, now, outcome, p] });
         after.push([p, r.access_count + 1, outcome, r.reinforcement_count]);
       }
-      await this._db.batch(st);
-      for (const a of after) this._resident.setSignals(...a);
+      await this._write(fn, st, () => { for (const a of after) this._resident.setSignals(...a); });
       return { bumped, cooledDown };
     });
   }
@@ -572,17 +780,17 @@ class MemoryCache {
   /** One maintenance pass, one atomic write (see sleep.js and the README). Resolves the report. */
   sleep(options) {
     const fn = "sleep";
-    return this._op(fn, async () => {
-      const { report, removed } = await runSleep(this._db, this._resident, fn, options);
+    return this._op(fn, async () => runSleep(this._db, this._resident, fn, options, {
       // the pass changes no embedding or salience signal: only the memories it removed and the edges
-      for (const { path, id } of removed) {
-        this._resident.removeMemory(path);
-        this._lexical.pathOf.delete(id);
-      }
-      if (removed.length) this._lexical.invalidate();
-      await this._resident.loadEdges(this._db);
-      return report;
-    });
+      write: (st, { removed, edges }) => this._write(fn, st, () => {
+        for (const { path, id } of removed) {
+          this._resident.removeMemory(path);
+          this._lexical.pathOf.delete(id);
+        }
+        if (removed.length) this._lexical.invalidate();
+        if (edges) this._resident.setEdges(edges);
+      }),
+    }));
   }
 
   // ------------------------------------------------------------------ import / export
@@ -592,7 +800,7 @@ class MemoryCache {
     return this._op("exportJsonl", async () => {
       const rows = (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path));
       return rows.map((m) => JSON.stringify({ ...m, embedding: m.embedding ? Array.from(m.embedding) : null })).join("\n") + (rows.length ? "\n" : "");
-    });
+    }, { state: false });
   }
 
   /** put() the memories of a JSON Lines text (blank lines skipped). options as put's. */
@@ -618,7 +826,7 @@ class MemoryCache {
     return this._op("exportBytes", async () => {
       if (typeof this._db.exportBytes !== "function") throw rangeError("exportBytes", "this", `is on a ${this.backend} database, which cannot export its file`);
       return this._db.exportBytes();
-    });
+    }, { state: false });
   }
 
   /** Close the database and free the resident rows and graph. Idempotent. */

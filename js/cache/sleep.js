@@ -121,8 +121,13 @@ const wordCount = (body) => {
   return t ? t.split(/\s+/).length : 0;
 };
 
-/** The pass; resolves { report, removed: [{ path, id }] (the memories it superseded or deleted) }. */
-export async function runSleep(db, resident, fn, options) {
+/**
+ * The pass. `write(statements, { removed, edges })` commits the batch and brings the
+ * cache's memory in line with it (removed: [{ path, id }] superseded or evicted; edges:
+ * every edge after the batch, or null when unchanged); progress reports "write" done
+ * only after it returned. Resolves the report.
+ */
+export async function runSleep(db, resident, fn, options, { write }) {
   const o = checkOptions(fn, options);
   const T = {};
   let t = performance.now();
@@ -260,12 +265,18 @@ export async function runSleep(db, resident, fn, options) {
     st.push({ sql: `UPDATE memories SET pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?,
       confidence = ?, decayed_at = ? WHERE id = ?`, params: [...next, m.id] });
   });
+  // the edges table after the batch, statement by statement (INSERT OR REPLACE on (src, dst, type)), for the cache's memory
+  const edgeKey = (e) => `${e.src}\u0000${e.dst}\u0000${e.type}`;
+  const after = new Map(storedEdges.map((e) => [edgeKey(e), e]));
   const idOf = new Map(rows.map((r) => [r.path, r.id]));
   for (const m of merged) {
+    const strength = Math.min(1, Math.max(0, m.similarity));
     st.push({ sql: "UPDATE memories SET superseded_by = ? WHERE path = ?", params: [m.keepPath, m.dropPath] });
     st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [idOf.get(m.dropPath)] }); // the index holds live memories only
     st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, 'supersedes', ?, 'merge')",
-      params: [m.keepPath, m.dropPath, Math.min(1, Math.max(0, m.similarity))] });
+      params: [m.keepPath, m.dropPath, strength] });
+    const e = { src: m.keepPath, dst: m.dropPath, type: "supersedes", strength, origin: "merge" };
+    after.set(edgeKey(e), e);
   }
   const key = (e) => `${e.src}\u0000${e.dst}\u0000${e.type}\u0000${e.strength}`;
   const storedSleep = storedEdges.filter((e) => e.origin === "sleep").map(key).sort();
@@ -273,19 +284,25 @@ export async function runSleep(db, resident, fn, options) {
   const edgesChanged = storedSleep.length !== wanted.length || wanted.map(key).sort().some((k, i) => k !== storedSleep[i]);
   if (edgesChanged) {
     st.push({ sql: "DELETE FROM edges WHERE origin = 'sleep'" });
-    for (const e of wanted) st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'sleep')",
-      params: [e.src, e.dst, e.type, e.strength] });
+    for (const [k, e] of after) if (e.origin === "sleep") after.delete(k);
+    for (const e of wanted) {
+      st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'sleep')",
+        params: [e.src, e.dst, e.type, e.strength] });
+      after.set(edgeKey(e), { ...e, origin: "sleep" });
+    }
   }
   if (evictSet.size) {
     const json = JSON.stringify([...evictSet]);
     for (const m of live) if (evictSet.has(m.path)) st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [m.id] });
     st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
     st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
+    for (const [k, e] of after) if (evictSet.has(e.src) || evictSet.has(e.dst)) after.delete(k);
   }
   if (mergeRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('merge_cycle', ?)", params: [String(cycle)] });
-  await db.batch(st);
+  const removed = [...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
+  await write(st, { removed, edges: merged.length || edgesChanged || evictSet.size ? [...after.values()] : null });
   lap("write");
-  progress("write", 1, 1);
+  progress("write", 1, 1); // after the cache's memory follows the commit: a throw here leaves it consistent
 
   const sizes = new Map();
   for (const c of communities.values()) if (c !== undefined) sizes.set(c, (sizes.get(c) ?? 0) + 1);
@@ -295,8 +312,7 @@ export async function runSleep(db, resident, fn, options) {
     if (s > largest) largest = s;
   }
   T.total = performance.now() - t0;
-  const removed = [...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
-  const report = {
+  return {
     now: o.now,
     memories: rows.length,
     bands,
@@ -313,5 +329,4 @@ export async function runSleep(db, resident, fn, options) {
     written: { memories: memoryRows, edges: edgesChanged ? wanted.length : 0, statements: st.length },
     timings: T,
   };
-  return { report, removed };
 }

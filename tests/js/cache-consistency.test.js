@@ -43,6 +43,217 @@ const freshView = async (path) => {
 const shared = (h) => ({ ...sqliteWasmAdapter(h, sqlite3), close: async () => {} });
 
 
+describe("a throw after the commit leaves the cache as the database", () => {
+  test("put whose onProgress throws on its last event: the row is committed and search finds it", async () => {
+    const path = file();
+    const cache = await openMemoryCache({ path });
+    try {
+      await cache.put([{ ...corpus[0], path: "a", gist: "alpha", body: "first" }]);
+      let n = 0;
+      const err = await cache.put([{ ...corpus[1], path: "b", gist: "beta", body: "second" }],
+        { onProgress: () => { if (++n === 3) throw new Error("callback"); } }).catch((e) => e);
+      expect(err.message).toBe("callback");
+      expect(await cache.count()).toBe(2);
+      expect((await cache.get(["b"])).map((m) => m.path)).toEqual(["b"]);
+      expect((await cache.search({ text: "beta" })).map((h) => h.path)).toEqual(["b"]);
+      expect(await view(cache)).toBe(await freshView(path));
+    } finally { await cache.close(); }
+  });
+
+  test("sleep with evict whose onProgress throws after the write: no evicted or superseded path is ever found", async () => {
+    const path = file();
+    const cache = await openMemoryCache({ path });
+    try {
+      await cache.put(corpus);
+      const err = await cache.sleep({ now: NOW + 900 * DAY, floor: 0.5, evict: true,
+        onProgress: (p) => { if (p.phase === "write" && p.done === 1) throw new Error("callback"); } }).catch((e) => e);
+      expect(err.message).toBe("callback");
+      const gone = new Set((await cache.all()).filter((m) => m.supersededBy !== null).map((m) => m.path));
+      const live = new Set((await cache.all()).map((m) => m.path));
+      const evicted = corpus.map((m) => m.path).filter((p) => !live.has(p));
+      expect(evicted.length).toBeGreaterThan(0);
+      for (const q of queries) {
+        for (const h of await cache.search({ ...q, limit: 50, depth: 200 })) expect(gone.has(h.path) || !live.has(h.path)).toBe(false);
+      }
+      expect(await view(cache)).toBe(await freshView(path));
+    } finally { await cache.close(); }
+  });
+
+  test.each(["delete", "reinforce", "put", "link"])("%s: an adapter that commits and then throws (a lost acknowledgement)", async (op) => {
+    const path = file();
+    let lose = false;
+    const inner = betterSqlite3Adapter(new Database(path));
+    const adapter = { ...inner, async batch(st) { await inner.batch(st); if (lose) { lose = false; throw new Error("acknowledgement lost"); } } };
+    const cache = await openMemoryCache({ db: adapter });
+    try {
+      await cache.put(corpus);
+      await cache.sleep({ now: NOW, floor: 0.5 });
+      const run = {
+        delete: () => cache.delete(corpus.slice(0, 30).map((m) => m.path)),
+        reinforce: () => cache.reinforce(corpus.slice(30, 60).map((m) => m.path), { now: NOW + DAY, signal: "positive" }),
+        put: () => cache.put(corpus.slice(60, 90).map((m) => ({ ...m, gist: "replaced words", accessCount: 50 }))),
+        link: () => cache.link([{ src: corpus[100].path, dst: corpus[150].path, strength: 1 }]),
+        sleep: () => cache.sleep({ now: NOW + 900 * DAY, floor: 0.5, evict: true }),
+      }[op];
+      lose = true;
+      await expect(run()).rejects.toThrow("acknowledgement lost");
+      expect(await view(cache)).toBe(await freshView(path));
+      const snap = JSON.stringify([await cache.all(), await cache.edges()]);
+      await run(); // a retry is safe: the same database
+      expect(JSON.stringify([await cache.all(), await cache.edges()])).toBe(snap);
+      expect(await view(cache)).toBe(await freshView(path));
+    } finally { await cache.close(); }
+  });
+});
+
+describe("other writers", () => {
+  test("two caches on one file: B sees A's puts, deletions and evictions in search", async () => {
+    const path = file();
+    const a = await openMemoryCache({ path }), b = await openMemoryCache({ path });
+    try {
+      await a.put(corpus.slice(0, 100));
+      expect(await b.count()).toBe(100);
+      expect(await view(b)).toBe(await view(a));
+      await a.put(corpus.slice(100));
+      await a.delete(corpus.slice(0, 20).map((m) => m.path));
+      expect(await view(b)).toBe(await freshView(path));
+      const report = await a.sleep({ now: NOW + 900 * DAY, floor: 0.5, evict: true });
+      expect(report.evicted).toBeGreaterThan(0);
+      expect(await view(b)).toBe(await freshView(path));
+      for (const q of queries) for (const h of await b.search({ ...q, limit: 50 })) expect(report.evict).not.toContain(h.path);
+      await b.link([{ src: corpus[150].path, dst: corpus[160].path, strength: 1 }]);
+      expect(await view(a)).toBe(await freshView(path));
+    } finally { await a.close(); await b.close(); }
+  });
+
+  test("rowid reuse: A deletes the newest memory and puts another; B finds the new path, never the deleted one", async () => {
+    const path = file();
+    const a = await openMemoryCache({ path }), b = await openMemoryCache({ path });
+    try {
+      await a.put([...corpus.slice(0, 49), { ...corpus[49], path: "last.html", gist: "aardvark platypus", body: "y" }]);
+      expect((await b.search({ text: "aardvark platypus" })).map((h) => h.path)).toEqual(["last.html"]); // B keeps its term lists
+      await a.delete(["last.html"]); // the largest id
+      await a.put([{ ...corpus[0], path: "fresh.html", gist: "zanzibar quokka", body: "x" }]);
+      expect((await b.search({ text: "zanzibar quokka" })).map((h) => h.path)).toEqual(["fresh.html"]);
+      expect((await b.search({ text: "aardvark platypus" })).map((h) => h.path)).toEqual([]);
+      expect(await view(b)).toBe(await freshView(path));
+    } finally { await a.close(); await b.close(); }
+  });
+
+  test("two caches over one sqlite-wasm handle (one connection): the generation counter tells them apart", async () => {
+    const h = new sqlite3.oo1.DB(":memory:", "c");
+    const a = await openMemoryCache({ db: shared(h) }), b = await openMemoryCache({ db: shared(h) });
+    try {
+      await a.put(corpus.slice(0, 80));
+      await b.search(queries[0]);
+      await a.delete(corpus.slice(0, 10).map((m) => m.path));
+      await a.put(corpus.slice(80, 120));
+      const c = await openMemoryCache({ db: shared(h) });
+      expect(await view(b)).toBe(await view(c));
+      await c.close();
+    } finally { await a.close(); await b.close(); h.close(); }
+  });
+
+  test("onExternalChange: \"error\": a clear error naming the other writer, for search and for writes", async () => {
+    const path = file();
+    const a = await openMemoryCache({ path }), b = await openMemoryCache({ path, onExternalChange: "error" });
+    try {
+      await b.put(corpus.slice(0, 10));
+      expect((await b.search(queries[0])).length).toBeGreaterThan(0);
+      await a.put(corpus.slice(10, 20));
+      for (const call of [() => b.search(queries[0]), () => b.put(corpus.slice(20, 21)), () => b.delete([corpus[0].path])]) {
+        const err = await call().catch((e) => e);
+        expect(err).toBeInstanceOf(Error);
+        expect(err.code).toBe("MEMDOMAIN_CACHE_EXTERNAL_CHANGE");
+        expect(err.message).toMatch(/^(search|put|delete): the database was changed by another writer \(memdomain\/cache writer [0-9a-z-]+\)/);
+      }
+      expect(await a.count()).toBe(20); // nothing of B's refused writes
+      await expect(openMemoryCache({ path, onExternalChange: "ignore" })).rejects.toThrow(/openMemoryCache: options\.onExternalChange must be "resync" or "error"/);
+    } finally { await a.close(); await b.close(); }
+  });
+
+  test.each(["resync", "error"])("a write that loses the race (another cache commits between its read and its batch), onExternalChange %s", async (mode) => {
+    const path = file();
+    const other = await openMemoryCache({ path });
+    let race = false;
+    const inner = betterSqlite3Adapter(new Database(path));
+    const adapter = { ...inner, async batch(st) {
+      if (race && st.length > 3) { // the other cache writes first, once
+        race = false;
+        await other.put([{ ...corpus[199], path: "other.html" }]);
+      }
+      return inner.batch(st);
+    } };
+    const cache = await openMemoryCache({ db: adapter, onExternalChange: mode });
+    try {
+      await cache.put(corpus.slice(0, 100));
+      race = true;
+      const outcome = await cache.delete(corpus.slice(0, 10).map((m) => m.path)).catch((e) => e);
+      if (mode === "resync") {
+        expect(outcome).toEqual({ deleted: 10 }); // read again and written on the second attempt
+        expect(await cache.count()).toBe(91);
+        expect(await view(cache)).toBe(await freshView(path));
+      } else {
+        expect(outcome.code).toBe("MEMDOMAIN_CACHE_EXTERNAL_CHANGE");
+        expect(outcome.message).toMatch(/^delete: another writer committed to the database while this call ran, and options\.onExternalChange is "error"; nothing was written/);
+        expect(await cache.count()).toBe(101);
+        await expect(cache.search(queries[0])).rejects.toThrow(/^search: the database was changed by another writer \(memdomain\/cache writer /);
+      }
+    } finally { await cache.close(); await other.close(); }
+  });
+
+  test("a connection that is not a memdomain cache (raw SQL): PRAGMA data_version moves, the cache resyncs", async () => {
+    const path = file();
+    const cache = await openMemoryCache({ path });
+    try {
+      await cache.put(corpus.slice(0, 60));
+      await cache.search(queries[0]);
+      const raw = new Database(path);
+      raw.prepare("UPDATE memories SET access_count = 1000 WHERE path = ?").run(corpus[3].path);
+      raw.close();
+      expect(await view(cache)).toBe(await freshView(path));
+      const sal = (await cache.searchArms({ text: corpus[3].gist, vector: corpus[3].embedding })).salience;
+      expect(sal[0]).toBe(corpus[3].path);
+    } finally { await cache.close(); }
+  });
+
+  test("SQLITE_BUSY: a lock held past busyTimeout is a clear error naming the call; a shorter one is waited out", async () => {
+    const path = file();
+    const cache = await openMemoryCache({ path, busyTimeout: 150 });
+    await cache.put(corpus.slice(0, 10));
+    const hold = (ms) => new Promise((ok, fail) => {
+      const child = spawn(process.execPath, ["-e", `const D = require(${JSON.stringify(createRequire(import.meta.url).resolve("better-sqlite3"))});
+        const db = new D(${JSON.stringify(path)}); db.exec("BEGIN EXCLUSIVE"); db.prepare("UPDATE md_meta SET value = value WHERE key = 'schema'").run();
+        process.stdout.write("locked\\n"); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${ms}); db.exec("COMMIT"); db.close();`]);
+      child.stdout.once("data", () => ok(child));
+      child.once("error", fail);
+    });
+    try {
+      let child = await hold(2000);
+      const err = await cache.put(corpus.slice(10, 12)).catch((e) => e);
+      expect(err.code).toBe("MEMDOMAIN_CACHE_BUSY");
+      expect(err.message).toMatch(/^put: the database is locked by another connection \(SQLITE_BUSY\) for longer than busyTimeout \(150 ms\)/);
+      await new Promise((ok) => child.once("exit", ok));
+      expect(await cache.count()).toBe(10);
+      await cache.close();
+      const waiting = await openMemoryCache({ path, busyTimeout: 10000 });
+      child = await hold(300);
+      expect(await waiting.put(corpus.slice(10, 12))).toEqual({ inserted: 2, replaced: 0 });
+      await new Promise((ok) => child.once("exit", ok));
+      expect(await waiting.count()).toBe(12);
+      await waiting.close();
+      // a handle of the user's with its own timeout: the same clear error, with that timeout (read back from the connection)
+      const own = await openMemoryCache({ db: new Database(path, { timeout: 100 }) });
+      child = await hold(2000);
+      const err2 = await own.search({ text: "x" }).catch((e) => e);
+      expect(err2.code).toBe("MEMDOMAIN_CACHE_BUSY");
+      expect(err2.message).toMatch(/^search: the database is locked by another connection \(SQLITE_BUSY\) for longer than busyTimeout \(100 ms\)/);
+      await new Promise((ok) => child.once("exit", ok));
+      await own.close();
+    } finally { await cache.close(); }
+  });
+});
+
 describe("input the backends cannot store alike is refused", () => {
   let cache;
   beforeAll(async () => { cache = await openMemoryCache(); await cache.put(corpus.slice(0, 5)); });
@@ -165,4 +376,24 @@ describe("opening: the path and the database are checked before anything is writ
     expect(await again.count()).toBe(3);
     await again.close();
   });
+});
+
+describe("bounded work", () => {
+  test("delete after a sleep reads only the deleted rows' edges; the lateral arm after it equals a fresh cache", async () => {
+    const path = file();
+    const seen = [];
+    const inner = betterSqlite3Adapter(new Database(path));
+    const adapter = { ...inner, all: (sql, p) => { seen.push(sql); return inner.all(sql, p); }, numbers: (sql, p) => { seen.push(sql); return inner.numbers(sql, p); } };
+    const cache = await openMemoryCache({ db: adapter });
+    try {
+      await cache.put(corpus);
+      await cache.sleep({ now: NOW, floor: 0.3 });
+      expect((await cache.edges()).length).toBeGreaterThan(500);
+      seen.length = 0;
+      await cache.delete(corpus.slice(0, 5).map((m) => m.path));
+      expect(seen.filter((s) => /\bFROM edges\b/.test(s))).toEqual([]);
+      expect(await view(cache)).toBe(await freshView(path));
+    } finally { await cache.close(); }
+  });
+
 });
