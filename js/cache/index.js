@@ -29,7 +29,9 @@ export { adapterFor, betterSqlite3Adapter, d1Adapter, sqliteWasmAdapter };
 export const SCHEMA_VERSION = 1;
 export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
 export const DEFAULT_ARM_WEIGHTS = Object.freeze({ lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 });
-export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000 });
+/** sleepEdges: perSourceK x the memories with embeddings may not exceed it (about 30 µs per edge written). */
+export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000,
+  sleepEdges: 1_000_000 });
 /** Terms of a query beyond this are ignored by the lexical arm. */
 export const MAX_QUERY_TERMS = 64;
 /** How many times a write runs again when another writer commits between its read and its batch (onExternalChange "resync"). */
@@ -781,6 +783,7 @@ class MemoryCache {
   sleep(options) {
     const fn = "sleep";
     return this._op(fn, async () => runSleep(this._db, this._resident, fn, options, {
+      limits: this._limits,
       // the pass changes no embedding or salience signal: only the memories it removed and the edges
       write: (st, { removed, edges }) => this._write(fn, st, () => {
         for (const { path, id } of removed) {

@@ -79,7 +79,7 @@ describe("a throw after the commit leaves the cache as the database", () => {
     } finally { await cache.close(); }
   });
 
-  test.each(["delete", "reinforce", "put", "link"])("%s: an adapter that commits and then throws (a lost acknowledgement)", async (op) => {
+  test.each(["delete", "reinforce", "put", "link", "sleep"])("%s: an adapter that commits and then throws (a lost acknowledgement)", async (op) => {
     const path = file();
     let lose = false;
     const inner = betterSqlite3Adapter(new Database(path));
@@ -254,6 +254,33 @@ describe("other writers", () => {
   });
 });
 
+describe("sleep with eviction is idempotent", () => {
+  test.each(["memory", "file"])("%s: the same now twice: the second pass writes nothing and evicts nothing", async (kind) => {
+    const cache = await openMemoryCache(kind === "file" ? { path: file() } : {});
+    try {
+      await cache.put(corpus);
+      await cache.link([{ src: corpus[0].path, dst: corpus[1].path, strength: 0.9 }]);
+      const now = NOW + 900 * DAY;
+      const first = await cache.sleep({ now, floor: 0.3, evict: true });
+      expect(first.evicted).toBeGreaterThan(0);
+      const snap = JSON.stringify([await cache.all(), await cache.edges()]);
+      const second = await cache.sleep({ now, floor: 0.3, evict: true });
+      expect(second.evicted).toBe(0);
+      expect(second.written).toEqual({ memories: 0, edges: 0, statements: 0 });
+      expect(JSON.stringify([await cache.all(), await cache.edges()])).toBe(snap);
+      // the stored edges are the survivors' own neighbour lists (as a pass over them alone finds them)
+      const survivors = (await cache.all()).filter((m) => m.supersededBy === null && m.embedding);
+      const matrix = new Float32Array(survivors.length * D);
+      survivors.forEach((m, i) => matrix.set(m.embedding, i * D));
+      const want = md.topNeighborPairsPacked(matrix, survivors.map((m) => m.path), { floor: 0.3, perSourceK: 5, limit: 1e9 })
+        .map((p) => `${p.src} ${p.dst} ${Math.min(1, p.sim)}`).sort();
+      expect((await cache.edges()).filter((e) => e.origin === "sleep").map((e) => `${e.src} ${e.dst} ${e.strength}`).sort()).toEqual(want);
+      // the next cycle evicts again
+      expect((await cache.sleep({ now: now + DAY, floor: 0.3, evict: true })).merges.ran).toBe(true);
+    } finally { await cache.close(); }
+  });
+});
+
 describe("input the backends cannot store alike is refused", () => {
   let cache;
   beforeAll(async () => { cache = await openMemoryCache(); await cache.put(corpus.slice(0, 5)); });
@@ -396,4 +423,14 @@ describe("bounded work", () => {
     } finally { await cache.close(); }
   });
 
+  test("sleep: perSourceK above 100, or neighbour lists past limits.sleepEdges, are RangeErrors before any work", async () => {
+    const c = await openMemoryCache({ limits: { sleepEdges: 1000 } });
+    try {
+      await c.put(corpus);
+      await expect(c.sleep({ now: NOW, floor: -1, perSourceK: 1000 })).rejects.toThrow(/^sleep: options\.perSourceK must be in \[1, 100\], got 1000/);
+      await expect(c.sleep({ now: NOW, perSourceK: 6 })).rejects.toThrow(
+        "sleep: options.perSourceK 6 over 200 memories with embeddings allows 1200 edges, more than limits.sleepEdges (1000); lower perSourceK or raise the limit");
+      expect((await c.sleep({ now: NOW, perSourceK: 5 })).memories).toBe(N);
+    } finally { await c.close(); }
+  });
 });
