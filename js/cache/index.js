@@ -386,8 +386,8 @@ class MemoryCache {
 
   // ------------------------------------------------------------------ put
 
-  /** A checked memory, with the fields sleep derives at their defaults. */
-  _checkMemory(fn, m, at, dim) {
+  /** A checked memory; `full` (importJsonl) also reads the fields sleep derives, which put() resets. */
+  _checkMemory(fn, m, at, dim, full = false) {
     const L = this._limits;
     obj(fn, at, m);
     const path = str(fn, `${at}.path`, m.path, L.path, { key: true });
@@ -408,6 +408,18 @@ class MemoryCache {
       contradictionCount: count(fn, `${at}.contradictionCount`, m.contradictionCount),
       decayedAt: created, pagerank: null, community: null, bridgeCount: null, retentionScore: null, band: null, supersededBy: null,
     };
+    if (full) {
+      if (m.decayedAt !== undefined && m.decayedAt !== null) r.decayedAt = time(fn, `${at}.decayedAt`, m.decayedAt);
+      r.pagerank = num(fn, `${at}.pagerank`, m.pagerank, { lo: 0, nullable: true });
+      r.community = m.community === undefined || m.community === null ? null : str(fn, `${at}.community`, m.community, L.path, { key: true });
+      r.bridgeCount = m.bridgeCount === undefined || m.bridgeCount === null ? null : count(fn, `${at}.bridgeCount`, m.bridgeCount);
+      r.retentionScore = num(fn, `${at}.retentionScore`, m.retentionScore, { nullable: true });
+      if (m.band !== undefined && m.band !== null && !["keep", "compress", "evict"].includes(m.band))
+        throw rangeError(fn, `${at}.band`, `must be "keep", "compress", "evict" or null, got ${JSON.stringify(String(m.band))}`);
+      r.band = m.band ?? null;
+      r.supersededBy = m.supersededBy === undefined || m.supersededBy === null ? null
+        : str(fn, `${at}.supersededBy`, m.supersededBy, L.path, { key: true });
+    }
     return r;
   }
 
@@ -440,15 +452,16 @@ class MemoryCache {
       }
       progress({ phase: "validate", done: n, total: n });
       if (n === 0) return { inserted: 0, replaced: 0 };
-      return this._upsert(fn, rows, dim, { onConflict, progress, at: (i) => `memories[${i}]` });
+      const { inserted, replaced } = await this._upsert(fn, rows, dim, { onConflict, progress, at: (i) => `memories[${i}]` });
+      return { inserted, replaced };
     });
   }
 
   /**
-   * The write of put(): checked rows (their stored fields as given) in one batch; the memory
-   * follows the commit.
+   * The write of put() and importJsonl(): checked rows (their stored fields as given), then
+   * `edges` and `meta` (import only), in one batch; the memory follows the commit.
    */
-  async _upsert(fn, rows, dim, { onConflict = "replace", progress, at }) {
+  async _upsert(fn, rows, dim, { onConflict = "replace", progress, at, edges = [], meta = {} }) {
     const n = rows.length;
     const existing = new Map();
     for (const r of await this._db.all("SELECT m.path AS path, m.id AS id FROM memories m JOIN json_each(?) j ON m.path = j.value",
@@ -492,6 +505,14 @@ class MemoryCache {
       ids.push(id);
     }
     if (existing.size < n) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('next_id', ?)", params: [String(nextId)] });
+    for (const e of edges) {
+      st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, ?)",
+        params: [e.src, e.dst, e.type, e.strength, e.origin] });
+    }
+    for (const [key, value] of Object.entries(meta)) { // sleep's watermarks: the later one wins
+      st.push({ sql: `INSERT INTO md_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE
+        SET value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)`, params: [key, String(value)] });
+    }
     progress({ phase: "write", done: 0, total: n });
     await this._write(fn, st, () => {
       const res = this._resident, lex = this._lexical;
@@ -506,9 +527,10 @@ class MemoryCache {
           lex.pathOf.delete(ids[i]);
         }
       });
+      for (const e of edges) res.setEdge(e.src, e.dst, e.type, e.strength);
     });
     progress({ phase: "write", done: n, total: n }); // after the memory follows the commit: a throw here leaves it consistent
-    return { inserted: n - existing.size, replaced: existing.size };
+    return { inserted: n - existing.size, replaced: existing.size, edges: edges.length };
   }
 
   // ------------------------------------------------------------------ get / delete / link
@@ -798,30 +820,105 @@ class MemoryCache {
 
   // ------------------------------------------------------------------ import / export
 
-  /** Every memory as JSON Lines (one object per line, embedding as a number array), in path order. */
+  /**
+   * Every memory as JSON Lines, in path order (one object per line, every stored field, the
+   * embedding as a number array), then every edge ({ "edge": { src, dst, type, strength,
+   * origin } }, in edges() order), then sleep's watermarks ({ "watermarks": { mergeCycle,
+   * evictCycle } }) if a pass ran: importJsonl of it into an empty cache gives the same database.
+   */
   exportJsonl() {
     return this._op("exportJsonl", async () => {
       const rows = (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path));
-      return rows.map((m) => JSON.stringify({ ...m, embedding: m.embedding ? Array.from(m.embedding) : null })).join("\n") + (rows.length ? "\n" : "");
+      const lines = rows.map((m) => JSON.stringify({ ...m, embedding: m.embedding ? Array.from(m.embedding) : null }));
+      const edges = (await this._db.all("SELECT src, dst, type, strength, origin FROM edges"))
+        .sort((a, b) => byPath(a.src, b.src) || byPath(a.dst, b.dst) || byPath(a.type, b.type));
+      for (const e of edges) lines.push(JSON.stringify({ edge: { src: e.src, dst: e.dst, type: e.type, strength: e.strength, origin: e.origin } }));
+      const meta = Object.fromEntries((await this._db.all("SELECT key, value FROM md_meta WHERE key IN ('merge_cycle', 'evict_cycle')"))
+        .map((r) => [r.key, r.value]));
+      const marks = {};
+      if (meta.merge_cycle !== undefined) marks.mergeCycle = Number(meta.merge_cycle);
+      if (meta.evict_cycle !== undefined) marks.evictCycle = Number(meta.evict_cycle);
+      if (Object.keys(marks).length) lines.push(JSON.stringify({ watermarks: marks }));
+      return lines.map((l) => `${l}\n`).join("");
     }, { state: false });
   }
 
-  /** put() the memories of a JSON Lines text (blank lines skipped). options as put's. */
-  async importJsonl(text, options = {}) {
+  /**
+   * Import exportJsonl's text (blank lines skipped), in one batch: memories with every stored
+   * field (supersession, the decay watermark, sleep's fields; a line with only put()'s fields
+   * is a put), edges (both ends stored or imported), and sleep's watermarks (the later of the
+   * cache's and the text's). options as put's. Resolves { inserted, replaced, edges }.
+   */
+  importJsonl(text, options = {}) {
     const fn = "importJsonl";
-    if (typeof text !== "string") throw typeError(fn, "text", "a string", text);
-    const memories = [];
-    const lines = text.split("\n");
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i].trim();
-      if (!line) continue;
-      try {
-        memories.push(JSON.parse(line));
-      } catch (e) {
-        throw rangeError(fn, `text line ${i + 1}`, `is not JSON: ${e.message}`);
+    return this._op(fn, async () => {
+      if (typeof text !== "string") throw typeError(fn, "text", "a string", text);
+      obj(fn, "options", options);
+      known(fn, "options", options, ["onConflict", "onProgress"]);
+      const onConflict = options.onConflict ?? "replace";
+      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${String(onConflict)}`);
+      const progress = progressFn(fn, options.onProgress);
+      const L = this._limits;
+      const rows = [], lineOf = [], edges = [], meta = {}, index = new Map();
+      let dim = this._resident.dim;
+      const lines = text.split("\n");
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i].trim();
+        if (!line) continue;
+        const at = `text line ${i + 1}`;
+        let v;
+        try {
+          v = JSON.parse(line);
+        } catch (e) {
+          throw rangeError(fn, at, `is not JSON: ${e.message}`);
+        }
+        obj(fn, at, v);
+        if (v.edge !== undefined && v.path === undefined) {
+          const e = obj(fn, `${at} .edge`, v.edge);
+          known(fn, `${at} .edge`, e, ["src", "dst", "type", "strength", "origin"]);
+          if (!["link", "sleep", "merge"].includes(e.origin))
+            throw rangeError(fn, `${at} .edge.origin`, `must be "link", "sleep" or "merge", got ${JSON.stringify(String(e.origin))}`);
+          edges.push({
+            src: str(fn, `${at} .edge.src`, e.src, L.path, { key: true }),
+            dst: str(fn, `${at} .edge.dst`, e.dst, L.path, { key: true }),
+            type: str(fn, `${at} .edge.type`, e.type, L.type, { key: true }),
+            strength: num(fn, `${at} .edge.strength`, e.strength, { lo: 0, hi: 1 }),
+            origin: e.origin, at,
+          });
+        } else if (v.watermarks !== undefined && v.path === undefined) {
+          const m = obj(fn, `${at} .watermarks`, v.watermarks);
+          known(fn, `${at} .watermarks`, m, ["mergeCycle", "evictCycle"]);
+          for (const [k, key] of [["mergeCycle", "merge_cycle"], ["evictCycle", "evict_cycle"]]) {
+            if (m[k] === undefined) continue;
+            const c = num(fn, `${at} .watermarks.${k}`, m[k],
+              { lo: -Number.MAX_SAFE_INTEGER, hi: Number.MAX_SAFE_INTEGER, integer: true });
+            meta[key] = Math.max(meta[key] ?? -Infinity, c);
+          }
+        } else {
+          const r = this._checkMemory(fn, v, at, dim, true);
+          if (r.vec && dim === null) dim = r.vec.length;
+          const prev = index.get(r.path);
+          if (prev !== undefined) throw rangeError(fn, `${at} .path`, `repeats ${lineOf[prev]}'s (${JSON.stringify(r.path.slice(0, 80))})`);
+          index.set(r.path, rows.length);
+          rows.push(r);
+          lineOf.push(at);
+        }
       }
-    }
-    return this.put(memories, options);
+      if (rows.length > L.batch) throw rangeError(fn, "text", `holds ${rows.length} memories, more than the limit ${L.batch}`);
+      progress({ phase: "validate", done: rows.length, total: rows.length });
+      const ends = [...new Set(edges.flatMap((e) => [e.src, e.dst]))].filter((p) => !index.has(p));
+      const found = new Set((await this._db.all("SELECT m.path AS path FROM memories m JOIN json_each(?) j ON m.path = j.value",
+        [JSON.stringify(ends)])).map((r) => r.path));
+      for (const e of edges) {
+        for (const end of ["src", "dst"]) {
+          if (!index.has(e[end]) && !found.has(e[end])) {
+            throw rangeError(fn, `${e.at} .edge.${end}`, `names no stored or imported memory (${JSON.stringify(e[end].slice(0, 80))})`);
+          }
+        }
+      }
+      if (!rows.length && !edges.length && !Object.keys(meta).length) return { inserted: 0, replaced: 0, edges: 0 };
+      return this._upsert(fn, rows, dim, { onConflict, progress, at: (i) => lineOf[i], edges, meta });
+    });
   }
 
   /** The database file as bytes (sqlite-wasm and better-sqlite3; D1 has no export). Open it with openMemoryCache({ bytes }). */

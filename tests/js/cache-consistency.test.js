@@ -42,7 +42,6 @@ const freshView = async (path) => {
 /** A view of a shared sqlite-wasm handle that leaves it open on close(). */
 const shared = (h) => ({ ...sqliteWasmAdapter(h, sqlite3), close: async () => {} });
 
-
 describe("a throw after the commit leaves the cache as the database", () => {
   test("put whose onProgress throws on its last event: the row is committed and search finds it", async () => {
     const path = file();
@@ -402,6 +401,46 @@ describe("opening: the path and the database are checked before anything is writ
     const again = await openMemoryCache({ path });
     expect(await again.count()).toBe(3);
     await again.close();
+  });
+});
+
+describe("JSON Lines", () => {
+  test("export, import into a fresh cache, export: byte-identical after merges, links, decay and eviction; the same search", async () => {
+    const a = await openMemoryCache();
+    const b = await openMemoryCache({ path: file() });
+    try {
+      await a.put(corpus);
+      await a.link([{ src: corpus[0].path, dst: corpus[1].path, strength: 0.75 }, { src: corpus[2].path, dst: corpus[3].path, strength: 1, type: "supports" }]);
+      const first = await a.sleep({ now: NOW, floor: 0.4 });
+      expect(first.merges.merged.length).toBeGreaterThan(0);
+      const evicting = await a.sleep({ now: NOW + 700 * DAY, floor: 0.4, evict: true });
+      expect(evicting.evicted).toBeGreaterThan(0);
+      await a.reinforce([corpus[5].path], { now: NOW + 701 * DAY, signal: "positive" });
+      const text = await a.exportJsonl();
+      const r = await b.importJsonl(text);
+      expect(r.inserted).toBe(await a.count());
+      expect(r.edges).toBe((await a.edges()).length);
+      expect(await b.exportJsonl()).toBe(text);
+      expect(await b.count()).toBe(await a.count());
+      expect((await b.all()).filter((m) => m.supersededBy === null).length).toBe((await a.all()).filter((m) => m.supersededBy === null).length);
+      expect(await b.edges()).toEqual(await a.edges());
+      expect(await view(b)).toBe(await view(a));
+      // the watermarks came along: a pass at the same time merges and evicts nothing on either
+      const [x, y] = [await a.sleep({ now: NOW + 700 * DAY, floor: 0.4, evict: true }), await b.sleep({ now: NOW + 700 * DAY, floor: 0.4, evict: true })];
+      expect(y.merges.ran).toBe(false);
+      expect(y.evicted).toBe(0);
+      expect({ ...y, timings: 0 }).toEqual({ ...x, timings: 0 });
+    } finally { await a.close(); await b.close(); }
+  });
+
+  test("import refuses an edge to an unknown memory, naming the line; nothing written", async () => {
+    const c = await openMemoryCache();
+    try {
+      const line = JSON.stringify({ ...corpus[0], embedding: Array.from(corpus[0].embedding) });
+      const edge = JSON.stringify({ edge: { src: corpus[0].path, dst: "nowhere", type: "related", strength: 0.5, origin: "link" } });
+      await expect(c.importJsonl(`${line}\n${edge}\n`)).rejects.toThrow(/^importJsonl: text line 2 \.edge\.dst names no stored or imported memory/);
+      expect(await c.count()).toBe(0);
+    } finally { await c.close(); }
   });
 });
 
