@@ -60,6 +60,14 @@ export class CacheBusyError extends Error {
 /** A write's guard found another writer's commit since the call read the database: nothing was written. */
 class Conflict extends Error {}
 
+/**
+ * The paths each write batch touched, by generation (the last LOG_GENERATIONS of them), so a
+ * cache that sees another writer's generations reads only those rows again. Optional in a
+ * memdomain database (created at open when missing; md_meta.log_since: the log is complete after it).
+ */
+const LOG_TABLE = "CREATE TABLE IF NOT EXISTS md_log (gen INTEGER NOT NULL, path TEXT NOT NULL, PRIMARY KEY (gen, path)) WITHOUT ROWID";
+export const LOG_GENERATIONS = 1024;
+
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS md_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
   `CREATE TABLE IF NOT EXISTS memories (
@@ -74,6 +82,7 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS edges (src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL,
     strength REAL NOT NULL, origin TEXT NOT NULL, PRIMARY KEY (src, dst, type))`,
   "CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst)",
+  LOG_TABLE,
 ];
 /** The tables a memdomain cache database holds (FTS5's shadow tables come with memories_fts). */
 const TABLES = ["edges", "md_meta", "memories", "memories_fts", "memories_vocab"];
@@ -82,13 +91,15 @@ const COLUMNS = ["path", "gist", "body", "type", "embedding", "created_at", "acc
   "reinforcement_count", "contradiction_count", "decayed_at", "pagerank", "community", "bridge_count", "retention_score", "band",
   "superseded_by"].map((c) => `m.${c} AS ${c}`).join(", ");
 
-const GENERATION_SQL = "SELECT key, value FROM md_meta WHERE key IN ('generation', 'writer')";
+const GENERATION_SQL = "SELECT key, value FROM md_meta WHERE key IN ('generation', 'writer', 'edges_generation', 'log_since')";
 // Aborts the batch (md_meta.value is NOT NULL) unless the generation is still the one this cache read: a
 // constraint error rolls the whole batch back on every backend (D1's batch included).
 const GUARD_SQL = `INSERT INTO md_meta (key, value) SELECT 'generation', NULL
   WHERE NOT EXISTS (SELECT 1 FROM md_meta WHERE key = 'generation' AND value = ?)`;
 const GUARD_FAILED = /NOT NULL constraint failed: md_meta\.value/;
 const BUMP_SQL = "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('generation', ?), ('writer', ?)";
+// The generation of the last batch that may have changed the edges: a resync re-reads them only when it moved.
+const EDGES_SQL = "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('edges_generation', ?)";
 
 /** The words of a user's text as FTS5 will see them: letters, digits and marks, lowercased, first MAX_QUERY_TERMS distinct. */
 export function queryTerms(text) {
@@ -160,7 +171,7 @@ async function readSchema(fn, db, where) {
   const rows = await db.all(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view')
     AND substr(name, 1, 7) <> 'sqlite_' AND substr(name, 1, 4) <> '_cf_'`);
   const names = rows.map((r) => r.name).sort(byPath);
-  if (names.length === 0) return { fresh: true, meta: {} };
+  if (names.length === 0) return { fresh: true, meta: {}, names };
   let meta = null;
   if (names.includes("md_meta")) {
     try {
@@ -180,7 +191,7 @@ async function readSchema(fn, db, where) {
   if (missing.length) {
     throw rangeError(fn, where, `holds a memdomain cache database without its table(s) ${missing.join(", ")}; refusing to write to it`);
   }
-  return { fresh: false, meta };
+  return { fresh: false, meta, names };
 }
 
 /**
@@ -229,6 +240,11 @@ export async function openMemoryCache(options = {}) {
     const keep = (key, value) => writes.push({ sql: "INSERT OR IGNORE INTO md_meta (key, value) VALUES (?, ?)", params: [key, value] });
     if (schema.meta.schema === undefined) keep("schema", String(SCHEMA_VERSION));
     if (schema.meta.generation === undefined) keep("generation", "0");
+    if (!schema.names.includes("md_log")) { // a cache made before the log: it is complete from now on
+      if (!schema.fresh) writes.push({ sql: LOG_TABLE });
+      writes.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('log_since', coalesce((SELECT value FROM md_meta " +
+        "WHERE key = 'generation'), '0'))" });
+    }
     if (stored === null && dim !== null) keep("dim", String(dim));
     await db.batch(writes);
     let busyMs = null;
@@ -271,11 +287,13 @@ class MemoryCache {
     return this._db.kind ?? "custom";
   }
 
-  /** The generation counter and writer in md_meta, and PRAGMA data_version where the adapter reads it. */
+  /** The generation counter, its writer and the edges' generation in md_meta, and PRAGMA data_version where the adapter reads it. */
   async _readGeneration() {
     const m = Object.fromEntries((await this._db.all(GENERATION_SQL)).map((r) => [r.key, r.value]));
     const dv = typeof this._db.dataVersion === "function" ? await this._db.dataVersion() : null;
-    return { gen: m.generation === undefined ? 0 : Number(m.generation), writer: m.writer ?? null, dv };
+    return { gen: m.generation === undefined ? 0 : Number(m.generation), writer: m.writer ?? null,
+      edgesGen: m.edges_generation === undefined ? 0 : Number(m.edges_generation),
+      logSince: m.log_since === undefined ? Infinity : Number(m.log_since), dv };
   }
 
   /** Everything kept in memory, derived again from the database (generation first: a later change is seen next time). */
@@ -303,7 +321,44 @@ class MemoryCache {
         `last saw ${this._gen}, and options.onExternalChange is "error": reopen the cache, or open it with onExternalChange: "resync"`,
       { generation: s.gen, writer: s.writer });
     }
-    await this._load();
+    // only data_version moved: a connection that is not a memdomain cache wrote, in any way: read everything again
+    if (s.gen === this._gen) return this._load();
+    await this._refresh(s);
+  }
+
+  /**
+   * The resync after other memdomain caches' writes, reading only what they changed: the rows of
+   * the paths md_log lists since this cache's generation (the edges too when a batch since may
+   * have changed them). A cache further behind than the log reaches reads everything (_load).
+   */
+  async _refresh(s) {
+    if (this._gen < s.logSince) return this._load();
+    this._invalid = true;
+    const db = this._db, res = this._resident, lex = this._lexical;
+    const changed = (await db.all("SELECT DISTINCT path FROM md_log WHERE gen > ?", [this._gen])).map((r) => r.path);
+    if (changed.length) {
+      const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta WHERE key = 'dim'")).map((r) => [r.key, r.value]));
+      res.dim = meta.dim === undefined ? null : Number(meta.dim);
+      const rows = new Map((await db.all(`SELECT m.id AS id, m.path AS path, m.embedding AS embedding, m.access_count AS access_count,
+        m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count, m.superseded_by AS superseded_by
+        FROM memories m JOIN json_each(?) j ON m.path = j.value`, [JSON.stringify(changed)])).map((r) => [r.path, r]));
+      const touched = new Set(changed);
+      for (const [id, p] of lex.pathOf) if (touched.has(p)) lex.pathOf.delete(id);
+      for (const p of changed) {
+        const r = rows.get(p);
+        if (!r || r.superseded_by !== null) {
+          res.removeMemory(p);
+          continue;
+        }
+        res.setMemory(p, r.embedding ? float32View(r.embedding) : undefined, r.access_count, r.outcome_score, r.reinforcement_count);
+        lex.pathOf.set(r.id, p);
+      }
+      lex.invalidate();
+    }
+    if (s.edgesGen > this._gen) await res.loadEdges(db);
+    this._gen = s.gen;
+    this._dv = s.dv;
+    this._invalid = false;
   }
 
   /**
@@ -312,11 +367,20 @@ class MemoryCache {
    * to have committed (the generation is ours), apply anyway; if it is unknown, reload before
    * the next operation; if the guard stopped it, another writer came in between (Conflict).
    */
-  async _write(fn, st, apply) {
+  async _write(fn, st, apply, { edges = false, paths = [] } = {}) {
     if (!st.length) return;
     const g = this._gen, next = g + 1;
+    const head = [{ sql: GUARD_SQL, params: [String(g)] }, { sql: BUMP_SQL, params: [String(next), this._id] }];
+    if (edges) head.push({ sql: EDGES_SQL, params: [String(next)] });
+    if (paths.length) {
+      head.push({ sql: "INSERT OR IGNORE INTO md_log (gen, path) SELECT ?, value FROM json_each(?)", params: [next, JSON.stringify(paths)] });
+    }
+    if (next % 64 === 0 && next > LOG_GENERATIONS) { // keep the last LOG_GENERATIONS generations
+      head.push({ sql: "DELETE FROM md_log WHERE gen <= ?", params: [next - LOG_GENERATIONS] });
+      head.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('log_since', ?)", params: [String(next - LOG_GENERATIONS)] });
+    }
     try {
-      await this._db.batch([{ sql: GUARD_SQL, params: [String(g)] }, { sql: BUMP_SQL, params: [String(next), this._id] }, ...st]);
+      await this._db.batch([...head, ...st]);
     } catch (e) {
       if (GUARD_FAILED.test(String(e?.message))) {
         // "error": the memory stays as it is, so every later call sees the change and refuses too
@@ -471,7 +535,8 @@ class MemoryCache {
       throw rangeError(fn, `${at(i)}.path`, `already exists in the cache (${JSON.stringify(rows[i].path.slice(0, 80))}) and options.onConflict is "error"`);
     }
     // ids only grow (md_meta.next_id): a row put after a delete never takes a deleted row's id, which a
-    // cache that has not seen the delete yet would still map to the deleted path
+    // cache that has not seen the delete yet would still map to the deleted path; and a replaced row gets
+    // a new id, so an id names one version of a row (another cache's resync reads embeddings by new ids only)
     const [ids0] = await this._db.all(
       "SELECT coalesce((SELECT max(id) FROM memories), 0) AS m, (SELECT value FROM md_meta WHERE key = 'next_id') AS n");
     let nextId = Math.max(Number(ids0.m) + 1, ids0.n === null || ids0.n === undefined ? 1 : Number(ids0.n));
@@ -484,27 +549,23 @@ class MemoryCache {
       const values = [r.gist, r.body, r.type, blob, r.createdAt, r.accessedAt, r.accessCount, r.confidence, r.outcomeScore,
         r.reinforcementCount, r.contradictionCount, r.decayedAt, r.pagerank, r.community, r.bridgeCount, r.retentionScore, r.band,
         r.supersededBy];
-      let id = existing.get(r.path);
-      if (id !== undefined) {
-        st.push({ sql: `UPDATE memories SET gist = ?, body = ?, type = ?, embedding = ?, created_at = ?, accessed_at = ?,
-          access_count = ?, confidence = ?, outcome_score = ?, reinforcement_count = ?, contradiction_count = ?, decayed_at = ?,
-          pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?, superseded_by = ? WHERE id = ?`,
-        params: [...values, id] });
-        st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [id] });
-      } else {
-        id = nextId++;
-        st.push({ sql: `INSERT INTO memories (id, path, gist, body, type, embedding, created_at, accessed_at, access_count,
-          confidence, outcome_score, reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count,
-          retention_score, band, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        params: [id, r.path, ...values] });
+      const old = existing.get(r.path);
+      if (old !== undefined) {
+        st.push({ sql: "DELETE FROM memories WHERE id = ?", params: [old] });
+        st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [old] });
       }
+      const id = nextId++;
+      st.push({ sql: `INSERT INTO memories (id, path, gist, body, type, embedding, created_at, accessed_at, access_count,
+        confidence, outcome_score, reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count,
+        retention_score, band, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      params: [id, r.path, ...values] });
       // the index holds live memories only
       if (r.supersededBy === null) {
         st.push({ sql: "INSERT INTO memories_fts (rowid, gist, body) VALUES (?, ?, ?)", params: [id, r.gist, r.body] });
       }
       ids.push(id);
     }
-    if (existing.size < n) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('next_id', ?)", params: [String(nextId)] });
+    st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('next_id', ?)", params: [String(nextId)] });
     for (const e of edges) {
       st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, ?)",
         params: [e.src, e.dst, e.type, e.strength, e.origin] });
@@ -519,6 +580,8 @@ class MemoryCache {
       res.dim = dim;
       lex.invalidate();
       rows.forEach((r, i) => {
+        const old = existing.get(r.path);
+        if (old !== undefined) lex.pathOf.delete(old);
         if (r.supersededBy === null) {
           res.setMemory(r.path, r.vec, r.accessCount, r.outcomeScore, r.reinforcementCount);
           lex.pathOf.set(ids[i], r.path);
@@ -528,7 +591,7 @@ class MemoryCache {
         }
       });
       for (const e of edges) res.setEdge(e.src, e.dst, e.type, e.strength);
-    });
+    }, { edges: edges.length > 0, paths: rows.map((r) => r.path) });
     progress({ phase: "write", done: n, total: n }); // after the memory follows the commit: a throw here leaves it consistent
     return { inserted: n - existing.size, replaced: existing.size, edges: edges.length };
   }
@@ -575,7 +638,7 @@ class MemoryCache {
         }
         this._lexical.invalidate();
         this._resident.removeEdgesOf(ids.map((r) => r.path)); // only these rows' edges; the graph is rebuilt on the next lateral search
-      });
+      }, { edges: true, paths: ids.map((r) => r.path) });
       return { deleted: ids.length };
     });
   }
@@ -608,7 +671,7 @@ class MemoryCache {
       await this._write(fn, rows.map((r) => ({
         sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'link')",
         params: [r.src, r.dst, r.type, r.strength],
-      })), () => { for (const r of rows) this._resident.setEdge(r.src, r.dst, r.type, r.strength); });
+      })), () => { for (const r of rows) this._resident.setEdge(r.src, r.dst, r.type, r.strength); }, { edges: true });
       return { linked: rows.length };
     });
   }
@@ -659,7 +722,7 @@ class MemoryCache {
           params: [r.access_count + 1, now, outcome, p] });
         after.push([p, r.access_count + 1, outcome, r.reinforcement_count]);
       }
-      await this._write(fn, st, () => { for (const a of after) this._resident.setSignals(...a); });
+      await this._write(fn, st, () => { for (const a of after) this._resident.setSignals(...a); }, { paths: bumped });
       return { bumped, cooledDown };
     });
   }
@@ -814,7 +877,7 @@ class MemoryCache {
         }
         if (removed.length) this._lexical.invalidate();
         if (edges) this._resident.setEdges(edges);
-      }),
+      }, { edges: edges !== null, paths: removed.map((r) => r.path) }),
     }));
   }
 

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
-import { openMemoryCache, betterSqlite3Adapter, sqliteWasmAdapter } from "../../js/cache/index.js";
+import { LOG_GENERATIONS, openMemoryCache, betterSqlite3Adapter, sqliteWasmAdapter } from "../../js/cache/index.js";
 import { loadSqliteWasm } from "../../js/cache/adapters.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
@@ -122,6 +122,11 @@ describe("other writers", () => {
       for (const q of queries) for (const h of await b.search({ ...q, limit: 50 })) expect(report.evict).not.toContain(h.path);
       await b.link([{ src: corpus[150].path, dst: corpus[160].path, strength: 1 }]);
       expect(await view(a)).toBe(await freshView(path));
+      // replaced memories (new embeddings, texts and signals), then a reinforcement: B reads only what changed, and answers as a fresh cache
+      const live = (await a.all()).filter((m) => m.supersededBy === null).slice(0, 30);
+      await a.put(live.map((m, i) => ({ ...corpus[(i * 17 + 5) % N], path: m.path, accessCount: i })));
+      await a.reinforce(live.slice(30 - 5).map((m) => m.path), { now: NOW + 901 * DAY, signal: "positive" });
+      expect(await view(b)).toBe(await freshView(path));
     } finally { await a.close(); await b.close(); }
   });
 
@@ -151,6 +156,39 @@ describe("other writers", () => {
       expect(await view(b)).toBe(await view(c));
       await c.close();
     } finally { await a.close(); await b.close(); h.close(); }
+  });
+
+  test("a cache further behind than the change log reaches reads everything again", async () => {
+    const h = new sqlite3.oo1.DB(":memory:", "c");
+    const a = await openMemoryCache({ db: shared(h) }), b = await openMemoryCache({ db: shared(h) });
+    try {
+      await a.put(corpus.slice(0, 60));
+      await b.search(queries[0]);
+      await a.delete([corpus[0].path]);
+      for (let i = 0; i < LOG_GENERATIONS + 70; i++) await a.reinforce([corpus[1 + (i % 50)].path], { now: NOW + i, cooldownSeconds: 0 });
+      expect(Number(h.selectValue("SELECT value FROM md_meta WHERE key = 'log_since'"))).toBeGreaterThan(2); // B's generation is gone
+      expect(h.selectValue("SELECT min(gen) FROM md_log")).toBeGreaterThan(2);
+      const c = await openMemoryCache({ db: shared(h) });
+      expect(await view(b)).toBe(await view(c));
+      await c.close();
+    } finally { await a.close(); await b.close(); h.close(); }
+  });
+
+  test("a cache database made before the generation counter and the change log opens, gains them, and two caches agree", async () => {
+    const path = file();
+    const a0 = await openMemoryCache({ path });
+    await a0.put(corpus.slice(0, 40));
+    await a0.close();
+    const raw = new Database(path);
+    raw.exec("DROP TABLE md_log; DELETE FROM md_meta WHERE key IN ('generation', 'writer', 'log_since', 'next_id', 'edges_generation')");
+    raw.close();
+    const a = await openMemoryCache({ path }), b = await openMemoryCache({ path });
+    try {
+      await b.search(queries[0]);
+      await a.put(corpus.slice(40, 60));
+      await a.delete([corpus[3].path]);
+      expect(await view(b)).toBe(await freshView(path));
+    } finally { await a.close(); await b.close(); }
   });
 
   test("onExternalChange: \"error\": a clear error naming the other writer, for search and for writes", async () => {
