@@ -14,6 +14,7 @@
 // connection where the backend has them, else a view of the same handle whose close() is a
 // no-op), dispose(): Promise<void> }> }. A new adapter joins with one backend object.
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
+import { rng } from "./rng.js";
 
 export const D = 12, N = 48;
 export const NOW = T0 + 300 * 86_400_000;
@@ -221,12 +222,6 @@ export async function progressFaults(openMemoryCache, backend) {
   return { problems, cases, afterCommit };
 }
 
-/** A small seeded generator (the tests' rng is a Node-free file too, but this keeps the harness self-contained). */
-function lcg(seed) {
-  let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
-
 /**
  * Two caches over one database (two connections where the backend has them), writing and
  * searching alternately: after every step both answer as a fresh cache does. Then the
@@ -240,7 +235,7 @@ export async function twoOpeners(openMemoryCache, backend, steps = 24) {
     const a = await openMemoryCache({ db: db.adapter() });
     const b = await openMemoryCache({ db: db.adapter() });
     await seed(a);
-    const r = lcg(7);
+    const r = rng(7);
     let fresh = 0, now = NOW;
     const live = async () => (await a.all()).filter((m) => m.supersededBy === null).map((m) => m.path);
     const pick = (xs) => xs[Math.floor(r() * xs.length)];
