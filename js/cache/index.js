@@ -91,15 +91,19 @@ const COLUMNS = ["path", "gist", "body", "type", "embedding", "created_at", "acc
   "reinforcement_count", "contradiction_count", "decayed_at", "pagerank", "community", "bridge_count", "retention_score", "band",
   "superseded_by"].map((c) => `m.${c} AS ${c}`).join(", ");
 
-const GENERATION_SQL = "SELECT key, value FROM md_meta WHERE key IN ('generation', 'writer', 'edges_generation', 'log_since')";
-// Aborts the batch (md_meta.value is NOT NULL) unless the generation is still the one this cache read: a
-// constraint error rolls the whole batch back on every backend (D1's batch included).
-const GUARD_SQL = `INSERT INTO md_meta (key, value) SELECT 'generation', NULL
-  WHERE NOT EXISTS (SELECT 1 FROM md_meta WHERE key = 'generation' AND value = ?)`;
+// One row of numbers (read through numbers() where the adapter has it: the cheapest read there is); log_since -1: absent.
+const GENERATION_SQL = `SELECT coalesce((SELECT CAST(value AS INTEGER) FROM md_meta WHERE key = 'generation'), 0) AS g,
+  coalesce((SELECT CAST(value AS INTEGER) FROM md_meta WHERE key = 'edges_generation'), 0) AS e,
+  coalesce((SELECT CAST(value AS INTEGER) FROM md_meta WHERE key = 'log_since'), -1) AS l`;
+// The first statement of every write batch: the guard and the bump in one. It sets the generation and the
+// writer (and, with `edges`, the generation of the last batch that may have changed edges, which a resync reads
+// them again after) unless the generation is no longer the one this cache read (the last parameter): then it
+// sets NULL, and md_meta.value's NOT NULL aborts the batch, which rolls it all back on every backend (D1's too).
+const bumpSql = (edges) => `INSERT INTO md_meta (key, value)
+  VALUES ('generation', ?), ('writer', ?)${edges ? ", ('edges_generation', ?)" : ""}
+  ON CONFLICT (key) DO UPDATE SET value = CASE WHEN key <> 'generation' OR value = ? THEN excluded.value END`;
+const BUMP_SQL = [bumpSql(false), bumpSql(true)];
 const GUARD_FAILED = /NOT NULL constraint failed: md_meta\.value/;
-const BUMP_SQL = "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('generation', ?), ('writer', ?)";
-// The generation of the last batch that may have changed the edges: a resync re-reads them only when it moved.
-const EDGES_SQL = "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('edges_generation', ?)";
 
 /** The words of a user's text as FTS5 will see them: letters, digits and marks, lowercased, first MAX_QUERY_TERMS distinct. */
 export function queryTerms(text) {
@@ -287,13 +291,18 @@ class MemoryCache {
     return this._db.kind ?? "custom";
   }
 
-  /** The generation counter, its writer and the edges' generation in md_meta, and PRAGMA data_version where the adapter reads it. */
-  async _readGeneration() {
-    const m = Object.fromEntries((await this._db.all(GENERATION_SQL)).map((r) => [r.key, r.value]));
-    const dv = typeof this._db.dataVersion === "function" ? await this._db.dataVersion() : null;
-    return { gen: m.generation === undefined ? 0 : Number(m.generation), writer: m.writer ?? null,
-      edgesGen: m.edges_generation === undefined ? 0 : Number(m.edges_generation),
-      logSince: m.log_since === undefined ? Infinity : Number(m.log_since), dv };
+  /**
+   * md_meta's generation counter, the edges' generation and the log's start, PRAGMA data_version where
+   * the adapter reads it, and with `writer` the name of the cache that wrote the generation.
+   */
+  async _readGeneration(writer = false) {
+    const db = this._db;
+    let g, e, l;
+    if (typeof db.numbers === "function") [g, e, l] = (await db.numbers(GENERATION_SQL)).map((c) => c[0]);
+    else ({ g, e, l } = (await db.all(GENERATION_SQL))[0]);
+    const dv = typeof db.dataVersion === "function" ? await db.dataVersion() : null;
+    const w = writer ? (await db.all("SELECT value FROM md_meta WHERE key = 'writer'"))[0]?.value ?? null : undefined;
+    return { gen: Number(g), edgesGen: Number(e), logSince: l < 0 ? Infinity : Number(l), dv, writer: w };
   }
 
   /** Everything kept in memory, derived again from the database (generation first: a later change is seen next time). */
@@ -315,6 +324,7 @@ class MemoryCache {
     const s = await this._readGeneration();
     if (s.gen === this._gen && s.dv === this._dv) return;
     if (this._onExternalChange === "error") {
+      s.writer = (await this._readGeneration(true)).writer;
       const who = s.gen !== this._gen ? `memdomain/cache writer ${s.writer ?? "unknown"}`
         : "a connection that is not a memdomain cache: PRAGMA data_version moved, the generation did not";
       throw new CacheChangedError(`${fn}: the database was changed by another writer (${who}), generation ${s.gen} where this cache ` +
@@ -370,10 +380,11 @@ class MemoryCache {
   async _write(fn, st, apply, { edges = false, paths = [] } = {}) {
     if (!st.length) return;
     const g = this._gen, next = g + 1;
-    const head = [{ sql: GUARD_SQL, params: [String(g)] }, { sql: BUMP_SQL, params: [String(next), this._id] }];
-    if (edges) head.push({ sql: EDGES_SQL, params: [String(next)] });
+    const bump = edges ? [String(next), this._id, String(next), String(g)] : [String(next), this._id, String(g)];
+    const head = [{ sql: BUMP_SQL[edges ? 1 : 0], params: bump }];
     if (paths.length) {
-      head.push({ sql: "INSERT OR IGNORE INTO md_log (gen, path) SELECT ?, value FROM json_each(?)", params: [next, JSON.stringify(paths)] });
+      head.push({ sql: "INSERT OR IGNORE INTO md_log (gen, path) SELECT ?, value FROM json_each(?)",
+        params: [next, JSON.stringify(paths)] });
     }
     if (next % 64 === 0 && next > LOG_GENERATIONS) { // keep the last LOG_GENERATIONS generations
       head.push({ sql: "DELETE FROM md_log WHERE gen <= ?", params: [next - LOG_GENERATIONS] });
@@ -389,7 +400,7 @@ class MemoryCache {
       }
       let s = null;
       try {
-        s = await this._readGeneration();
+        s = await this._readGeneration(true);
       } catch {
         s = null;
       }
@@ -475,7 +486,8 @@ class MemoryCache {
     if (full) {
       if (m.decayedAt !== undefined && m.decayedAt !== null) r.decayedAt = time(fn, `${at}.decayedAt`, m.decayedAt);
       r.pagerank = num(fn, `${at}.pagerank`, m.pagerank, { lo: 0, nullable: true });
-      r.community = m.community === undefined || m.community === null ? null : str(fn, `${at}.community`, m.community, L.path, { key: true });
+      r.community = m.community === undefined || m.community === null ? null
+        : str(fn, `${at}.community`, m.community, L.path, { key: true });
       r.bridgeCount = m.bridgeCount === undefined || m.bridgeCount === null ? null : count(fn, `${at}.bridgeCount`, m.bridgeCount);
       r.retentionScore = num(fn, `${at}.retentionScore`, m.retentionScore, { nullable: true });
       if (m.band !== undefined && m.band !== null && !["keep", "compress", "evict"].includes(m.band))
