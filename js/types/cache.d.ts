@@ -263,6 +263,8 @@ export declare const DEFAULT_LIMITS: Required<CacheLimits>;
 export declare const MAX_QUERY_TERMS: 64;
 /** How many times a write runs again after another writer committed between its reads and its batch (onExternalChange "resync"). */
 export declare const WRITE_ATTEMPTS: 4;
+/** How many write generations md_log keeps: a cache further behind than this reads everything again when it resyncs. */
+export declare const LOG_GENERATIONS: 1024;
 
 /**
  * The database was changed by another writer and onExternalChange is "error" (every call
