@@ -67,6 +67,11 @@ class Conflict extends Error {}
  */
 const LOG_TABLE = "CREATE TABLE IF NOT EXISTS md_log (gen INTEGER NOT NULL, path TEXT NOT NULL, PRIMARY KEY (gen, path)) WITHOUT ROWID";
 export const LOG_GENERATIONS = 1024;
+/** A write batch touching more paths than this is not logged (the caches behind it read everything). */
+export const LOG_MAX_PATHS = 10_000;
+// md_meta.log_since only grows: pruning must not reach back before an unlogged batch
+const LOG_SINCE_SQL = `INSERT INTO md_meta (key, value) VALUES ('log_since', ?)
+  ON CONFLICT (key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)`;
 
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS md_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -382,13 +387,16 @@ class MemoryCache {
     const g = this._gen, next = g + 1;
     const bump = edges ? [String(next), this._id, String(next), String(g)] : [String(next), this._id, String(g)];
     const head = [{ sql: BUMP_SQL[edges ? 1 : 0], params: bump }];
-    if (paths.length) {
+    // a batch of more than LOG_MAX_PATHS paths is not logged: the log starts after it, and a cache that has
+    // not seen it reads everything (cheaper than logging, and re-reading, most of the rows one by one)
+    if (paths.length > LOG_MAX_PATHS) head.push({ sql: LOG_SINCE_SQL, params: [String(next)] });
+    else if (paths.length) {
       head.push({ sql: "INSERT OR IGNORE INTO md_log (gen, path) SELECT ?, value FROM json_each(?)",
         params: [next, JSON.stringify(paths)] });
     }
     if (next % 64 === 0 && next > LOG_GENERATIONS) { // keep the last LOG_GENERATIONS generations
       head.push({ sql: "DELETE FROM md_log WHERE gen <= ?", params: [next - LOG_GENERATIONS] });
-      head.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('log_since', ?)", params: [String(next - LOG_GENERATIONS)] });
+      head.push({ sql: LOG_SINCE_SQL, params: [String(next - LOG_GENERATIONS)] });
     }
     try {
       await this._db.batch([...head, ...st]);
@@ -547,8 +555,8 @@ class MemoryCache {
       throw rangeError(fn, `${at(i)}.path`, `already exists in the cache (${JSON.stringify(rows[i].path.slice(0, 80))}) and options.onConflict is "error"`);
     }
     // ids only grow (md_meta.next_id): a row put after a delete never takes a deleted row's id, which a
-    // cache that has not seen the delete yet would still map to the deleted path; and a replaced row gets
-    // a new id, so an id names one version of a row (another cache's resync reads embeddings by new ids only)
+    // cache that has not seen the delete yet would still map to the deleted path. A replaced row keeps its
+    // id (new ids for replacements would grow the lexical arm's rowid-indexed sums with every rewrite).
     const [ids0] = await this._db.all(
       "SELECT coalesce((SELECT max(id) FROM memories), 0) AS m, (SELECT value FROM md_meta WHERE key = 'next_id') AS n");
     let nextId = Math.max(Number(ids0.m) + 1, ids0.n === null || ids0.n === undefined ? 1 : Number(ids0.n));
@@ -561,23 +569,29 @@ class MemoryCache {
       const values = [r.gist, r.body, r.type, blob, r.createdAt, r.accessedAt, r.accessCount, r.confidence, r.outcomeScore,
         r.reinforcementCount, r.contradictionCount, r.decayedAt, r.pagerank, r.community, r.bridgeCount, r.retentionScore, r.band,
         r.supersededBy];
-      const old = existing.get(r.path);
-      if (old !== undefined) {
-        st.push({ sql: "DELETE FROM memories WHERE id = ?", params: [old] });
-        st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [old] });
+      let id = existing.get(r.path);
+      if (id !== undefined) {
+        st.push({ sql: `UPDATE memories SET gist = ?, body = ?, type = ?, embedding = ?, created_at = ?, accessed_at = ?,
+          access_count = ?, confidence = ?, outcome_score = ?, reinforcement_count = ?, contradiction_count = ?, decayed_at = ?,
+          pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?, superseded_by = ? WHERE id = ?`,
+        params: [...values, id] });
+        st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [id] });
+      } else {
+        id = nextId++;
+        st.push({ sql: `INSERT INTO memories (id, path, gist, body, type, embedding, created_at, accessed_at, access_count,
+          confidence, outcome_score, reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count,
+          retention_score, band, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        params: [id, r.path, ...values] });
       }
-      const id = nextId++;
-      st.push({ sql: `INSERT INTO memories (id, path, gist, body, type, embedding, created_at, accessed_at, access_count,
-        confidence, outcome_score, reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count,
-        retention_score, band, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      params: [id, r.path, ...values] });
       // the index holds live memories only
       if (r.supersededBy === null) {
         st.push({ sql: "INSERT INTO memories_fts (rowid, gist, body) VALUES (?, ?, ?)", params: [id, r.gist, r.body] });
       }
       ids.push(id);
     }
-    st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('next_id', ?)", params: [String(nextId)] });
+    if (existing.size < n) {
+      st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('next_id', ?)", params: [String(nextId)] });
+    }
     for (const e of edges) {
       st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, ?)",
         params: [e.src, e.dst, e.type, e.strength, e.origin] });
@@ -592,8 +606,6 @@ class MemoryCache {
       res.dim = dim;
       lex.invalidate();
       rows.forEach((r, i) => {
-        const old = existing.get(r.path);
-        if (old !== undefined) lex.pathOf.delete(old);
         if (r.supersededBy === null) {
           res.setMemory(r.path, r.vec, r.accessCount, r.outcomeScore, r.reinforcementCount);
           lex.pathOf.set(ids[i], r.path);

@@ -265,6 +265,8 @@ export declare const MAX_QUERY_TERMS: 64;
 export declare const WRITE_ATTEMPTS: 4;
 /** How many write generations md_log keeps: a cache further behind than this reads everything again when it resyncs. */
 export declare const LOG_GENERATIONS: 1024;
+/** A write batch touching more paths than this is not logged in md_log: the caches behind it read everything when they resync. */
+export declare const LOG_MAX_PATHS: 10000;
 
 /**
  * The database was changed by another writer and onExternalChange is "error" (every call

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
-import { LOG_GENERATIONS, openMemoryCache, betterSqlite3Adapter, sqliteWasmAdapter } from "../../js/cache/index.js";
+import { LOG_GENERATIONS, LOG_MAX_PATHS, openMemoryCache, betterSqlite3Adapter, sqliteWasmAdapter } from "../../js/cache/index.js";
 import { loadSqliteWasm } from "../../js/cache/adapters.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
@@ -172,6 +172,28 @@ describe("other writers", () => {
       expect(await view(b)).toBe(await view(c));
       await c.close();
     } finally { await a.close(); await b.close(); h.close(); }
+  });
+
+  test("a batch too big to log: the caches behind it read everything, also after the log is pruned", async () => {
+    const h = new sqlite3.oo1.DB(":memory:", "c");
+    const a = await openMemoryCache({ db: shared(h) }), c = await openMemoryCache({ db: shared(h) });
+    const gen = () => Number(h.selectValue("SELECT value FROM md_meta WHERE key = 'generation'"));
+    try {
+      await a.put(corpus.slice(0, 60));
+      while (gen() < LOG_GENERATIONS + 10) await a.reinforce([corpus[gen() % 50].path], { now: NOW + gen(), cooldownSeconds: 0 });
+      await c.search(queries[0]); // C is at this generation
+      const big = Array.from({ length: LOG_MAX_PATHS + 1 }, (_, i) => ({ ...corpus[i % N], path: `big/${i}`, gist: `bulk ${i}` }));
+      await a.put(big);
+      const x = gen();
+      expect(Number(h.selectValue("SELECT value FROM md_meta WHERE key = 'log_since'"))).toBe(x);
+      expect(h.selectValue("SELECT count(*) FROM md_log WHERE gen = ?", [x])).toBe(0);
+      while (gen() % 64 !== 0) await a.reinforce([corpus[gen() % 50].path], { now: NOW + gen(), cooldownSeconds: 0 }); // a pruning
+      expect(Number(h.selectValue("SELECT value FROM md_meta WHERE key = 'log_since'"))).toBe(x); // not moved back before it
+      const fresh = await openMemoryCache({ db: shared(h) });
+      expect(await view(c)).toBe(await view(fresh));
+      expect((await c.search({ text: "bulk", weights: { vector: 0 } })).length).toBe(10);
+      await fresh.close();
+    } finally { await a.close(); await c.close(); h.close(); }
   });
 
   test("a cache database made before the generation counter and the change log opens, gains them, and two caches agree", async () => {

@@ -48,7 +48,7 @@ import {
 import { tileBounds, createNeighborPool, topNeighborPairsParallel, type NeighborPool } from "memdomain/workers";
 import {
   openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, d1Adapter, adapterFor,
-  SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, CacheChangedError, CacheBusyError,
+  SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, LOG_MAX_PATHS, CacheChangedError, CacheBusyError,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
   type StoredEdge, type SleepReport, type Progress, type ImportResult,
 } from "memdomain/cache";
@@ -220,8 +220,9 @@ const pooled: Promise<readonly NeighborPair[]> = pool.then(async (p) => {
 const parallel: Promise<readonly NeighborPair[]> = topNeighborPairsParallel(matrix, ["a", "b"], nopts, { workers: 2, tiles: 2 });
 
 // ---- the cache entry (memdomain/cache)
-const cacheConstants: [number, readonly string[], number, number, number, number, number, number] = [SCHEMA_VERSION, ARMS,
-  DEFAULT_ARM_WEIGHTS.salience, DEFAULT_LIMITS.body, MAX_QUERY_TERMS, WRITE_ATTEMPTS, DEFAULT_LIMITS.sleepEdges, LOG_GENERATIONS];
+const cacheConstants: [number, readonly string[], number, number, number, number, number, number, number] = [SCHEMA_VERSION,
+  ARMS, DEFAULT_ARM_WEIGHTS.salience, DEFAULT_LIMITS.body, MAX_QUERY_TERMS, WRITE_ATTEMPTS, DEFAULT_LIMITS.sleepEdges,
+  LOG_GENERATIONS, LOG_MAX_PATHS];
 const cacheErrorCode = (e: unknown): string | null => (e instanceof CacheChangedError ? e.code : e instanceof CacheBusyError ? e.code : null);
 const safe: string = ftsQuery("deploy \"rollback\" NEAR(x)");
 const terms: string[] = queryTerms("Deploy the rollback");
