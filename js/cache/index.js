@@ -402,8 +402,8 @@ class MemoryCache {
       await this._db.batch([...head, ...st]);
     } catch (e) {
       if (GUARD_FAILED.test(String(e?.message))) {
-        // "error": the memory stays as it is, so every later call sees the change and refuses too
-        if (this._onExternalChange === "resync") this._invalid = true;
+        // nothing was written and the memory is still this cache's last view: the next _sync sees the other
+        // writer's generation and resyncs from the log ("resync"), or refuses ("error") on this and later calls
         throw new Conflict(String(e?.message));
       }
       let s = null;
