@@ -4,7 +4,11 @@
 //   all(sql, params)   -> rows as plain objects (BLOBs as Uint8Array)
 //   numbers(sql, params) -> a query of numeric columns as one Float64Array per column
 //                           (optional; the cache uses all() otherwise)
-//   batch(statements)  -> runs [{ sql, params }] atomically: all or nothing
+//   batch(statements)  -> runs [{ sql, params }] atomically: all or nothing (where the
+//                         backend has locks, taking the write lock first: BEGIN IMMEDIATE)
+//   dataVersion()      -> PRAGMA data_version: moves when another connection commits
+//                         (optional; the cache's own generation counter works without it)
+//   busyTimeout(ms?)   -> sets PRAGMA busy_timeout when ms is given; returns it (optional)
 //   exportBytes()      -> the database file as a Uint8Array (optional)
 //   close()
 //
@@ -53,6 +57,14 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
     st.reset(true);
     if (params && params.length) st.bind(params);
   };
+  const pragma = (name) => {
+    const st = stmts.get(`PRAGMA ${name}`);
+    try {
+      return st.step() ? Number(st.get(0)) : null;
+    } finally {
+      st.reset(true);
+    }
+  };
   return {
     kind: "sqlite-wasm",
     async all(sql, params) {
@@ -86,7 +98,9 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
     },
     async batch(statements) {
       if (!statements.length) return;
-      db.transaction(() => {
+      // IMMEDIATE: the write lock first, waiting busy_timeout for it (a deferred transaction that read
+      // first can get SQLITE_BUSY at once, without the wait, when another connection is writing)
+      db.transaction("IMMEDIATE", () => {
         for (const { sql, params } of statements) {
           const st = stmts.get(sql);
           bind(st, params);
@@ -97,6 +111,13 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
           }
         }
       });
+    },
+    async dataVersion() {
+      return pragma("data_version");
+    },
+    async busyTimeout(ms) {
+      if (ms !== undefined) db.exec(`PRAGMA busy_timeout = ${Math.trunc(ms)}`);
+      return pragma("busy_timeout");
     },
     async exportBytes() {
       return sqlite3.capi.sqlite3_js_db_export(db.pointer);
@@ -118,6 +139,7 @@ export function betterSqlite3Adapter(db) {
   const runAll = db.transaction((statements) => {
     for (const { sql, params } of statements) stmts.get(sql).run(...toParams(params));
   });
+  const pragma = (name) => Number(stmts.get(`PRAGMA ${name}`).pluck().get());
   return {
     kind: "better-sqlite3",
     async all(sql, params) {
@@ -127,7 +149,14 @@ export function betterSqlite3Adapter(db) {
       return columns(raw.get(sql).all(...toParams(params)));
     },
     async batch(statements) {
-      if (statements.length) runAll(statements);
+      if (statements.length) runAll.immediate(statements); // the write lock first (see sqliteWasmAdapter's batch)
+    },
+    async dataVersion() {
+      return pragma("data_version");
+    },
+    async busyTimeout(ms) {
+      if (ms !== undefined) db.pragma(`busy_timeout = ${Math.trunc(ms)}`);
+      return pragma("busy_timeout");
     },
     async exportBytes() {
       const b = db.serialize();

@@ -9,6 +9,9 @@
 import { Graph, applyMmr, float32View, residentRows } from "../index.js";
 import { byPath } from "./validate.js";
 
+/** An edge's identity in the edges table: its primary key (src, dst, type). */
+const edgeKey = (src, dst, type) => `${src}\u0000${dst}\u0000${type}`;
+
 export class Resident {
   constructor(dim) {
     this.dim = dim;
@@ -18,7 +21,10 @@ export class Resident {
     this.meta = new Map();
     this._rows = null; // { handle, paths, index (path -> row) }
     this._graph = null; // Graph handle
-    this._edges = null; // [{ src, dst, strength }] from the database
+    /** the edges table as committed: key (src, dst, type) -> { src, dst, strength } */
+    this._edges = new Map();
+    /** path -> the keys of its edges (either end), so a delete touches only its own */
+    this._adj = new Map();
     this.rowsStale = true;
     this.graphStale = true;
   }
@@ -36,8 +42,49 @@ export class Resident {
   }
 
   async loadEdges(db) {
-    this._edges = await db.all("SELECT src, dst, strength FROM edges");
+    this.setEdges(await db.all("SELECT src, dst, type, strength FROM edges"));
+  }
+
+  /** Replace every edge (what the edges table holds now). */
+  setEdges(edges) {
+    this._edges.clear();
+    this._adj.clear();
+    for (const e of edges) this.setEdge(e.src, e.dst, e.type, e.strength);
     this.graphStale = true;
+  }
+
+  /** INSERT OR REPLACE of one edge, as the edges table does it. */
+  setEdge(src, dst, type, strength) {
+    const k = edgeKey(src, dst, type);
+    this._edges.set(k, { src, dst, strength });
+    for (const p of [src, dst]) {
+      let keys = this._adj.get(p);
+      if (!keys) this._adj.set(p, (keys = new Set()));
+      keys.add(k);
+    }
+    this.graphStale = true;
+  }
+
+  /** DELETE FROM edges WHERE src IN paths OR dst IN paths: only these paths' own edges are visited. */
+  removeEdgesOf(paths) {
+    for (const p of paths) {
+      const keys = this._adj.get(p);
+      if (!keys) continue;
+      for (const k of keys) {
+        const e = this._edges.get(k);
+        if (!e) continue;
+        this._edges.delete(k);
+        const other = e.src === p ? e.dst : e.src;
+        this._adj.get(other)?.delete(k);
+        this.graphStale = true;
+      }
+      this._adj.delete(p);
+    }
+  }
+
+  /** The edges as committed, [{ src, dst, strength }] (parallel types of one pair are separate entries). */
+  edges() {
+    return [...this._edges.values()];
   }
 
   setMemory(path, vec, accessCount, outcomeScore, reinforcementCount) {
@@ -109,7 +156,7 @@ export class Resident {
   graph() {
     if (this.graphStale || !this._graph) {
       this._graph?.free();
-      this._graph = new Graph([...this.meta.keys()], this._edges ?? []);
+      this._graph = new Graph([...this.meta.keys()], this.edges());
       this.graphStale = false;
     }
     return this._graph;
