@@ -207,9 +207,33 @@ export interface ExplainedPath {
   readonly lostAt: LostAt | null;
 }
 
+/** An arm's hit in a trace: its rank in the arm and, for fusion "score", its score in the arm on [0, 1]. */
+export interface ArmHit {
+  readonly path: string;
+  readonly rank: number;
+  readonly score?: number;
+}
+
+/** The whole search pipeline for one query. */
+export interface SearchTrace {
+  /** The resolved settings (every default filled in). */
+  readonly settings: Required<Omit<SearchSettings, "k" | "window" | "duplicate">> & Pick<SearchSettings, "k" | "window" | "duplicate">;
+  readonly arms: { readonly [K in ArmName]: readonly ArmHit[] };
+  readonly seeds: readonly { readonly path: string; readonly score: number }[];
+  /** How many memories fusion ranked. */
+  readonly candidates: number;
+  /** The best fused candidates MMR saw: fused score and the relevance MMR weighed. */
+  readonly window: readonly { readonly path: string; readonly score: number; readonly relevance: number }[];
+  /** MMR's order of the window (paths). */
+  readonly order: readonly string[];
+  /** Path -> the hit above it that it duplicates (skipped). */
+  readonly duplicates: { readonly [path: string]: string };
+}
+
 export interface Explanation {
   readonly hits: SearchResult;
   readonly paths: readonly ExplainedPath[];
+  readonly trace: SearchTrace;
 }
 
 export interface LabelledQuery {

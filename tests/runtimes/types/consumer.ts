@@ -49,8 +49,10 @@ import { tileBounds, createNeighborPool, topNeighborPairsParallel, type Neighbor
 import {
   openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, d1Adapter, adapterFor,
   SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, LOG_MAX_PATHS, CacheChangedError, CacheBusyError,
+  PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
-  type StoredEdge, type SleepReport, type Progress, type ImportResult,
+  type StoredEdge, type SleepReport, type Progress, type ImportResult, type Explanation, type LostAt, type TuneResult,
+  type SearchSettings, type PresetSettings,
 } from "memdomain/cache";
 
 // ---- loading (no DOM-only names here: this file also compiles as a Node project, lib ES2022 + @types/node)
@@ -223,6 +225,9 @@ const parallel: Promise<readonly NeighborPair[]> = topNeighborPairsParallel(matr
 const cacheConstants: [number, readonly string[], number, number, number, number, number, number, number] = [SCHEMA_VERSION,
   ARMS, DEFAULT_ARM_WEIGHTS.salience, DEFAULT_LIMITS.body, MAX_QUERY_TERMS, WRITE_ATTEMPTS, DEFAULT_LIMITS.sleepEdges,
   LOG_GENERATIONS, LOG_MAX_PATHS];
+const searchBounds: [number, number, number, number, "score" | "rrf"] = [MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, PRESETS.memhtml.k ?? 60,
+  PRESETS.default.fusion];
+const pinned: PresetSettings = PRESETS.default;
 const cacheErrorCode = (e: unknown): string | null => (e instanceof CacheChangedError ? e.code : e instanceof CacheBusyError ? e.code : null);
 const safe: string = ftsQuery("deploy \"rollback\" NEAR(x)");
 const terms: string[] = queryTerms("Deploy the rollback");
@@ -237,6 +242,12 @@ const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 
   const first: Hit | undefined = hits[0];
   const arm: ArmReport | null = first ? first.arms.lexical : null;
   const armLists: SearchArms = await cache.searchArms({ text: "g" });
+  const settings: SearchSettings = { preset: "default", fusion: "rrf", k: 10, window: 20, duplicate: null, lambda: 0.8 };
+  const why: Explanation = await cache.explain({ text: "g", ...settings }, ["a"]);
+  const lost: LostAt | null = why.paths[0].lostAt;
+  const fit: TuneResult = await cache.tune([{ text: "g", relevant: ["a"] }, { text: "b", relevant: { a: 2 } }], { seed: 1, folds: 2 });
+  const fitted: number = fit.heldOut.tuned - fit.heldOut.baseline + fit.search.weights.vector;
+  void [lost, fitted, why.trace.window.length, pinned];
   const stored: StoredMemory[] = await cache.get(["a"]);
   const edges: StoredEdge[] = await cache.edges();
   const reinforced = await cache.reinforce(["a"], { now: 1, signal: "positive" });
@@ -258,7 +269,7 @@ export const used = [ready, readyFrom, exportsSync, exportsSync2, loaded, sim, d
   names, actions, episodic, halfLives, retentionConstants, halfLife, weightSum, band, recency, batchScores, batchActions,
   recencyColumn, reprieved, graphConstants, ranks, bridges, handleRuns, mergeConstants, joined, divergent, reasons,
   stage, decisions, components, members, frame, frames, title, chosen, view, top, rankedPairs, packedPairs, merged,
-  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, safe, terms, order, adapters, cacheRun, cacheErrorCode];
+  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, searchBounds, safe, terms, order, adapters, cacheRun, cacheErrorCode];
 
 // Issue 12 item 8: memoryType offers the six types and still takes any string;
 // an MmrCandidate's vector may be a Float32Array.
