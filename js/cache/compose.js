@@ -9,8 +9,10 @@
 //   - an arm whose order carries no information says nothing: the salience arm lists only
 //     memories with a signal (an access, a positive outcome, a reinforcement) and is empty
 //     when the whole pool ties; the vector arm is empty when every embedding ties;
-//   - the lateral arm keeps its seeds, ranked by their own PageRank, so a neighbour the
-//     graph reaches ranks below the seeds that reach it;
+//   - the lateral arm walks the edges link() made (sleep's similarity edges only repeat the
+//     vector arm: walking them lowered MRR on every corpus measured) and keeps its seeds,
+//     ranked by their own PageRank, so a neighbour the graph reaches ranks below the seeds
+//     that reach it;
 //   - fusion "score" (the default) adds each arm's own score on [0, 1] times its weight:
 //     bm25 / the best bm25, (1 + cosine) / (1 + the best cosine) (cosine's least possible
 //     value, -1, as the floor), PageRank / the best, and (n - rank + 1) / n for salience. A
@@ -198,7 +200,7 @@ export function buildArms(io, s, raw, lap = () => {}, ppr = null) {
       const key = ppr && JSON.stringify([depth, out.seeds]);
       let top = ppr?.get(key);
       if (!top) {
-        top = lateralTop(res.graph(), out.seeds, depth, shared);
+        top = lateralTop(res.graph(shared), out.seeds, depth, shared);
         ppr?.set(key, top);
       }
       out.lateral = shared ? sharedRanks(top.paths, (i) => top.scores[i] === top.scores[i - 1], (i) => top.scores[i] / top.scores[0])
@@ -217,7 +219,8 @@ export async function collectArms(io, s, text, vector, lap = () => {}) {
 
 /**
  * Personalized PageRank from the seeds (weighted by their fused scores): the top `depth`
- * nodes by score desc, node order (= path order) asc; unreached nodes (score 0) left out, and
+ * nodes by score desc, node order (= path order) asc; nothing when the walk reaches no node
+ * besides the seeds; unreached nodes (score 0) left out, and
  * the seeds themselves unless `withSeeds` (the default composition keeps them: their own
  * PageRank orders them, and a neighbour ranks below the seeds that reach it instead of at the
  * top of the arm). { paths, scores }.
@@ -227,8 +230,10 @@ function lateralTop(g, seeds, depth, withSeeds) {
   const seedSet = new Set(seeds.map((x) => x.path));
   const nodes = g.nodes;
   const top = [];
+  let reached = false; // a node past the seeds: without one the walk only repeats the seeds' own weights
   for (let i = 0; i < scores.length; i++) {
     const v = scores[i];
+    if (v > 0 && !reached && !seedSet.has(nodes[i])) reached = true;
     if (!(v > 0) || (top.length === depth && !(v > scores[top[depth - 1]])) || (!withSeeds && seedSet.has(nodes[i]))) continue;
     let j = top.length === depth ? top.length - 1 : top.length;
     while (j > 0 && v > scores[top[j - 1]]) {
@@ -237,6 +242,7 @@ function lateralTop(g, seeds, depth, withSeeds) {
     }
     top[j] = i;
   }
+  if (!reached) top.length = 0;
   return { paths: top.map((i) => nodes[i]), scores: top.map((i) => scores[i]) };
 }
 

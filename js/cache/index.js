@@ -592,7 +592,7 @@ class MemoryCache {
           lex.pathOf.delete(ids[i]);
         }
       });
-      for (const e of edges) res.setEdge(e.src, e.dst, e.type, e.strength);
+      for (const e of edges) res.setEdge(e.src, e.dst, e.type, e.strength, e.origin);
     }, { edges: edges.length > 0, paths: rows.map((r) => r.path) });
     progress({ phase: "write", done: n, total: n }); // after the memory follows the commit: a throw here leaves it consistent
     return { inserted: n - existing.size, replaced: existing.size, edges: edges.length };
@@ -673,7 +673,7 @@ class MemoryCache {
       await this._write(fn, rows.map((r) => ({
         sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'link')",
         params: [r.src, r.dst, r.type, r.strength],
-      })), () => { for (const r of rows) this._resident.setEdge(r.src, r.dst, r.type, r.strength); }, { edges: true });
+      })), () => { for (const r of rows) this._resident.setEdge(r.src, r.dst, r.type, r.strength, "link"); }, { edges: true });
       return { linked: rows.length };
     });
   }

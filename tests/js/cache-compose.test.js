@@ -86,6 +86,26 @@ describe("arms that know nothing say nothing", () => {
   });
 });
 
+test("the default lateral arm walks link() edges, not sleep's similarity edges; it keeps its seeds", async () => {
+  const cache = await cacheOf(corpus.slice(0, 150));
+  try {
+    const report = await cache.sleep({ now: T0 + 300 * 86_400_000, floor: 0.3 });
+    expect(report.edges.similar + report.edges.nearDuplicate).toBeGreaterThan(0);
+    let memhtml = 0;
+    for (const q of queries) {
+      const base = { text: q.text, vector: q.vector };
+      expect((await cache.searchArms(base)).lateral).toEqual([]); // no links: the arm says nothing
+      memhtml += (await cache.searchArms({ ...base, preset: "memhtml" })).lateral.length;
+    }
+    expect(memhtml).toBeGreaterThan(0); // memhtml's composition walks the similarity edges
+    const a = corpus[0].path, b = corpus[1].path;
+    await cache.link([{ src: a, dst: b, strength: 1 }]);
+    const arms = await cache.searchArms({ text: corpus[0].gist, vector: corpus[0].embedding, seeds: 1 });
+    expect(arms.seeds.map((x) => x.path)).toEqual([a]);
+    expect(arms.lateral).toEqual([a, b]); // the seed first (its own PageRank), then what its link reaches
+  } finally { await cache.close(); }
+});
+
 describe("MMR on one scale, over a window; duplicates skipped", () => {
   let cache;
   beforeAll(async () => { cache = await cacheOf(corpus); });

@@ -101,13 +101,15 @@ export async function byHand(cache, file, q) {
       : md.fuseArms([lexical, vector, salience], [w.lexical, w.vector, w.salience], k);
     seeds = md.rankFused(three).slice(0, nSeeds).filter((s) => s.score > 0);
     if (seeds.length) {
-      const edges = (await cache.edges()).map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
+      // the default composition walks the edges link() made; memhtml's every edge (sleep's similarity edges too)
+      const edges = (await cache.edges()).filter((e) => !shared || e.origin === "link").map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
       const pr = md.pagerank([...byP.keys()], edges, { seeds: new Map(seeds.map((s) => [s.path, s.score])) });
       const seedSet = new Set(seeds.map((s) => s.path));
       // the default composition keeps the seeds in the lateral arm; memhtml's leaves them out
       const rows = [...pr].filter(([p, s]) => s > 0 && (shared || !seedSet.has(p))).sort((a, b) => b[1] - a[1] || byPath(a[0], b[0]))
         .slice(0, depth).map(([path, s]) => ({ path, s }));
-      lateral = ranked(rows, shared, (a, b) => a.s === b.s, shared && ((x) => x.s / rows[0].s));
+      const reached = [...pr].some(([p, s]) => s > 0 && !seedSet.has(p)); // a walk that reaches only its seeds says nothing
+      lateral = reached ? ranked(rows, shared, (a, b) => a.s === b.s, shared && ((x) => x.s / rows[0].s)) : [];
     }
   }
   const vec = (p) => (byP.get(p).embedding ? Array.from(byP.get(p).embedding) : undefined);
