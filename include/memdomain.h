@@ -1056,6 +1056,20 @@ void md_pagerank_options_default(md_pagerank_options *options);
 md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *options, double *scores);
 
 /**
+ * The k best nodes of md_graph_pagerank's answer for the same options (the
+ * same scores, bit for bit): nodes with a score > 0, by score desc, then node
+ * index asc; with skip_seeds, the seeds (nodes whose last seed weight is > 0)
+ * are left out. nodes and scores have room for k; *count receives how many
+ * were written, *reached how many nodes besides the seeds have a score > 0.
+ * A personalized run whose max_iterations needs no cycle watch (at most
+ * MD_GRAPH_MIN_BUDGET) steps over the nodes holding mass only: its work is the
+ * neighbourhood the walk reaches, plus O(node count) to clear two arrays.
+ * Statuses as md_graph_pagerank.
+ */
+md_status md_graph_pagerank_top(const md_graph *g, const md_pagerank_options *options, size_t k, bool skip_seeds,
+                                size_t *nodes, double *scores, size_t *count, size_t *reached);
+
+/**
  * Label propagation (FACTS section 7). community receives, per node, the
  * index of its community's smallest member, or MD_GRAPH_NONE (undefined)
  * when the community has fewer than min_community_size members (compared as

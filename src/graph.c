@@ -21,6 +21,7 @@ struct md_graph {
     double *out_weight;  /* n: sum of out-strengths in dst order, from 0 */
     uint32_t *dangling;  /* nodes whose out-weight is exactly 0, ascending */
     size_t n_dangling;
+    bool finite;         /* every folded strength and out-weight is finite */
 };
 
 void md_pagerank_options_default(md_pagerank_options *o) {
@@ -210,7 +211,14 @@ static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *d
         g->out_w = mdi_alloc_array(m, sizeof(double));
         if (!g->out_dst || !g->out_w) st = MD_ERR_NOMEM;
         else {
-            for (size_t i = 0; i < m; i++) { g->out_dst[i] = rec[i].dst; g->out_w[i] = rec[i].w; }
+            g->finite = true;
+            for (size_t i = 0; i < m; i++) {
+                g->out_dst[i] = rec[i].dst;
+                g->out_w[i] = rec[i].w;
+                if (!isfinite(rec[i].w)) g->finite = false;
+            }
+            for (size_t u = 0; u < n; u++)
+                if (!isfinite(g->out_weight[u])) g->finite = false;
         }
     }
     if (st == MD_OK) {
@@ -342,7 +350,86 @@ static double pagerank_step(const md_graph *g, double d, double one_minus_d, con
     return delta;
 }
 
-md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *options, double *scores) {
+/* The active nodes of a personalized run: those holding mass, ascending. The
+ * dense step computes every node, but a node with no mass, no teleport share
+ * and no incoming push gets exactly 0 and adds exactly 0 to every sum, so a
+ * step over the active nodes and those they push to, in ascending order,
+ * gives the dense step's bits (sparse_step). A bitmap orders them: its words
+ * between the lowest and the highest node written are scanned once a step. */
+typedef struct sparse_run {
+    uint32_t *active, *next;
+    size_t n_active;
+    uint64_t *bits;
+    bool want_active; /* on return, active lists every node with a score other than 0 */
+} sparse_run;
+
+/* The dangling mass of a sparse step, summed as the dense step sums it (the
+ * dangling list is ascending, and its nodes without mass add exactly 0). */
+static double sparse_dangling(const md_graph *g, const double *cur, const sparse_run *r) {
+    double dangling = 0;
+    MDI_AS_WRITTEN
+    for (size_t i = 0; i < r->n_active; i++)
+        if (g->out_weight[r->active[i]] == 0) dangling += cur[r->active[i]];
+    return dangling;
+}
+
+/* One personalized step from cur into nxt over the active nodes (nxt is 0
+ * everywhere on entry; cur is 0 off the active nodes, and is 0 everywhere
+ * on return: the caller swaps the two). Returns delta, summed as the dense
+ * step sums it. */
+static double sparse_step(const md_graph *g, double d, double one_minus_d, const double *tele,
+                          double dangling, double *cur, double *nxt, sparse_run *r) {
+    const uint32_t *off = g->out_off, *dst = g->out_dst;
+    const double *w = g->out_w, *ow = g->out_weight;
+    size_t lo = SIZE_MAX, hi = 0;
+    MDI_AS_WRITTEN
+    for (size_t i = 0; i < r->n_active; i++) {
+        uint32_t u = r->active[i];
+        r->bits[u >> 6] |= (uint64_t)1 << (u & 63);
+        if (u >> 6 < lo) lo = u >> 6;
+        if (u >> 6 > hi) hi = u >> 6;
+    }
+    MDI_AS_WRITTEN
+    for (size_t i = 0; i < r->n_active; i++) {
+        uint32_t u = r->active[i];
+        double wu = ow[u], mass = cur[u];
+        if (wu == 0) continue;
+        MDI_AS_WRITTEN
+        for (uint32_t e = off[u]; e < off[u + 1]; e++) {
+            uint32_t v = dst[e];
+            r->bits[v >> 6] |= (uint64_t)1 << (v & 63);
+            if (v >> 6 < lo) lo = v >> 6;
+            if (v >> 6 > hi) hi = v >> 6;
+            nxt[v] += (mass * w[e]) / wu;
+        }
+    }
+    double delta = 0;
+    size_t na = 0;
+    MDI_AS_WRITTEN
+    for (size_t word = lo; r->n_active && word <= hi; word++) {
+        uint64_t b = r->bits[word];
+        r->bits[word] = 0;
+        MDI_AS_WRITTEN
+        while (b) {
+            size_t v = (word << 6) | (size_t)__builtin_ctzll(b);
+            b &= b - 1;
+            double t = tele[v];
+            double value = d * (nxt[v] + dangling * t) + one_minus_d * t;
+            delta += fabs(value - cur[v]);
+            cur[v] = 0;
+            nxt[v] = value;
+            if (value != 0) r->next[na++] = (uint32_t)v;
+        }
+    }
+    uint32_t *swap = r->active; r->active = r->next; r->next = swap;
+    r->n_active = na;
+    return delta;
+}
+
+/* PageRank into scores (node order). With `r`, a personalized run whose count
+ * needs no cycle watch goes step by step over the active nodes only, and r
+ * holds the nodes with a score other than 0 on return (ascending). */
+static md_status pagerank_run(const md_graph *g, const md_pagerank_options *options, double *scores, sparse_run *r) {
     if (!g) return MD_ERR_NULL;
     size_t n = g->n;
     if (MDI_BAD_IN(scores, n)) return MD_ERR_NULL;
@@ -350,6 +437,7 @@ md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *option
     if (options) o = *options; else md_pagerank_options_default(&o);
     if (o.has_seeds && (MDI_BAD_IN(o.seed_nodes, o.n_seeds) || MDI_BAD_IN(o.seed_weights, o.n_seeds)))
         return MD_ERR_NULL;
+    if (r) r->n_active = 0;
     if (n == 0) return MD_OK;
     double nn = (double)n;
     double t_uniform = 1 / nn;
@@ -363,10 +451,14 @@ md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *option
         size_t *last = mdi_alloc_array(n, sizeof(size_t));
         if (!last) { free(other); return MD_ERR_NOMEM; }
         double total = 0;
+        MDI_AS_WRITTEN
         for (int pass = 0; pass < 2; pass++) {
+            MDI_AS_WRITTEN
             for (size_t i = 0; i < n; i++) last[i] = SIZE_MAX;
+            MDI_AS_WRITTEN
             for (size_t i = 0; i < o.n_seeds; i++)
                 if (o.seed_nodes[i] < n) last[o.seed_nodes[i]] = i;
+            MDI_AS_WRITTEN
             for (size_t i = 0; i < o.n_seeds; i++) {
                 size_t v = o.seed_nodes[i];
                 if (v >= n || last[v] == SIZE_MAX) continue; /* absent, or seen */
@@ -385,10 +477,27 @@ md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *option
         free(last);
     }
     double *cur = scores, *nxt = other;
+    MDI_AS_WRITTEN
     for (size_t v = 0; v < n; v++) cur[v] = tele ? tele[v] : t_uniform;
     double times = mdi_js_loop_count(o.max_iterations);
     double d = o.damping, one_minus_d = 1 - d;
     double threshold = o.tolerance * nn;
+    double it = 0;
+    /* Personalized, and a count that runs in full: step over the active nodes
+     * until the walk holds mass on more than an eighth of the nodes, where
+     * dense steps are cheaper. Both give the same bits. */
+    bool sparse = r && tele && times <= MD_GRAPH_MIN_BUDGET && g->finite && isfinite(d) && isfinite(one_minus_d);
+    if (sparse) {
+        r->active = mdi_alloc_array(n, sizeof(uint32_t));
+        r->next = mdi_alloc_array(n, sizeof(uint32_t));
+        r->bits = mdi_calloc_array((n + 63) / 64, sizeof(uint64_t));
+        if (!r->active || !r->next || !r->bits) st = MD_ERR_NOMEM;
+        MDI_AS_WRITTEN
+        for (size_t v = 0; st == MD_OK && v < n; v++) {
+            nxt[v] = 0;
+            if (cur[v] != 0) r->active[r->n_active++] = (uint32_t)v;
+        }
+    }
     double budget = step_budget(g);
     cycle_watch cw = {NULL, n * sizeof(double), 0, 1, false};
     if (times > MD_GRAPH_MIN_BUDGET) {
@@ -396,12 +505,17 @@ md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *option
         if (!cw.snap) st = MD_ERR_NOMEM;
         else memcpy(cw.snap, cur, n * sizeof(double));
     }
-    double it = 0;
     while (st == MD_OK && it < times) {
-        double delta = pagerank_step(g, d, one_minus_d, tele, t_uniform, cur, nxt);
+        /* A node without mass adds exactly 0 only while every term is finite: a
+         * non-finite dangling mass (or strength, or damping) reaches every node. */
+        double dangling = sparse ? sparse_dangling(g, cur, r) : 0;
+        if (sparse && !isfinite(dangling)) sparse = false;
+        double delta = sparse ? sparse_step(g, d, one_minus_d, tele, dangling, cur, nxt, r)
+                              : pagerank_step(g, d, one_minus_d, tele, t_uniform, cur, nxt);
         double *t = cur; cur = nxt; nxt = t;
         it += 1;
         if (delta < threshold) break;
+        if (sparse && r->n_active > n / 8) sparse = false;
         double lam = watch(&cw, cur, it);
         if (lam == 1) break; /* a fixed point: every later step repeats it */
         if (lam > 0) {
@@ -412,10 +526,73 @@ md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *option
             st = MD_ERR_RANGE;
         }
     }
-    if (st == MD_OK && cur != scores) memcpy(scores, cur, n * sizeof(double));
     free(cw.snap);
+    if (r) {
+        free(r->next); free(r->bits);
+        r->next = NULL;
+        r->bits = NULL;
+        if (!sparse && r->want_active && st == MD_OK) { /* dense steps ran: the nodes with a score other than 0 */
+            if (!r->active) r->active = mdi_alloc_array(n, sizeof(uint32_t));
+            if (!r->active) st = MD_ERR_NOMEM;
+            r->n_active = 0;
+            MDI_AS_WRITTEN
+            for (size_t v = 0; st == MD_OK && v < n; v++)
+                if (cur[v] != 0) r->active[r->n_active++] = (uint32_t)v;
+        }
+    }
+    if (st == MD_OK && cur != scores) memcpy(scores, cur, n * sizeof(double));
     free(tele);
     free(other);
+    return st;
+}
+
+md_status md_graph_pagerank(const md_graph *g, const md_pagerank_options *options, double *scores) {
+    sparse_run r = {0};
+    md_status st = pagerank_run(g, options, scores, &r);
+    free(r.active);
+    return st;
+}
+
+md_status md_graph_pagerank_top(const md_graph *g, const md_pagerank_options *options, size_t k, bool skip_seeds,
+                                size_t *nodes, double *scores, size_t *count, size_t *reached) {
+    if (!g || !count || !reached) return MD_ERR_NULL;
+    if (MDI_BAD_IN(nodes, k) || MDI_BAD_IN(scores, k)) return MD_ERR_NULL;
+    *count = 0;
+    *reached = 0;
+    size_t n = g->n;
+    if (n == 0) return MD_OK;
+    double *all = mdi_alloc_array(n, sizeof(double));
+    bool *seed = mdi_calloc_array(n, sizeof(bool));
+    if (!all || !seed) { free(all); free(seed); return MD_ERR_NOMEM; }
+    sparse_run r = {0};
+    r.want_active = true;
+    md_status st = pagerank_run(g, options, all, &r);
+    if (st == MD_OK && options && options->has_seeds) /* a Map: a node's last weight decides */
+        for (size_t i = 0; i < options->n_seeds; i++)
+            if (options->seed_nodes[i] < n) seed[options->seed_nodes[i]] = options->seed_weights[i] > 0;
+    if (st == MD_OK) {
+        /* The top k by score desc, node asc (insertion into a sorted prefix). */
+        size_t c = 0;
+        for (size_t i = 0; i < r.n_active; i++) {
+            size_t v = r.active[i];
+            double x = all[v];
+            if (!(x > 0)) continue;
+            if (!seed[v]) (*reached)++;
+            if ((skip_seeds && seed[v]) || k == 0 || (c == k && !(x > scores[k - 1]))) continue;
+            size_t j = c == k ? k - 1 : c++;
+            while (j > 0 && x > scores[j - 1]) {
+                scores[j] = scores[j - 1];
+                nodes[j] = nodes[j - 1];
+                j--;
+            }
+            scores[j] = x;
+            nodes[j] = v;
+        }
+        *count = c;
+    }
+    free(r.active);
+    free(all);
+    free(seed);
     return st;
 }
 

@@ -9,10 +9,10 @@
 //   - an arm whose order carries no information says nothing: the salience arm lists only
 //     memories with a signal (an access, a positive outcome, a reinforcement) and is empty
 //     when the whole pool ties; the vector arm is empty when every embedding ties;
-//   - the lateral arm walks the edges link() made (sleep's similarity edges only repeat the
-//     vector arm: walking them lowered MRR on every corpus measured) and keeps its seeds,
-//     ranked by their own PageRank, so a neighbour the graph reaches ranks below the seeds
-//     that reach it;
+//   - the lateral arm is a short walk (LATERAL_STEPS) over the edges link() made (sleep's
+//     similarity edges only repeat the vector arm: walking them lowered MRR on every corpus
+//     measured), and keeps its seeds, ranked by PageRank with what the walk reaches (left out,
+//     the neighbours took the arm's first ranks and outranked the hits: man MRR 0.570 -> 0.531);
 //   - fusion "score" (the default) adds each arm's own score on [0, 1] times its weight:
 //     bm25 / the best bm25, (1 + cosine) / (1 + the best cosine) (cosine's least possible
 //     value, -1, as the floor), PageRank / the best, and (n - rank + 1) / n for salience. A
@@ -49,6 +49,14 @@ export const PRESETS = Object.freeze({
 export const PRESET_NAMES = Object.freeze(Object.keys(PRESETS));
 /** How the default composition adds its arms: their scores on [0, 1], or reciprocal ranks (with k). */
 export const FUSIONS = Object.freeze(["score", "rrf"]);
+/**
+ * The default composition's lateral walk: this many steps of personalized PageRank from the
+ * seeds (memhtml's runs to PageRank's own stopping rule). 1, 3, 5 and 100 steps ranked alike on
+ * every corpus measured (within 0.005 MRR@10 / nDCG@10); a short walk touches only the links
+ * near the hits, so its cost does not grow with the graph (the core steps over the nodes
+ * holding mass).
+ */
+export const LATERAL_STEPS = 3;
 /** The most candidates MMR reorders (its cost is window x window cosines). */
 export const MAX_WINDOW = 1000;
 /** The preset "memhtml" runs MMR over every candidate: limit x candidates cosines, at most this many. */
@@ -221,12 +229,11 @@ export async function collectArms(io, s, text, vector, lap = () => {}) {
  * Personalized PageRank from the seeds (weighted by their fused scores): the top `depth`
  * nodes by score desc, node order (= path order) asc; nothing when the walk reaches no node
  * besides the seeds; unreached nodes (score 0) left out, and
- * the seeds themselves unless `withSeeds` (the default composition keeps them: their own
- * PageRank orders them, and a neighbour ranks below the seeds that reach it instead of at the
- * top of the arm). { paths, scores }.
+ * the seeds themselves unless `withSeeds` (the default composition keeps them, ranked by their
+ * own PageRank with the rest, and walks LATERAL_STEPS steps). { paths, scores }.
  */
 function lateralTop(g, seeds, depth, withSeeds) {
-  const scores = g.pagerankScores({ seeds: new Map(seeds.map((x) => [x.path, x.score])) });
+  const scores = g.pagerankScores({ seeds: new Map(seeds.map((x) => [x.path, x.score])), ...(withSeeds ? { maxIterations: LATERAL_STEPS } : {}) });
   const seedSet = new Set(seeds.map((x) => x.path));
   const nodes = g.nodes;
   const top = [];

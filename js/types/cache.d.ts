@@ -389,6 +389,8 @@ export declare const PRESETS: { readonly default: PresetSettings; readonly memht
 export declare const MAX_LIMIT: 10000;
 export declare const MAX_DEPTH: 10000;
 export declare const MAX_WINDOW: 1000;
+/** Steps of the default composition's lateral walk (personalized PageRank's maxIterations). */
+export declare const LATERAL_STEPS: 3;
 export declare const DEFAULT_LIMITS: Required<CacheLimits>;
 export declare const MAX_QUERY_TERMS: 64;
 /** How many times a write runs again after another writer committed between its reads and its batch (onExternalChange "resync"). */

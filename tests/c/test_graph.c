@@ -223,6 +223,62 @@ static void test_properties(void) {
     }
 }
 
+/* md_graph_pagerank_top is md_graph_pagerank's answer, sorted and cut: scores
+ * > 0 by score desc then node asc, seeds left out on request, and how many
+ * nodes besides the seeds the walk reached. */
+static void test_pagerank_top(void) {
+    check_rng r = {7};
+    for (int round = 0; round < 80; round++) {
+        size_t n = 1 + rng_below(&r, 300), m = rng_below(&r, 2 * n);
+        rgraph rg = rgraph_make(&r, n, m, false);
+        md_graph *g = NULL;
+        CHECK(md_graph_new(rg.nodes, n, rg.edges, rg.m, &g) == MD_OK);
+        md_pagerank_options o;
+        md_pagerank_options_default(&o);
+        size_t seeds[4] = {rng_below(&r, n), rng_below(&r, n), rng_below(&r, n), n + 1};
+        double sw[4] = {rng_range(&r, 0.1, 2), round % 3 ? 0.5 : 0, rng_range(&r, 0.1, 2), 1};
+        o.has_seeds = round % 5 != 0; /* every fifth: the uniform walk */
+        o.seed_nodes = seeds; o.seed_weights = sw; o.n_seeds = 4;
+        o.max_iterations = round % 4 == 0 ? 100 : (double)(1 + round % 7);
+        bool seed[300] = {false};
+        for (size_t i = 0; i < 4; i++) if (o.has_seeds && seeds[i] < n) seed[seeds[i]] = sw[i] > 0;
+        double *all = malloc(n * sizeof(double)), *ts = malloc(n * sizeof(double));
+        size_t *tn = malloc(n * sizeof(size_t));
+        CHECK(md_graph_pagerank(g, &o, all) == MD_OK);
+        for (int skip = 0; skip < 2; skip++) {
+            size_t k = round % 2 ? n : 1 + rng_below(&r, 10), count = 99, reached = 99;
+            CHECK(md_graph_pagerank_top(g, &o, k, skip, tn, ts, &count, &reached) == MD_OK);
+            /* the expectation: every positive, eligible node, selection-sorted */
+            size_t want = 0, want_reached = 0;
+            for (size_t v = 0; v < n; v++) if (all[v] > 0 && !seed[v]) want_reached++;
+            CHECK(reached == want_reached);
+            bool *used = calloc(n, sizeof(bool));
+            for (size_t i = 0; i < k; i++) {
+                size_t best = SIZE_MAX;
+                for (size_t v = 0; v < n; v++) {
+                    if (used[v] || !(all[v] > 0) || (skip && seed[v])) continue;
+                    if (best == SIZE_MAX || all[v] > all[best]) best = v;
+                }
+                if (best == SIZE_MAX) break;
+                used[best] = true;
+                CHECK(i < count && tn[i] == best);
+                if (i < count) CHECK_SAME(ts[i], all[best]);
+                want++;
+            }
+            CHECK(count == want);
+            free(used);
+        }
+        size_t count = 9, reached = 9;
+        CHECK(md_graph_pagerank_top(g, &o, 0, false, NULL, NULL, &count, &reached) == MD_OK && count == 0);
+        CHECK(md_graph_pagerank_top(g, &o, 3, false, NULL, ts, &count, &reached) == MD_ERR_NULL);
+        CHECK(md_graph_pagerank_top(g, &o, 3, false, tn, ts, NULL, &reached) == MD_ERR_NULL);
+        CHECK(md_graph_pagerank_top(NULL, &o, 3, false, tn, ts, &count, &reached) == MD_ERR_NULL);
+        md_graph_free(g);
+        free(all); free(ts); free(tn);
+        rgraph_free(&rg);
+    }
+}
+
 static void test_label_propagation(void) {
     /* Two triangles joined by one weak edge, plus an isolated pair. */
     const char *nodes[] = {"a", "b", "c", "d", "e", "f", "x", "y"};
@@ -354,6 +410,7 @@ int main(void) {
     test_pagerank_values();
     test_seeds();
     test_properties();
+    test_pagerank_top();
     test_label_propagation();
     test_unending_counts();
     test_key_order();

@@ -5,6 +5,7 @@
 import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
 import { PRESETS, queryTerms } from "../../js/cache/index.js";
+import { LATERAL_STEPS } from "../../js/cache/compose.js";
 
 export const byPath = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 export const codePoints = (a, b) => { // SQLite's BINARY order of UTF-8 text: code point order
@@ -103,7 +104,7 @@ export async function byHand(cache, file, q) {
     if (seeds.length) {
       // the default composition walks the edges link() made; memhtml's every edge (sleep's similarity edges too)
       const edges = (await cache.edges()).filter((e) => !shared || e.origin === "link").map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
-      const pr = md.pagerank([...byP.keys()], edges, { seeds: new Map(seeds.map((s) => [s.path, s.score])) });
+      const pr = md.pagerank([...byP.keys()], edges, { seeds: new Map(seeds.map((s) => [s.path, s.score])), ...(shared ? { maxIterations: LATERAL_STEPS } : {}) });
       const seedSet = new Set(seeds.map((s) => s.path));
       // the default composition keeps the seeds in the lateral arm; memhtml's leaves them out
       const rows = [...pr].filter(([p, s]) => s > 0 && (shared || !seedSet.has(p))).sort((a, b) => b[1] - a[1] || byPath(a[0], b[0]))
