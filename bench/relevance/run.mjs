@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CACHE_MODULE, CORPORA, OUT, ROOT, evaluate, importCache, loadCorpus } from "./lib.mjs";
-import { BASELINES, CACHE_CONFIGS, cacheSystem, checkConfig } from "./systems.mjs";
+import { BASELINES, CACHE_CONFIGS, cacheSystem, cacheVector, checkConfig } from "./systems.mjs";
 
 const USAGE = `usage: node bench/relevance/run.mjs [--corpora=man,python,postgres] [--systems=a,b,cache:*] [--queries=N]
   [--split=test|tune] [--orama-queries=N] [--configs=file.json] [--config=JSON ...] [--rebuild] [--write-docs] [--per-query] [--label=TEXT]`;
@@ -118,26 +118,26 @@ async function main() {
       }
     };
     for (const sys of selected) await run(sys, sys.name === "orama" ? queries.slice(0, o.oramaQueries) : queries);
-    if (tuneWanted) {
-      const base = await (ctx.caches.get("false/false") ?? ctx.caches.set("false/false",
-        (await import("./lib.mjs")).openCorpusCache(corpus, { cacheModule: cacheMod })).get("false/false"));
-      if (typeof base.cache.tune !== "function") console.error(`relevance: ${name}: cache:tuned skipped: this cache module has no tune()`);
-      else {
-        const t = performance.now();
-        try {
-          const out = await base.cache.tune(corpus.queries.tune.map((q) => ({ text: q.text, vector: q.vector, relevant: q.relevant })), { seed: 1 });
-          const settings = out && typeof out === "object" && out.search && typeof out.search === "object" ? out.search : out;
-          const tuneMs = performance.now() - t;
-          console.error(`relevance: ${name}: tune() on ${corpus.queries.tune.length} tune queries, ${(tuneMs / 1000).toFixed(1)} s, returned ${JSON.stringify(out)}`);
-          const sys = cacheSystem({ name: "cache:tuned", search: settings, links: false, sleep: false });
-          const chose = out?.chose ? `chose ${out.chose}` : "";
-          const held = out?.heldOut?.tuned !== undefined ? `CV nDCG ${f3(out.heldOut.tuned)} vs ${f3(out.heldOut.baseline)}` : "";
-          await run(sys, queries, [`tune ${(tuneMs / 1000).toFixed(1)} s`, chose, held, o.split === "tune" ? "scored on its own training queries" : ""].filter(Boolean).join(", "));
-          rows[rows.length - 1].tuneResult = out;
-        } catch (e) {
-          console.error(`relevance: ${name}: cache:tuned failed: ${e?.stack ?? e}`);
-          rows.push({ system: "cache:tuned", error: String(e?.message ?? e), queries: queries.length });
-        }
+    // tune() on the tune split, then the test split searched with what it returned: on the cache as put, and with the links
+    for (const t of tuneWanted ? [{ name: "cache:tuned", links: false }, { name: "cache:tuned+links", links: true }] : []) {
+      const key = `${t.links}/false`;
+      if (!ctx.caches.has(key)) ctx.caches.set(key, (await import("./lib.mjs")).openCorpusCache(corpus, { links: t.links, cacheModule: cacheMod }));
+      const base = await ctx.caches.get(key);
+      if (typeof base.cache.tune !== "function") { console.error(`relevance: ${name}: ${t.name} skipped: this cache module has no tune()`); continue; }
+      const started = performance.now();
+      try {
+        const out = await base.cache.tune(corpus.queries.tune.map((q) => ({ text: q.text, vector: cacheVector(q.vector), relevant: q.relevant })), { seed: 1 });
+        const settings = out && typeof out === "object" && out.search && typeof out.search === "object" ? out.search : out;
+        const tuneMs = performance.now() - started;
+        console.error(`relevance: ${name}: ${t.name}: tune() on ${corpus.queries.tune.length} tune queries, ${(tuneMs / 1000).toFixed(1)} s, returned ${JSON.stringify(out)}`);
+        const sys = cacheSystem({ name: t.name, search: settings, links: t.links, sleep: false });
+        const chose = out?.chose ? `chose ${out.chose}` : "";
+        const held = out?.heldOut?.tuned !== undefined ? `CV nDCG ${f3(out.heldOut.tuned)} vs ${f3(out.heldOut.baseline)}` : "";
+        await run(sys, queries, [`tune ${(tuneMs / 1000).toFixed(1)} s`, chose, held, o.split === "tune" ? "scored on its own training queries" : ""].filter(Boolean).join(", "));
+        rows[rows.length - 1].tuneResult = out;
+      } catch (e) {
+        console.error(`relevance: ${name}: ${t.name} failed: ${e?.stack ?? e}`);
+        rows.push({ system: t.name, error: String(e?.message ?? e), queries: queries.length });
       }
     }
     for (const p of ctx.caches.values()) await (await p).cache.close();

@@ -110,15 +110,18 @@ const cosine = {
   },
 };
 
+/** A query vector as the cache takes it: an all-zero one (no known word to fold in) is no vector (search refuses zero vectors). */
+export const cacheVector = (v) => (v && v.some((x) => x !== 0) ? v : null);
+
 /**
  * The built-in cache configurations: { name, search (options for cache.search besides text, vector
  * and limit), links, sleep }. Weights are given for all four arms so they do not depend on the defaults.
  */
 export const CACHE_CONFIGS = [
   { name: "cache:defaults", search: {} },
-  { name: "cache:lexical", search: { weights: { lexical: 1, vector: 0, salience: 0, lateral: 0 }, lambda: 1 } },
-  { name: "cache:vector", search: { weights: { lexical: 0, vector: 1, salience: 0, lateral: 0 }, lambda: 1 } },
-  { name: "cache:lex+vec", search: { weights: { lexical: 1, vector: 1, salience: 0, lateral: 0 }, lambda: 1 } },
+  { name: "cache:lexical", search: { weights: { lexical: 1, vector: 0, salience: 0, lateral: 0 }, lambda: 1, duplicate: null } },
+  { name: "cache:vector", search: { weights: { lexical: 0, vector: 1, salience: 0, lateral: 0 }, lambda: 1, duplicate: null } },
+  { name: "cache:lex+vec", search: { weights: { lexical: 1, vector: 1, salience: 0, lateral: 0 }, lambda: 1, duplicate: null } },
   { name: "cache:all-lambda1", search: { lambda: 1 } },
   { name: "cache:defaults+links", search: {}, links: true },
   { name: "cache:defaults+sleep", search: {}, sleep: true },
@@ -153,7 +156,7 @@ export function cacheSystem(config) {
       if (sleepReport) notes.push(sleepNote(sleepReport, timings.sleep));
       return {
         indexMs: (timings.put ?? 0) + (timings.link ?? 0) + (timings.sleep ?? 0), note: notes.join("; "),
-        search: async (q) => (await cache.search({ ...config.search, text: q.text, vector: q.vector, limit: LIMIT })).map((h) => h.path),
+        search: async (q) => (await cache.search({ ...config.search, text: q.text, vector: cacheVector(q.vector), limit: LIMIT })).map((h) => h.path),
         // after sleep, labels on merged-away memories move to their keepers
         mapQuery: superseded?.size ? (q) => followMerges(q, superseded) : null,
         close: async () => {}, // closed by the runner with ctx.caches
