@@ -2,7 +2,7 @@
 // the drill-down drawer and export/import of settings. All computation happens in
 // worker.js (the memdomain wasm module); the views in ui/ only draw its answers.
 import { $, $$, download, el, put, tabKeys } from "./ui/dom.js";
-import { fromHash, get as getPath, normalize, set as setPath, tidy, toHash } from "./lib/settings.js";
+import { configure, fromHash, get as getPath, normalize, set as setPath, tidy, toHash } from "./lib/settings.js";
 import { snippet } from "./lib/snippet.js";
 import * as searchView from "./ui/search.js";
 import * as mmrView from "./ui/mmr.js";
@@ -17,17 +17,19 @@ const VIEWS = { search: searchView, mmr: mmrView, metrics: metricsView, graph: g
 const TABS = ["search", "mmr", "metrics", "graph", "retention", "merge", "data", "about"];
 const clone = (x) => JSON.parse(JSON.stringify(x));
 
-const fromUrl = fromHash(location.hash);
+// The view and the query come from the URL now; the settings once the worker has handed over
+// memdomain/cache's PRESETS (the search defaults), in main().
+const hash = new URLSearchParams(location.hash.replace(/^#/, ""));
+const urlQuery = hash.get("q");
 const state = {
-  settings: fromUrl.settings,
-  baseline: fromUrl.baseline,
-  view: TABS.includes(fromUrl.view) ? fromUrl.view : "search",
-  query: fromUrl.query ? (fromUrl.query.startsWith("text:") ? { text: fromUrl.query.slice(5) } : { id: fromUrl.query }) : null,
+  settings: null,
+  baseline: null,
+  view: TABS.includes(hash.get("view")) ? hash.get("view") : "search",
+  query: urlQuery ? (urlQuery.startsWith("text:") ? { text: urlQuery.slice(5) } : { id: urlQuery }) : null,
   past: [], future: [],
   committed: null,
 };
-state.committed = JSON.stringify(state.settings);
-const demo = (window.demo = { state, results: {}, busy: {}, timings: {}, ready: false, errors: [], problems: fromUrl.problems });
+const demo = (window.demo = { state, results: {}, busy: {}, timings: {}, ready: false, errors: [], problems: [] });
 
 // ------------------------------------------------------------------ worker
 
@@ -45,8 +47,11 @@ function setStatus(text, fraction, cls = "") {
 
 worker.onmessage = (ev) => {
   const m = ev.data;
-  if (m.type === "progress") return setStatus(m.text, m.fraction, m.fraction < 1 ? "busy" : "");
   const w = waiting.get(m.id);
+  if (m.type === "progress") {
+    w?.onProgress?.(m);
+    return setStatus(m.text, m.fraction, m.fraction < 1 ? "busy" : "");
+  }
   if (!w) return;
   waiting.delete(m.id);
   if (m.type === "error") w.reject(new Error(m.message));
@@ -57,10 +62,11 @@ worker.onerror = (e) => {
   demo.errors.push(String(e.message));
 };
 
-function call(op, params = {}) {
+/** Ask the worker; `onProgress` sees the request's progress messages ({ text, fraction, detail }). */
+function call(op, params = {}, onProgress = null) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
+    waiting.set(id, { resolve, reject, onProgress });
     worker.postMessage({ id, op, params });
   });
 }
@@ -152,6 +158,7 @@ function syncHistoryButtons() {
 }
 
 function pin() {
+  if (!demo.ready) return;
   state.baseline = clone(state.settings);
   showBaseline();
   writeUrl();
@@ -189,13 +196,17 @@ const ctx = {
 
 // What a collapsed control panel shows: the values in use.
 function controlSummaries() {
-  const s = state.settings, w = s.search.weights, t = tidy;
-  const search = `lexical ${t(w.lexical)} · vector ${t(w.vector)} · salience ${t(w.salience)} · lateral ${t(w.lateral)} · k ${t(s.search.k)} · depth ${s.search.depth} · seeds ${s.search.seeds} · limit ${s.search.limit}`;
+  const s = state.settings, q = s.search, w = q.weights, t = tidy;
+  const composition = q.preset === "memhtml" ? "preset memhtml" : `fusion ${q.fusion}`;
+  const search = `${composition} · lexical ${t(w.lexical)} · vector ${t(w.vector)} · salience ${t(w.salience)} · lateral ${t(w.lateral)}` +
+    `${q.k === undefined ? "" : ` · k ${t(q.k)}`} · depth ${q.depth} · seeds ${q.seeds} · limit ${q.limit}`;
+  const mmr = `λ ${t(q.lambda)} · limit ${q.limit}` + (q.preset === "memhtml" ? " · every candidate"
+    : ` · window ${q.window} · duplicate ${q.duplicate === null ? "off" : t(q.duplicate)}`);
   const p = s.retention.policy;
   const text = {
     search,
-    mmr: `λ ${t(s.search.lambda)} · limit ${s.search.limit} · rescale ${s.search.rescale ? "on" : "off"}`,
-    metrics: `${search} · λ ${t(s.search.lambda)}`,
+    mmr,
+    metrics: `${search} · ${mmr}`,
     graph: `damping ${t(s.graph.damping)} · maxIterations ${s.graph.maxIterations} · minCommunitySize ${s.graph.minCommunitySize}`,
     retention: Object.keys(p).length ? `tuned: ${Object.keys(p).join(", ")}` : "the design's policy",
     merge: `floor ${t(s.merge.floor)} · threshold ${t(s.merge.threshold)} · maxPairs ${s.merge.maxPairs}`,
@@ -209,8 +220,9 @@ function controlSummaries() {
 const runners = {};
 function refresh() {
   const v = VIEWS[state.view];
+  if (!demo.ready) return;
   controlSummaries();
-  if (!demo.ready || !v) return;
+  if (!v) return;
   runners[state.view]();
   if (drillView.isOpen()) drillView.refresh(ctx);
 }
@@ -274,10 +286,10 @@ function exported() {
     memdomainWorkbench: 1,
     dataset: { name: ctx.summary.name, memories: ctx.summary.memories, now: new Date(ctx.summary.now).toISOString() },
     settings: clone(state.settings),
-    search: (({ rescale, ...s }) => s)(state.settings.search),
+    search: clone(state.settings.search),
     retentionPolicy: state.settings.retention.policy,
     notes: {
-      search: "memdomain/cache search() options (weights, k, depth, seeds, lambda, limit)" + (state.settings.search.rescale ? "; rescale: relevance rescaled to [0, 1] before MMR (the snippet applies it)" : ""),
+      search: "memdomain/cache search() options as they are (preset, fusion, weights, k, depth, lambda, seeds, window, duplicate, limit; what the composition does not take is absent)",
       retentionPolicy: "the second argument of scoreRetention / options.policy of scoreRetentionMany",
       graph: "PageRank (damping, maxIterations) and labelPropagation (minCommunitySize) options",
       merge: "neighbour floor for topNeighborPairs; threshold and maxPairs for mergeOutcomes",
@@ -331,7 +343,9 @@ function about(design) {
     s.note ? p(`How it was made: ${s.note}`) : null,
     s.source === "example" ? p("The synthetic example's embeddings are not from a model, and its relevance labels are the memories generated for each query's topic and sub-topic: good for seeing how the settings behave, not for choosing them. Load your own data in the Data tab.") : null,
     el("h3", { text: "Definitions" }),
-    p(`Search is memdomain/cache's search(): four arms (lexical, vector, salience, lateral), each a ranked list of up to depth paths; fuseArms adds weight / (rank + k) per hit (k = ${design.RRF_K} by default), fuseLateral folds in the lateral arm (personalized PageRank seeded by the fused top hits), rankFused orders the candidates and applyMmr picks limit of them.`),
+    p("Search is memdomain/cache's own search, read through its explain(): the page draws the hits, each arm's ranked list, the fused ranks, the window MMR reordered and its order exactly as the cache computed them, and computes no ranking itself. Four arms (lexical: FTS5 bm25; vector: exact cosine; salience: access, outcome, reinforcement; lateral: personalized PageRank seeded by the fused top hits), each up to depth deep."),
+    p(`The default composition (preset "default", chosen by measurement): tied items share a rank, an arm that carries no information lists nothing, the lateral arm keeps its seeds; fusion "score" adds weight × each arm's score on [0, 1] (fusion "rrf" adds weight / (rank + k) instead); MMR reorders a window of the best candidates on relevance normalised by the cache (fused score / the best), so λ weighs [0, 1] against cosine's [0, 1]; near-duplicates above the duplicate threshold are skipped. Preset "memhtml" is memhtml's composition: reciprocal-rank fusion with k (${design.RRF_K} by default), fuseLateral for the graph walk, applyMmr over every candidate on the raw fused scores (λ ${design.MMR_LAMBDA}).`),
+    p("Fit to my labels (Metrics) runs the cache's tune() on the labelled queries in the worker: cross-validated coordinate ascent on nDCG, fitted settings against the pinned ones, both scored on held-out queries."),
     p("Retention scores every memory with scoreRetentionMany under the policy the Retention tab edits; PageRank and bridge counts come from the memory graph with the Communities tab's settings. Merges runs topNeighborPairs over the embeddings and mergeOutcomes over the pairs, older memory kept."),
     el("h3", { text: "Third-party code" }),
     p("The force layout is d3-force (ISC license, © Mike Bostock), bundled into build/demo/ with its LICENSE; nothing is fetched from a CDN."),
@@ -375,11 +389,6 @@ async function main() {
     d.open = !narrow.matches;
   }
   narrow.addEventListener("change", () => { for (const d of $$(".controls")) d.open = !narrow.matches; });
-  showBaseline();
-  if (demo.problems.length) {
-    $("#problems").hidden = false;
-    $("#problems").textContent = `Not used from the URL: ${demo.problems.join("; ")}`;
-  }
   let init;
   try {
     init = await call("init", { base: new URL("./", location.href).href });
@@ -387,6 +396,18 @@ async function main() {
     setStatus(`could not start: ${e.message.split("\n")[0]}`, 0, "error");
     demo.errors.push(e.message);
     return;
+  }
+  // the search defaults are memdomain/cache's PRESETS: only now can the URL's settings be read
+  configure(init.result.presets);
+  const fromUrl = fromHash(location.hash);
+  state.settings = fromUrl.settings;
+  state.baseline = fromUrl.baseline;
+  state.committed = JSON.stringify(state.settings);
+  demo.problems = fromUrl.problems;
+  showBaseline();
+  if (demo.problems.length) {
+    $("#problems").hidden = false;
+    $("#problems").textContent = `Not used from the URL: ${demo.problems.join("; ")}`;
   }
   ctx.design = init.result.design;
   demo.summary = ctx.summary = init.result.summary;

@@ -7,7 +7,8 @@
 //   await b.load()                        // { memories, edges } stored from an earlier visit, or null
 //   await b.replace(memories, edges, onProgress)   // the new dataset, persisted
 //   await b.importBytes(bytes)            // a SQLite file as the new dataset: { memories, edges }
-//   await b.searchArms(query)             // memdomain/cache's searchArms: { lexical, vector, salience, lateral, seeds }
+//   await b.explain(query, paths)         // memdomain/cache's explain(): { hits, paths, trace } (what search() returns, and why)
+//   await b.tune(labelled, options)       // memdomain/cache's tune(): settings fitted to labelled queries
 //   await b.exportBytes()                 // the SQLite file
 //   await b.readSide(name) / b.writeSide(name, text)   // small side files (queries, labels, meta) in OPFS
 //
@@ -114,7 +115,8 @@ export async function openBackend(md) {
       return contents();
     },
 
-    searchArms: (query) => cache.searchArms(query),
+    explain: (query, paths) => cache.explain(query, paths),
+    tune: (labelled, options) => cache.tune(labelled, options),
     exportBytes: () => cache.exportBytes(),
     readSide: (name) => readFile(dir, name),
     writeSide: (name, text) => writeFile(dir, name, text),

@@ -1,9 +1,10 @@
 // The workbench's compute worker: owns the wasm instance, the dataset and the backend
 // (backend.js: where the memories live, how the arms are read), and answers one
-// request at a time. Every number it returns comes from the memdomain package:
-// fusion, MMR, similarities, PageRank, communities, bridges, retention scores and
-// bands, merge stages and veto reasons. JavaScript here gathers inputs, counts,
-// sorts for display and computes the ranking metrics against the labels.
+// request at a time. Every number it returns comes from the memdomain package: the
+// search (memdomain/cache's explain(): arms, fusion, MMR, hits) and its tuning (tune()),
+// similarities, PageRank, communities, bridges, retention scores and bands, merge stages
+// and veto reasons. JavaScript here gathers inputs, counts, sorts for display and
+// computes the ranking metrics against the labels.
 import * as md from "./build/demo/memdomain.js";
 import { forceLink, forceManyBody, forceSimulation, forceX, forceY } from "./build/demo/d3-force.js";
 import { openBackend } from "./backend.js";
@@ -20,8 +21,8 @@ let D = null; // the dataset and everything derived from it once
 let version = 0; // bumps with every dataset change (cache keys)
 const cache = new Map(); // small LRU of computed results
 
-function progress(id, text, fraction) {
-  postMessage({ type: "progress", id, text, fraction });
+function progress(id, text, fraction, detail = null) {
+  postMessage({ type: "progress", id, text, fraction, detail });
 }
 
 function remember(key, make) {
@@ -162,44 +163,40 @@ async function queryOf(q) {
   return { id: null, text, vector: null, relevant: null, vectorNote: "typed text has no vector here (import queries with vectors): the vector arm is empty" };
 }
 
-/** memdomain/cache's search, step by step, keeping what the views show. */
+/** A labelled query's relevant paths (what explain() is asked about), or none. */
+const relevantPaths = (q) => (q.relevant ? Object.keys(q.relevant) : []);
+
+/**
+ * memdomain/cache's own answer for a query under search settings `s`: explain() gives the
+ * hits and the whole pipeline (each arm's ranked hits, the seeds, the fused candidates, the
+ * window MMR saw and MMR's order, the duplicates skipped) and why each relevant path was or
+ * was not returned. The page draws that and computes nothing of the ranking itself; only
+ * MMR's penalty per pick (the greatest cosine to what MMR placed before it) is recomputed
+ * from the vectors, for display.
+ */
 async function search(q, s) {
+  const paths = relevantPaths(q);
   const key = `search|${version}|${q.id ?? `text:${q.text}`}|${JSON.stringify(s)}`;
   if (cache.has(key)) return cache.get(key);
-  const arms = await B.searchArms({ text: q.text, vector: q.vector, weights: s.weights, k: s.k, depth: s.depth, seeds: s.seeds });
-  const w = s.weights;
-  const hits = (paths) => paths.map((path, i) => ({ path, rank: i + 1 }));
-  let fused = md.fuseArms([hits(arms.lexical), hits(arms.vector), hits(arms.salience)], [w.lexical, w.vector, w.salience], s.k);
-  fused = md.fuseLateral(fused, arms.lateral, w.lateral, s.k);
-  const ranked = md.rankFused(fused);
-  // MMR over every fused candidate with its vector, as memdomain/cache does; optionally on
-  // relevance rescaled to [0, 1] (the page's option, not the reference's arithmetic)
-  let lo = Infinity, hi = -Infinity;
-  for (const r of ranked) { lo = Math.min(lo, r.score); hi = Math.max(hi, r.score); }
-  const rel = (x) => (s.rescale ? (hi > lo ? (x - lo) / (hi - lo) : 1) : x);
-  const cands = ranked.map((r) => {
-    const e = D.memories[D.byPath.get(r.path)]?.embedding;
-    return e ? { path: r.path, score: rel(r.score), vector: e } : { path: r.path, score: rel(r.score) };
-  });
-  const picked = md.applyMmr(cands, s.limit, s.lambda);
-  const fusedRank = new Map(ranked.map((r, i) => [r.path, i + 1]));
-  const rankIn = Object.fromEntries(ARMS.map((a) => [a, new Map(arms[a].map((p, i) => [p, i + 1]))]));
-  const rows = picked.map((c, i) => {
+  const x = await B.explain({ text: q.text, vector: q.vector, ...s }, paths);
+  const t = x.trace, lambda = t.settings.lambda;
+  const inWindow = new Map(t.window.map((w, i) => [w.path, { fusedRank: i + 1, relevance: w.relevance }]));
+  const place = new Map(t.order.map((p, i) => [p, i + 1]));
+  const vec = (p) => D.memories[D.byPath.get(p)]?.embedding ?? null;
+  const rows = x.hits.map((h, i) => {
+    const w = inWindow.get(h.path) ?? { fusedRank: null, relevance: null };
+    const at = place.get(h.path) ?? null, v = vec(h.path);
     let penalty = 0, nearest = null;
-    if (c.vector) for (let j = 0; j < i; j++) {
-      if (!picked[j].vector) continue;
-      const sim = md.cosine(c.vector, picked[j].vector);
-      if (nearest === null || sim > penalty) { penalty = sim; nearest = picked[j].path; }
+    if (v && at) for (let j = 0; j < at - 1; j++) {
+      const u = vec(t.order[j]);
+      if (!u) continue;
+      const sim = md.cosine(v, u);
+      if (nearest === null || sim > penalty) { penalty = sim; nearest = t.order[j]; }
     }
-    const report = {};
-    for (const a of ARMS) {
-      const rank = rankIn[a].get(c.path);
-      report[a] = rank === undefined || !(w[a] > 0) ? null : { rank, contribution: md.rrfScore(rank, w[a], s.k) };
-    }
-    return { path: c.path, order: i + 1, fused: fused.get(c.path), fusedRank: fusedRank.get(c.path), relevance: c.score,
-      penalty: i === 0 ? 0 : penalty, nearest, mmr: s.lambda * c.score - (1 - s.lambda) * (i === 0 ? 0 : penalty), arms: report };
+    return { path: h.path, order: i + 1, fused: h.score, fusedRank: w.fusedRank, relevance: w.relevance, mmrPlace: at, penalty, nearest,
+      mmr: w.relevance === null ? null : lambda * w.relevance - (1 - lambda) * penalty, arms: h.arms };
   });
-  const out = { rows, arms, ranked: ranked.length, scale: { lo, hi }, seeds: arms.seeds, fused };
+  const out = { rows, trace: t, explained: x.paths };
   cache.set(key, out);
   if (cache.size > 48) cache.delete(cache.keys().next().value);
   return out;
@@ -207,30 +204,47 @@ async function search(q, s) {
 
 const memInfo = (path) => {
   const m = D.memories[D.byPath.get(path)];
-  return { path, gist: m.gist, type: m.type };
+  return m ? { path, gist: m.gist, type: m.type } : { path, gist: "(not in the dataset)", type: "" };
 };
+
+/** What the Search and MMR views draw of one search: the hits, the arms' tops, the window and MMR's order, the relevant paths lost. */
+function shapeSearch(x, q, windowRows = 60) {
+  if (!x) return null;
+  const t = x.trace;
+  const picked = new Map(x.rows.map((r) => [r.path, r.order]));
+  const place = new Map(t.order.map((p, i) => [p, i + 1]));
+  return {
+    rows: x.rows.map((y) => ({ ...y, ...memInfo(y.path) })),
+    settings: t.settings, candidates: t.candidates, seeds: t.seeds.map((s) => ({ ...s, ...memInfo(s.path) })),
+    armTop: Object.fromEntries(ARMS.map((a) => [a, t.arms[a].slice(0, 5).map((h) => ({ ...h, ...memInfo(h.path) }))])),
+    armSizes: Object.fromEntries(ARMS.map((a) => [a, t.arms[a].length])),
+    window: t.window.slice(0, windowRows).map((w, i) => ({ ...w, ...memInfo(w.path), fusedRank: i + 1, mmrPlace: place.get(w.path) ?? null,
+      picked: picked.get(w.path) ?? null, duplicateOf: t.duplicates[w.path] ?? null })),
+    windowSize: t.window.length, ordered: t.order.length,
+    relevance: t.window.reduce((a, w) => ({ lo: Math.min(a.lo, w.relevance), hi: Math.max(a.hi, w.relevance) }), { lo: t.window.length ? Infinity : 0, hi: 0 }),
+    duplicates: Object.entries(t.duplicates).map(([path, of]) => ({ ...memInfo(path), of })),
+    // the relevant paths it lost, best fused first (those no arm found last)
+    lost: x.explained.filter((p) => p.lostAt !== null).map((p) => ({ ...p, ...memInfo(p.path), grade: q.relevant?.[p.path] ?? null }))
+      .sort((a, b) => (a.fused?.rank ?? Infinity) - (b.fused?.rank ?? Infinity) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+  };
+}
 
 async function searchView({ query, settings, baseline }) {
   const q = await queryOf(query);
   const cur = await search(q, settings.search);
   const bas = baseline ? await search(q, baseline.search) : null;
-  const shape = (x) => {
-    if (!x) return null;
-    const { fused, ...r } = x; // the full score map stays in the worker
-    return { ...r, rows: r.rows.map((y) => ({ ...y, ...memInfo(y.path) })),
-      armTop: Object.fromEntries(ARMS.map((a) => [a, r.arms[a].slice(0, 5).map((p) => memInfo(p))])),
-      armSizes: Object.fromEntries(ARMS.map((a) => [a, r.arms[a].length])) };
-  };
   const metrics = q.relevant ? {
     current: evaluate([q], { [q.id]: cur.rows.map((r) => r.path) }, settings.search.limit).rows[0] ?? null,
     baseline: bas ? evaluate([q], { [q.id]: bas.rows.map((r) => r.path) }, baseline.search.limit).rows[0] ?? null : null,
     relevant: q.relevant,
   } : null;
-  return { query: { id: q.id, text: q.text, hasVector: !!q.vector, vectorNote: q.vectorNote }, current: shape(cur), baseline: shape(bas), metrics };
+  return { query: { id: q.id, text: q.text, hasVector: !!q.vector, vectorNote: q.vectorNote }, current: shapeSearch(cur, q), baseline: shapeSearch(bas, q), metrics };
 }
 
+const labelledQueries = () => D.queries.filter((q) => q.relevant && Object.keys(q.relevant).length);
+
 async function metricsView({ settings, baseline }, id) {
-  const labelled = D.queries.filter((q) => q.relevant && Object.keys(q.relevant).length);
+  const labelled = labelledQueries();
   const lists = async (s, part) => {
     const out = {};
     for (const [i, q] of labelled.entries()) {
@@ -243,6 +257,26 @@ async function metricsView({ settings, baseline }, id) {
   const bas = baseline ? evaluate(labelled, await lists(baseline, 1), baseline.search.limit) : null;
   return { labelled: labelled.length, queries: D.queries.length, current: cur, baseline: bas,
     texts: Object.fromEntries(labelled.map((q) => [q.id, q.text])) };
+}
+
+/**
+ * memdomain/cache's tune() on the dataset's labelled queries: cross-validated coordinate ascent
+ * on mean nDCG@limit (seed 1), against `baseline` (search settings of the default composition;
+ * the cache's defaults when null). Progress goes to the page as it comes.
+ */
+async function tuneView({ baseline, limit }, id) {
+  const labelled = labelledQueries().map((q) => ({ text: q.text, vector: q.vector ?? null, relevant: q.relevant }));
+  const onProgress = (p) => {
+    const f = p.phase === "read" ? 0.3 * (p.done / Math.max(1, p.total)) : 0.3 + 0.7 * (p.done / Math.max(1, p.total));
+    progress(id, p.phase === "read" ? `tune: reading the arms of ${p.done} of ${p.total} labelled queries` : `tune: fit ${p.done} of ${p.total} (each fold, then all)`, f, p);
+  };
+  const options = { seed: 1, limit, onProgress };
+  if (baseline) {
+    const { limit: _, ...b } = baseline;
+    options.baseline = b;
+  }
+  const r = await B.tune(labelled, options);
+  return { ...r, labelled: labelled.length, limit, seed: 1 };
 }
 
 // ------------------------------------------------------------------ graph
@@ -283,7 +317,7 @@ async function graphView({ settings, baseline, query, mode }) {
   let seeds = [], personal = null;
   if (mode === "personalized") {
     const q = await queryOf(query);
-    seeds = (await search(q, settings.search)).seeds;
+    seeds = (await search(q, settings.search)).trace.seeds;
     if (seeds.length) {
       const pr = D.graph.pagerankScores({ damping: settings.graph.damping, maxIterations: settings.graph.maxIterations,
         seeds: new Map(seeds.map((s) => [s.path, s.score])) });
@@ -465,21 +499,19 @@ async function drill({ path, settings, baseline, query }) {
   const m = D.memories[i];
   const q = await queryOf(query);
   const side = async (s) => {
-    const r = await search(q, s.search);
+    // explain() for this memory: which arm found it at which rank, its contribution, the seed,
+    // fused rank, MMR place, duplicate and the step that lost it
+    const x = await B.explain({ text: q.text, vector: q.vector, ...s.search }, [path]);
+    const why = x.paths[0], t = x.trace;
     const arms = {};
     for (const a of ARMS) {
-      const rank = r.arms[a].indexOf(path) + 1;
-      arms[a] = { rank: rank || null, contribution: rank && s.search.weights[a] > 0 ? md.rrfScore(rank, s.search.weights[a], s.search.k) : null };
+      const h = t.arms[a].find((y) => y.path === path);
+      arms[a] = { rank: why.arms[a]?.rank ?? null, contribution: why.arms[a]?.contribution ?? null, score: h?.score ?? null, listed: t.arms[a].length };
     }
     if (q.vector && m.embedding) arms.vector.raw = md.cosine(q.vector, m.embedding);
     arms.salience.raw = `${m.accessCount} accesses, outcome ${m.outcomeScore ?? "none"}, ${m.reinforcementCount} reinforcements`;
-    const seedsMap = r.seeds.length ? new Map(r.seeds.map((x) => [x.path, x.score])) : null;
-    if (seedsMap) {
-      const pr = D.graph.pagerankScores({ seeds: seedsMap });
-      arms.lateral.raw = pr[D.nodeIndex.get(path)];
-      arms.lateral.seed = seedsMap.has(path);
-    }
-    const hit = r.rows.find((x) => x.path === path);
+    const seedsMap = t.seeds.length ? new Map(t.seeds.map((x) => [x.path, x.score])) : null;
+    if (seedsMap) arms.lateral.raw = D.graph.pagerankScores({ seeds: seedsMap })[D.nodeIndex.get(path)];
     const ret = scored(s);
     const G = graphFor(s.graph);
     const pol = s.retention.policy;
@@ -489,8 +521,8 @@ async function drill({ path, settings, baseline, query }) {
       signals: md.SIGNAL_NAMES.map((n) => ({ name: n, value: ret.signals[n][i], weight: weights[n], product: ret.signals[n][i] * weights[n] })),
     };
     return {
-      arms, fused: r.fused.get(path) ?? null,
-      fusedRank: hit?.fusedRank ?? null, order: hit?.order ?? null, retention,
+      explain: why, settings: t.settings, window: t.window.length, candidates: t.candidates, hits: x.hits.length, arms,
+      seed: why.seed, seeds: t.seeds.length, retention,
       graph: { pagerank: G.rank[i], community: G.community[i] >= 0 ? G.communities[G.community[i]] : null, bridges: G.bridge[i] },
     };
   };
@@ -525,7 +557,7 @@ const OPS = {
       if (!r.ok) throw new Error(`the synthetic example did not load: ${r.errors.join("; ")}`);
     }
     progress(id, "ready", 1);
-    return { design: designTables(), summary: summary(), restored };
+    return { design: designTables(), presets: md.PRESETS, summary: summary(), restored };
   },
   async importFiles({ files }, id) {
     return importFiles(id, files);
@@ -542,6 +574,7 @@ const OPS = {
   search: searchView,
   mmr: searchView,
   metrics: metricsView,
+  tune: tuneView,
   graph: graphView,
   layout: (_, id) => layout(id),
   retention: retentionView,

@@ -5,7 +5,11 @@
 //     into build/demo-test/, none wider than the window (scrollWidth), arrow keys between tabs;
 //  2. imports a small JSONL corpus with labels (generated here), pins a baseline, changes a
 //     weight and checks the rank-change marks and the nDCG values against the same search and
-//     the same metrics computed here in Node; refuses crossing thresholds and marks bad input;
+//     the same metrics computed here in Node; the page's list equals memdomain/cache's search()
+//     in Node for the default composition (both fusions) and preset "memhtml"; "Fit to my
+//     labels" runs tune() with progress and shows the held-out scores tune() gives in Node; the
+//     drill-down says where a relevant memory was lost, as explain() does in Node; refuses
+//     crossing thresholds and marks bad input;
 //  3. reloads: the same settings (from the URL) and the same memories (from OPFS);
 //  4. exports the settings and runs the exported snippet in Node next to the exported data:
 //     the same scores as the page; the exported SQLite file imports back with the same results.
@@ -18,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { rng } from "../js/rng.js";
 import * as md from "../../js/index.js";
-import { openMemoryCache } from "../../js/cache/index.js";
+import { PRESETS, openMemoryCache } from "../../js/cache/index.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const OUT = join(ROOT, "build/demo-test");
@@ -94,10 +98,9 @@ const nodeCache = await openMemoryCache();
 await nodeCache.put(FX.memories);
 await nodeCache.link(FX.edges);
 
+// The page's search settings are search()'s options as they are.
 async function nodeSearch(q, s) {
-  const { rescale, ...options } = s;
-  assert.equal(rescale, false);
-  return (await nodeCache.search({ text: q.query, vector: q.vector ?? null, ...options })).map((h) => ({ path: h.path, fused: h.score }));
+  return (await nodeCache.search({ text: q.query, vector: q.vector ?? null, ...s })).map((h) => ({ path: h.path, fused: h.score }));
 }
 
 // Metrics written independently of web-demo/lib/metrics.js.
@@ -244,10 +247,10 @@ try {
   const bench = {};
   const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
   for (const [view, selector, values] of [
-    ["search", "#ctl-search-weights-vector", [0.2, 0.4, 0.6, 0.8, 1.2, 1.4, 1.6, 1.8, 1]],
+    ["search", "#ctl-search-weights-vector", [0.2, 0.4, 0.6, 0.8, 1.2, 1.4, 1.6, 1.8, PRESETS.default.weights.vector]],
     ["retention", "#rw-recency", [0.05, 0.1, 0.15, 0.2, 0.3, 0.35, 0.4, 0.45, 0.25]],
     ["graph", "#ctl-graph-damping", [0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 0.95, 0.99, 0.85]],
-    ["metrics", "#ctl-metrics-search-weights-salience", [0, 0.25, 0.75, 1, 1.5, 2, 0.1, 0.3, 0.5]],
+    ["metrics", "#ctl-metrics-search-weights-salience", [0, 0.5, 0.75, 1, 1.5, 2, 0.1, 0.3, PRESETS.default.weights.salience]],
   ]) {
     await tab(view);
     const t0 = await count(view);
@@ -256,9 +259,12 @@ try {
     bench[view] = { median: Math.round(median(ts)), max: Math.round(Math.max(...ts)), n: ts.length };
   }
   console.log(`# settings change -> view redrawn (ms, the synthetic example, ${await demo("window.demo.summary.memories")} memories): ${JSON.stringify(bench)}`);
-  await check("each change is one recomputation, and the changes undo back to the start", async () => {
+  await check("each change is one recomputation; the search defaults are memdomain/cache's PRESETS.default", async () => {
     for (const [op, b] of Object.entries(bench)) assert.equal(b.n, 9, op);
-    assert.deepEqual((await demo("window.demo.state.settings")).search.weights, { lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 });
+    const { limit, ...search } = (await demo("window.demo.state.settings")).search;
+    assert.equal(limit, 10);
+    const { k, ...preset } = PRESETS.default; // k is not a setting of fusion "score": the cache refuses it there
+    assert.deepEqual(search, { preset: "default", ...JSON.parse(JSON.stringify(preset)) });
   });
 
   await check("merges: a vetoed pair is marked and names the tokens that decided it, as the core's predicates say", async () => {
@@ -311,9 +317,11 @@ try {
     await page.click("#pin");
     baseSettings = await demo("window.demo.state.baseline");
     assert.deepEqual(baseSettings, await demo("window.demo.state.settings"));
-    await setBox("#ctl-search-weights-lexical", 0, "search");
+    // salience 2: under the default composition this moves k1's nDCG (lexical 0 no longer does: all
+    // 13 kafka memories are relevant and the vector arm alone returns 10 of them)
+    await setBox("#ctl-search-weights-salience", 2, "search");
     const cur = await demo("window.demo.state.settings");
-    assert.equal(cur.search.weights.lexical, 0);
+    assert.equal(cur.search.weights.salience, 2);
     const q = FX.queries[0];
     const [eb, ec] = [await nodeSearch(q, baseSettings.search), await nodeSearch(q, cur.search)];
     assert.notDeepEqual(ec.map((x) => x.path), eb.map((x) => x.path), "the weight changes the ranking");
@@ -353,6 +361,98 @@ try {
     assert.ok(Math.abs(m.baseline.mean.ndcg - sumB / labelled.length) < 1e-12);
     assert.equal(await page.locator("#metrics-table tr.mean td[data-key=ndcg]").textContent(), (sumC / labelled.length).toFixed(3));
     assert.equal(m.current.rows.length, 3, "the unlabelled query is left out");
+  });
+
+  await check("the page's list is memdomain/cache's search() in Node: default (fusion score and rrf) and preset memhtml", async () => {
+    await tab("search");
+    const q = FX.queries[0];
+    const lists = {};
+    const pageList = () => page.$$eval("#search-lists ol[data-side=current] li", (lis) => lis.map((li) => [li.dataset.path, Number(li.dataset.score)]));
+    const choose = async (selector, value) => {
+      const n = await count("search");
+      await page.selectOption(selector, value);
+      await nextResult("search", n);
+    };
+    for (const [preset, fusion] of [["memhtml", null], ["default", null], ["default", "rrf"]]) {
+      if (preset !== (await demo("window.demo.state.settings.search.preset"))) await choose("#ctl-search-preset", preset);
+      if (fusion) await choose("#ctl-search-fusion", fusion);
+      const s = (await demo("window.demo.state.settings")).search;
+      const P = PRESETS[preset], name = `${preset}${fusion ? `/${fusion}` : ""}`;
+      // the page holds exactly what search() takes for that composition, defaults from PRESETS
+      assert.equal(s.preset, preset);
+      assert.deepEqual(s.weights, { ...P.weights }, name);
+      assert.equal(s.lambda, P.lambda, name);
+      assert.equal("k" in s, preset === "memhtml" || fusion === "rrf", `${name}: k is held only where the cache takes it`);
+      assert.equal("window" in s && "duplicate" in s && "fusion" in s, preset === "default", name);
+      assert.equal(await page.locator("#ctl-search-k").isDisabled(), !("k" in s), `${name}: the k box`);
+      if (!("k" in s)) assert.match(await page.locator('.ctl[data-path="search.k"] .note.off').first().textContent(), /applies to fusion "rrf" only/);
+      const expected = await nodeSearch(q, s);
+      lists[name] = await pageList();
+      assert.deepEqual(lists[name], expected.map((x) => [x.path, x.fused]), `${name}: paths and scores`);
+      assert.equal(lists[name].length, s.limit);
+    }
+    assert.notDeepEqual(lists.memhtml, lists.default, "the two compositions rank differently here");
+    assert.notDeepEqual(lists["default/rrf"], lists.default, "the two fusions rank differently here");
+    await choose("#ctl-search-fusion", "score");
+    assert.equal("k" in (await demo("window.demo.state.settings")).search, false);
+  });
+
+  await check("fit to my labels: tune() in the worker with progress; the held-out scores are tune()'s in Node; apply", async () => {
+    await tab("metrics");
+    // a pinned baseline that is not the defaults: the fit must start from it and beat it
+    await setBox("#ctl-metrics-search-weights-vector", 0.1, "metrics");
+    await page.click("#pin");
+    await page.click("#undo");
+    const pinned = (await demo("window.demo.state.baseline")).search;
+    assert.equal(pinned.weights.vector, 0.1);
+    await page.click("#fit-run");
+    await page.waitForFunction(() => window.demo.results.tune || document.querySelector("#fit-error"), null, { timeout: 120000 });
+    assert.equal(await page.locator("#fit-error").count(), 0);
+    const r = await demo("window.demo.results.tune");
+    const progress = await demo("window.demo.fitProgress");
+    for (const phase of ["read", "fit"]) {
+      const ps = progress.filter((p) => p.phase === phase);
+      assert.ok(ps.length > 0, `${phase} progress reached the page`);
+      assert.equal(ps.at(-1).done, ps.at(-1).total, `${phase} progress ends complete`);
+    }
+    assert.ok(progress.findIndex((p) => p.phase === "fit") > progress.findLastIndex((p) => p.phase === "read"), "read, then fit");
+    const labelled = FX.queries.filter((x) => x.relevant).map((x) => ({ text: x.query, vector: x.vector, relevant: x.relevant }));
+    const { limit, ...baseline } = pinned; // the pinned baseline is what the fit must beat
+    const node = await nodeCache.tune(labelled, { seed: 1, limit, baseline });
+    assert.notEqual(node.heldOut.baseline, (await nodeCache.tune(labelled, { seed: 1, limit })).heldOut.baseline, "the baseline matters here");
+    assert.deepEqual(r.heldOut, node.heldOut);
+    assert.deepEqual(r.fitted, node.fitted);
+    assert.equal(r.chose, node.chose);
+    assert.equal(await page.locator("#fit-scores [data-metric=fitted] b").textContent(), node.heldOut.tuned.toFixed(3));
+    assert.equal(await page.locator("#fit-scores [data-metric=baseline] b").textContent(), node.heldOut.baseline.toFixed(3));
+    assert.equal(await page.locator("#fit-chose").getAttribute("data-chose"), node.chose);
+    const n = await count("metrics");
+    await page.click("#fit-apply");
+    await nextResult("metrics", n);
+    assert.deepEqual((await demo("window.demo.state.settings")).search, { ...node.fitted, limit });
+    await page.click("#undo");
+  });
+
+  await check("drill-down: a relevant memory that was not returned says where it was lost, as explain() does in Node", async () => {
+    await tab("search");
+    await setBox("#ctl-search-limit", 3, "search");
+    const q = FX.queries[0];
+    const s = (await demo("window.demo.state.settings")).search;
+    const why = await nodeCache.explain({ text: q.query, vector: q.vector, ...s }, q.relevant);
+    // best fused first, then by path: the page's order
+    const lost = why.paths.filter((p) => p.lostAt !== null)
+      .sort((a, b) => (a.fused?.rank ?? Infinity) - (b.fused?.rank ?? Infinity) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    assert.ok(lost.length > 0 && lost[0].lostAt === "limit", "the fixture loses a relevant memory at the limit");
+    assert.deepEqual(await page.$$eval("#search-lost li", (lis) => lis.map((li) => [li.dataset.path, li.dataset.lost])), lost.map((p) => [p.path, p.lostAt]));
+    await page.click("#search-lost li");
+    await page.waitForFunction((p) => window.demo.results.drill?.memory.path === p && document.querySelector("#drill-lost"), lost[0].path, { timeout: 30000 });
+    const d = await demo("window.demo.results.drill");
+    assert.deepEqual(d.current.explain, lost[0]);
+    assert.equal(await page.locator("#drill-lost b").textContent(),
+      `lost at the limit: fused rank ${lost[0].fused.rank}, window ${why.trace.window.length}, limit 3`);
+    assert.ok(d.baseline, "the baseline side is there too");
+    await page.click("#drill-close");
+    await setBox("#ctl-search-limit", 10, "search");
   });
 
   await check("comparing: the views with a baseline at 1440x900 and 390x844 (screenshots), nothing wider than the window", async () => {
@@ -453,9 +553,11 @@ try {
     await page.click("#drill-close");
     // the exported JSON imports back: undo to the design, then import
     await page.click("#export-btn");
-    await page.fill("#import-settings-text", JSON.stringify({ ...json, settings: { ...json.settings, search: { ...json.settings.search, k: 30 } } }));
+    await page.fill("#import-settings-text", JSON.stringify({ ...json, settings: { ...json.settings,
+      search: { ...json.settings.search, preset: "default", fusion: "rrf", k: 30, rescale: true } } }));
     await page.click("#import-settings-apply");
     assert.equal((await demo("window.demo.state.settings")).search.k, 30);
+    assert.match(await page.locator("#import-msg").textContent(), /search\.rescale is no longer a setting/, "a setting the page dropped is named");
     assert.equal((await demo("window.demo.state.settings")).retention.policy.weights.episodic.recency, 0.2);
     await page.click("#export-close");
     // the SQLite file (memdomain/cache's database) imports back, with the queries beside it

@@ -1,7 +1,7 @@
 // What the demo's worker imports (bundled into build/demo/memdomain.js): the memdomain package and
-// memdomain/cache in ONE module graph, so the cache and the worker share one wasm instance; and
-// the official SQLite WebAssembly build, which the backend hands to the cache (and whose OPFS
-// pool it uses to start a database afresh).
+// memdomain/cache in ONE module graph, so the cache and the worker share one wasm instance (with
+// the cache's PRESETS, the page's search defaults); and the official SQLite WebAssembly build,
+// which the backend hands to the cache (and whose OPFS pool it uses to start a database afresh).
 export * from "../../js/index.js";
-export { openMemoryCache } from "../../js/cache/index.js";
+export { PRESETS, openMemoryCache } from "../../js/cache/index.js";
 export { default as sqlite3InitModule } from "@sqlite.org/sqlite-wasm";

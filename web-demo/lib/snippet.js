@@ -1,22 +1,23 @@
 // The exported code: a Node ES module that runs as printed next to the Data tab's
 // exports (memories.jsonl, queries.jsonl) and gives the page's scores with the tuned
-// values: memdomain/cache search() per query, and scoreRetentionMany under the policy
-// with PageRank and bridges from the memory graph.
+// values: memdomain/cache search() per query with the page's search settings exactly as
+// the page holds them (they are search()'s options), and scoreRetentionMany under the
+// policy with PageRank and bridges from the memory graph.
 
 const j = (x) => JSON.stringify(x, null, 2).replace(/\n/g, "\n");
 
 export function snippet(settings, summary) {
-  const { rescale, ...search } = settings.search;
+  const search = settings.search;
   const graph = settings.graph;
   const lines = [
     `// memdomain settings tuned in the workbench on "${summary.name}" (${summary.memories} memories).`,
     "// Runs as printed with Node 20+, next to memories.jsonl and queries.jsonl from the workbench's Data tab:",
     "//   npm install memdomain @sqlite.org/sqlite-wasm && node tuned.mjs",
     'import { readFileSync } from "node:fs";',
-    `import { Graph, scoreRetentionMany${rescale ? ", applyMmr" : ""} } from "memdomain";`,
+    'import { Graph, scoreRetentionMany } from "memdomain";',
     'import { openMemoryCache } from "memdomain/cache";',
     "",
-    "// memdomain/cache search() options",
+    "// memdomain/cache search() options (preset, fusion, weights, k, depth, lambda, seeds, window, duplicate, limit)",
     `export const search = ${j(search)};`,
     "// the second argument of scoreRetention (options.policy of scoreRetentionMany)",
     `export const policy = ${j(settings.retention.policy)};`,
@@ -32,26 +33,8 @@ export function snippet(settings, summary) {
     "await cache.link(edges);",
     "",
     'for (const q of read("queries.jsonl")) {',
-  ];
-  if (!rescale) {
-    lines.push(
-      "  const hits = await cache.search({ text: q.query, vector: q.vector, ...search });",
-      "  console.log(JSON.stringify({ query: q.id, hits: hits.map((h) => [h.path, h.score]) }));",
-    );
-  } else {
-    lines.push(
-      "  // the fused ranking without MMR (lambda 1 returns it in order), then MMR on relevance rescaled to [0, 1]",
-      "  const ranked = await cache.search({ text: q.query, vector: q.vector, ...search, lambda: 1, limit: 10000 });",
-      "  let lo = Infinity, hi = -Infinity;",
-      "  for (const h of ranked) { lo = Math.min(lo, h.score); hi = Math.max(hi, h.score); }",
-      "  const vectors = new Map((await cache.get(ranked.map((h) => h.path))).map((m) => [m.path, m.embedding]));",
-      "  const fused = new Map(ranked.map((h) => [h.path, h.score]));",
-      "  const picked = applyMmr(ranked.map((h) => ({ path: h.path, score: hi > lo ? (h.score - lo) / (hi - lo) : 1,",
-      "    ...(vectors.get(h.path) ? { vector: vectors.get(h.path) } : {}) })), search.limit, search.lambda);",
-      "  console.log(JSON.stringify({ query: q.id, hits: picked.map((c) => [c.path, fused.get(c.path)]) }));",
-    );
-  }
-  lines.push(
+    "  const hits = await cache.search({ text: q.query, vector: q.vector, ...search });",
+    "  console.log(JSON.stringify({ query: q.id, hits: hits.map((h) => [h.path, h.score]) }));",
     "}",
     "",
     "// retention under the tuned policy",
@@ -74,6 +57,6 @@ export function snippet(settings, summary) {
     "g.free();",
     "await cache.close();",
     "",
-  );
+  ];
   return lines.join("\n");
 }

@@ -71,15 +71,26 @@ export const moveMark = (m) => el("span", { class: `move ${m.kind}`, "data-move"
  * A numeric setting as a slider plus a box for exact values. `ctx.value(path)` reads it,
  * `ctx.set(path, v, commit)` applies a valid value (commit: the move is finished, so it
  * goes into undo history and the URL). A value the box cannot use is marked and ignored.
+ * `off(settings)` says why the setting does not apply now (the control is disabled and
+ * says so), or null.
  */
-export function numberControl(ctx, path, label, { step = 0.01, min, max, toSlider, fromSlider, sliderStep, note, scope } = {}) {
+export function numberControl(ctx, path, label, { step = 0.01, min, max, toSlider, fromSlider, sliderStep, note, scope, off } = {}) {
   const f = FIELDS[path];
   const lo = min ?? f.lo, hi = max ?? f.hi;
   const id = `ctl-${scope ? `${scope}-` : ""}${path.replaceAll(".", "-")}`;
   const range = el("input", { id: `${id}-range`, type: "range", min: toSlider ? 0 : lo, max: toSlider ? 1000 : hi, step: toSlider ? 1 : (sliderStep ?? step), "aria-label": `${label} (slider)` });
   const box = el("input", { id, type: "number", min: f.lo, max: f.hi, step: "any", inputmode: "decimal", class: "num" });
   const msg = el("span", { class: "msg", role: "alert" });
+  const offNote = el("p", { class: "note off" });
   const show = (v) => {
+    const why = off?.(ctx.settings()) ?? null;
+    range.disabled = box.disabled = why !== null;
+    offNote.textContent = why ?? "";
+    offNote.hidden = why === null;
+    if (why !== null || v === undefined || v === null) {
+      if (document.activeElement !== box) box.value = "";
+      return;
+    }
     range.value = toSlider ? toSlider(v) : v;
     if (document.activeElement !== box) box.value = tidy(v);
   };
@@ -112,9 +123,13 @@ export function numberControl(ctx, path, label, { step = 0.01, min, max, toSlide
   box.addEventListener("change", () => {
     if (box.getAttribute("aria-invalid") !== "true") ctx.set(path, get(ctx.settings(), path), true);
   });
-  box.addEventListener("blur", () => { if (box.getAttribute("aria-invalid") !== "true") box.value = tidy(get(ctx.settings(), path)); });
+  box.addEventListener("blur", () => {
+    if (box.getAttribute("aria-invalid") === "true") return;
+    const v = get(ctx.settings(), path);
+    box.value = v === undefined || v === null || off?.(ctx.settings()) ? "" : tidy(v);
+  });
   const wrap = el("div", { class: "ctl", "data-path": path },
-    el("label", { for: id, text: label }), range, box, msg, note ? el("p", { class: "note", text: note }) : null);
+    el("label", { for: id, text: label }), range, box, msg, offNote, note ? el("p", { class: "note", text: note }) : null);
   wrap.sync = sync;
   wrap.fail = fail;
   sync();
