@@ -26,7 +26,7 @@ import {
 } from "./validate.js";
 
 export { adapterFor, betterSqlite3Adapter, d1Adapter, sqliteWasmAdapter };
-export { ARMS, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
+export { ARMS, GIST_WEIGHT, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
 export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
 
 export const SCHEMA_VERSION = 1;

@@ -389,6 +389,8 @@ export declare const PRESETS: { readonly default: PresetSettings; readonly memht
 export declare const MAX_LIMIT: 10000;
 export declare const MAX_DEPTH: 10000;
 export declare const MAX_WINDOW: 1000;
+/** The default composition's lexical arm weighs a word in the gist this many times a word in the body. */
+export declare const GIST_WEIGHT: 3;
 /** Steps of the default composition's lateral walk (personalized PageRank's maxIterations). */
 export declare const LATERAL_STEPS: 3;
 export declare const DEFAULT_LIMITS: Required<CacheLimits>;
