@@ -47,7 +47,7 @@ import {
 // The workers entry.
 import { tileBounds, createNeighborPool, topNeighborPairsParallel, type NeighborPool } from "memdomain/workers";
 import {
-  openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, d1Adapter, adapterFor,
+  openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor,
   SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
   type StoredEdge, type SleepReport, type Progress,
@@ -225,7 +225,8 @@ const cacheConstants: [number, readonly string[], number, number, number] = [SCH
 const safe: string = ftsQuery("deploy \"rollback\" NEAR(x)");
 const terms: string[] = queryTerms("Deploy the rollback");
 const order: number = salienceOrder([3, null, 0], [2, 0.5, 1]);
-const adapters: ((db: never) => CacheAdapter)[] = [sqliteWasmAdapter as never, betterSqlite3Adapter, d1Adapter, adapterFor as never];
+const adapters: ((db: never) => CacheAdapter)[] = [sqliteWasmAdapter as never, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor as never];
+const onFile: Promise<MemoryCache> = openMemoryCache({ path: "memories.db", driver: "node:sqlite" });
 const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 2 }).then(async (cache: MemoryCache) => {
   const put: { inserted: number; replaced: number } = await cache.put([{ path: "a", gist: "g", body: "b", type: "semantic",
     embedding: new Float32Array([1, 0]), createdAt: new Date(0) }], { onProgress: (p: Progress) => void p.done });
@@ -254,7 +255,7 @@ export const used = [ready, readyFrom, exportsSync, exportsSync2, loaded, sim, d
   names, actions, episodic, halfLives, retentionConstants, halfLife, weightSum, band, recency, batchScores, batchActions,
   recencyColumn, reprieved, graphConstants, ranks, bridges, handleRuns, mergeConstants, joined, divergent, reasons,
   stage, decisions, components, members, frame, frames, title, chosen, view, top, rankedPairs, packedPairs, merged,
-  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, safe, terms, order, adapters, cacheRun];
+  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, safe, terms, order, adapters, onFile, cacheRun];
 
 // Issue 12 item 8: memoryType offers the six types and still takes any string;
 // an MmrCandidate's vector may be a Float32Array.
