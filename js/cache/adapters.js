@@ -268,11 +268,22 @@ let sqlitePromise = null;
 export function loadSqliteWasm(init) {
   if (init) return Promise.resolve(typeof init === "function" ? init() : init);
   if (!sqlitePromise) {
+    // sqlite-wasm publishes every release since 3.42 as a -buildN prerelease and tags 3.41.2 "latest", so a
+    // peer range cannot name them (npm admits a prerelease only for its own x.y.z): the peer is "*", the
+    // install line names the tested build, and an older build is refused here
+    const tested = "@sqlite.org/sqlite-wasm@3.54.1-build1";
     sqlitePromise = import("@sqlite.org/sqlite-wasm").then((m) => m.default({ print: () => {}, printErr: () => {} }))
       .catch((e) => {
         sqlitePromise = null;
-        throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm could not be loaded (npm install @sqlite.org/sqlite-wasm, ` +
+        throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm could not be loaded (npm install ${tested}, ` +
           `or pass { db } or { sqlite3 }): ${e?.message ?? e}`);
+      })
+      .then((sqlite3) => {
+        if (!(sqlite3.version?.libVersionNumber >= 3050000)) {
+          sqlitePromise = null;
+          throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm ${sqlite3.version?.libVersion} is older than 3.50 (npm install ${tested})`);
+        }
+        return sqlite3;
       });
   }
   return sqlitePromise;
@@ -313,9 +324,9 @@ async function fileDriver(driver) {
     new Database(":memory:").close(); // the native addon loads here: one built for another runtime throws now, not on the file
     return (path) => betterSqlite3Adapter(new Database(path));
   } catch (e) {
-    throw new TypeError(driver ? `openMemoryCache: options.driver "better-sqlite3" could not be loaded (npm install better-sqlite3@12): ${e?.message ?? e}`
+    throw new TypeError(driver ? `openMemoryCache: options.driver "better-sqlite3" could not be loaded (npm install better-sqlite3@12.9.0): ${e?.message ?? e}`
       : "openMemoryCache: a file path outside browsers needs node:sqlite (Node >= 22.5, Deno >= 2.2) or better-sqlite3 " +
-        `(npm install better-sqlite3@12): ${e?.message ?? e}`);
+        `(npm install better-sqlite3@12.9.0): ${e?.message ?? e}`);
   }
 }
 
