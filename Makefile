@@ -2,9 +2,9 @@
 #
 #   make            native library, both wasm builds, a ready-to-import js/
 #   make test       every test (installs what is missing first)
-#   make demo       build everything and serve the demo on http://127.0.0.1:$(PORT)
+#   make demo       build everything and serve the demo on http://$(HOST):$(PORT) (127.0.0.1:8080)
 #   make bench      benchmarks against plain-JavaScript baselines
-#   make deps       install missing apt and npm packages (idempotent)
+#   make deps       install missing apt packages, Node 22 and 24, npm packages (idempotent)
 #   make clean      remove build/
 #
 # Build output goes under build/ only.
@@ -16,6 +16,7 @@ SHELL := /bin/bash
 
 BUILD   := build
 PORT    ?= 8080
+HOST    ?= 127.0.0.1
 
 CC      ?= cc
 CLANG   ?= clang-14
@@ -189,7 +190,7 @@ test: deps
 
 demo: deps demo-assets
 	$(MAKE) all
-	node web-demo/serve.mjs --port $(PORT)
+	node web-demo/serve.mjs --port $(PORT) --host $(HOST)
 
 bench: all node_modules/.deps-npm
 	node bench/run.mjs
