@@ -73,11 +73,12 @@ test-readme: $(RT_DIR)/.setup
 
 # Node 22 and 24 (make deps fetches them into build/node/) beside the machine's Node,
 # one after the other: the Jest suites whose subject depends on the runtime (the cache
-# with node:sqlite as its file driver, loading, workers, the golden files), the golden
+# with node:sqlite as its file driver, loading, workers, the golden files, the runtime's
+# own NFC and lowercasing on every code point), the golden
 # and corpus hashes of the installed package (equal to the machine's Node's), every
 # snippet of the documents installed as printed, and the cache scenario (memory, file).
 # `node` and `npm` on PATH are that Node's.
-NODE_VERSION_SUITES := cache cache-compose golden.clang workers init-errors
+NODE_VERSION_SUITES := cache cache-compose golden.clang workers init-errors unicode
 NODE_VERSION_MAJORS := $(foreach v,$(NODE_VERSIONS),$(firstword $(subst ., ,$(v))))
 .PHONY: test-node-versions
 test-node-versions: $(RT_DIR)/.setup $(BUILD)/memdomain.emcc.wasm test-runtime-node
