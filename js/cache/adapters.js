@@ -263,27 +263,31 @@ export function adapterFor(db, sqlite3) {
     "a Cloudflare D1 binding, a better-sqlite3 Database, a node:sqlite DatabaseSync or an @sqlite.org/sqlite-wasm oo1 DB");
 }
 
+// sqlite-wasm publishes every release since 3.42 as a -buildN prerelease and tags 3.41.2 "latest", so a peer
+// range cannot name them (npm admits a prerelease only for its own x.y.z): the peer is "*", the install line
+// names the tested build, and a build older than 3.50 is refused here, given or loaded.
+const TESTED_SQLITE_WASM = "@sqlite.org/sqlite-wasm@3.54.1-build1";
+function recentEnough(sqlite3) {
+  if (!(sqlite3?.version?.libVersionNumber >= 3050000))
+    throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm ${sqlite3?.version?.libVersion ?? "(no version)"} is older than 3.50 ` +
+      `(npm install ${TESTED_SQLITE_WASM})`);
+  return sqlite3;
+}
+
 let sqlitePromise = null;
 /** The official SQLite WebAssembly build, loaded once (dynamically: only when no `db` is given). */
 export function loadSqliteWasm(init) {
-  if (init) return Promise.resolve(typeof init === "function" ? init() : init);
+  if (init) return Promise.resolve(typeof init === "function" ? init() : init).then(recentEnough);
   if (!sqlitePromise) {
-    // sqlite-wasm publishes every release since 3.42 as a -buildN prerelease and tags 3.41.2 "latest", so a
-    // peer range cannot name them (npm admits a prerelease only for its own x.y.z): the peer is "*", the
-    // install line names the tested build, and an older build is refused here
-    const tested = "@sqlite.org/sqlite-wasm@3.54.1-build1";
     sqlitePromise = import("@sqlite.org/sqlite-wasm").then((m) => m.default({ print: () => {}, printErr: () => {} }))
       .catch((e) => {
-        sqlitePromise = null;
-        throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm could not be loaded (npm install ${tested}, ` +
+        throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm could not be loaded (npm install ${TESTED_SQLITE_WASM}, ` +
           `or pass { db } or { sqlite3 }): ${e?.message ?? e}`);
       })
-      .then((sqlite3) => {
-        if (!(sqlite3.version?.libVersionNumber >= 3050000)) {
-          sqlitePromise = null;
-          throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm ${sqlite3.version?.libVersion} is older than 3.50 (npm install ${tested})`);
-        }
-        return sqlite3;
+      .then(recentEnough)
+      .catch((e) => {
+        sqlitePromise = null;
+        throw e;
       });
   }
   return sqlitePromise;

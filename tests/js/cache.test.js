@@ -354,6 +354,15 @@ describe("hostile input: clear errors naming the field, nothing written, nothing
     }
   });
 
+  test("a sqlite-wasm older than 3.50 (the registry's latest tag is 3.41.2) is refused with the install line", async () => {
+    const old = { version: { libVersion: "3.41.2", libVersionNumber: 3041002 } };
+    for (const sqlite3 of [old, () => old, {}]) {
+      const err = await openMemoryCache({ sqlite3 }).catch((e) => e);
+      expect([err instanceof TypeError, err.message]).toEqual([true,
+        expect.stringMatching(/^openMemoryCache: @sqlite\.org\/sqlite-wasm (3\.41\.2|\(no version\)) is older than 3\.50 \(npm install @sqlite\.org\/sqlite-wasm@3\.54\.1-build1\)$/)]);
+    }
+  });
+
   test("options: unknown names, a closed cache, bytes that are not a database", async () => {
     await expect(openMemoryCache({ pth: ":memory:" })).rejects.toThrow(/openMemoryCache: options\.pth is not a known option/);
     await expect(openMemoryCache({ bytes: new Uint8Array(100).fill(7) })).rejects.toThrow(RangeError);
