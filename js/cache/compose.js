@@ -2,22 +2,27 @@
 // both built only from memdomain's public functions (fuseArms, fuseLateral, rankFused,
 // applyMmr, cosine):
 //
-// "default", chosen by measurement on real corpora (docs/RELEVANCE.md):
+// "default", its settings chosen by measurement on real corpora (docs/RELEVANCE.md):
 //   - tied items share a rank (equal bm25, equal cosine, equal salience signals, equal
 //     PageRank score take the rank of the first of them), so a tie-break by path is never
 //     read as evidence;
 //   - an arm whose order carries no information says nothing: the salience arm lists only
 //     memories with a signal (an access, a positive outcome, a reinforcement) and is empty
 //     when the whole pool ties; the vector arm is empty when every embedding ties;
+//   - the lateral arm keeps its seeds, ranked by their own PageRank, so a neighbour the
+//     graph reaches ranks below the seeds that reach it;
+//   - RRF with k = 5 and the vector arm at 0.4: on every corpus measured the lexical arm is
+//     the stronger one, and a flat k lets the weaker arm reorder the lexical top;
 //   - MMR sees relevance on one scale: each candidate's fused score divided by the best,
 //     so lambda weighs [0, 1] against cosine's [0, 1]; it reorders a window of the best
-//     `window` candidates (at least `limit`), not the whole pool;
-//   - a near-duplicate of a hit already shown (cosine above `duplicate`, by default the
-//     threshold at which sleep merges) is skipped.
+//     `window` candidates (at least `limit`), not the whole pool. lambda is 1 by default
+//     (every lambda below 1 measured lost relevance);
+//   - a near-duplicate of a hit already shown (cosine above `duplicate`, 0.99: the same
+//     memory stored twice) is skipped.
 // "memhtml", the composition as memhtml's retrieval writes it (kept for compatibility):
-//   positions as ranks (ties broken by path), the lateral arm folded with fuseLateral,
-//   applyMmr over every fused candidate on the raw RRF scores.
-import { MMR_LAMBDA, NEAR_DUPLICATE_THRESHOLD, RRF_K, cosine, fuseArms, fuseLateral, rankFused, rrfScore } from "../index.js";
+//   positions as ranks (ties broken by path), the lateral arm without its seeds folded with
+//   fuseLateral, applyMmr over every fused candidate on the raw RRF scores.
+import { MMR_LAMBDA, RRF_K, cosine, fuseArms, fuseLateral, rankFused, rrfScore } from "../index.js";
 import { queryTerms } from "./lexical.js";
 import { byPath, known, num, obj, rangeError } from "./validate.js";
 
@@ -26,8 +31,8 @@ export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
 /** The compositions and their settings. `default` is what search does unless `preset` says otherwise. */
 export const PRESETS = Object.freeze({
   default: Object.freeze({
-    weights: Object.freeze({ lexical: 1, vector: 0.5, salience: 0.5, lateral: 0.5 }),
-    k: 60, depth: 50, lambda: 0.9, seeds: 5, window: 30, duplicate: NEAR_DUPLICATE_THRESHOLD,
+    weights: Object.freeze({ lexical: 1, vector: 0.4, salience: 0.25, lateral: 0.25 }),
+    k: 5, depth: 50, lambda: 1, seeds: 5, window: 30, duplicate: 0.99,
   }),
   memhtml: Object.freeze({
     weights: Object.freeze({ lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 }),
@@ -173,7 +178,7 @@ export function buildArms(io, s, raw, lap = () => {}, ppr = null) {
       const key = ppr && JSON.stringify([depth, out.seeds]);
       let top = ppr?.get(key);
       if (!top) {
-        top = lateralTop(res.graph(), out.seeds, depth);
+        top = lateralTop(res.graph(), out.seeds, depth, shared);
         ppr?.set(key, top);
       }
       out.lateral = shared ? sharedRanks(top.paths, (i) => top.scores[i] === top.scores[i - 1]) : positional(top.paths);
@@ -191,17 +196,19 @@ export async function collectArms(io, s, text, vector, lap = () => {}) {
 
 /**
  * Personalized PageRank from the seeds (weighted by their fused scores): the top `depth`
- * nodes by score desc, node order (= path order) asc; unreached nodes (score 0) and the
- * seeds themselves left out. { paths, scores }.
+ * nodes by score desc, node order (= path order) asc; unreached nodes (score 0) left out, and
+ * the seeds themselves unless `withSeeds` (the default composition keeps them: their own
+ * PageRank orders them, and a neighbour ranks below the seeds that reach it instead of at the
+ * top of the arm). { paths, scores }.
  */
-function lateralTop(g, seeds, depth) {
+function lateralTop(g, seeds, depth, withSeeds) {
   const scores = g.pagerankScores({ seeds: new Map(seeds.map((x) => [x.path, x.score])) });
   const seedSet = new Set(seeds.map((x) => x.path));
   const nodes = g.nodes;
   const top = [];
   for (let i = 0; i < scores.length; i++) {
     const v = scores[i];
-    if (!(v > 0) || (top.length === depth && !(v > scores[top[depth - 1]])) || seedSet.has(nodes[i])) continue;
+    if (!(v > 0) || (top.length === depth && !(v > scores[top[depth - 1]])) || (!withSeeds && seedSet.has(nodes[i]))) continue;
     let j = top.length === depth ? top.length - 1 : top.length;
     while (j > 0 && v > scores[top[j - 1]]) {
       top[j] = top[j - 1];

@@ -428,7 +428,9 @@ class MemoryCache {
    * "absent" (no such memory), "superseded" (merged away by sleep), "arms" (no arm found it),
    * "fusion" (ranked below the MMR window), "limit" (in the window, below the limit, not
    * lifted by MMR), "mmr" (within the limit by fusion, pushed out by MMR), "duplicate"
-   * (skipped as a near-duplicate of a hit shown above it).
+   * (skipped as a near-duplicate of a hit shown above it). `trace` is the whole pipeline: the
+   * resolved settings, each arm's hits ({ path, rank }), the seeds, how many candidates fusion
+   * ranked, the window MMR saw ({ path, score, relevance }), MMR's order and the duplicates.
    */
   explain(query, paths) {
     const fn = "explain";
@@ -463,7 +465,16 @@ class MemoryCache {
           mmr: mmrRank.get(path) ?? null, duplicateOf: f.duplicates.get(path) ?? null, lostAt,
         };
       });
-      return { hits, paths: explained };
+      const best = f.ranked.length ? f.ranked[0].score : 0;
+      const trace = {
+        settings: (({ text, vector, timings, ...rest }) => rest)(q),
+        arms: Object.fromEntries(ARMS.map((a) => [a, arms[a]])), seeds: arms.seeds, candidates: f.ranked.length,
+        window: f.ranked.slice(0, f.window).map((r) => ({
+          path: r.path, score: r.score, relevance: q.preset === "memhtml" ? r.score : best > 0 ? r.score / best : 0,
+        })),
+        order: f.order, duplicates: Object.fromEntries(f.duplicates),
+      };
+      return { hits, paths: explained, trace };
     });
   }
 

@@ -59,7 +59,7 @@ const setAt = (s, key, v) => (key.startsWith("weights.") ? { ...s, weights: { ..
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /** The labelled queries, checked: [{ text, vector, relevant: Map(path -> grade > 0) }]. */
-function checkLabelled(fn, labelled, limits, dim) {
+export function checkLabelled(fn, labelled, limits, dim) {
   list(fn, "labelled", labelled);
   if (labelled.length < 2) throw rangeError(fn, "labelled", `has ${labelled.length} queries; tuning needs at least 2`);
   return labelled.map((q, i) => {
@@ -99,34 +99,8 @@ export async function tune(io, fn, labelled, options, limits) {
   delete baseQuery.vector;
   const base = querySettings(fn, { ...baseQuery, limit, preset: "default" }, "options.baseline");
 
-  // Each query's lexical and vector reads, once, at the deepest depth any setting asks for.
-  const deepest = Math.min(MAX_DEPTH, Math.max(base.depth, ...TUNE_GRID.depth));
-  const all = { ...base, weights: Object.fromEntries(ARMS.map((a) => [a, 1])) };
-  const raws = [];
-  for (const [i, q] of qs.entries()) {
-    raws.push(await retrieve(io, all, q.text, q.vector, deepest, undefined, true));
-    if (i % 8 === 7) progress({ phase: "read", done: i + 1, total: qs.length });
-  }
-  progress({ phase: "read", done: qs.length, total: qs.length });
-
-  const ppr = new Map();
-  let evaluations = 0;
-  const scoreOf = (s, i) => ndcg(fold(io, s, buildArms(io, s, raws[i], undefined, ppr)).picked.map((h) => h.path), qs[i].relevant, limit);
-  const memo = new Map();
-  const scores = (s, ids) => {
-    const key = JSON.stringify(s);
-    let per = memo.get(key);
-    if (!per) memo.set(key, (per = new Map()));
-    return ids.map((i) => {
-      let v = per.get(i);
-      if (v === undefined) {
-        v = scoreOf(s, i);
-        per.set(i, v);
-        evaluations++;
-      }
-      return v;
-    });
-  };
+  const ev = await evaluator(io, qs, base, limit, progress);
+  const scores = ev.scores;
 
   // Folds: a seeded shuffle of the query indices, dealt round-robin.
   const order = qs.map((_, i) => i);
@@ -189,7 +163,42 @@ export async function tune(io, fn, labelled, options, limits) {
       ({ preset: "default", weights: { ...w }, k: kk, depth: d, lambda: l, seeds: sd2, window: wi, duplicate: du }))(final),
     heldOut: { tuned: mean(tunedScore), baseline: mean(baseScore), difference, standardError, folds: nFolds, queries: qs.length },
     train: mean(scores(settings, qs.map((_, i) => i))),
-    evaluations,
+    evaluations: ev.evaluations(),
   };
+}
+
+/**
+ * Score settings on checked labelled queries: { hits(s, i) (the search's paths for query i under
+ * settings s), scores(s, ids) (nDCG@limit per query, memoized), evaluations() }. Each query's
+ * lexical and vector reads happen once, at the deepest depth any setting asks for.
+ */
+export async function evaluator(io, qs, base, limit, progress = () => {}) {
+  const deepest = Math.min(MAX_DEPTH, Math.max(base.depth, ...TUNE_GRID.depth));
+  const all = { ...base, weights: Object.fromEntries(ARMS.map((a) => [a, 1])) };
+  const raws = [];
+  for (const [i, q] of qs.entries()) {
+    raws.push(await retrieve(io, all, q.text, q.vector, deepest, undefined, true));
+    if (i % 8 === 7) progress({ phase: "read", done: i + 1, total: qs.length });
+  }
+  progress({ phase: "read", done: qs.length, total: qs.length });
+  const ppr = new Map();
+  let evaluations = 0;
+  const hits = (s, i) => fold(io, s, buildArms(io, s, raws[i], undefined, ppr)).picked.map((h) => h.path);
+  const memo = new Map();
+  const scores = (s, ids) => {
+    const key = JSON.stringify(s);
+    let per = memo.get(key);
+    if (!per) memo.set(key, (per = new Map()));
+    return ids.map((i) => {
+      let v = per.get(i);
+      if (v === undefined) {
+        v = ndcg(hits(s, i), qs[i].relevant, limit);
+        per.set(i, v);
+        evaluations++;
+      }
+      return v;
+    });
+  };
+  return { hits, scores, evaluations: () => evaluations };
 }
 

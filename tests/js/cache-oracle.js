@@ -87,7 +87,8 @@ export async function byHand(cache, file, q) {
       const edges = (await cache.edges()).map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
       const pr = md.pagerank([...byP.keys()], edges, { seeds: new Map(seeds.map((s) => [s.path, s.score])) });
       const seedSet = new Set(seeds.map((s) => s.path));
-      const rows = [...pr].filter(([p, s]) => s > 0 && !seedSet.has(p)).sort((a, b) => b[1] - a[1] || byPath(a[0], b[0]))
+      // the default composition keeps the seeds in the lateral arm; memhtml's leaves them out
+      const rows = [...pr].filter(([p, s]) => s > 0 && (shared || !seedSet.has(p))).sort((a, b) => b[1] - a[1] || byPath(a[0], b[0]))
         .slice(0, depth).map(([path, s]) => ({ path, s }));
       lateral = ranked(rows, shared, (a, b) => a.s === b.s);
     }

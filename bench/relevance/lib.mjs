@@ -1,0 +1,59 @@
+// The relevance harness as a module (bench/relevance; issue 24): corpora, metrics, and the cache
+// opened on a corpus, for scripts that measure settings the command line does not cover.
+//
+//   import { loadCorpus, evaluate, openCorpusCache } from "./bench/relevance/lib.mjs";
+//   const corpus = await loadCorpus("man");
+//   const { cache } = await openCorpusCache(corpus, { links: true });
+//   const r = await evaluate((q) => cache.search({ text: q.text, vector: q.vector, limit: 10, lambda: 1 }), corpus.queries.test);
+//   console.log(r.mrr10, r.ndcg10, r.r1, r.r10);
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ROOT, SETTINGS, loadCorpus } from "./corpus.mjs";
+
+export { CORPORA, OUT, ROOT, SETTINGS, corpusKey, loadCorpus } from "./corpus.mjs";
+export { evaluate, median, ndcgAt, rankOf, recallAt, reciprocalRank, score, topPaths } from "./metrics.mjs";
+
+/** Where the cache module is imported from: $RELEVANCE_CACHE, else this repository's js/cache/index.js. */
+export const CACHE_MODULE = process.env.RELEVANCE_CACHE ?? join(ROOT, "js", "cache", "index.js");
+
+const modules = new Map();
+/** The cache module (memdomain/cache) at `path` (default CACHE_MODULE), imported once. */
+export function importCache(path = CACHE_MODULE) {
+  if (!modules.has(path)) modules.set(path, import(/^[a-z]+:/.test(path) ? path : pathToFileURL(path).href));
+  return modules.get(path);
+}
+
+/** The time sleep() runs at: a day after the corpus's last memory was created. */
+export const sleepTime = (corpus) => SETTINGS.createdAt0 + corpus.memories.length * 60000 + 86400000;
+
+/**
+ * A memory cache (in memory, sqlite-wasm) holding the corpus's memories: { cache, timings: { put,
+ * link, sleep } (ms), sleepReport }. options: { links: load the corpus's links with cache.link(),
+ * sleep: run cache.sleep({ now: sleepTime(corpus) }) once, cacheModule: a module namespace or a
+ * path (default CACHE_MODULE), open: options for openMemoryCache }.
+ */
+export async function openCorpusCache(corpus, { links = false, sleep = false, cacheModule, open = {} } = {}) {
+  const mod = cacheModule === undefined || typeof cacheModule === "string" ? await importCache(cacheModule) : cacheModule;
+  const timings = {};
+  let t = performance.now();
+  const cache = await mod.openMemoryCache(open);
+  try {
+    await cache.put(corpus.memories);
+    timings.put = performance.now() - t;
+    if (links && corpus.links.length) {
+      t = performance.now();
+      await cache.link(corpus.links);
+      timings.link = performance.now() - t;
+    }
+    let sleepReport = null;
+    if (sleep) {
+      t = performance.now();
+      sleepReport = await cache.sleep({ now: sleepTime(corpus) });
+      timings.sleep = performance.now() - t;
+    }
+    return { cache, timings, sleepReport };
+  } catch (e) {
+    await cache.close();
+    throw e;
+  }
+}
