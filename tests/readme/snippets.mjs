@@ -3,7 +3,8 @@
 //
 // Every fenced block is a snippet. ```js and ```sh blocks run exactly as printed
 // (tests/runtimes/readme.test.mjs), the ```c block is compiled and run (the Makefile's
-// readme_c rule, through `node tests/readme/snippets.mjs c README.md docs/*.md`).
+// readme_c rule, through `node tests/readme/snippets.mjs c README.md docs/*.md`);
+// ```text blocks are printed output (what make bench writes into docs/PERFORMANCE.md).
 // An HTML comment on the line just before the fence changes how one runs:
 //   <!-- snippet: not run: WHY -->     not run (say why; this should be rare)
 //   <!-- snippet: workerd -->          bundled like a Worker and served by workerd
