@@ -162,13 +162,14 @@ test-wasm-imports: $(WASMS) node_modules/.deps-npm
 # Every suite on the clang build (the golden suite runs on both builds), then,
 # on the Emscripten build, the suites whose subject differs between the two
 # toolchains: memory growth and the allocator (memory), the SIMD kernels'
-# code generation (kernels), the boundary under hostile input (hostile*).
+# code generation (kernels), the boundary under hostile input (hostile*),
+# and memdomain/cache under injected faults (cache-faults).
 # Both builds share the glue and the C source; the golden files, the runtime
 # hashes (test-runtime-node), the exact-math vectors and the soak cover every
 # export on the Emscripten build as well. The alloc-failure suites run on
 # build/memdomain.small.wasm, a clang build, whichever build is selected.
 # Two Jest workers: one per core.
-EMCC_SUITES := memory kernels hostile hostile-mutation
+EMCC_SUITES := memory kernels hostile hostile-mutation cache-faults
 JEST := NODE_OPTIONS=--experimental-vm-modules npx jest --ci --maxWorkers=2
 test-js: all node_modules/.deps-npm
 	$(JEST)

@@ -28,7 +28,7 @@ export const sleepTime = (corpus) => SETTINGS.createdAt0 + corpus.memories.lengt
 
 /**
  * A memory cache (in memory, sqlite-wasm) holding the corpus's memories: { cache, timings: { put,
- * link, sleep } (ms), sleepReport }. options: { links: load the corpus's links with cache.link(),
+ * link, sleep } (ms), sleepReport, superseded (path -> the path sleep merged it into) }. options: { links: load the corpus's links with cache.link(),
  * sleep: run cache.sleep({ now: sleepTime(corpus) }) once, cacheModule: a module namespace or a
  * path (default CACHE_MODULE), open: options for openMemoryCache }.
  */
@@ -46,14 +46,35 @@ export async function openCorpusCache(corpus, { links = false, sleep = false, ca
       timings.link = performance.now() - t;
     }
     let sleepReport = null;
+    const superseded = new Map();
     if (sleep) {
       t = performance.now();
       sleepReport = await cache.sleep({ now: sleepTime(corpus) });
       timings.sleep = performance.now() - t;
+      for (const m of await cache.all()) if (m.supersededBy) superseded.set(m.path, m.supersededBy);
     }
-    return { cache, timings, sleepReport };
+    return { cache, timings, sleepReport, superseded };
   } catch (e) {
     await cache.close();
     throw e;
   }
+}
+
+/**
+ * A query's labels after sleep merged memories: a label on a merged-away path moves to the memory
+ * that kept its text (following chains; the higher grade wins), so a target that sleep merged is
+ * found when its keeper is.
+ */
+export function followMerges(query, superseded) {
+  if (!superseded?.size) return query;
+  const keep = (p) => {
+    for (let hops = 0; superseded.has(p) && hops < 64; hops++) p = superseded.get(p);
+    return p;
+  };
+  const relevant = {};
+  for (const [p, g] of Object.entries(query.relevant)) {
+    const k = keep(p);
+    relevant[k] = Math.max(relevant[k] ?? 0, g);
+  }
+  return { ...query, target: keep(query.target), relevant };
 }

@@ -5,7 +5,7 @@
 //
 //   node bench/relevance/run.mjs [--corpora=man,python,postgres] [--systems=fts5,cache:*,...]
 //     [--queries=1000] [--split=test|tune] [--orama-queries=N] [--configs=file.json]
-//     [--config='{"name":"cache:x","search":{"lambda":1}}' ...] [--rebuild] [--write-docs] [--per-query]
+//     [--config='{"name":"cache:x","search":{"lambda":1}}' ...] [--rebuild] [--write-docs] [--per-query] [--label=TEXT]
 //
 // RELEVANCE_CACHE=/path/to/js/cache/index.js measures another build of memdomain/cache.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,11 +14,11 @@ import { CACHE_MODULE, CORPORA, OUT, ROOT, evaluate, importCache, loadCorpus } f
 import { BASELINES, CACHE_CONFIGS, cacheSystem, checkConfig } from "./systems.mjs";
 
 const USAGE = `usage: node bench/relevance/run.mjs [--corpora=man,python,postgres] [--systems=a,b,cache:*] [--queries=N]
-  [--split=test|tune] [--orama-queries=N] [--configs=file.json] [--config=JSON ...] [--rebuild] [--write-docs] [--per-query]`;
+  [--split=test|tune] [--orama-queries=N] [--configs=file.json] [--config=JSON ...] [--rebuild] [--write-docs] [--per-query] [--label=TEXT]`;
 
 function parseArgs(argv) {
   const o = { corpora: Object.keys(CORPORA), systems: null, queries: 1000, split: "test", oramaQueries: Infinity, configs: [],
-    rebuild: false, writeDocs: false, perQuery: false };
+    rebuild: false, writeDocs: false, perQuery: false, label: process.env.RELEVANCE_CACHE_LABEL ?? null };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=([\s\S]*))?$/.exec(a);
     if (!m) throw new RangeError(`run: unknown argument ${a}\n${USAGE}`);
@@ -35,6 +35,7 @@ function parseArgs(argv) {
       if (!Array.isArray(list)) throw new TypeError(`run: --configs=${v} must hold a JSON array of configs`);
       list.forEach((c, i) => o.configs.push(checkConfig(c, `--configs=${v} [${i}]`)));
     } else if (k === "config") o.configs.push(checkConfig(JSON.parse(need()), `--config`));
+    else if (k === "label") o.label = need();
     else if (k === "rebuild") o.rebuild = true;
     else if (k === "write-docs") o.writeDocs = true;
     else if (k === "per-query") o.perQuery = true;
@@ -70,7 +71,13 @@ function table(res) {
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  let o;
+  try {
+    o = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(e.message); // a usage error: no stack
+    process.exit(2);
+  }
   const cacheMod = await importCache();
   const systems = [...BASELINES];
   for (const c of CACHE_CONFIGS) systems.push(cacheSystem(c));
@@ -95,11 +102,14 @@ async function main() {
       const t = performance.now();
       try {
         const s = await sys.open(corpus, ctx);
-        const r = await evaluate((q) => s.search(q), qs);
+        const mapped = s.mapQuery ? qs.map(s.mapQuery) : qs;
+        const moved = mapped.filter((q, i) => q.target !== qs[i].target).length;
+        const r = await evaluate((q) => s.search(q), mapped);
         await s.close();
-        const note = [s.note, extraNote, qs.length < queries.length ? `first ${qs.length} queries` : ""].filter(Boolean).join("; ");
+        const note = [s.note, moved ? `${moved} targets merged by sleep, scored as their keepers` : "", extraNote,
+          qs.length < queries.length ? `first ${qs.length} queries` : ""].filter(Boolean).join("; ");
         rows.push({ system: sys.name, mrr10: r.mrr10, ndcg10: r.ndcg10, r1: r.r1, r10: r.r10, p50: r.p50, p90: r.p90, indexMs: s.indexMs,
-          queries: qs.length, note, config: sys.config, perQuery: r.perQuery.map((p, i) => ({ target: qs[i].target, rank: p.rank, ndcg: p.ndcg, top: r.lists[i].slice(0, 3) })) });
+          queries: qs.length, note, config: sys.config, perQuery: r.perQuery.map((p, i) => ({ target: mapped[i].target, rank: p.rank, ndcg: p.ndcg, top: r.lists[i].slice(0, 3) })) });
         console.error(`relevance: ${name}: ${sys.name}: MRR@10 ${f3(r.mrr10)} nDCG@10 ${f3(r.ndcg10)} R@1 ${f3(r.r1)} R@10 ${f3(r.r10)} ` +
           `p50 ${fms(r.p50)} ms (${((performance.now() - t) / 1000).toFixed(1)} s)`);
       } catch (e) {
@@ -145,7 +155,7 @@ async function main() {
 
   mkdirSync(OUT, { recursive: true });
   const cacheVersion = (() => { try { return JSON.parse(readFileSync(join(ROOT, "js", "package.json"), "utf8")).version; } catch { return null; } })();
-  const doc = { date: new Date().toISOString(), node: process.version, cacheModule: CACHE_MODULE, cacheVersion, split: o.split, queriesPerCorpus: o.queries,
+  const doc = { date: new Date().toISOString(), node: process.version, cacheModule: CACHE_MODULE, label: o.label, cacheVersion, split: o.split, queriesPerCorpus: o.queries,
     oramaQueries: o.oramaQueries, results };
   const slim = { ...doc, results: results.map((r) => ({ ...r, rows: r.rows.map(({ perQuery, ...row }) => (o.perQuery ? { ...row, perQuery } : row)) })) };
   writeFileSync(join(OUT, "results.json"), JSON.stringify(slim, null, 1) + "\n");
@@ -164,8 +174,10 @@ function writeDocs(md, doc) {
   const text = readFileSync(file, "utf8");
   const a = text.indexOf("<!-- relevance-tables:start"), b = text.indexOf(END);
   if (a < 0 || b < a) throw new RangeError(`run: --write-docs: ${file} has no ${START} ... ${END} markers`);
-  const head = `Measured ${doc.date.slice(0, 10)}, Node ${doc.node}, ${doc.split} split, up to ${doc.queriesPerCorpus} queries per corpus ` +
-    `${Number.isFinite(doc.oramaQueries) ? `(Orama: the first ${doc.oramaQueries})` : ""}, cache module \`${doc.cacheModule.startsWith(ROOT) ? doc.cacheModule.slice(ROOT.length + 1) : doc.cacheModule}\`.`;
+  const mod = doc.cacheModule.startsWith(ROOT) ? doc.cacheModule.slice(ROOT.length + 1) : doc.cacheModule;
+  const head = [`Measured ${doc.date.slice(0, 10)}, Node ${doc.node}`, `${doc.split} split`, `up to ${doc.queriesPerCorpus} queries per corpus` +
+    (Number.isFinite(doc.oramaQueries) ? ` (Orama: the first ${doc.oramaQueries})` : ""),
+  `cache module \`${mod}\`${doc.label ? ` (${doc.label})` : ""}`].join(", ") + ".";
   writeFileSync(file, `${text.slice(0, a)}${START}\n\n${head}\n\n${md}\n${text.slice(b)}`);
   console.error(`relevance: rewrote the tables in ${file}`);
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./corpus.mjs";
-import { openCorpusCache } from "./lib.mjs";
+import { followMerges, openCorpusCache } from "./lib.mjs";
 
 const LIMIT = 10;
 const version = (pkg) => JSON.parse(readFileSync(join(ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
@@ -147,13 +147,15 @@ export function cacheSystem(config) {
     async open(corpus, ctx) {
       const key = `${config.links}/${config.sleep}`;
       if (!ctx.caches.has(key)) ctx.caches.set(key, openCorpusCache(corpus, { links: config.links, sleep: config.sleep, cacheModule: ctx.cacheModule }));
-      const { cache, timings, sleepReport } = await ctx.caches.get(key);
+      const { cache, timings, sleepReport, superseded } = await ctx.caches.get(key);
       const notes = [];
       if (config.links) notes.push(`${corpus.links.length} links`);
       if (sleepReport) notes.push(sleepNote(sleepReport, timings.sleep));
       return {
         indexMs: (timings.put ?? 0) + (timings.link ?? 0) + (timings.sleep ?? 0), note: notes.join("; "),
         search: async (q) => (await cache.search({ ...config.search, text: q.text, vector: q.vector, limit: LIMIT })).map((h) => h.path),
+        // after sleep, labels on merged-away memories move to their keepers
+        mapQuery: superseded?.size ? (q) => followMerges(q, superseded) : null,
         close: async () => {}, // closed by the runner with ctx.caches
       };
     },

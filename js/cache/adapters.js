@@ -4,7 +4,11 @@
 //   all(sql, params)   -> rows as plain objects (BLOBs as Uint8Array)
 //   numbers(sql, params) -> a query of numeric columns as one Float64Array per column
 //                           (optional; the cache uses all() otherwise)
-//   batch(statements)  -> runs [{ sql, params }] atomically: all or nothing
+//   batch(statements)  -> runs [{ sql, params }] atomically: all or nothing (where the
+//                         backend has locks, taking the write lock first: BEGIN IMMEDIATE)
+//   dataVersion()      -> PRAGMA data_version: moves when another connection commits
+//                         (optional; the cache's own generation counter works without it)
+//   busyTimeout(ms?)   -> sets PRAGMA busy_timeout when ms is given; returns it (optional)
 //   exportBytes()      -> the database file as a Uint8Array (optional)
 //   close()
 //
@@ -60,6 +64,14 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
       if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) >= 2 ** 63) sqlite3.capi.sqlite3_bind_double(st.pointer, i + 1, v);
     }
   };
+  const pragma = (name) => {
+    const st = stmts.get(`PRAGMA ${name}`);
+    try {
+      return st.step() ? Number(st.get(0)) : null;
+    } finally {
+      st.reset(true);
+    }
+  };
   return {
     kind: "sqlite-wasm",
     async all(sql, params) {
@@ -93,7 +105,9 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
     },
     async batch(statements) {
       if (!statements.length) return;
-      db.transaction(() => {
+      // IMMEDIATE: the write lock first, waiting busy_timeout for it (a deferred transaction that read
+      // first can get SQLITE_BUSY at once, without the wait, when another connection is writing)
+      db.transaction("IMMEDIATE", () => {
         for (const { sql, params } of statements) {
           const st = stmts.get(sql);
           bind(st, params);
@@ -104,6 +118,13 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
           }
         }
       });
+    },
+    async dataVersion() {
+      return pragma("data_version");
+    },
+    async busyTimeout(ms) {
+      if (ms !== undefined) db.exec(`PRAGMA busy_timeout = ${Math.trunc(ms)}`);
+      return pragma("busy_timeout");
     },
     async exportBytes() {
       return sqlite3.capi.sqlite3_js_db_export(db.pointer);
@@ -125,6 +146,7 @@ export function betterSqlite3Adapter(db) {
   const runAll = db.transaction((statements) => {
     for (const { sql, params } of statements) stmts.get(sql).run(...toParams(params));
   });
+  const pragma = (name) => Number(stmts.get(`PRAGMA ${name}`).pluck().get());
   return {
     kind: "better-sqlite3",
     async all(sql, params) {
@@ -134,7 +156,14 @@ export function betterSqlite3Adapter(db) {
       return columns(raw.get(sql).all(...toParams(params)));
     },
     async batch(statements) {
-      if (statements.length) runAll(statements);
+      if (statements.length) runAll.immediate(statements); // the write lock first (see sqliteWasmAdapter's batch)
+    },
+    async dataVersion() {
+      return pragma("data_version");
+    },
+    async busyTimeout(ms) {
+      if (ms !== undefined) db.pragma(`busy_timeout = ${Math.trunc(ms)}`);
+      return pragma("busy_timeout");
     },
     async exportBytes() {
       const b = db.serialize();
@@ -163,6 +192,7 @@ export function nodeSqliteAdapter(db) {
   }, (st) => st.close?.());
   const args = (params) => (params ? params.map((p) => (p === undefined ? null : p)) : []);
   const num = (v) => (typeof v === "bigint" ? Number(v) : v);
+  const pragma = (name) => Number(Object.values(stmts.get(`PRAGMA ${name}`).get() ?? {})[0]);
   const read = (st, params) => {
     try {
       return st.all(...args(params));
@@ -193,7 +223,7 @@ export function nodeSqliteAdapter(db) {
     },
     async batch(statements) {
       if (!statements.length) return;
-      db.exec("BEGIN");
+      db.exec("BEGIN IMMEDIATE"); // the write lock first (see sqliteWasmAdapter's batch)
       try {
         for (const { sql, params } of statements) stmts.get(sql).run(...args(params));
         db.exec("COMMIT");
@@ -203,6 +233,13 @@ export function nodeSqliteAdapter(db) {
         } catch { /* SQLite already rolled back (a constraint in a trigger, a full disk) */ }
         throw e;
       }
+    },
+    async dataVersion() {
+      return pragma("data_version");
+    },
+    async busyTimeout(ms) {
+      if (ms !== undefined) db.exec(`PRAGMA busy_timeout = ${Math.trunc(ms)}`);
+      return pragma("busy_timeout");
     },
     async exportBytes() {
       if (typeof db.serialize === "function") return new Uint8Array(db.serialize());

@@ -1,6 +1,6 @@
 // memdomain/cache: how search composes its four arms into one list. Two compositions,
 // both built only from memdomain's public functions (fuseArms, fuseLateral, rankFused,
-// applyMmr, cosine):
+// applyMmr, cosine) and plain arithmetic:
 //
 // "default", its settings chosen by measurement on real corpora (docs/RELEVANCE.md):
 //   - tied items share a rank (equal bm25, equal cosine, equal salience signals, equal
@@ -9,10 +9,17 @@
 //   - an arm whose order carries no information says nothing: the salience arm lists only
 //     memories with a signal (an access, a positive outcome, a reinforcement) and is empty
 //     when the whole pool ties; the vector arm is empty when every embedding ties;
-//   - the lateral arm keeps its seeds, ranked by their own PageRank, so a neighbour the
-//     graph reaches ranks below the seeds that reach it;
-//   - RRF with k = 5 and the vector arm at 0.4: on every corpus measured the lexical arm is
-//     the stronger one, and a flat k lets the weaker arm reorder the lexical top;
+//   - the lateral arm walks the edges link() made (sleep's similarity edges only repeat the
+//     vector arm: walking them lowered MRR on every corpus measured) and keeps its seeds,
+//     ranked by their own PageRank, so a neighbour the graph reaches ranks below the seeds
+//     that reach it;
+//   - fusion "score" (the default) adds each arm's own score on [0, 1] times its weight:
+//     bm25 / the best bm25, (1 + cosine) / (1 + the best cosine) (cosine's least possible
+//     value, -1, as the floor), PageRank / the best, and (n - rank + 1) / n for salience. A
+//     confident lexical first place (a large bm25 gap) stays first unless the vector arm
+//     disagrees strongly; reciprocal ranks throw that gap away, which on every corpus
+//     measured let the weaker vector arm reorder the lexical top. Fusion "rrf" adds
+//     weight / (rank + k) (fuseArms) instead;
 //   - MMR sees relevance on one scale: each candidate's fused score divided by the best,
 //     so lambda weighs [0, 1] against cosine's [0, 1]; it reorders a window of the best
 //     `window` candidates (at least `limit`), not the whole pool. lambda is 1 by default
@@ -20,8 +27,8 @@
 //   - a near-duplicate of a hit already shown (cosine above `duplicate`, 0.99: the same
 //     memory stored twice) is skipped.
 // "memhtml", the composition as memhtml's retrieval writes it (kept for compatibility):
-//   positions as ranks (ties broken by path), the lateral arm without its seeds folded with
-//   fuseLateral, applyMmr over every fused candidate on the raw RRF scores.
+//   positions as ranks (ties broken by path), reciprocal-rank fusion, the lateral arm without
+//   its seeds folded with fuseLateral, applyMmr over every fused candidate on the raw scores.
 import { MMR_LAMBDA, RRF_K, cosine, fuseArms, fuseLateral, rankFused, rrfScore } from "../index.js";
 import { queryTerms } from "./lexical.js";
 import { byPath, known, num, obj, rangeError } from "./validate.js";
@@ -31,15 +38,17 @@ export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
 /** The compositions and their settings. `default` is what search does unless `preset` says otherwise. */
 export const PRESETS = Object.freeze({
   default: Object.freeze({
-    weights: Object.freeze({ lexical: 1, vector: 0.4, salience: 0.25, lateral: 0.25 }),
+    fusion: "score", weights: Object.freeze({ lexical: 1, vector: 0.5, salience: 0.25, lateral: 0.1 }),
     k: 5, depth: 50, lambda: 1, seeds: 5, window: 30, duplicate: 0.99,
   }),
   memhtml: Object.freeze({
-    weights: Object.freeze({ lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 }),
+    fusion: "rrf", weights: Object.freeze({ lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 }),
     k: RRF_K, depth: 50, lambda: MMR_LAMBDA, seeds: 5,
   }),
 });
 export const PRESET_NAMES = Object.freeze(Object.keys(PRESETS));
+/** How the default composition adds its arms: their scores on [0, 1], or reciprocal ranks (with k). */
+export const FUSIONS = Object.freeze(["score", "rrf"]);
 /** The most candidates MMR reorders (its cost is window x window cosines). */
 export const MAX_WINDOW = 1000;
 /** The preset "memhtml" runs MMR over every candidate: limit x candidates cosines, at most this many. */
@@ -47,11 +56,11 @@ export const MAX_MMR_PAIRS = 1 << 22;
 export const MAX_LIMIT = 10000;
 export const MAX_DEPTH = 10000;
 
-const QUERY_KEYS = ["text", "vector", "limit", "weights", "k", "depth", "lambda", "seeds", "timings", "preset", "window", "duplicate"];
+const QUERY_KEYS = ["text", "vector", "limit", "weights", "fusion", "k", "depth", "lambda", "seeds", "timings", "preset", "window", "duplicate"];
 
 /**
  * The composition settings of a query (text and vector are checked by the caller):
- * { preset, weights, limit, k, depth, lambda, seeds, window, duplicate, timings }.
+ * { preset, fusion, weights, limit, k, depth, lambda, seeds, window, duplicate, timings }.
  */
 export function querySettings(fn, q, arg = "query") {
   obj(fn, arg, q);
@@ -69,7 +78,7 @@ export function querySettings(fn, q, arg = "query") {
     }
   }
   const s = {
-    preset, weights,
+    preset, fusion: undefined, weights,
     limit: num(fn, `${arg}.limit`, q.limit, { lo: 1, hi: MAX_LIMIT, integer: true, dflt: 10 }),
     k: num(fn, `${arg}.k`, q.k, { lo: 0, dflt: P.k }),
     depth: num(fn, `${arg}.depth`, q.depth, { lo: 1, hi: MAX_DEPTH, integer: true, dflt: P.depth }),
@@ -78,9 +87,13 @@ export function querySettings(fn, q, arg = "query") {
     timings: q.timings === true,
   };
   if (preset === "memhtml") {
-    for (const k of ["window", "duplicate"]) if (q[k] !== undefined)
-      throw rangeError(fn, `${arg}.${k}`, `applies to the default composition only (preset "memhtml" runs MMR over every candidate)`);
+    for (const k of ["fusion", "window", "duplicate"]) if (q[k] !== undefined)
+      throw rangeError(fn, `${arg}.${k}`, `applies to the default composition only (preset "memhtml" fuses reciprocal ranks and runs MMR over every candidate)`);
+    s.fusion = "rrf";
   } else {
+    s.fusion = q.fusion ?? P.fusion;
+    if (!FUSIONS.includes(s.fusion)) throw rangeError(fn, `${arg}.fusion`, `must be "score" or "rrf", got ${String(s.fusion)}`);
+    if (s.fusion === "score" && q.k !== undefined) throw rangeError(fn, `${arg}.k`, `applies to fusion "rrf" only (fusion "score" adds the arms' scores)`);
     s.window = num(fn, `${arg}.window`, q.window, { lo: 1, hi: MAX_WINDOW, integer: true, dflt: P.window });
     s.duplicate = q.duplicate === null ? null : num(fn, `${arg}.duplicate`, q.duplicate, { lo: -1, hi: 1, dflt: P.duplicate });
   }
@@ -90,16 +103,20 @@ export function querySettings(fn, q, arg = "query") {
 /** Hits ranked by position: 1, 2, 3, ... (the "memhtml" composition). */
 export const positional = (paths) => paths.map((path, i) => ({ path, rank: i + 1 }));
 
-/** Hits where an item that ties with the one before it (`ties(i)`) shares its rank: 1, 2, 2, 4, ... */
-export function sharedRanks(paths, ties) {
+/**
+ * Hits where an item that ties with the one before it (`ties(i)`) shares its rank: 1, 2, 2, 4, ...
+ * With `score(i)`, each hit also carries its score in the arm, on [0, 1].
+ */
+export function sharedRanks(paths, ties, score) {
   const hits = new Array(paths.length);
   let rank = 1;
   for (let i = 0; i < paths.length; i++) {
     if (i > 0 && !ties(i)) rank = i + 1;
-    hits[i] = { path: paths[i], rank };
+    hits[i] = score ? { path: paths[i], rank, score: score(i) } : { path: paths[i], rank };
   }
   return hits;
 }
+
 
 /**
  * The salience order: access count desc, then max(coalesce(outcome score, 0), 0)
@@ -146,13 +163,15 @@ export function buildArms(io, s, raw, lap = () => {}, ppr = null) {
   const lex = raw.lexical;
   if (lex && w.lexical > 0) {
     const paths = lex.paths.length > depth ? lex.paths.slice(0, depth) : lex.paths;
-    out.lexical = shared ? sharedRanks(paths, (i) => lex.scores[i] === lex.scores[i - 1]) : positional(paths);
+    const best = lex.scores[0]; // bm25: negative, smaller is better
+    out.lexical = shared ? sharedRanks(paths, (i) => lex.scores[i] === lex.scores[i - 1], (i) => (best < 0 ? lex.scores[i] / best : 1))
+      : positional(paths);
   }
   const vec = raw.vector;
   if (vec && w.vector > 0) {
     const paths = vec.paths.length > depth ? vec.paths.slice(0, depth) : vec.paths, sims = vec.sims;
     if (!shared) out.vector = positional(paths);
-    else if (!vec.allTie) out.vector = sharedRanks(paths, (i) => sims[i] === sims[i - 1]); // every embedding tying is no order
+    else if (!vec.allTie) out.vector = sharedRanks(paths, (i) => sims[i] === sims[i - 1], (i) => (1 + sims[i]) / (1 + sims[0])); // every embedding tying is no order
   }
 
   if (w.salience > 0) {
@@ -165,23 +184,27 @@ export function buildArms(io, s, raw, lap = () => {}, ppr = null) {
       const allTie = n > 0 && hasSignal(meta.get(pool[n - 1])) && salienceOrder(meta.get(pool[0]), meta.get(pool[n - 1])) === 0;
       if (!allTie) {
         const listed = pool.filter((p) => hasSignal(meta.get(p))).slice(0, depth);
+        const n = listed.length;
         out.salience = sharedRanks(listed, (i) => salienceOrder(meta.get(listed[i - 1]), meta.get(listed[i])) === 0);
+        for (const h of out.salience) h.score = (n - h.rank + 1) / n;
       }
     }
   }
   lap("salience");
 
   if (w.lateral > 0 && s.seeds > 0) {
-    const fused = fuseArms([out.lexical, out.vector, out.salience], [w.lexical, w.vector, w.salience], s.k);
+    const fused = s.fusion === "score" ? fuseScores([out.lexical, out.vector, out.salience], [w.lexical, w.vector, w.salience])
+      : fuseArms([out.lexical, out.vector, out.salience], [w.lexical, w.vector, w.salience], s.k);
     out.seeds = rankFused(fused).slice(0, s.seeds).filter((x) => x.score > 0);
     if (out.seeds.length) {
       const key = ppr && JSON.stringify([depth, out.seeds]);
       let top = ppr?.get(key);
       if (!top) {
-        top = lateralTop(res.graph(), out.seeds, depth, shared);
+        top = lateralTop(res.graph(shared), out.seeds, depth, shared);
         ppr?.set(key, top);
       }
-      out.lateral = shared ? sharedRanks(top.paths, (i) => top.scores[i] === top.scores[i - 1]) : positional(top.paths);
+      out.lateral = shared ? sharedRanks(top.paths, (i) => top.scores[i] === top.scores[i - 1], (i) => top.scores[i] / top.scores[0])
+        : positional(top.paths);
     }
     Object.defineProperty(out, "fused3", { value: fused }); // the three-arm fusion the seeds came from
   }
@@ -196,7 +219,8 @@ export async function collectArms(io, s, text, vector, lap = () => {}) {
 
 /**
  * Personalized PageRank from the seeds (weighted by their fused scores): the top `depth`
- * nodes by score desc, node order (= path order) asc; unreached nodes (score 0) left out, and
+ * nodes by score desc, node order (= path order) asc; nothing when the walk reaches no node
+ * besides the seeds; unreached nodes (score 0) left out, and
  * the seeds themselves unless `withSeeds` (the default composition keeps them: their own
  * PageRank orders them, and a neighbour ranks below the seeds that reach it instead of at the
  * top of the arm). { paths, scores }.
@@ -206,8 +230,10 @@ function lateralTop(g, seeds, depth, withSeeds) {
   const seedSet = new Set(seeds.map((x) => x.path));
   const nodes = g.nodes;
   const top = [];
+  let reached = false; // a node past the seeds: without one the walk only repeats the seeds' own weights
   for (let i = 0; i < scores.length; i++) {
     const v = scores[i];
+    if (v > 0 && !reached && !seedSet.has(nodes[i])) reached = true;
     if (!(v > 0) || (top.length === depth && !(v > scores[top[depth - 1]])) || (!withSeeds && seedSet.has(nodes[i]))) continue;
     let j = top.length === depth ? top.length - 1 : top.length;
     while (j > 0 && v > scores[top[j - 1]]) {
@@ -216,6 +242,7 @@ function lateralTop(g, seeds, depth, withSeeds) {
     }
     top[j] = i;
   }
+  if (!reached) top.length = 0;
   return { paths: top.map((i) => nodes[i]), scores: top.map((i) => scores[i]) };
 }
 
@@ -230,6 +257,8 @@ export function fold(io, s, arms, lap = () => {}) {
   if (s.preset === "memhtml") {
     fused = arms.fused3 ?? fuseArms([arms.lexical, arms.vector, arms.salience], [w.lexical, w.vector, w.salience], s.k);
     fused = fuseLateral(fused, arms.lateral.map((h) => h.path), w.lateral, s.k);
+  } else if (s.fusion === "score") {
+    fused = fuseScores([arms.lexical, arms.vector, arms.salience, arms.lateral], [w.lexical, w.vector, w.salience, w.lateral]);
   } else {
     fused = fuseArms([arms.lexical, arms.vector, arms.salience, arms.lateral], [w.lexical, w.vector, w.salience, w.lateral], s.k);
   }
@@ -273,15 +302,27 @@ export function fold(io, s, arms, lap = () => {}) {
   return { fused, ranked, window, order: order.map((c) => (typeof c === "string" ? c : c.path)), duplicates, picked };
 }
 
+/** Each path's weighted sum of its arms' scores, arms added in order (an arm of weight 0 adds nothing). */
+export function fuseScores(arms, weights) {
+  const fused = new Map();
+  arms.forEach((hits, a) => {
+    const w = weights[a];
+    if (!(w > 0)) return;
+    for (const h of hits) fused.set(h.path, (fused.get(h.path) ?? 0) + w * h.score);
+  });
+  return fused;
+}
+
 /** Each hit with its arms' { rank, contribution } (null where an arm did not list it or has no weight). */
 export function report(s, arms, picked) {
   const w = s.weights;
-  const rankIn = Object.fromEntries(ARMS.map((a) => [a, new Map(arms[a].map((h) => [h.path, h.rank]))]));
+  const hitIn = Object.fromEntries(ARMS.map((a) => [a, new Map(arms[a].map((h) => [h.path, h]))]));
   return picked.map((c) => {
     const out = {};
     for (const a of ARMS) {
-      const rank = rankIn[a].get(c.path);
-      out[a] = rank === undefined || !(w[a] > 0) ? null : { rank, contribution: rrfScore(rank, w[a], s.k) };
+      const h = hitIn[a].get(c.path);
+      out[a] = h === undefined || !(w[a] > 0) ? null
+        : { rank: h.rank, contribution: s.fusion === "score" ? w[a] * h.score : rrfScore(h.rank, w[a], s.k) };
     }
     return { path: c.path, score: c.score, arms: out };
   });

@@ -4,6 +4,14 @@
 //
 // Every write is "read, compute in memory, then ONE atomic batch" (see
 // adapters.js), so nothing is written on error, on every backend, D1 included.
+//
+// What the cache keeps in memory (embeddings, salience signals, the edges, the
+// lexical arm's term lists) follows what was committed, never a call's outcome
+// (docs/CACHE-CONSISTENCY.md): each batch also checks and bumps a generation
+// counter in md_meta, the in-memory update runs as soon as the batch commits
+// (before any callback), a batch whose outcome is unknown marks the memory for a
+// reload, and before each operation the counter (and PRAGMA data_version where the
+// backend has it) tells whether another writer changed the database.
 import {
   DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, init, isInitialized, partitionByCooldown, signalValue, toFp, float32View,
 } from "../index.js";
@@ -13,7 +21,9 @@ import { Lexical, termsQuery } from "./lexical.js";
 import { tune } from "./tune.js";
 import { Resident } from "./resident.js";
 import { runSleep } from "./sleep.js";
-import { byPath, embedding, known, list, num, obj, progressFn, rangeError, str, time, typeError } from "./validate.js";
+import {
+  byPath, count, embedding, known, list, loneSurrogate, num, obj, progressFn, rangeError, str, time, typeError,
+} from "./validate.js";
 
 export { adapterFor, betterSqlite3Adapter, d1Adapter, nodeSqliteAdapter, sqliteWasmAdapter };
 export { ARMS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
@@ -22,7 +32,47 @@ export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
 export const SCHEMA_VERSION = 1;
 /** The default composition's arm weights (PRESETS.default.weights). */
 export const DEFAULT_ARM_WEIGHTS = PRESETS.default.weights;
-export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000 });
+/** sleepEdges: perSourceK x the memories with embeddings may not exceed it (about 30 µs per edge written). */
+export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000,
+  sleepEdges: 1_000_000 });
+/** How many times a write runs again when another writer commits between its read and its batch (onExternalChange "resync"). */
+export const WRITE_ATTEMPTS = 4;
+
+/** The database changed under the cache: another writer, with options.onExternalChange "error" (or a write that kept losing). */
+export class CacheChangedError extends Error {
+  constructor(message, details = {}) {
+    super(message);
+    this.name = "CacheChangedError";
+    this.code = "MEMDOMAIN_CACHE_EXTERNAL_CHANGE";
+    Object.assign(this, details);
+  }
+}
+
+/** SQLITE_BUSY past the busy timeout: another connection held the lock. The call is safe to retry. */
+export class CacheBusyError extends Error {
+  constructor(message, cause) {
+    super(message);
+    this.name = "CacheBusyError";
+    this.code = "MEMDOMAIN_CACHE_BUSY";
+    this.cause = cause;
+  }
+}
+
+/** A write's guard found another writer's commit since the call read the database: nothing was written. */
+class Conflict extends Error {}
+
+/**
+ * The paths each write batch touched, by generation (the last LOG_GENERATIONS of them), so a
+ * cache that sees another writer's generations reads only those rows again. Optional in a
+ * memdomain database (created at open when missing; md_meta.log_since: the log is complete after it).
+ */
+const LOG_TABLE = "CREATE TABLE IF NOT EXISTS md_log (gen INTEGER NOT NULL, path TEXT NOT NULL, PRIMARY KEY (gen, path)) WITHOUT ROWID";
+export const LOG_GENERATIONS = 1024;
+/** A write batch touching more paths than this is not logged (the caches behind it read everything). */
+export const LOG_MAX_PATHS = 10_000;
+// md_meta.log_since only grows: pruning must not reach back before an unlogged batch
+const LOG_SINCE_SQL = `INSERT INTO md_meta (key, value) VALUES ('log_since', ?)
+  ON CONFLICT (key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)`;
 
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS md_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -38,11 +88,28 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS edges (src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL,
     strength REAL NOT NULL, origin TEXT NOT NULL, PRIMARY KEY (src, dst, type))`,
   "CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst)",
+  LOG_TABLE,
 ];
+/** The tables a memdomain cache database holds (FTS5's shadow tables come with memories_fts). */
+const TABLES = ["edges", "md_meta", "memories", "memories_fts", "memories_vocab"];
 
 const COLUMNS = ["path", "gist", "body", "type", "embedding", "created_at", "accessed_at", "access_count", "confidence", "outcome_score",
   "reinforcement_count", "contradiction_count", "decayed_at", "pagerank", "community", "bridge_count", "retention_score", "band",
   "superseded_by"].map((c) => `m.${c} AS ${c}`).join(", ");
+
+// One row of numbers (read through numbers() where the adapter has it: the cheapest read there is); log_since -1: absent.
+const GENERATION_SQL = `SELECT coalesce((SELECT CAST(value AS INTEGER) FROM md_meta WHERE key = 'generation'), 0) AS g,
+  coalesce((SELECT CAST(value AS INTEGER) FROM md_meta WHERE key = 'edges_generation'), 0) AS e,
+  coalesce((SELECT CAST(value AS INTEGER) FROM md_meta WHERE key = 'log_since'), -1) AS l`;
+// The first statement of every write batch: the guard and the bump in one. It sets the generation and the
+// writer (and, with `edges`, the generation of the last batch that may have changed edges, which a resync reads
+// them again after) unless the generation is no longer the one this cache read (the last parameter): then it
+// sets NULL, and md_meta.value's NOT NULL aborts the batch, which rolls it all back on every backend (D1's too).
+const bumpSql = (edges) => `INSERT INTO md_meta (key, value)
+  VALUES ('generation', ?), ('writer', ?)${edges ? ", ('edges_generation', ?)" : ""}
+  ON CONFLICT (key) DO UPDATE SET value = CASE WHEN key <> 'generation' OR value = ? THEN excluded.value END`;
+const BUMP_SQL = [bumpSql(false), bumpSql(true)];
+const GUARD_FAILED = /NOT NULL constraint failed: md_meta\.value/;
 
 /** A serial queue: one operation at a time, so every read-compute-write sees a stable database. */
 function serial() {
@@ -54,6 +121,66 @@ function serial() {
   };
 }
 
+/** SQLITE_BUSY (or SQLITE_LOCKED) from any backend: better-sqlite3's code, sqlite-wasm's resultCode, node:sqlite's errcode, D1's text. */
+function isBusy(e) {
+  if (!e || typeof e !== "object" || e instanceof CacheBusyError) return false;
+  if (typeof e.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) return true;
+  for (const rc of [e.resultCode, e.errcode, e.errno]) if (typeof rc === "number" && ((rc & 0xff) === 5 || (rc & 0xff) === 6)) return true;
+  return /\b(SQLITE_BUSY|SQLITE_LOCKED)\b|database is locked|database table is locked/.test(String(e.message));
+}
+
+/** A short random name for this cache as a writer, stored in md_meta with each generation it commits. */
+function writerId(kind) {
+  const b = new Uint8Array(4);
+  globalThis.crypto.getRandomValues(b);
+  const name = String(kind ?? "custom").replace(/[^0-9a-z-]/gi, "").toLowerCase() || "custom";
+  return `${name}-${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** options.path: a non-empty, well-formed string without NUL (a C API would stop at the NUL and open another file). */
+function checkPath(fn, path) {
+  if (typeof path !== "string") throw typeError(fn, "options.path", "a string", path);
+  if (path.length === 0) throw new TypeError(`${fn}: options.path must be a non-empty string`);
+  const nul = path.indexOf("\u0000");
+  if (nul >= 0) {
+    throw new TypeError(`${fn}: options.path must not hold a NUL character (at index ${nul}): the file opened would be another`);
+  }
+  const at = loneSurrogate(path);
+  if (at >= 0) throw new TypeError(`${fn}: options.path holds a lone surrogate at index ${at}: the file name would become U+FFFD`);
+}
+
+/**
+ * What the database holds, read before anything is written: { fresh: true } for an empty
+ * database; { meta } for a memdomain cache; else a RangeError (a foreign database is never
+ * written to: not even CREATE TABLE IF NOT EXISTS, which would add tables beside its own).
+ */
+async function readSchema(fn, db, where) {
+  const rows = await db.all(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view')
+    AND substr(name, 1, 7) <> 'sqlite_' AND substr(name, 1, 4) <> '_cf_'`);
+  const names = rows.map((r) => r.name).sort(byPath);
+  if (names.length === 0) return { fresh: true, meta: {}, names };
+  let meta = null;
+  if (names.includes("md_meta")) {
+    try {
+      meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
+    } catch {
+      meta = null; // an md_meta that is not ours
+    }
+  }
+  if (!meta || meta.schema === undefined) {
+    const shown = names.filter((n) => !n.startsWith("memories_fts_"));
+    throw rangeError(fn, where, `holds a SQLite database that is not a memdomain cache (tables: ${shown.slice(0, 12).join(", ")}` +
+      `${shown.length > 12 ? ", ..." : ""}); refusing to write to it`);
+  }
+  if (Number(meta.schema) !== SCHEMA_VERSION)
+    throw rangeError(fn, "options", `open a cache of schema ${meta.schema}; this memdomain/cache reads schema ${SCHEMA_VERSION}`);
+  const missing = TABLES.filter((t) => !names.includes(t));
+  if (missing.length) {
+    throw rangeError(fn, where, `holds a memdomain cache database without its table(s) ${missing.join(", ")}; refusing to write to it`);
+  }
+  return { fresh: false, meta, names };
+}
+
 /**
  * Open a memory cache. options: { path = ":memory:" | file | OPFS name, driver (how a file
  * opens in Node and Deno: "node:sqlite", the default where it exists, or "better-sqlite3"),
@@ -61,12 +188,15 @@ function serial() {
  * sqlite-wasm oo1 DB), bytes (open a
  * copy of a database file), dim (the embedding dimension; otherwise the first put
  * fixes it), sqlite3 (an initialized sqlite-wasm module), wasm (what memdomain's
- * init() takes), limits }.
+ * init() takes), limits, onExternalChange ("resync", the default: reload what the
+ * cache keeps in memory when another writer changed the database; "error": throw a
+ * CacheChangedError), busyTimeout (ms to wait for another connection's lock) }.
  */
 export async function openMemoryCache(options = {}) {
   const fn = "openMemoryCache";
   obj(fn, "options", options);
-  known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "driver"]);
+  known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout",
+    "driver"]);
   const limits = { ...DEFAULT_LIMITS };
   if (options.limits !== undefined) {
     obj(fn, "options.limits", options.limits);
@@ -74,28 +204,46 @@ export async function openMemoryCache(options = {}) {
     for (const [k, v] of Object.entries(options.limits)) limits[k] = num(fn, `options.limits.${k}`, v, { lo: 1, integer: true });
   }
   const dim = num(fn, "options.dim", options.dim, { lo: 1, hi: 65536, integer: true, nullable: true });
+  const onExternalChange = options.onExternalChange ?? "resync";
+  if (onExternalChange !== "resync" && onExternalChange !== "error")
+    throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${JSON.stringify(String(onExternalChange))}`);
+  const busyTimeout = num(fn, "options.busyTimeout", options.busyTimeout, { lo: 0, hi: 2 ** 31 - 1, integer: true, nullable: true });
+  if (options.db === undefined && options.path !== undefined) checkPath(fn, options.path);
   if (!isInitialized()) await init(options.wasm);
   const db = await openAdapter(options);
   try {
+    const where = options.db !== undefined ? "options.db" : options.bytes !== undefined ? "options.bytes" : "options.path";
+    let schema;
     try {
-      await db.batch(SCHEMA.map((sql) => ({ sql })));
+      schema = await readSchema(fn, db, where);
     } catch (e) {
-      if (options.bytes !== undefined) throw rangeError(fn, "options.bytes", `is not a usable SQLite database (${e?.message ?? e})`);
+      if (options.bytes !== undefined && !(e instanceof RangeError)) {
+        throw rangeError(fn, "options.bytes", `is not a usable SQLite database (${e?.message ?? e})`);
+      }
       throw e;
     }
-    const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
-    if (meta.schema !== undefined && Number(meta.schema) !== SCHEMA_VERSION)
-      throw rangeError(fn, "options", `open a cache of schema ${meta.schema}; this memdomain/cache reads schema ${SCHEMA_VERSION}`);
-    const stored = meta.dim === undefined ? null : Number(meta.dim);
+    const stored = schema.meta.dim === undefined ? null : Number(schema.meta.dim);
     if (dim !== null && stored !== null && dim !== stored)
       throw rangeError(fn, "options.dim", `is ${dim}, but the cache holds embeddings of dimension ${stored}`);
-    const writes = [];
-    if (meta.schema === undefined) writes.push({ sql: "INSERT INTO md_meta (key, value) VALUES ('schema', ?)", params: [String(SCHEMA_VERSION)] });
-    if (stored === null && dim !== null) writes.push({ sql: "INSERT INTO md_meta (key, value) VALUES ('dim', ?)", params: [String(dim)] });
+    // one batch: a database is either untouched or a whole memdomain cache (OR IGNORE: another opener may have won the race)
+    const writes = schema.fresh ? SCHEMA.map((sql) => ({ sql })) : [];
+    const keep = (key, value) => writes.push({ sql: "INSERT OR IGNORE INTO md_meta (key, value) VALUES (?, ?)", params: [key, value] });
+    if (schema.meta.schema === undefined) keep("schema", String(SCHEMA_VERSION));
+    if (schema.meta.generation === undefined) keep("generation", "0");
+    if (!schema.names.includes("md_log")) { // a cache made before the log: it is complete from now on
+      if (!schema.fresh) writes.push({ sql: LOG_TABLE });
+      writes.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('log_since', coalesce((SELECT value FROM md_meta " +
+        "WHERE key = 'generation'), '0'))" });
+    }
+    if (stored === null && dim !== null) keep("dim", String(dim));
     await db.batch(writes);
-    const cache = new MemoryCache(db, stored ?? dim, limits, meta);
-    await cache._resident.load(db);
-    await cache._lexical.load(db);
+    let busyMs = null;
+    if (typeof db.busyTimeout === "function") busyMs = await db.busyTimeout(busyTimeout ?? undefined);
+    const cache = new MemoryCache(db, limits, { onExternalChange, busyMs });
+    await cache._load();
+    if (dim !== null && cache.dim !== dim) {
+      throw rangeError(fn, "options.dim", `is ${dim}, but the cache holds embeddings of dimension ${cache.dim}`);
+    }
     return cache;
   } catch (e) {
     await db.close().catch(() => {});
@@ -104,14 +252,19 @@ export async function openMemoryCache(options = {}) {
 }
 
 class MemoryCache {
-  constructor(db, dim, limits, meta) {
+  constructor(db, limits, { onExternalChange, busyMs }) {
     this._db = db;
     this._limits = limits;
-    this._resident = new Resident(dim);
+    this._resident = new Resident(null);
     this._lexical = new Lexical();
     this._queue = serial();
     this._closed = false;
-    this._meta = meta;
+    this._onExternalChange = onExternalChange;
+    this._busyMs = busyMs;
+    this._id = writerId(db.kind);
+    this._gen = null; // the generation the memory reflects
+    this._dv = null; // PRAGMA data_version when it was read (null: the backend has none)
+    this._invalid = true; // the memory may not be the database's: reload before the next operation that uses it
   }
 
   /** The embedding dimension (null until the first embedding is stored). */
@@ -124,42 +277,215 @@ class MemoryCache {
     return this._db.kind ?? "custom";
   }
 
-  _op(fn, body) {
+  /**
+   * md_meta's generation counter, the edges' generation and the log's start, PRAGMA data_version where
+   * the adapter reads it, and with `writer` the name of the cache that wrote the generation.
+   */
+  async _readGeneration(writer = false) {
+    const db = this._db;
+    let g, e, l;
+    if (typeof db.numbers === "function") [g, e, l] = (await db.numbers(GENERATION_SQL)).map((c) => c[0]);
+    else ({ g, e, l } = (await db.all(GENERATION_SQL))[0]);
+    const dv = typeof db.dataVersion === "function" ? await db.dataVersion() : null;
+    const w = writer ? (await db.all("SELECT value FROM md_meta WHERE key = 'writer'"))[0]?.value ?? null : undefined;
+    return { gen: Number(g), edgesGen: Number(e), logSince: l < 0 ? Infinity : Number(l), dv, writer: w };
+  }
+
+  /** Everything kept in memory, derived again from the database (generation first: a later change is seen next time). */
+  async _load() {
+    this._invalid = true;
+    const s = await this._readGeneration();
+    const meta = Object.fromEntries((await this._db.all("SELECT key, value FROM md_meta WHERE key = 'dim'")).map((r) => [r.key, r.value]));
+    this._resident.dim = meta.dim === undefined ? null : Number(meta.dim);
+    await this._resident.load(this._db);
+    await this._lexical.load(this._db);
+    this._gen = s.gen;
+    this._dv = s.dv;
+    this._invalid = false;
+  }
+
+  /** Before an operation that uses the memory: reload it (or refuse) when the database is not what it reflects. */
+  async _sync(fn) {
+    if (this._invalid) return this._load();
+    const s = await this._readGeneration();
+    if (s.gen === this._gen && s.dv === this._dv) return;
+    if (this._onExternalChange === "error") {
+      s.writer = (await this._readGeneration(true)).writer;
+      const who = s.gen !== this._gen ? `memdomain/cache writer ${s.writer ?? "unknown"}`
+        : "a connection that is not a memdomain cache: PRAGMA data_version moved, the generation did not";
+      throw new CacheChangedError(`${fn}: the database was changed by another writer (${who}), generation ${s.gen} where this cache ` +
+        `last saw ${this._gen}, and options.onExternalChange is "error": reopen the cache, or open it with onExternalChange: "resync"`,
+      { generation: s.gen, writer: s.writer });
+    }
+    // only data_version moved: a connection that is not a memdomain cache wrote, in any way: read everything again
+    if (s.gen === this._gen) return this._load();
+    await this._refresh(s);
+  }
+
+  /**
+   * The resync after other memdomain caches' writes, reading only what they changed: the rows of
+   * the paths md_log lists since this cache's generation (the edges too when a batch since may
+   * have changed them). A cache further behind than the log reaches reads everything (_load).
+   */
+  async _refresh(s) {
+    if (this._gen < s.logSince) return this._load();
+    this._invalid = true;
+    const db = this._db, res = this._resident, lex = this._lexical;
+    const changed = (await db.all("SELECT DISTINCT path FROM md_log WHERE gen > ?", [this._gen])).map((r) => r.path);
+    if (changed.length) {
+      const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta WHERE key = 'dim'")).map((r) => [r.key, r.value]));
+      res.dim = meta.dim === undefined ? null : Number(meta.dim);
+      const rows = new Map((await db.all(`SELECT m.id AS id, m.path AS path, m.embedding AS embedding, m.access_count AS access_count,
+        m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count, m.superseded_by AS superseded_by
+        FROM memories m JOIN json_each(?) j ON m.path = j.value`, [JSON.stringify(changed)])).map((r) => [r.path, r]));
+      const touched = new Set(changed);
+      for (const [id, p] of lex.pathOf) if (touched.has(p)) lex.pathOf.delete(id);
+      for (const p of changed) {
+        const r = rows.get(p);
+        if (!r || r.superseded_by !== null) {
+          res.removeMemory(p);
+          continue;
+        }
+        res.setMemory(p, r.embedding ? float32View(r.embedding) : undefined, r.access_count, r.outcome_score, r.reinforcement_count);
+        lex.pathOf.set(r.id, p);
+      }
+      lex.invalidate();
+    }
+    if (s.edgesGen > this._gen) await res.loadEdges(db);
+    this._gen = s.gen;
+    this._dv = s.dv;
+    this._invalid = false;
+  }
+
+  /**
+   * Commit `st` in one batch with the generation guard and bump, then `apply` the change to
+   * the memory at once (before any callback can throw). A batch that throws: if it is known
+   * to have committed (the generation is ours), apply anyway; if it is unknown, reload before
+   * the next operation; if the guard stopped it, another writer came in between (Conflict).
+   */
+  async _write(fn, st, apply, { edges = false, paths = [] } = {}) {
+    if (!st.length) return;
+    const g = this._gen, next = g + 1;
+    const bump = edges ? [String(next), this._id, String(next), String(g)] : [String(next), this._id, String(g)];
+    const head = [{ sql: BUMP_SQL[edges ? 1 : 0], params: bump }];
+    // a batch of more than LOG_MAX_PATHS paths is not logged: the log starts after it, and a cache that has
+    // not seen it reads everything (cheaper than logging, and re-reading, most of the rows one by one)
+    if (paths.length > LOG_MAX_PATHS) head.push({ sql: LOG_SINCE_SQL, params: [String(next)] });
+    else if (paths.length) {
+      head.push({ sql: "INSERT OR IGNORE INTO md_log (gen, path) SELECT ?, value FROM json_each(?)",
+        params: [next, JSON.stringify(paths)] });
+    }
+    if (next % 64 === 0 && next > LOG_GENERATIONS) { // keep the last LOG_GENERATIONS generations
+      head.push({ sql: "DELETE FROM md_log WHERE gen <= ?", params: [next - LOG_GENERATIONS] });
+      head.push({ sql: LOG_SINCE_SQL, params: [String(next - LOG_GENERATIONS)] });
+    }
+    try {
+      await this._db.batch([...head, ...st]);
+    } catch (e) {
+      if (GUARD_FAILED.test(String(e?.message))) {
+        // nothing was written and the memory is still this cache's last view: the next _sync sees the other
+        // writer's generation and resyncs from the log ("resync"), or refuses ("error") on this and later calls
+        throw new Conflict(String(e?.message));
+      }
+      let s = null;
+      try {
+        s = await this._readGeneration(true);
+      } catch {
+        s = null;
+      }
+      if (s && s.gen === next && s.writer === this._id) this._commit(next, apply); // committed; only the acknowledgement was lost
+      else if (!s || s.gen !== g) this._invalid = true;
+      throw e;
+    }
+    this._commit(next, apply);
+  }
+
+  _commit(gen, apply) {
+    this._gen = gen;
+    try {
+      apply();
+    } catch (e) {
+      this._invalid = true;
+      throw e;
+    }
+  }
+
+  /**
+   * Run one operation in the queue. `state`: it uses the memory, so the memory is brought in
+   * line with the database first. A write that lost the race to another writer runs again
+   * (onExternalChange "resync", up to WRITE_ATTEMPTS times); SQLITE_BUSY becomes a CacheBusyError.
+   */
+  _op(fn, body, { state = true } = {}) {
     if (this._closed) return Promise.reject(rangeError(fn, "this", "is closed"));
-    return this._queue(() => {
+    return this._queue(async () => {
       if (this._closed) throw rangeError(fn, "this", "is closed");
-      return body();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          if (state) await this._sync(fn);
+          return await body();
+        } catch (e) {
+          if (e instanceof Conflict) {
+            if (this._onExternalChange === "resync" && attempt < WRITE_ATTEMPTS) continue;
+            throw new CacheChangedError(this._onExternalChange === "error"
+              ? `${fn}: another writer committed to the database while this call ran, and options.onExternalChange is "error"; ` +
+                "nothing was written: reopen the cache, or open it with onExternalChange: \"resync\""
+              : `${fn}: another writer committed to the database while this call ran, ${attempt} times in a row; ` +
+                "nothing was written; retry");
+          }
+          if (isBusy(e)) {
+            const wait = this._busyMs === null ? "the busy timeout" : `busyTimeout (${this._busyMs} ms)`;
+            throw new CacheBusyError(`${fn}: the database is locked by another connection (SQLITE_BUSY) for longer than ${wait}; ` +
+              `retrying the call is safe (${e?.message ?? e})`, e);
+          }
+          throw e;
+        }
+      }
     });
   }
 
   /** How many memories (superseded ones included). */
   count() {
-    return this._op("count", async () => (await this._db.all("SELECT count(*) AS n FROM memories"))[0].n);
+    return this._op("count", async () => (await this._db.all("SELECT count(*) AS n FROM memories"))[0].n, { state: false });
   }
 
   // ------------------------------------------------------------------ put
 
-  _checkMemory(fn, m, i, dim) {
-    const at = `memories[${i}]`;
+  /** A checked memory; `full` (importJsonl) also reads the fields sleep derives, which put() resets. */
+  _checkMemory(fn, m, at, dim, full = false) {
     const L = this._limits;
     obj(fn, at, m);
     const path = str(fn, `${at}.path`, m.path, L.path, { key: true });
     const vec = m.embedding === undefined || m.embedding === null ? null : embedding(fn, `${at}.embedding`, m.embedding, dim);
     const created = time(fn, `${at}.createdAt`, m.createdAt);
-    return {
+    const r = {
       path,
-      gist: str(fn, `${at}.gist`, m.gist, L.gist),
-      body: str(fn, `${at}.body`, m.body, L.body),
+      gist: str(fn, `${at}.gist`, m.gist, L.gist, { text: true }),
+      body: str(fn, `${at}.body`, m.body, L.body, { text: true }),
       type: str(fn, `${at}.type`, m.type, L.type, { key: true }),
       vec,
       createdAt: created,
       accessedAt: time(fn, `${at}.accessedAt`, m.accessedAt, { optional: true }),
-      accessCount: num(fn, `${at}.accessCount`, m.accessCount, { lo: 0, dflt: 0 }),
+      accessCount: count(fn, `${at}.accessCount`, m.accessCount),
       confidence: num(fn, `${at}.confidence`, m.confidence, { lo: 0, hi: 1, dflt: 1 }),
       outcomeScore: num(fn, `${at}.outcomeScore`, m.outcomeScore, { lo: -1, hi: 1, nullable: true }),
-      reinforcementCount: num(fn, `${at}.reinforcementCount`, m.reinforcementCount, { lo: 0, dflt: 0 }),
-      contradictionCount: num(fn, `${at}.contradictionCount`, m.contradictionCount, { lo: 0, dflt: 0 }),
+      reinforcementCount: count(fn, `${at}.reinforcementCount`, m.reinforcementCount),
+      contradictionCount: count(fn, `${at}.contradictionCount`, m.contradictionCount),
+      decayedAt: created, pagerank: null, community: null, bridgeCount: null, retentionScore: null, band: null, supersededBy: null,
     };
+    if (full) {
+      if (m.decayedAt !== undefined && m.decayedAt !== null) r.decayedAt = time(fn, `${at}.decayedAt`, m.decayedAt);
+      r.pagerank = num(fn, `${at}.pagerank`, m.pagerank, { lo: 0, nullable: true });
+      r.community = m.community === undefined || m.community === null ? null
+        : str(fn, `${at}.community`, m.community, L.path, { key: true });
+      r.bridgeCount = m.bridgeCount === undefined || m.bridgeCount === null ? null : count(fn, `${at}.bridgeCount`, m.bridgeCount);
+      r.retentionScore = num(fn, `${at}.retentionScore`, m.retentionScore, { nullable: true });
+      if (m.band !== undefined && m.band !== null && !["keep", "compress", "evict"].includes(m.band))
+        throw rangeError(fn, `${at}.band`, `must be "keep", "compress", "evict" or null, got ${JSON.stringify(String(m.band))}`);
+      r.band = m.band ?? null;
+      r.supersededBy = m.supersededBy === undefined || m.supersededBy === null ? null
+        : str(fn, `${at}.supersededBy`, m.supersededBy, L.path, { key: true });
+    }
+    return r;
   }
 
   /**
@@ -181,7 +507,7 @@ class MemoryCache {
       const rows = new Array(n);
       const index = new Map();
       for (let i = 0; i < n; i++) {
-        const r = this._checkMemory(fn, memories[i], i, dim);
+        const r = this._checkMemory(fn, memories[i], `memories[${i}]`, dim);
         if (r.vec && dim === null) dim = r.vec.length;
         const prev = index.get(r.path);
         if (prev !== undefined) throw rangeError(fn, `memories[${i}].path`, `repeats memories[${prev}].path (${JSON.stringify(r.path.slice(0, 80))})`);
@@ -191,47 +517,88 @@ class MemoryCache {
       }
       progress({ phase: "validate", done: n, total: n });
       if (n === 0) return { inserted: 0, replaced: 0 };
-      const existing = new Map();
-      for (const r of await this._db.all("SELECT m.path AS path, m.id AS id FROM memories m JOIN json_each(?) j ON m.path = j.value",
-        [JSON.stringify(rows.map((r) => r.path))])) existing.set(r.path, r.id);
-      if (onConflict === "error" && existing.size) {
-        const i = rows.findIndex((r) => existing.has(r.path));
-        throw rangeError(fn, `memories[${i}].path`, `already exists in the cache (${JSON.stringify(rows[i].path.slice(0, 80))}) and options.onConflict is "error"`);
-      }
-      let nextId = Number((await this._db.all("SELECT coalesce(max(id), 0) AS m FROM memories"))[0].m) + 1;
-      const st = [], ids = [];
-      if (this._resident.dim === null && dim !== null) st.push({ sql: "INSERT INTO md_meta (key, value) VALUES ('dim', ?)", params: [String(dim)] });
-      for (const r of rows) {
-        const blob = r.vec ? new Uint8Array(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength) : null;
-        const values = [r.gist, r.body, r.type, blob, r.createdAt, r.accessedAt, r.accessCount, r.confidence, r.outcomeScore,
-          r.reinforcementCount, r.contradictionCount, r.createdAt];
-        let id = existing.get(r.path);
-        if (id !== undefined) {
-          st.push({ sql: `UPDATE memories SET gist = ?, body = ?, type = ?, embedding = ?, created_at = ?, accessed_at = ?,
-            access_count = ?, confidence = ?, outcome_score = ?, reinforcement_count = ?, contradiction_count = ?, decayed_at = ?,
-            pagerank = NULL, community = NULL, bridge_count = NULL, retention_score = NULL, band = NULL, superseded_by = NULL
-            WHERE id = ?`, params: [...values, id] });
-          st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [id] });
-        } else {
-          id = nextId++;
-          st.push({ sql: `INSERT INTO memories (id, path, gist, body, type, embedding, created_at, accessed_at, access_count,
-            confidence, outcome_score, reinforcement_count, contradiction_count, decayed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          params: [id, r.path, ...values] });
-        }
-        st.push({ sql: "INSERT INTO memories_fts (rowid, gist, body) VALUES (?, ?, ?)", params: [id, r.gist, r.body] });
-        ids.push(id);
-      }
-      progress({ phase: "write", done: 0, total: n });
-      await this._db.batch(st);
-      progress({ phase: "write", done: n, total: n });
-      const res = this._resident;
-      res.dim = dim;
-      for (const r of rows) res.setMemory(r.path, r.vec, r.accessCount, r.outcomeScore, r.reinforcementCount);
-      const lex = this._lexical;
-      lex.invalidate();
-      rows.forEach((r, i) => lex.pathOf.set(ids[i], r.path));
-      return { inserted: n - existing.size, replaced: existing.size };
+      const { inserted, replaced } = await this._upsert(fn, rows, dim, { onConflict, progress, at: (i) => `memories[${i}]` });
+      return { inserted, replaced };
     });
+  }
+
+  /**
+   * The write of put() and importJsonl(): checked rows (their stored fields as given), then
+   * `edges` and `meta` (import only), in one batch; the memory follows the commit.
+   */
+  async _upsert(fn, rows, dim, { onConflict = "replace", progress, at, edges = [], meta = {} }) {
+    const n = rows.length;
+    const existing = new Map();
+    for (const r of await this._db.all("SELECT m.path AS path, m.id AS id FROM memories m JOIN json_each(?) j ON m.path = j.value",
+      [JSON.stringify(rows.map((r) => r.path))])) existing.set(r.path, r.id);
+    if (onConflict === "error" && existing.size) {
+      const i = rows.findIndex((r) => existing.has(r.path));
+      throw rangeError(fn, `${at(i)}.path`, `already exists in the cache (${JSON.stringify(rows[i].path.slice(0, 80))}) and options.onConflict is "error"`);
+    }
+    // ids only grow (md_meta.next_id): a row put after a delete never takes a deleted row's id, which a
+    // cache that has not seen the delete yet would still map to the deleted path. A replaced row keeps its
+    // id (new ids for replacements would grow the lexical arm's rowid-indexed sums with every rewrite).
+    const [ids0] = await this._db.all(
+      "SELECT coalesce((SELECT max(id) FROM memories), 0) AS m, (SELECT value FROM md_meta WHERE key = 'next_id') AS n");
+    let nextId = Math.max(Number(ids0.m) + 1, ids0.n === null || ids0.n === undefined ? 1 : Number(ids0.n));
+    const st = [], ids = [];
+    if (this._resident.dim === null && dim !== null) {
+      st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('dim', ?)", params: [String(dim)] });
+    }
+    for (const r of rows) {
+      const blob = r.vec ? new Uint8Array(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength) : null;
+      const values = [r.gist, r.body, r.type, blob, r.createdAt, r.accessedAt, r.accessCount, r.confidence, r.outcomeScore,
+        r.reinforcementCount, r.contradictionCount, r.decayedAt, r.pagerank, r.community, r.bridgeCount, r.retentionScore, r.band,
+        r.supersededBy];
+      let id = existing.get(r.path);
+      if (id !== undefined) {
+        st.push({ sql: `UPDATE memories SET gist = ?, body = ?, type = ?, embedding = ?, created_at = ?, accessed_at = ?,
+          access_count = ?, confidence = ?, outcome_score = ?, reinforcement_count = ?, contradiction_count = ?, decayed_at = ?,
+          pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?, superseded_by = ? WHERE id = ?`,
+        params: [...values, id] });
+        st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [id] });
+      } else {
+        id = nextId++;
+        st.push({ sql: `INSERT INTO memories (id, path, gist, body, type, embedding, created_at, accessed_at, access_count,
+          confidence, outcome_score, reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count,
+          retention_score, band, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        params: [id, r.path, ...values] });
+      }
+      // the index holds live memories only
+      if (r.supersededBy === null) {
+        st.push({ sql: "INSERT INTO memories_fts (rowid, gist, body) VALUES (?, ?, ?)", params: [id, r.gist, r.body] });
+      }
+      ids.push(id);
+    }
+    if (existing.size < n) {
+      st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('next_id', ?)", params: [String(nextId)] });
+    }
+    for (const e of edges) {
+      st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, ?)",
+        params: [e.src, e.dst, e.type, e.strength, e.origin] });
+    }
+    for (const [key, value] of Object.entries(meta)) { // sleep's watermarks: the later one wins
+      st.push({ sql: `INSERT INTO md_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE
+        SET value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)`, params: [key, String(value)] });
+    }
+    progress({ phase: "write", done: 0, total: n });
+    await this._write(fn, st, () => {
+      const res = this._resident, lex = this._lexical;
+      res.dim = dim;
+      lex.invalidate();
+      rows.forEach((r, i) => {
+        if (r.supersededBy === null) {
+          res.setMemory(r.path, r.vec, r.accessCount, r.outcomeScore, r.reinforcementCount);
+          lex.pathOf.set(ids[i], r.path);
+        } else {
+          res.removeMemory(r.path);
+          lex.pathOf.delete(ids[i]);
+        }
+      });
+      for (const e of edges) res.setEdge(e.src, e.dst, e.type, e.strength, e.origin);
+    }, { edges: edges.length > 0, paths: rows.map((r) => r.path) });
+    progress({ phase: "write", done: n, total: n }); // after the memory follows the commit: a throw here leaves it consistent
+    return { inserted: n - existing.size, replaced: existing.size, edges: edges.length };
   }
 
   // ------------------------------------------------------------------ get / delete / link
@@ -249,32 +616,34 @@ class MemoryCache {
       const rows = await this._db.all(`SELECT ${COLUMNS} FROM memories m JOIN json_each(?) j ON m.path = j.value ORDER BY j.key`,
         [JSON.stringify(ps)]);
       return rows.map(rowToMemory);
-    });
+    }, { state: false });
   }
 
   /** Every stored memory, in path order (JavaScript string order). */
   all() {
-    return this._op("all", async () => (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path)));
+    return this._op("all", async () => (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path)),
+      { state: false });
   }
 
-  /** Delete memories and their edges, atomically. Resolves { deleted }. */
+  /** Delete memories and their edges, atomically. Resolves { deleted } (a path named twice counts once). */
   delete(paths) {
     const fn = "delete";
     return this._op(fn, async () => {
-      const ps = this._paths(fn, paths);
+      const ps = [...new Set(this._paths(fn, paths))];
       const json = JSON.stringify(ps);
       const ids = await this._db.all("SELECT m.id AS id, m.path AS path FROM memories m JOIN json_each(?) j ON m.path = j.value", [json]);
       if (!ids.length) return { deleted: 0 };
       const st = ids.map((r) => ({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [r.id] }));
       st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
       st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
-      await this._db.batch(st);
-      for (const r of ids) {
-        this._resident.removeMemory(r.path);
-        this._lexical.pathOf.delete(r.id);
-      }
-      this._lexical.invalidate();
-      await this._resident.loadEdges(this._db);
+      await this._write(fn, st, () => {
+        for (const r of ids) {
+          this._resident.removeMemory(r.path);
+          this._lexical.pathOf.delete(r.id);
+        }
+        this._lexical.invalidate();
+        this._resident.removeEdgesOf(ids.map((r) => r.path)); // only these rows' edges; the graph is rebuilt on the next lateral search
+      }, { edges: true, paths: ids.map((r) => r.path) });
       return { deleted: ids.length };
     });
   }
@@ -304,11 +673,10 @@ class MemoryCache {
       rows.forEach((r, i) => {
         for (const end of ["src", "dst"]) if (!found.has(r[end])) throw rangeError(fn, `links[${i}].${end}`, `names no stored memory (${JSON.stringify(r[end].slice(0, 80))})`);
       });
-      await this._db.batch(rows.map((r) => ({
+      await this._write(fn, rows.map((r) => ({
         sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'link')",
         params: [r.src, r.dst, r.type, r.strength],
-      })));
-      await this._resident.loadEdges(this._db);
+      })), () => { for (const r of rows) this._resident.setEdge(r.src, r.dst, r.type, r.strength, "link"); }, { edges: true });
       return { linked: rows.length };
     });
   }
@@ -316,7 +684,7 @@ class MemoryCache {
   /** Stored edges: [{ src, dst, type, strength, origin }] ("link" from link(), "sleep" and "merge" from sleep()). */
   edges() {
     return this._op("edges", async () => (await this._db.all("SELECT src, dst, type, strength, origin FROM edges"))
-      .sort((a, b) => byPath(a.src, b.src) || byPath(a.dst, b.dst) || byPath(a.type, b.type)));
+      .sort((a, b) => byPath(a.src, b.src) || byPath(a.dst, b.dst) || byPath(a.type, b.type)), { state: false });
   }
 
   // ------------------------------------------------------------------ reinforce
@@ -349,14 +717,17 @@ class MemoryCache {
       const st = [], after = [];
       for (const p of bumped) {
         const r = byP.get(p);
+        if (!(r.access_count < Number.MAX_SAFE_INTEGER)) {
+          throw rangeError(fn, `paths[${ps.indexOf(p)}]`,
+            `has access count ${r.access_count}, the largest the cache stores exactly; it cannot be bumped`);
+        }
         const outcome = signal === "neutral" ? r.outcome_score
           : fromFp(applyOutcomesFp(alpha, toFp(r.outcome_score ?? 0), [toFp(signalValue(signal))]));
         st.push({ sql: "UPDATE memories SET access_count = ?, accessed_at = ?, outcome_score = ? WHERE path = ?",
           params: [r.access_count + 1, now, outcome, p] });
         after.push([p, r.access_count + 1, outcome, r.reinforcement_count]);
       }
-      await this._db.batch(st);
-      for (const a of after) this._resident.setSignals(...a);
+      await this._write(fn, st, () => { for (const a of after) this._resident.setSignals(...a); }, { paths: bumped });
       return { bumped, cooledDown };
     });
   }
@@ -366,7 +737,8 @@ class MemoryCache {
   _checkQuery(fn, q) {
     const settings = querySettings(fn, q);
     const text = q.text === undefined || q.text === null ? "" : str(fn, "query.text", q.text, this._limits.query);
-    const vector = q.vector === undefined || q.vector === null ? null : embedding(fn, "query.vector", q.vector, this._resident.dim);
+    const vector = q.vector === undefined || q.vector === null ? null
+      : embedding(fn, "query.vector", q.vector, this._resident.dim, { nonzero: true });
     return { ...settings, text, vector };
   }
 
@@ -492,45 +864,121 @@ class MemoryCache {
   /** One maintenance pass, one atomic write (see sleep.js and the README). Resolves the report. */
   sleep(options) {
     const fn = "sleep";
-    return this._op(fn, async () => {
-      const { report, removed } = await runSleep(this._db, this._resident, fn, options);
+    return this._op(fn, async () => runSleep(this._db, this._resident, fn, options, {
+      limits: this._limits,
       // the pass changes no embedding or salience signal: only the memories it removed and the edges
-      for (const { path, id } of removed) {
-        this._resident.removeMemory(path);
-        this._lexical.pathOf.delete(id);
-      }
-      if (removed.length) this._lexical.invalidate();
-      await this._resident.loadEdges(this._db);
-      return report;
-    });
+      write: (st, { removed, edges }) => this._write(fn, st, () => {
+        for (const { path, id } of removed) {
+          this._resident.removeMemory(path);
+          this._lexical.pathOf.delete(id);
+        }
+        if (removed.length) this._lexical.invalidate();
+        if (edges) this._resident.setEdges(edges);
+      }, { edges: edges !== null, paths: removed.map((r) => r.path) }),
+    }));
   }
 
   // ------------------------------------------------------------------ import / export
 
-  /** Every memory as JSON Lines (one object per line, embedding as a number array), in path order. */
+  /**
+   * Every memory as JSON Lines, in path order (one object per line, every stored field, the
+   * embedding as a number array), then every edge ({ "edge": { src, dst, type, strength,
+   * origin } }, in edges() order), then sleep's watermarks ({ "watermarks": { mergeCycle,
+   * evictCycle } }) if a pass ran: importJsonl of it into an empty cache gives the same database.
+   */
   exportJsonl() {
     return this._op("exportJsonl", async () => {
       const rows = (await this._db.all(`SELECT ${COLUMNS} FROM memories m`)).map(rowToMemory).sort((a, b) => byPath(a.path, b.path));
-      return rows.map((m) => JSON.stringify({ ...m, embedding: m.embedding ? Array.from(m.embedding) : null })).join("\n") + (rows.length ? "\n" : "");
-    });
+      const lines = rows.map((m) => JSON.stringify({ ...m, embedding: m.embedding ? Array.from(m.embedding) : null }));
+      const edges = (await this._db.all("SELECT src, dst, type, strength, origin FROM edges"))
+        .sort((a, b) => byPath(a.src, b.src) || byPath(a.dst, b.dst) || byPath(a.type, b.type));
+      for (const e of edges) lines.push(JSON.stringify({ edge: { src: e.src, dst: e.dst, type: e.type, strength: e.strength, origin: e.origin } }));
+      const meta = Object.fromEntries((await this._db.all("SELECT key, value FROM md_meta WHERE key IN ('merge_cycle', 'evict_cycle')"))
+        .map((r) => [r.key, r.value]));
+      const marks = {};
+      if (meta.merge_cycle !== undefined) marks.mergeCycle = Number(meta.merge_cycle);
+      if (meta.evict_cycle !== undefined) marks.evictCycle = Number(meta.evict_cycle);
+      if (Object.keys(marks).length) lines.push(JSON.stringify({ watermarks: marks }));
+      return lines.map((l) => `${l}\n`).join("");
+    }, { state: false });
   }
 
-  /** put() the memories of a JSON Lines text (blank lines skipped). options as put's. */
-  async importJsonl(text, options = {}) {
+  /**
+   * Import exportJsonl's text (blank lines skipped), in one batch: memories with every stored
+   * field (supersession, the decay watermark, sleep's fields; a line with only put()'s fields
+   * is a put), edges (both ends stored or imported), and sleep's watermarks (the later of the
+   * cache's and the text's). options as put's. Resolves { inserted, replaced, edges }.
+   */
+  importJsonl(text, options = {}) {
     const fn = "importJsonl";
-    if (typeof text !== "string") throw typeError(fn, "text", "a string", text);
-    const memories = [];
-    const lines = text.split("\n");
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i].trim();
-      if (!line) continue;
-      try {
-        memories.push(JSON.parse(line));
-      } catch (e) {
-        throw rangeError(fn, `text line ${i + 1}`, `is not JSON: ${e.message}`);
+    return this._op(fn, async () => {
+      if (typeof text !== "string") throw typeError(fn, "text", "a string", text);
+      obj(fn, "options", options);
+      known(fn, "options", options, ["onConflict", "onProgress"]);
+      const onConflict = options.onConflict ?? "replace";
+      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${String(onConflict)}`);
+      const progress = progressFn(fn, options.onProgress);
+      const L = this._limits;
+      const rows = [], lineOf = [], edges = [], meta = {}, index = new Map();
+      let dim = this._resident.dim;
+      const lines = text.split("\n");
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i].trim();
+        if (!line) continue;
+        const at = `text line ${i + 1}`;
+        let v;
+        try {
+          v = JSON.parse(line);
+        } catch (e) {
+          throw rangeError(fn, at, `is not JSON: ${e.message}`);
+        }
+        obj(fn, at, v);
+        if (v.edge !== undefined && v.path === undefined) {
+          const e = obj(fn, `${at} .edge`, v.edge);
+          known(fn, `${at} .edge`, e, ["src", "dst", "type", "strength", "origin"]);
+          if (!["link", "sleep", "merge"].includes(e.origin))
+            throw rangeError(fn, `${at} .edge.origin`, `must be "link", "sleep" or "merge", got ${JSON.stringify(String(e.origin))}`);
+          edges.push({
+            src: str(fn, `${at} .edge.src`, e.src, L.path, { key: true }),
+            dst: str(fn, `${at} .edge.dst`, e.dst, L.path, { key: true }),
+            type: str(fn, `${at} .edge.type`, e.type, L.type, { key: true }),
+            strength: num(fn, `${at} .edge.strength`, e.strength, { lo: 0, hi: 1 }),
+            origin: e.origin, at,
+          });
+        } else if (v.watermarks !== undefined && v.path === undefined) {
+          const m = obj(fn, `${at} .watermarks`, v.watermarks);
+          known(fn, `${at} .watermarks`, m, ["mergeCycle", "evictCycle"]);
+          for (const [k, key] of [["mergeCycle", "merge_cycle"], ["evictCycle", "evict_cycle"]]) {
+            if (m[k] === undefined) continue;
+            const c = num(fn, `${at} .watermarks.${k}`, m[k],
+              { lo: -Number.MAX_SAFE_INTEGER, hi: Number.MAX_SAFE_INTEGER, integer: true });
+            meta[key] = Math.max(meta[key] ?? -Infinity, c);
+          }
+        } else {
+          const r = this._checkMemory(fn, v, at, dim, true);
+          if (r.vec && dim === null) dim = r.vec.length;
+          const prev = index.get(r.path);
+          if (prev !== undefined) throw rangeError(fn, `${at} .path`, `repeats ${lineOf[prev]}'s (${JSON.stringify(r.path.slice(0, 80))})`);
+          index.set(r.path, rows.length);
+          rows.push(r);
+          lineOf.push(at);
+        }
       }
-    }
-    return this.put(memories, options);
+      if (rows.length > L.batch) throw rangeError(fn, "text", `holds ${rows.length} memories, more than the limit ${L.batch}`);
+      progress({ phase: "validate", done: rows.length, total: rows.length });
+      const ends = [...new Set(edges.flatMap((e) => [e.src, e.dst]))].filter((p) => !index.has(p));
+      const found = new Set((await this._db.all("SELECT m.path AS path FROM memories m JOIN json_each(?) j ON m.path = j.value",
+        [JSON.stringify(ends)])).map((r) => r.path));
+      for (const e of edges) {
+        for (const end of ["src", "dst"]) {
+          if (!index.has(e[end]) && !found.has(e[end])) {
+            throw rangeError(fn, `${e.at} .edge.${end}`, `names no stored or imported memory (${JSON.stringify(e[end].slice(0, 80))})`);
+          }
+        }
+      }
+      if (!rows.length && !edges.length && !Object.keys(meta).length) return { inserted: 0, replaced: 0, edges: 0 };
+      return this._upsert(fn, rows, dim, { onConflict, progress, at: (i) => lineOf[i], edges, meta });
+    });
   }
 
   /** The database file as bytes (sqlite-wasm, better-sqlite3, node:sqlite; D1 has no export). Open it with openMemoryCache({ bytes }). */
@@ -538,7 +986,7 @@ class MemoryCache {
     return this._op("exportBytes", async () => {
       if (typeof this._db.exportBytes !== "function") throw rangeError("exportBytes", "this", `is on a ${this.backend} database, which cannot export its file`);
       return this._db.exportBytes();
-    });
+    }, { state: false });
   }
 
   /** Close the database and free the resident rows and graph. Idempotent. */

@@ -9,6 +9,9 @@
 import { Graph, applyMmr, float32View, residentRows } from "../index.js";
 import { byPath } from "./validate.js";
 
+/** An edge's identity in the edges table: its primary key (src, dst, type). */
+const edgeKey = (src, dst, type) => `${src}\u0000${dst}\u0000${type}`;
+
 export class Resident {
   constructor(dim) {
     this.dim = dim;
@@ -17,10 +20,18 @@ export class Resident {
     /** path -> [accessCount, outcomeScore (null = none), reinforcementCount], every live memory */
     this.meta = new Map();
     this._rows = null; // { handle, paths, index (path -> row) }
-    this._graph = null; // Graph handle
-    this._edges = null; // [{ src, dst, strength }] from the database
+    this._graphs = { all: null, links: null }; // Graph handles: every edge, and the edges link() made
+    /** the edges table as committed: key (src, dst, type) -> { src, dst, strength, origin } */
+    this._edges = new Map();
+    /** path -> the keys of its edges (either end), so a delete touches only its own */
+    this._adj = new Map();
     this.rowsStale = true;
-    this.graphStale = true;
+    this._graphStale = { all: true, links: true };
+  }
+
+  /** The memories or the edges changed: every resident graph is rebuilt when next asked for. */
+  staleGraphs() {
+    this._graphStale = { all: true, links: true };
   }
 
   /** Load every live memory's embedding and salience signals, and the edges (one read each). */
@@ -36,12 +47,55 @@ export class Resident {
   }
 
   async loadEdges(db) {
-    this._edges = await db.all("SELECT src, dst, strength FROM edges");
-    this.graphStale = true;
+    this.setEdges(await db.all("SELECT src, dst, type, strength, origin FROM edges"));
+  }
+
+  /** Replace every edge (what the edges table holds now). */
+  setEdges(edges) {
+    this._edges.clear();
+    this._adj.clear();
+    for (const e of edges) this.setEdge(e.src, e.dst, e.type, e.strength, e.origin);
+    this.staleGraphs();
+  }
+
+  /** INSERT OR REPLACE of one edge, as the edges table does it. */
+  setEdge(src, dst, type, strength, origin) {
+    const k = edgeKey(src, dst, type);
+    this._edges.set(k, { src, dst, strength, origin });
+    for (const p of [src, dst]) {
+      let keys = this._adj.get(p);
+      if (!keys) this._adj.set(p, (keys = new Set()));
+      keys.add(k);
+    }
+    this.staleGraphs();
+  }
+
+  /** DELETE FROM edges WHERE src IN paths OR dst IN paths: only these paths' own edges are visited. */
+  removeEdgesOf(paths) {
+    for (const p of paths) {
+      const keys = this._adj.get(p);
+      if (!keys) continue;
+      for (const k of keys) {
+        const e = this._edges.get(k);
+        if (!e) continue;
+        this._edges.delete(k);
+        const other = e.src === p ? e.dst : e.src;
+        this._adj.get(other)?.delete(k);
+        this.staleGraphs();
+      }
+      this._adj.delete(p);
+    }
+  }
+
+  /** The edges as committed, [{ src, dst, strength }] (parallel types of one pair are separate entries); only link()'s with `links`. */
+  edges(links = false) {
+    const out = [];
+    for (const e of this._edges.values()) if (!links || e.origin === "link") out.push({ src: e.src, dst: e.dst, strength: e.strength });
+    return out;
   }
 
   setMemory(path, vec, accessCount, outcomeScore, reinforcementCount) {
-    if (!this.meta.has(path)) this.graphStale = true;
+    if (!this.meta.has(path)) this.staleGraphs();
     this.meta.set(path, [accessCount, outcomeScore ?? null, reinforcementCount]);
     if (vec && vec.length === this.dim) this.vecs.set(path, vec);
     else this.vecs.delete(path);
@@ -53,7 +107,7 @@ export class Resident {
   }
 
   removeMemory(path) {
-    if (this.meta.delete(path)) this.graphStale = true;
+    if (this.meta.delete(path)) this.staleGraphs();
     if (this.vecs.delete(path)) this.rowsStale = true;
   }
 
@@ -105,20 +159,27 @@ export class Resident {
     }), limit, lambda);
   }
 
-  /** The resident Graph over every live memory and the stored edges (rebuilt if stale). */
-  graph() {
-    if (this.graphStale || !this._graph) {
-      this._graph?.free();
-      this._graph = new Graph([...this.meta.keys()], this._edges ?? []);
-      this.graphStale = false;
+  /**
+   * The resident Graph over every live memory and the stored edges (rebuilt if stale); with
+   * `links`, only the edges link() made (sleep's similarity edges repeat the vector arm).
+   */
+  graph(links = false) {
+    const kind = links ? "links" : "all";
+    if (this._graphStale[kind] || !this._graphs[kind]) {
+      this._graphs[kind]?.free();
+      this._graphs[kind] = new Graph([...this.meta.keys()], this.edges(links));
+      this._graphStale[kind] = false;
     }
-    return this._graph;
+    return this._graphs[kind];
   }
 
   free() {
     this._rows?.handle.free();
-    this._graph?.free();
-    this._rows = this._graph = null;
-    this.rowsStale = this.graphStale = true;
+    this._graphs.all?.free();
+    this._graphs.links?.free();
+    this._rows = null;
+    this._graphs = { all: null, links: null };
+    this.rowsStale = true;
+    this.staleGraphs();
   }
 }

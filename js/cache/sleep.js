@@ -6,7 +6,12 @@
 // time. Decay counts whole cycles since each memory's stored watermark
 // (decayed_at), and merges run at most once per cycle (md_meta.merge_cycle),
 // because MAX_MERGE_PAIRS is a per-cycle budget and the role guard's refusals
-// are decided per batch.
+// are decided per batch. Eviction too runs at most once per cycle
+// (md_meta.evict_cycle), and what a pass that evicts stores (the edges, PageRank,
+// communities, bridges, retention) is computed over the survivors alone: exactly
+// what the next pass over them computes, so it finds nothing to write (evicting
+// changes the graph, so the survivors' scores move; a pass that stored the
+// pre-eviction scores, or evicted again within the cycle, would never settle).
 import {
   DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, Graph, MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD, TRIAGE_ACTIONS,
   decayConfidenceNFp, float32View, fromFp, isCommittableConfidenceChange, mergeOutcomes, scoreRetentionMany, toFp,
@@ -16,6 +21,8 @@ import { byPath, known, num, obj, progressFn, time } from "./validate.js";
 
 export const DAY_MS = 86_400_000;
 export const DEFAULT_SLEEP = Object.freeze({ floor: 0.8, perSourceK: 5, cycleMs: DAY_MS });
+/** The longest neighbour list per memory: the pass's edges, their write and the graph grow with it (see limits.sleepEdges). */
+export const MAX_PER_SOURCE_K = 100;
 export const STAGES = Object.freeze(["committed", "cap", "threshold", "vetoed", "self", "role-guard"]);
 
 const same = (a, b) => Object.is(a ?? null, b ?? null);
@@ -31,7 +38,7 @@ function checkOptions(fn, options) {
   return {
     now: time(fn, "options.now", options.now),
     floor: num(fn, "options.floor", options.floor, { lo: -1, hi: 1, dflt: DEFAULT_SLEEP.floor }),
-    perSourceK: num(fn, "options.perSourceK", options.perSourceK, { lo: 1, hi: 1000, integer: true, dflt: DEFAULT_SLEEP.perSourceK }),
+    perSourceK: num(fn, "options.perSourceK", options.perSourceK, { lo: 1, hi: MAX_PER_SOURCE_K, integer: true, dflt: DEFAULT_SLEEP.perSourceK }),
     cycleMs: num(fn, "options.cycleMs", options.cycleMs, { lo: 1, dflt: DEFAULT_SLEEP.cycleMs }),
     evict: options.evict === true,
     alpha: num(fn, "options.confidence.alpha", confidence.alpha, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_DECAY_ALPHA }),
@@ -121,8 +128,13 @@ const wordCount = (body) => {
   return t ? t.split(/\s+/).length : 0;
 };
 
-/** The pass; resolves { report, removed: [{ path, id }] (the memories it superseded or deleted) }. */
-export async function runSleep(db, resident, fn, options) {
+/**
+ * The pass. `write(statements, { removed, edges })` commits the batch and brings the
+ * cache's memory in line with it (removed: [{ path, id }] superseded or evicted; edges:
+ * every edge after the batch, or null when unchanged); progress reports "write" done
+ * only after it returned. Resolves the report.
+ */
+export async function runSleep(db, resident, fn, options, { limits, write }) {
   const o = checkOptions(fn, options);
   const T = {};
   let t = performance.now();
@@ -141,6 +153,11 @@ export async function runSleep(db, resident, fn, options) {
     const v = r.embedding ? float32View(r.embedding) : undefined;
     return { ...r, vec: v && v.length === dim ? v : null };
   }).sort((a, b) => byPath(a.path, b.path));
+  const withVec = live.reduce((n, m) => n + (m.vec ? 1 : 0), 0);
+  if (withVec * o.perSourceK > limits.sleepEdges) {
+    throw new RangeError(`${fn}: options.perSourceK ${o.perSourceK} over ${withVec} memories with embeddings allows ${withVec * o.perSourceK} ` +
+      `edges, more than limits.sleepEdges (${limits.sleepEdges}); lower perSourceK or raise the limit`);
+  }
   lap("read");
 
   // 1. neighbour pairs over every live memory with an embedding
@@ -154,6 +171,7 @@ export async function runSleep(db, resident, fn, options) {
   const mergeRan = meta.merge_cycle === undefined || cycle > Number(meta.merge_cycle);
   const stages = Object.fromEntries(STAGES.map((s) => [s, 0]));
   const merged = [];
+  const dropped = new Set();
   if (mergeRan) {
     progress("merge", 0, pairs.length);
     const byPathRow = new Map(live.map((m) => [m.path, m]));
@@ -175,13 +193,115 @@ export async function runSleep(db, resident, fn, options) {
       if (stage === "committed") merged.push({ keepPath: pair.keepPath, dropPath: pair.dropPath, similarity: pair.similarity });
     }
     if (merged.length) {
-      const dropped = new Set(merged.map((m) => m.dropPath));
+      for (const m of merged) dropped.add(m.dropPath);
       live = live.filter((m) => !dropped.has(m.path));
       pairs = repairNeighbours(found, live, dropped, dim, o.floor, o.perSourceK); // the survivors' own neighbourhoods
     }
   }
   lap("merge");
 
+  // 3-5. edges, graph, decay and retention over the live memories
+  let d = derive(o, live, pairs, storedEdges, progress, lap);
+  const decision = d; // the bands and the evict band the pass reports (and evicts)
+
+  // 6. eviction, at most once per cycle; then everything stored is derived again over the survivors alone
+  const evictRan = o.evict && (meta.evict_cycle === undefined || cycle > Number(meta.evict_cycle));
+  const evictSet = new Set(evictRan ? decision.evictBand : []);
+  if (evictSet.size) {
+    progress("evict", 0, evictSet.size);
+    for (const p of evictSet) dropped.add(p);
+    live = live.filter((m) => !evictSet.has(m.path));
+    pairs = repairNeighbours(found, live, dropped, dim, o.floor, o.perSourceK);
+    d = derive(o, live, pairs, storedEdges.filter((e) => !evictSet.has(e.src) && !evictSet.has(e.dst)), () => {}, () => {});
+  }
+  lap("evict");
+
+  // 7. one atomic batch, holding only what changed
+  progress("write", 0, 1);
+  const st = [];
+  let memoryRows = 0;
+  live.forEach((m, i) => {
+    const next = [d.rank[i], d.communities.get(m.path) ?? null, d.bridges.get(m.path), d.scored.score[i], TRIAGE_ACTIONS[d.scored.action[i]],
+      d.conf[i], d.decayedAt[i]];
+    const prev = [m.pagerank, m.community, m.bridge_count, m.retention_score, m.band, m.confidence, m.decayed_at];
+    if (next.every((v, k) => same(v, prev[k]))) return;
+    memoryRows++;
+    st.push({ sql: `UPDATE memories SET pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?,
+      confidence = ?, decayed_at = ? WHERE id = ?`, params: [...next, m.id] });
+  });
+  // the edges table after the batch, statement by statement (INSERT OR REPLACE on (src, dst, type)), for the cache's memory
+  const edgeKey = (e) => `${e.src}\u0000${e.dst}\u0000${e.type}`;
+  const after = new Map(storedEdges.map((e) => [edgeKey(e), e]));
+  const idOf = new Map(rows.map((r) => [r.path, r.id]));
+  for (const m of merged) {
+    const strength = Math.min(1, Math.max(0, m.similarity));
+    st.push({ sql: "UPDATE memories SET superseded_by = ? WHERE path = ?", params: [m.keepPath, m.dropPath] });
+    st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [idOf.get(m.dropPath)] }); // the index holds live memories only
+    st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, 'supersedes', ?, 'merge')",
+      params: [m.keepPath, m.dropPath, strength] });
+    const e = { src: m.keepPath, dst: m.dropPath, type: "supersedes", strength, origin: "merge" };
+    after.set(edgeKey(e), e);
+  }
+  const key = (e) => `${e.src}\u0000${e.dst}\u0000${e.type}\u0000${e.strength}`;
+  const storedSleep = storedEdges.filter((e) => e.origin === "sleep" && !evictSet.has(e.src) && !evictSet.has(e.dst)).map(key).sort();
+  const wanted = d.sleepEdges.filter((e) => !evictSet.has(e.src) && !evictSet.has(e.dst));
+  const edgesChanged = storedSleep.length !== wanted.length || wanted.map(key).sort().some((k, i) => k !== storedSleep[i]);
+  if (edgesChanged) {
+    st.push({ sql: "DELETE FROM edges WHERE origin = 'sleep'" });
+    for (const [k, e] of after) if (e.origin === "sleep") after.delete(k);
+    for (const e of wanted) {
+      st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'sleep')",
+        params: [e.src, e.dst, e.type, e.strength] });
+      after.set(edgeKey(e), { ...e, origin: "sleep" });
+    }
+  }
+  if (evictSet.size) {
+    const json = JSON.stringify([...evictSet]);
+    for (const p of evictSet) st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [idOf.get(p)] });
+    st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
+    st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
+    for (const [k, e] of after) if (evictSet.has(e.src) || evictSet.has(e.dst)) after.delete(k);
+  }
+  if (mergeRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('merge_cycle', ?)", params: [String(cycle)] });
+  if (evictRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('evict_cycle', ?)", params: [String(cycle)] });
+  const removed = [...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
+  await write(st, { removed, edges: merged.length || edgesChanged || evictSet.size ? [...after.values()] : null });
+  lap("write");
+  progress("write", 1, 1); // after the cache's memory follows the commit: a throw here leaves it consistent
+
+  const sizes = new Map();
+  for (const c of d.communities.values()) if (c !== undefined) sizes.set(c, (sizes.get(c) ?? 0) + 1);
+  let largest = 0, members = 0;
+  for (const s of sizes.values()) {
+    members += s;
+    if (s > largest) largest = s;
+  }
+  T.total = performance.now() - t0;
+  return {
+    now: o.now,
+    memories: rows.length,
+    bands: decision.bands,
+    evict: decision.evictBand,
+    evicted: evictSet.size,
+    merges: { ran: mergeRan, cycle, stages, merged },
+    edges: {
+      similar: d.sleepEdges.filter((e) => e.type === "similar").length,
+      nearDuplicate: d.sleepEdges.filter((e) => e.type === "near-duplicate").length,
+      links: d.graphEdges.length - d.sleepEdges.length,
+    },
+    communities: { count: sizes.size, largest, members },
+    confidence: { decayed: d.decayed },
+    written: { memories: memoryRows, edges: edgesChanged ? wanted.length : 0, statements: st.length },
+    timings: T,
+  };
+}
+
+/**
+ * Steps 3 to 5 over `live` (path order) and its neighbour pairs: typed edges, the graph over
+ * the links and those edges (PageRank, communities, bridges), confidence decay by whole
+ * cycles, retention scores and bands.
+ */
+function derive(o, live, pairs, storedEdges, progress, lap) {
   // 3. typed edges from the neighbour pairs, and the graph over links + those edges
   progress("graph", 0, live.length);
   const sleepEdges = pairs.map((p) => ({ src: p.src, dst: p.dst, type: p.sim > NEAR_DUPLICATE_THRESHOLD ? "near-duplicate" : "similar",
@@ -245,73 +365,5 @@ export async function runSleep(db, resident, fn, options) {
     if (b === "evict") evictBand.push(paths[i]);
   }
   lap("retention");
-
-  // 6. one atomic batch, holding only what changed
-  progress("write", 0, 1);
-  const st = [];
-  let memoryRows = 0;
-  const evictSet = new Set(o.evict ? evictBand : []);
-  live.forEach((m, i) => {
-    if (evictSet.has(m.path)) return;
-    const next = [rank[i], communities.get(m.path) ?? null, bridges.get(m.path), scored.score[i], TRIAGE_ACTIONS[scored.action[i]], conf[i], decayedAt[i]];
-    const prev = [m.pagerank, m.community, m.bridge_count, m.retention_score, m.band, m.confidence, m.decayed_at];
-    if (next.every((v, k) => same(v, prev[k]))) return;
-    memoryRows++;
-    st.push({ sql: `UPDATE memories SET pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?,
-      confidence = ?, decayed_at = ? WHERE id = ?`, params: [...next, m.id] });
-  });
-  const idOf = new Map(rows.map((r) => [r.path, r.id]));
-  for (const m of merged) {
-    st.push({ sql: "UPDATE memories SET superseded_by = ? WHERE path = ?", params: [m.keepPath, m.dropPath] });
-    st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [idOf.get(m.dropPath)] }); // the index holds live memories only
-    st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, 'supersedes', ?, 'merge')",
-      params: [m.keepPath, m.dropPath, Math.min(1, Math.max(0, m.similarity))] });
-  }
-  const key = (e) => `${e.src}\u0000${e.dst}\u0000${e.type}\u0000${e.strength}`;
-  const storedSleep = storedEdges.filter((e) => e.origin === "sleep").map(key).sort();
-  const wanted = sleepEdges.filter((e) => !evictSet.has(e.src) && !evictSet.has(e.dst));
-  const edgesChanged = storedSleep.length !== wanted.length || wanted.map(key).sort().some((k, i) => k !== storedSleep[i]);
-  if (edgesChanged) {
-    st.push({ sql: "DELETE FROM edges WHERE origin = 'sleep'" });
-    for (const e of wanted) st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'sleep')",
-      params: [e.src, e.dst, e.type, e.strength] });
-  }
-  if (evictSet.size) {
-    const json = JSON.stringify([...evictSet]);
-    for (const m of live) if (evictSet.has(m.path)) st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [m.id] });
-    st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
-    st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
-  }
-  if (mergeRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('merge_cycle', ?)", params: [String(cycle)] });
-  await db.batch(st);
-  lap("write");
-  progress("write", 1, 1);
-
-  const sizes = new Map();
-  for (const c of communities.values()) if (c !== undefined) sizes.set(c, (sizes.get(c) ?? 0) + 1);
-  let largest = 0, members = 0;
-  for (const s of sizes.values()) {
-    members += s;
-    if (s > largest) largest = s;
-  }
-  T.total = performance.now() - t0;
-  const removed = [...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
-  const report = {
-    now: o.now,
-    memories: rows.length,
-    bands,
-    evict: evictBand,
-    evicted: evictSet.size,
-    merges: { ran: mergeRan, cycle, stages, merged },
-    edges: {
-      similar: sleepEdges.filter((e) => e.type === "similar").length,
-      nearDuplicate: sleepEdges.filter((e) => e.type === "near-duplicate").length,
-      links: graphEdges.length - sleepEdges.length,
-    },
-    communities: { count: sizes.size, largest, members },
-    confidence: { decayed },
-    written: { memories: memoryRows, edges: edgesChanged ? wanted.length : 0, statements: st.length },
-    timings: T,
-  };
-  return { report, removed };
+  return { sleepEdges, graphEdges, rank, communities, bridges, conf, decayedAt, decayed, scored, bands, evictBand };
 }

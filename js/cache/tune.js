@@ -16,7 +16,8 @@ import { embedding, known, list, num, obj, progressFn, rangeError, str, typeErro
 
 /** The grid each setting is searched over (the baseline's own value is always tried too). */
 export const TUNE_GRID = Object.freeze({
-  "weights.vector": [0, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5],
+  fusion: ["score", "rrf"],
+  "weights.vector": [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.75, 1, 1.5, 2, 3, 5],
   "weights.lexical": [0, 1],
   "weights.salience": [0, 0.1, 0.25, 0.5, 1],
   "weights.lateral": [0, 0.1, 0.25, 0.5, 1],
@@ -26,8 +27,13 @@ export const TUNE_GRID = Object.freeze({
   window: [10, 20, 30, 50],
   seeds: [1, 3, 5, 10],
 });
-const ORDER = ["weights.vector", "k", "weights.lateral", "weights.salience", "lambda", "depth", "window", "seeds", "weights.lexical"];
+const ORDER = ["fusion", "weights.vector", "k", "weights.lateral", "weights.salience", "lambda", "depth", "window", "seeds", "weights.lexical"];
 const MAX_ROUNDS = 6;
+
+/** Settings as search() takes them back (k only where the fusion reads it). */
+function searchSettings({ preset, fusion, weights, k, depth, lambda, seeds, window, duplicate }) {
+  return { preset, fusion, weights: { ...weights }, ...(fusion === "rrf" ? { k } : {}), depth, lambda, seeds, window, duplicate };
+}
 
 /** mulberry32: a small seeded generator, for the fold assignment. */
 function mulberry32(seed) {
@@ -97,6 +103,8 @@ export async function tune(io, fn, labelled, options, limits) {
   const baseQuery = options.baseline === undefined ? {} : { ...obj(fn, "options.baseline", options.baseline) };
   delete baseQuery.text;
   delete baseQuery.vector;
+  if (baseQuery.preset !== undefined && baseQuery.preset !== "default")
+    throw rangeError(fn, "options.baseline.preset", `must be "default" (tune fits the default composition), got ${String(baseQuery.preset)}`);
   const base = querySettings(fn, { ...baseQuery, limit, preset: "default" }, "options.baseline");
 
   const ev = await evaluator(io, qs, base, limit, progress);
@@ -120,6 +128,7 @@ export async function tune(io, fn, labelled, options, limits) {
       let moved = false;
       for (const key of ORDER) {
         if (key === "seeds" && !(cur.weights.lateral > 0)) continue;
+        if (key === "k" && cur.fusion !== "rrf") continue;
         if (key === "window" && cur.lambda >= 1 && cur.duplicate === null) continue;
         const values = [...new Set([getAt(cur, key), ...TUNE_GRID[key]])];
         for (const v of values) {
@@ -155,12 +164,10 @@ export async function tune(io, fn, labelled, options, limits) {
   const final = fit(qs.map((_, i) => i));
   const chose = difference > 0 && difference > standardError ? "tuned" : "baseline";
   const settings = chose === "tuned" ? final : base;
-  const { preset, weights, k, depth, lambda, seeds, window, duplicate } = settings;
   return {
-    search: { preset, weights: { ...weights }, k, depth, lambda, seeds, window, duplicate },
+    search: searchSettings(settings),
     chose,
-    fitted: (({ weights: w, k: kk, depth: d, lambda: l, seeds: sd2, window: wi, duplicate: du }) =>
-      ({ preset: "default", weights: { ...w }, k: kk, depth: d, lambda: l, seeds: sd2, window: wi, duplicate: du }))(final),
+    fitted: searchSettings(final),
     heldOut: { tuned: mean(tunedScore), baseline: mean(baseScore), difference, standardError, folds: nFolds, queries: qs.length },
     train: mean(scores(settings, qs.map((_, i) => i))),
     evaluations: ev.evaluations(),

@@ -28,13 +28,31 @@ export function list(fn, arg, v) {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** A string of at most `max` UTF-16 units; `key` strings must also be non-empty and well-formed (SQLite stores UTF-8). */
-export function str(fn, arg, v, max, { key = false } = {}) {
+/** The index of the first lone surrogate of a string, or -1 (SQLite stores text as UTF-8, which has no lone surrogates). */
+export function loneSurrogate(v) {
+  if (typeof v.isWellFormed === "function" && v.isWellFormed()) return -1;
+  const m = LONE_SURROGATE.exec(v);
+  return m ? m.index : -1;
+}
+
+/**
+ * A string of at most `max` UTF-16 units; `key` strings must also be non-empty. Every
+ * stored string must be well-formed: SQLite keeps UTF-8, and each backend replaces a lone
+ * surrogate with U+FFFD its own way (one character on sqlite-wasm, three on
+ * better-sqlite3), so two paths would collide and a gist would differ between backends.
+ * Keys and `text` (a stored gist or body) are checked; query text is not (a lone
+ * surrogate is no word there).
+ */
+export function str(fn, arg, v, max, { key = false, text = false } = {}) {
   if (typeof v !== "string") throw typeError(fn, arg, "a string", v);
   if (v.length > max) throw rangeError(fn, arg, `has ${v.length} characters, more than the limit ${max}`);
-  if (key) {
-    if (v.length === 0) throw rangeError(fn, arg, "must not be empty");
-    if (LONE_SURROGATE.test(v)) throw rangeError(fn, arg, "holds a lone surrogate, which SQLite cannot store as text (it would become U+FFFD and collide)");
+  if (key && v.length === 0) throw rangeError(fn, arg, "must not be empty");
+  if (key || text) {
+    const at = loneSurrogate(v);
+    if (at >= 0) {
+      throw rangeError(fn, arg, `holds a lone surrogate at index ${at}, which SQLite cannot store as text ` +
+        `(it would become U+FFFD${key ? " and collide" : ""})`);
+    }
   }
   return v;
 }
@@ -52,29 +70,54 @@ export function num(fn, arg, v, { lo = -Infinity, hi = Infinity, dflt, nullable 
   return v;
 }
 
-/** A time: a Date or milliseconds since the epoch. Returns milliseconds. */
+/** Milliseconds a Date can hold (±8.64e15): every time the cache stores, and all within the safe integers. */
+export const MAX_TIME = 8.64e15;
+
+/**
+ * A time: a Date or milliseconds since the epoch, within a Date's range. Returns
+ * milliseconds. (sqlite-wasm binds an integral number at or past 2^63 as a wrapped
+ * 64-bit integer, so 1e19 would be stored negative and 1e308 as 0.)
+ */
 export function time(fn, arg, v, { optional = false } = {}) {
   if ((v === undefined || v === null) && optional) return null;
   if (v instanceof Date) v = v.getTime();
   else if (typeof v !== "number") throw typeError(fn, arg, "a Date or milliseconds since the epoch", v);
-  if (!Number.isFinite(v)) throw rangeError(fn, arg, "must be a valid time");
+  if (!(Math.abs(v) <= MAX_TIME)) throw rangeError(fn, arg, `must be a time within ±8.64e15 ms (a Date's range), got ${v}`);
   return v;
 }
 
-/** A vector of exactly `dim` finite numbers (Float32Array, Float64Array or number[]), as a fresh Float32Array. */
-export function embedding(fn, arg, v, dim) {
+/** A count: an integer in [0, 2^53 - 1], which every backend stores exactly; `undefined` (or null) takes `dflt`. */
+export function count(fn, arg, v, dflt = 0) {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v !== "number") throw typeError(fn, arg, "a number", v);
+  if (!Number.isSafeInteger(v) || v < 0) throw rangeError(fn, arg, `must be an integer in [0, ${Number.MAX_SAFE_INTEGER}], got ${v}`);
+  return v;
+}
+
+/**
+ * A vector of exactly `dim` finite numbers (Float32Array, Float64Array or number[]), as a
+ * fresh Float32Array. `nonzero`: an all-zero vector is refused (a query vector with no
+ * direction: cosine is 0 against everything).
+ */
+export function embedding(fn, arg, v, dim, { nonzero = false } = {}) {
   if (!(v instanceof Float32Array || v instanceof Float64Array || Array.isArray(v)))
     throw typeError(fn, arg, "a Float32Array (or an array of numbers)", v);
   if (dim !== null && v.length !== dim) throw rangeError(fn, arg, `has ${v.length} elements, not the cache's dimension ${dim}`);
   if (v.length === 0) throw rangeError(fn, arg, "is empty");
   if (v.length > 65536) throw rangeError(fn, arg, `has ${v.length} elements, more than the limit 65536`);
   const out = new Float32Array(v.length);
+  let any = false;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (typeof x !== "number") throw typeError(fn, `${arg}[${i}]`, "a number", x);
     if (!Number.isFinite(x)) throw rangeError(fn, `${arg}[${i}]`, `must be finite, got ${x}`);
     out[i] = x;
     if (!Number.isFinite(out[i])) throw rangeError(fn, `${arg}[${i}]`, `overflows a float32 (${x})`);
+    if (out[i] !== 0) any = true;
+  }
+  if (nonzero && !any) {
+    throw rangeError(fn, arg, "is all zeros: it has no direction, so cosine would rank every memory alike (leave " +
+      `${arg} out to search without the vector arm)`);
   }
   return out;
 }

@@ -7,8 +7,15 @@ export interface CacheAdapter {
   all(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
   /** A query of numeric columns, one Float64Array per column (optional; all() is used otherwise). */
   numbers?(sql: string, params?: readonly unknown[]): Promise<Float64Array[]>;
-  /** Run the statements atomically: all or nothing. */
+  /** Run the statements atomically: all or nothing (where the backend has locks, taking the write lock first). */
   batch(statements: readonly { readonly sql: string; readonly params?: readonly unknown[] }[]): Promise<void>;
+  /**
+   * PRAGMA data_version: a number that moves when another connection commits (optional;
+   * it lets the cache see writers that are not memdomain caches; D1 has none).
+   */
+  dataVersion?(): Promise<number | null>;
+  /** Set PRAGMA busy_timeout (ms) when given; resolve the timeout in force (optional). */
+  busyTimeout?(ms?: number): Promise<number | null>;
   /** The database file as bytes (optional). */
   exportBytes?(): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -27,6 +34,8 @@ export interface CacheLimits {
   readonly body?: number;
   readonly query?: number;
   readonly batch?: number;
+  /** sleep(): perSourceK x the memories with embeddings may not exceed this (default 1,000,000; about 30 µs per edge written). */
+  readonly sleepEdges?: number;
 }
 
 export interface OpenOptions {
@@ -47,6 +56,19 @@ export interface OpenOptions {
   /** The opfs-sahpool VFS name (default "memdomain"). */
   readonly vfs?: string;
   readonly limits?: CacheLimits;
+  /**
+   * When another writer changed the database (another cache, another process, raw SQL on a
+   * connection with PRAGMA data_version): "resync" (default) reloads what the cache keeps in
+   * memory before the next operation that uses it; "error" rejects that operation, and every
+   * later one, with a CacheChangedError. See docs/CACHE-CONSISTENCY.md.
+   */
+  readonly onExternalChange?: "resync" | "error";
+  /**
+   * How long (ms) to wait for another connection's lock before a call rejects with a
+   * CacheBusyError (PRAGMA busy_timeout; sqlite-wasm and better-sqlite3; D1 has no locks).
+   * Default: the connection's own (better-sqlite3 opens with 5000).
+   */
+  readonly busyTimeout?: number;
 }
 
 /** A time: a Date or milliseconds since the epoch. */
@@ -96,6 +118,14 @@ export interface Progress {
   readonly total: number;
 }
 
+/** What importJsonl() resolves. */
+export interface ImportResult {
+  readonly inserted: number;
+  readonly replaced: number;
+  /** Edge lines written. */
+  readonly edges: number;
+}
+
 export interface PutOptions {
   readonly onConflict?: "replace" | "error";
   readonly onProgress?: (p: Progress) => void;
@@ -125,9 +155,11 @@ export interface SearchSettings {
   /** "default" (measured; see docs/RELEVANCE.md) or "memhtml" (the composition memhtml's retrieval writes). */
   readonly preset?: PresetName;
   readonly limit?: number;
-  /** RRF weight per arm (an arm with weight 0 is off). */
+  /** Default composition only: "score" (each arm's score on [0, 1] times its weight, the default) or "rrf" (weight / (rank + k)). */
+  readonly fusion?: "score" | "rrf";
+  /** Weight per arm (an arm with weight 0 is off). */
   readonly weights?: { readonly [K in ArmName]?: number };
-  /** RRF's k: weight / (rank + k). */
+  /** Reciprocal-rank fusion's k: weight / (rank + k) (fusion "rrf" and preset "memhtml" only). */
   readonly k?: number;
   /** How many hits each arm lists. */
   readonly depth?: number;
@@ -150,8 +182,9 @@ export interface SearchQuery extends SearchSettings {
 
 /** A composition's settings, every field present. */
 export interface PresetSettings {
+  readonly fusion: "score" | "rrf";
   readonly weights: { readonly [K in ArmName]: number };
-  readonly k: number;
+  readonly k?: number;
   readonly depth: number;
   readonly lambda: number;
   readonly seeds: number;
@@ -176,9 +209,33 @@ export interface ExplainedPath {
   readonly lostAt: LostAt | null;
 }
 
+/** An arm's hit in a trace: its rank in the arm and, for fusion "score", its score in the arm on [0, 1]. */
+export interface ArmHit {
+  readonly path: string;
+  readonly rank: number;
+  readonly score?: number;
+}
+
+/** The whole search pipeline for one query. */
+export interface SearchTrace {
+  /** The resolved settings (every default filled in). */
+  readonly settings: Required<Omit<SearchSettings, "k" | "window" | "duplicate">> & Pick<SearchSettings, "k" | "window" | "duplicate">;
+  readonly arms: { readonly [K in ArmName]: readonly ArmHit[] };
+  readonly seeds: readonly { readonly path: string; readonly score: number }[];
+  /** How many memories fusion ranked. */
+  readonly candidates: number;
+  /** The best fused candidates MMR saw: fused score and the relevance MMR weighed. */
+  readonly window: readonly { readonly path: string; readonly score: number; readonly relevance: number }[];
+  /** MMR's order of the window (paths). */
+  readonly order: readonly string[];
+  /** Path -> the hit above it that it duplicates (skipped). */
+  readonly duplicates: { readonly [path: string]: string };
+}
+
 export interface Explanation {
   readonly hits: SearchResult;
   readonly paths: readonly ExplainedPath[];
+  readonly trace: SearchTrace;
 }
 
 export interface LabelledQuery {
@@ -201,12 +258,20 @@ export interface TuneOptions {
   readonly onProgress?: (p: Progress) => void;
 }
 
+/** Settings tune() returns, as search() takes them (k only with fusion "rrf"). */
+export interface TunedSettings extends PresetSettings {
+  readonly preset: "default";
+  readonly k?: number;
+  readonly window: number;
+  readonly duplicate: number | null;
+}
+
 export interface TuneResult {
   /** What to pass to search(): the fitted settings when they beat the baseline held out, else the baseline. */
-  readonly search: Required<Omit<SearchSettings, "limit">>;
+  readonly search: TunedSettings;
   readonly chose: "tuned" | "baseline";
   /** The settings fitted on every labelled query (returned in `search` only when chose is "tuned"). */
-  readonly fitted: Required<Omit<SearchSettings, "limit">>;
+  readonly fitted: TunedSettings;
   /** Mean nDCG@limit of each query under settings fitted without it, and the baseline's, on the same queries. */
   readonly heldOut: {
     readonly tuned: number; readonly baseline: number; readonly difference: number; readonly standardError: number;
@@ -252,10 +317,14 @@ export interface SleepOptions {
   readonly now: Time;
   /** Neighbour pairs at or above this cosine become typed edges (default 0.8). */
   readonly floor?: number;
+  /** Neighbours kept per memory, 1 to 100 (default 5); perSourceK x memories with embeddings <= limits.sleepEdges. */
   readonly perSourceK?: number;
   /** One sleep cycle in ms (default one day): decay counts whole cycles; merges run once per cycle. */
   readonly cycleMs?: number;
-  /** Delete the evict band (default false: only report it). */
+  /**
+   * Delete the evict band (default false: only report it). At most once per cycle; what the
+   * pass stores is then computed over the survivors, so a second pass at the same now writes nothing.
+   */
   readonly evict?: boolean;
   readonly confidence?: { readonly alpha?: number; readonly floor?: number };
   readonly merge?: { readonly threshold?: number; readonly maxPairs?: number };
@@ -302,8 +371,13 @@ export interface MemoryCache {
   /** Fit search settings to labelled queries by cross-validated coordinate ascent on nDCG. */
   tune(labelled: readonly LabelledQuery[], options?: TuneOptions): Promise<TuneResult>;
   sleep(options: SleepOptions): Promise<SleepReport>;
+  /**
+   * Every memory (every stored field) as JSON Lines in path order, then one {"edge": StoredEdge}
+   * line per edge, then {"watermarks": { mergeCycle?, evictCycle? }} if a sleep ran.
+   */
   exportJsonl(): Promise<string>;
-  importJsonl(text: string, options?: PutOptions): Promise<{ inserted: number; replaced: number }>;
+  /** exportJsonl()'s text (or put()-style memory lines) in one batch; the stored fields, edges and watermarks as given. */
+  importJsonl(text: string, options?: PutOptions): Promise<ImportResult>;
   exportBytes(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
@@ -319,6 +393,33 @@ export declare const MAX_DEPTH: 10000;
 export declare const MAX_WINDOW: 1000;
 export declare const DEFAULT_LIMITS: Required<CacheLimits>;
 export declare const MAX_QUERY_TERMS: 64;
+/** How many times a write runs again after another writer committed between its reads and its batch (onExternalChange "resync"). */
+export declare const WRITE_ATTEMPTS: 4;
+/** How many write generations md_log keeps: a cache further behind than this reads everything again when it resyncs. */
+export declare const LOG_GENERATIONS: 1024;
+/** A write batch touching more paths than this is not logged in md_log: the caches behind it read everything when they resync. */
+export declare const LOG_MAX_PATHS: 10000;
+
+/**
+ * The database was changed by another writer and onExternalChange is "error" (every call
+ * until the cache is reopened), or a write lost the race to other writers WRITE_ATTEMPTS
+ * times. Nothing of the rejected call was written.
+ */
+export declare class CacheChangedError extends Error {
+  readonly name: "CacheChangedError";
+  readonly code: "MEMDOMAIN_CACHE_EXTERNAL_CHANGE";
+  /** The generation found in the database, and the writer that committed it (a memdomain/cache writer name), when known. */
+  readonly generation?: number;
+  readonly writer?: string | null;
+}
+
+/** SQLITE_BUSY past the busy timeout: another connection held the lock. Retrying the call is safe. */
+export declare class CacheBusyError extends Error {
+  readonly name: "CacheBusyError";
+  readonly code: "MEMDOMAIN_CACHE_BUSY";
+  /** The backend's own error. */
+  readonly cause: unknown;
+}
 
 /** Open (or create) a memory cache. */
 export declare function openMemoryCache(options?: OpenOptions): Promise<MemoryCache>;

@@ -86,6 +86,26 @@ describe("arms that know nothing say nothing", () => {
   });
 });
 
+test("the default lateral arm walks link() edges, not sleep's similarity edges; it keeps its seeds", async () => {
+  const cache = await cacheOf(corpus.slice(0, 150));
+  try {
+    const report = await cache.sleep({ now: T0 + 300 * 86_400_000, floor: 0.3 });
+    expect(report.edges.similar + report.edges.nearDuplicate).toBeGreaterThan(0);
+    let memhtml = 0;
+    for (const q of queries) {
+      const base = { text: q.text, vector: q.vector };
+      expect((await cache.searchArms(base)).lateral).toEqual([]); // no links: the arm says nothing
+      memhtml += (await cache.searchArms({ ...base, preset: "memhtml" })).lateral.length;
+    }
+    expect(memhtml).toBeGreaterThan(0); // memhtml's composition walks the similarity edges
+    const a = corpus[0].path, b = corpus[1].path;
+    await cache.link([{ src: a, dst: b, strength: 1 }]);
+    const arms = await cache.searchArms({ text: corpus[0].gist, vector: corpus[0].embedding, seeds: 1 });
+    expect(arms.seeds.map((x) => x.path)).toEqual([a]);
+    expect(arms.lateral).toEqual([a, b]); // the seed first (its own PageRank), then what its link reaches
+  } finally { await cache.close(); }
+});
+
 describe("MMR on one scale, over a window; duplicates skipped", () => {
   let cache;
   beforeAll(async () => { cache = await cacheOf(corpus); });
@@ -142,6 +162,11 @@ describe("MMR on one scale, over a window; duplicates skipped", () => {
     await expect(cache.search({ ...q, duplicate: 2 })).rejects.toThrow(/query.duplicate must be in \[-1, 1\]/);
     await expect(cache.search({ ...q, duplicate: "high" })).rejects.toThrow(TypeError);
     expect(Array.isArray(await cache.search({ ...q, duplicate: null }))).toBe(true);
+    await expect(cache.search({ ...q, fusion: "sum" })).rejects.toThrow(/search: query.fusion must be "score" or "rrf", got sum/);
+    await expect(cache.search({ ...q, k: 10 })).rejects.toThrow(/search: query.k applies to fusion "rrf" only/);
+    await expect(cache.search({ ...q, preset: "memhtml", fusion: "rrf" })).rejects.toThrow(/search: query.fusion applies to the default composition only/);
+    expect(Array.isArray(await cache.search({ ...q, fusion: "rrf", k: 10 }))).toBe(true);
+    expect(Array.isArray(await cache.search({ ...q, preset: "memhtml", k: 10 }))).toBe(true);
   });
 
   test("the memhtml composition refuses an MMR pass past its bound, with a clear error", async () => {

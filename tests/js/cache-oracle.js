@@ -23,18 +23,32 @@ export function cosine(a, b) {
 }
 export const snapshot = async (cache) => JSON.stringify([await cache.exportJsonl(), await cache.edges(), await cache.count()]);
 
-/** Ranks for a best-first list: positions (memhtml), or shared by items whose key equals the previous one's. */
-function ranked(items, shared, same) {
+/**
+ * Ranks for a best-first list: positions (memhtml), or shared by items whose key equals the
+ * previous one's; `norm(x)` gives each hit its score in the arm (the default composition).
+ */
+function ranked(items, shared, same, norm) {
   let rank = 1;
   return items.map((x, i) => {
     if (!shared || i === 0 || !same(items[i - 1], x)) rank = i + 1;
-    return { path: x.path, rank };
+    return norm ? { path: x.path, rank, score: norm(x) } : { path: x.path, rank };
   });
+}
+
+/** The default composition's score fusion: each path's weighted sum of its arms' scores, in arm order. */
+function scoreFuse(lists, weights) {
+  const fused = new Map();
+  lists.forEach((hits, a) => {
+    if (!(weights[a] > 0)) return;
+    for (const h of hits) fused.set(h.path, (fused.get(h.path) ?? 0) + weights[a] * h.score);
+  });
+  return fused;
 }
 
 /** Every arm and the whole search by hand for query `q` (with q.preset, default "default"). */
 export async function byHand(cache, file, q) {
   const preset = q.preset ?? "default", P = PRESETS[preset], shared = preset === "default";
+  const fusion = shared ? q.fusion ?? P.fusion : "rrf";
   const w = { ...P.weights, ...q.weights };
   const k = q.k ?? P.k, depth = q.depth ?? P.depth, limit = q.limit ?? 10, lambda = q.lambda ?? P.lambda, nSeeds = q.seeds ?? P.seeds;
   const live = (await cache.all()).filter((m) => m.supersededBy === null);
@@ -53,7 +67,7 @@ export async function byHand(cache, file, q) {
       const rows = db.prepare(`SELECT m.path AS path, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
         WHERE memories_fts MATCH ? AND m.superseded_by IS NULL`).all(match)
         .sort((a, b) => a.s - b.s || codePoints(a.path, b.path)).slice(0, depth);
-      lexical = ranked(rows, shared, (a, b) => a.s === b.s);
+      lexical = ranked(rows, shared, (a, b) => a.s === b.s, shared && ((x) => (rows[0].s < 0 ? x.s / rows[0].s : 1)));
     } finally { db.close(); }
   }
   let vector = [];
@@ -62,7 +76,7 @@ export async function byHand(cache, file, q) {
     const every = withVec.map((m) => ({ path: m.path, s: cosine(q.vector, m.embedding) })).sort((a, b) => b.s - a.s || byPath(a.path, b.path));
     const rows = every.slice(0, depth);
     const allTie = every.length > 0 && every[0].s === every[every.length - 1].s;
-    vector = shared && allTie ? [] : ranked(rows, shared, (a, b) => a.s === b.s);
+    vector = shared && allTie ? [] : ranked(rows, shared, (a, b) => a.s === b.s, shared && ((x) => (1 + x.s) / (1 + rows[0].s)));
   }
   const sig = (p) => { const m = byP.get(p); return [m.accessCount, Math.max(m.outcomeScore ?? 0, 0), m.reinforcementCount]; };
   const sameSig = (a, b) => sig(a.path).every((v, i) => v === sig(b.path)[i]);
@@ -76,21 +90,27 @@ export async function byHand(cache, file, q) {
     else {
       const signal = (x) => sig(x.path).some((v) => v > 0);
       const allTie = pool.length > 0 && pool.every((x) => signal(x) && sameSig(x, pool[0]));
-      if (!allTie) salience = ranked(pool.filter(signal).slice(0, depth), true, sameSig);
+      if (!allTie) {
+        const listed = pool.filter(signal).slice(0, depth);
+        salience = ranked(listed, true, sameSig).map((h) => ({ ...h, score: (listed.length - h.rank + 1) / listed.length }));
+      }
     }
   }
   let lateral = [], seeds = [];
   if (w.lateral > 0 && nSeeds > 0) {
-    seeds = md.rankFused(md.fuseArms([lexical, vector, salience], [w.lexical, w.vector, w.salience], k))
-      .slice(0, nSeeds).filter((s) => s.score > 0);
+    const three = fusion === "score" ? scoreFuse([lexical, vector, salience], [w.lexical, w.vector, w.salience])
+      : md.fuseArms([lexical, vector, salience], [w.lexical, w.vector, w.salience], k);
+    seeds = md.rankFused(three).slice(0, nSeeds).filter((s) => s.score > 0);
     if (seeds.length) {
-      const edges = (await cache.edges()).map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
+      // the default composition walks the edges link() made; memhtml's every edge (sleep's similarity edges too)
+      const edges = (await cache.edges()).filter((e) => !shared || e.origin === "link").map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
       const pr = md.pagerank([...byP.keys()], edges, { seeds: new Map(seeds.map((s) => [s.path, s.score])) });
       const seedSet = new Set(seeds.map((s) => s.path));
       // the default composition keeps the seeds in the lateral arm; memhtml's leaves them out
       const rows = [...pr].filter(([p, s]) => s > 0 && (shared || !seedSet.has(p))).sort((a, b) => b[1] - a[1] || byPath(a[0], b[0]))
         .slice(0, depth).map(([path, s]) => ({ path, s }));
-      lateral = ranked(rows, shared, (a, b) => a.s === b.s);
+      const reached = [...pr].some(([p, s]) => s > 0 && !seedSet.has(p)); // a walk that reaches only its seeds says nothing
+      lateral = reached ? ranked(rows, shared, (a, b) => a.s === b.s, shared && ((x) => x.s / rows[0].s)) : [];
     }
   }
   const vec = (p) => (byP.get(p).embedding ? Array.from(byP.get(p).embedding) : undefined);
@@ -100,7 +120,8 @@ export async function byHand(cache, file, q) {
     fused = md.fuseLateral(fused, lateral.map((h) => h.path), w.lateral, k);
     picked = md.applyMmr(md.rankFused(fused).map((r) => ({ ...r, vector: vec(r.path) })), limit, lambda).map((c) => c.path);
   } else {
-    fused = md.fuseArms([lexical, vector, salience, lateral], [w.lexical, w.vector, w.salience, w.lateral], k);
+    const arms4 = [lexical, vector, salience, lateral], w4 = [w.lexical, w.vector, w.salience, w.lateral];
+    fused = fusion === "score" ? scoreFuse(arms4, w4) : md.fuseArms(arms4, w4, k);
     const all = md.rankFused(fused);
     const win = Math.min(all.length, Math.max(Math.min(limit, 1000), q.window ?? P.window));
     const duplicate = q.duplicate === undefined ? P.duplicate : q.duplicate;
@@ -124,7 +145,7 @@ export async function byHand(cache, file, q) {
       path, score: fused.get(path),
       arms: Object.fromEntries(Object.entries(lists).map(([a, l]) => {
         const h = l.find((x) => x.path === path);
-        return [a, !h || !(w[a] > 0) ? null : { rank: h.rank, contribution: md.rrfScore(h.rank, w[a], k) }];
+        return [a, !h || !(w[a] > 0) ? null : { rank: h.rank, contribution: fusion === "score" ? w[a] * h.score : md.rrfScore(h.rank, w[a], k) }];
       })),
     })),
   };

@@ -53,12 +53,15 @@ describe.each(drivers)("$name file: arms and composition by hand, reopen", (driv
 
   test("every arm and the fused, MMR'd hits equal the public functions composed by hand (before and after sleep)", async () => {
     const variants = [{}, { weights: { lexical: 0 } }, { weights: { vector: 2, salience: 0 }, k: 10, depth: 20, lambda: 0.9 },
-      { limit: 25, lambda: 0, seeds: 2 }];
+      { limit: 25, lambda: 0, seeds: 2 }, { weights: { lateral: 1 }, window: 12, lambda: 0.6, duplicate: 0.5 }];
+    // each variant in the memhtml composition, and in the default one with each fusion (k is rrf's)
+    const compositions = (v) => [{ ...v, fusion: "rrf" }, ...(v.k === undefined ? [v] : []),
+      { preset: "memhtml", ...Object.fromEntries(Object.entries(v).filter(([k]) => !["window", "duplicate"].includes(k))) }];
     for (const phase of ["before sleep", "after sleep"]) {
       if (phase === "after sleep") await cache.sleep({ now: NOW, floor: 0.5 });
       let lateralSeen = 0;
-      for (const [qi, base] of [...queries.slice(0, 6).entries()].flatMap(([i, b]) => [[i, b], [i, { ...b, preset: "memhtml" }]])) {
-        const q = { ...base, ...variants[qi % variants.length] };
+      for (const [qi, base] of queries.slice(0, 6).entries()) for (const v of compositions(variants[qi % variants.length])) {
+        const q = { ...base, ...v };
         const want = await byHand(cache, file, q);
         const arms = await cache.searchArms(q);
         for (const a of ["lexical", "vector", "salience", "lateral"]) expect([a, arms[a]]).toEqual([a, want.lists[a]]);
@@ -210,21 +213,21 @@ test("the file drivers read as better-sqlite3 does: an INTEGER beyond 2^53 as th
   }
 });
 
-test("counters up to 1e300 read back as stored on every backend (sqlite-wasm once wrapped integral numbers from 2^63 on)", async () => {
-  const big = [{ ...corpus[0], accessCount: 2 ** 60, reinforcementCount: 2 ** 53 + 2, createdAt: 2 ** 62 },
-    { ...corpus[1], accessCount: 2 ** 63, contradictionCount: 2 ** 64, reinforcementCount: 1e300 }];
-  const read = async (options) => {
-    const cache = await openMemoryCache(options);
+test("every backend binds integral numbers from 2^63 on as the doubles they are (sqlite-wasm once wrapped them through int64)", async () => {
+  // put() takes counts up to 2^53 - 1 and times up to 8.64e15 ms, but an adapter runs any SQL it is given
+  const params = [2 ** 63, -(2 ** 64), 1e300, 2 ** 53 - 1];
+  const want = { a: 2 ** 63, b: -(2 ** 64), c: 1e300, d: 2 ** 53 - 1, t: "real" };
+  const cache = await openMemoryCache();
+  try {
+    expect(cache.backend).toBe("sqlite-wasm");
+    expect((await cache._db.all("SELECT ? AS a, ? AS b, ? AS c, ? AS d, typeof(?) AS t", [...params, 2 ** 63]))[0]).toEqual(want);
+  } finally { await cache.close(); }
+  for (const d of drivers) {
+    const db = d.adapter(":memory:");
     try {
-      await cache.put(big);
-      return [(await cache.get(big.map((m) => m.path))).map((m) => [m.accessCount, m.reinforcementCount, m.createdAt,
-        m.contradictionCount, Array.from(m.embedding)]), await cache.exportJsonl()];
-    } finally { await cache.close(); }
-  };
-  const want = await read({});
-  expect(want[0][0].slice(0, 3)).toEqual([2 ** 60, 2 ** 53 + 2, 2 ** 62]);
-  expect([want[0][1][0], want[0][1][1], want[0][1][3]]).toEqual([2 ** 63, 1e300, 2 ** 64]);
-  for (const d of drivers) expect([d.name, await read({ path: fileOf("big", d), driver: d.name })]).toEqual([d.name, want]);
+      expect([d.name, (await db.all("SELECT ? AS a, ? AS b, ? AS c, ? AS d, typeof(?) AS t", [...params, 2 ** 63]))[0]]).toEqual([d.name, want]);
+    } finally { await db.close(); }
+  }
 });
 
 describe("rollback: nothing is written when the pass or the batch fails", () => {
@@ -250,7 +253,9 @@ describe("rollback: nothing is written when the pass or the batch fails", () => 
       const mid = await cache.sleep({ now: NOW, floor: 0.5, onProgress: () => {} }).catch((e) => e);
       expect(String(mid)).toMatch(/injected in the batch/);
       const fresh = (i) => ({ ...corpus[i], path: `mem/new-${i}.html` });
-      await expect(cache.put([fresh(1), fresh(2), fresh(3)])).rejects.toThrow(/injected in the batch/);
+      // the message, not toThrow: better-sqlite3's native addon keeps the SqliteError class of the first Jest realm
+      // that loaded it, so in a worker that ran another suite first its errors are not this realm's Errors
+      expect(String(await cache.put([fresh(1), fresh(2), fresh(3)]).then(() => "resolved", (e) => e?.message))).toMatch(/injected in the batch/);
       await cache._db.batch([{ sql: "DROP TRIGGER fail_sleep" }, { sql: "DROP TRIGGER fail_put" }, { sql: "DROP TABLE fail_count" }]);
       expect(await snapshot(cache)).toBe(snap);
       expect(await cache.search(q)).toEqual(results);
@@ -277,7 +282,7 @@ describe("hostile input: clear errors naming the field, nothing written, nothing
     ["missing path", [m({ path: undefined })], TypeError, /memories\[0\]\.path must be a string, got undefined/],
     ["missing gist", [m({ gist: undefined })], TypeError, /memories\[0\]\.gist must be a string/],
     ["missing createdAt", [m({ createdAt: undefined })], TypeError, /memories\[0\]\.createdAt must be a Date or milliseconds/],
-    ["NaN counter", [m({ accessCount: NaN })], RangeError, /memories\[0\]\.accessCount must be a finite number, got NaN/],
+    ["NaN counter", [m({ accessCount: NaN })], RangeError, /memories\[0\]\.accessCount must be an integer in \[0, 9007199254740991\], got NaN/],
     ["confidence out of range", [m({ confidence: 1.5 })], RangeError, /memories\[0\]\.confidence must be in \[0, 1\]/],
     ["huge body", [m({ body: "x".repeat(1_000_001) })], RangeError, /memories\[0\]\.body has 1000001 characters, more than the limit 1000000/],
     ["huge gist", [m({ gist: "y ".repeat(5000) })], RangeError, /memories\[0\]\.gist has 10000 characters/],

@@ -1,15 +1,39 @@
 // A Worker with a D1 binding (run under miniflare by tests/runtimes/cache.test.mjs):
-// the cache scenario on D1, a reopen, and a rollback inside D1's atomic batch.
+// the cache scenario on D1, a reopen, and a rollback inside D1's atomic batch; and
+// tests/js/cache-faults-lib.js's fault injection, one part per request
+// (/faults?what=put|delete|link|reinforce|sleep|progress|two), each on its own binding
+// (FAULTS_<what>) so the parts can run at the same time.
 import wasm from "./memdomain.wasm";
 import { initSync } from "../../js/index.js";
-import { openMemoryCache } from "../../js/cache/index.js";
+import { d1Adapter, openMemoryCache } from "../../js/cache/index.js";
+import { adapterFaults, progressFaults, twoOpeners } from "../js/cache-faults-lib.js";
 import { NOW, scenario, searches } from "./cache-scenario.js";
 
 initSync(wasm);
 
+/** The harness's backend on a D1 binding: one database, emptied for each case; every adapter is the binding itself. */
+const d1Backend = (db) => ({
+  name: "d1",
+  async create() {
+    await db.batch(["memories_vocab", "memories_fts", "edges", "memories", "md_log", "md_meta"].map((t) => db.prepare(`DROP TABLE IF EXISTS ${t}`)));
+    return { adapter: () => d1Adapter(db), dispose: async () => {} };
+  },
+});
+
 export default {
   async fetch(request, env) {
-    const { pathname } = new URL(request.url);
+    const url = new URL(request.url), { pathname } = url;
+    if (pathname === "/faults") {
+      try {
+        const what = url.searchParams.get("what"), backend = d1Backend(env[`FAULTS_${what}`]);
+        const r = what === "progress" ? await progressFaults(openMemoryCache, backend)
+          : what === "two" ? await twoOpeners(openMemoryCache, backend, 12)
+            : await adapterFaults(openMemoryCache, backend, [what]);
+        return Response.json(r);
+      } catch (e) {
+        return Response.json({ error: String(e?.stack ?? e) }, { status: 500 });
+      }
+    }
     const cache = await openMemoryCache({ db: env.DB });
     try {
       if (pathname === "/scenario") return Response.json({ backend: cache.backend, summary: await scenario(cache) });

@@ -2,8 +2,8 @@
 // tests/runtimes/cache-scenario.js in Node (sqlite-wasm in memory: the reference),
 // Deno (in memory), a Chromium dedicated Worker on OPFS (a page reload finds the
 // same memories and answers the same), and a Worker with a D1 binding under
-// miniflare (put, search, sleep; a reopen; a rollback inside D1's batch). Every
-// summary must equal Node's.
+// miniflare (put, search, sleep; a reopen; a rollback inside D1's batch; the fault
+// injection of tests/js/cache-faults-lib.js). Every summary must equal Node's.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { build } from "esbuild";
@@ -42,6 +42,8 @@ const readmeRef = await (async () => {
   return JSON.parse(JSON.stringify(hits));
 })();
 
+/** The parts of the D1 fault injection, one request and one D1 database each, run at the same time. */
+const FAULT_PARTS = ["put", "delete", "link", "reinforce", "sleep", "progress", "two"];
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const want = (name) => !only || only.includes(name);
 const wasm = readFileSync(`${BUILD}memdomain.wasm`);
@@ -104,7 +106,7 @@ if (want("d1")) {
     external: ["./memdomain.wasm", "@sqlite.org/sqlite-wasm"], logLevel: "error" });
   const mf = new Miniflare({
     modules: [{ type: "ESModule", path: "worker.js", contents: bundle.outputFiles[0].text }, { type: "CompiledWasm", path: "memdomain.wasm", contents: wasm }],
-    compatibilityDate: "2025-01-01", d1Databases: ["DB"],
+    compatibilityDate: "2025-01-01", d1Databases: ["DB", ...FAULT_PARTS.map((w) => `FAULTS_${w}`)],
   });
   try {
     const get = async (p) => (await mf.dispatchFetch(`http://localhost${p}`)).json();
@@ -119,6 +121,19 @@ if (want("d1")) {
     const c = await get("/rollback");
     check(/injected in the batch/.test(c.err ?? "") && c.unchanged === true,
       "D1: a failure inside the sleep's batch (a trigger aborts the 10th UPDATE) leaves the database as it was", JSON.stringify(c));
+    // a fault at every adapter call (before it, and after the batch committed), a throwing onProgress, two caches on one binding
+    const tf = performance.now();
+    const parts = await Promise.all(FAULT_PARTS.map((what) => get(`/faults?what=${what}`)));
+    for (const [i, what] of FAULT_PARTS.entries()) {
+      const r = parts[i];
+      const fired = what === "two" ? true : what === "progress" ? r.cases > 10 && r.afterCommit > 0
+        : r.cases > 4 && r.rejected === r.cases && r.committedThenThrew > 0;
+      check(!r.error && r.problems?.length === 0 && fired,
+        `D1 faults, ${what}: ${what === "two" ? `${r.steps} alternating steps and the rowid case` : `${r.cases} cases`}, ` +
+        "search equals a fresh cache's, the database is before or after, retries complete",
+        r.error ?? JSON.stringify({ ...r, problems: r.problems?.slice(0, 4) }).slice(0, 3000));
+    }
+    console.log(`  (D1 faults ${((performance.now() - tf) / 1000).toFixed(1)} s)`);
   } catch (e) {
     check(false, "D1 under miniflare", e.stack);
   } finally {

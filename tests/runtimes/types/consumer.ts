@@ -48,9 +48,11 @@ import {
 import { tileBounds, createNeighborPool, topNeighborPairsParallel, type NeighborPool } from "memdomain/workers";
 import {
   openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor,
-  SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS,
+  SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, LOG_MAX_PATHS, CacheChangedError, CacheBusyError,
+  PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
-  type StoredEdge, type SleepReport, type Progress,
+  type StoredEdge, type SleepReport, type Progress, type ImportResult, type Explanation, type LostAt, type TuneResult,
+  type SearchSettings, type PresetSettings,
 } from "memdomain/cache";
 
 // ---- loading (no DOM-only names here: this file also compiles as a Node project, lib ES2022 + @types/node)
@@ -220,14 +222,20 @@ const pooled: Promise<readonly NeighborPair[]> = pool.then(async (p) => {
 const parallel: Promise<readonly NeighborPair[]> = topNeighborPairsParallel(matrix, ["a", "b"], nopts, { workers: 2, tiles: 2 });
 
 // ---- the cache entry (memdomain/cache)
-const cacheConstants: [number, readonly string[], number, number, number] = [SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS.salience,
-  DEFAULT_LIMITS.body, MAX_QUERY_TERMS];
+const cacheConstants: [number, readonly string[], number, number, number, number, number, number, number] = [SCHEMA_VERSION,
+  ARMS, DEFAULT_ARM_WEIGHTS.salience, DEFAULT_LIMITS.body, MAX_QUERY_TERMS, WRITE_ATTEMPTS, DEFAULT_LIMITS.sleepEdges,
+  LOG_GENERATIONS, LOG_MAX_PATHS];
+const searchBounds: [number, number, number, number, "score" | "rrf"] = [MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, PRESETS.memhtml.k ?? 60,
+  PRESETS.default.fusion];
+const pinned: PresetSettings = PRESETS.default;
+const cacheErrorCode = (e: unknown): string | null => (e instanceof CacheChangedError ? e.code : e instanceof CacheBusyError ? e.code : null);
 const safe: string = ftsQuery("deploy \"rollback\" NEAR(x)");
 const terms: string[] = queryTerms("Deploy the rollback");
 const order: number = salienceOrder([3, null, 0], [2, 0.5, 1]);
 const adapters: ((db: never) => CacheAdapter)[] = [sqliteWasmAdapter as never, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor as never];
 const onFile: Promise<MemoryCache> = openMemoryCache({ path: "memories.db", driver: "node:sqlite" });
-const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 2 }).then(async (cache: MemoryCache) => {
+const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 2, onExternalChange: "error", busyTimeout: 100,
+  limits: { sleepEdges: 1000 } }).then(async (cache: MemoryCache) => {
   const put: { inserted: number; replaced: number } = await cache.put([{ path: "a", gist: "g", body: "b", type: "semantic",
     embedding: new Float32Array([1, 0]), createdAt: new Date(0) }], { onProgress: (p: Progress) => void p.done });
   await cache.link([{ src: "a", dst: "a", strength: 1 }]);
@@ -235,13 +243,20 @@ const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 
   const first: Hit | undefined = hits[0];
   const arm: ArmReport | null = first ? first.arms.lexical : null;
   const armLists: SearchArms = await cache.searchArms({ text: "g" });
+  const settings: SearchSettings = { preset: "default", fusion: "rrf", k: 10, window: 20, duplicate: null, lambda: 0.8 };
+  const why: Explanation = await cache.explain({ text: "g", ...settings }, ["a"]);
+  const lost: LostAt | null = why.paths[0].lostAt;
+  const fit: TuneResult = await cache.tune([{ text: "g", relevant: ["a"] }, { text: "b", relevant: { a: 2 } }], { seed: 1, folds: 2 });
+  const fitted: number = fit.heldOut.tuned - fit.heldOut.baseline + fit.search.weights.vector;
+  void [lost, fitted, why.trace.window.length, pinned];
   const stored: StoredMemory[] = await cache.get(["a"]);
   const edges: StoredEdge[] = await cache.edges();
   const reinforced = await cache.reinforce(["a"], { now: 1, signal: "positive" });
   const report: SleepReport = await cache.sleep({ now: Date.now(), floor: 0.9, merge: { maxPairs: 10 } });
   const lines: string = await cache.exportJsonl();
   const bytes: Uint8Array = await cache.exportBytes();
-  void [put, arm, armLists, stored, edges, reinforced, lines, bytes, hits.timings?.total, await cache.importJsonl(lines),
+  const imported: ImportResult = await cache.importJsonl(lines);
+  void [put, arm, armLists, stored, edges, reinforced, lines, bytes, hits.timings?.total, imported.edges,
     await cache.all(), await cache.delete(["a"]), await cache.count(), cache.dim, cache.backend];
   await cache.close();
   return report;
@@ -255,7 +270,7 @@ export const used = [ready, readyFrom, exportsSync, exportsSync2, loaded, sim, d
   names, actions, episodic, halfLives, retentionConstants, halfLife, weightSum, band, recency, batchScores, batchActions,
   recencyColumn, reprieved, graphConstants, ranks, bridges, handleRuns, mergeConstants, joined, divergent, reasons,
   stage, decisions, components, members, frame, frames, title, chosen, view, top, rankedPairs, packedPairs, merged,
-  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, safe, terms, order, adapters, onFile, cacheRun];
+  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, searchBounds, safe, terms, order, adapters, onFile, cacheRun, cacheErrorCode];
 
 // Issue 12 item 8: memoryType offers the six types and still takes any string;
 // an MmrCandidate's vector may be a Float32Array.
