@@ -19,7 +19,7 @@
 //   - every ```sh block with bash from the repository root (the examples/worker
 //     block: make pack, npm install, npm run build in examples/worker);
 //   - ```c blocks are compiled and run by make test-c (build/tests/readme_c);
-//   - ```text blocks are printed output (docs/PERFORMANCE.md), not run.
+//   - ```text blocks and fences with no language are printed text (output, usage), not run.
 // Blocks marked `<!-- snippet: not run: WHY -->` are listed with their reason.
 // npm reaches the registry here (as CI does); better-sqlite3's prebuilt binary, which
 // users download from GitHub, is served from the one make deps built (Node 20).
@@ -269,7 +269,8 @@ async function runSh(b) {
 let ran = 0, texts = 0;
 for (const b of blocks) {
   if (b.mark === "install") continue; // run above, line by line
-  if (b.lang === "text" && !b.mark) { texts++; continue; } // printed output (docs/PERFORMANCE.md), not code
+  // printed output (docs/PERFORMANCE.md) or a diagram or usage text in a fence with no language: not code
+  if ((b.lang === "text" || b.lang === "") && !b.mark) { texts++; continue; }
   if (b.mark?.startsWith("not run")) {
     check(/^not run:\s*\S/.test(b.mark), `${at(b)} is marked not run, with a reason`, b.mark);
     console.log(`  note ${at(b)} not run: ${b.mark.replace(/^not run:\s*/, "")}`);
@@ -282,5 +283,5 @@ for (const b of blocks) {
   else if (b.lang === "sh" && !b.mark) await runSh(b);
   else check(false, `${at(b)}: no runner for this block; mark it <!-- snippet: not run: WHY --> or add one`, `mark: ${b.mark}`);
 }
-check(ran >= 8, `ran ${ran} blocks of ${docs.join(", ")} (and passed over ${texts} \`\`\`text blocks of printed output)`);
+check(ran >= 8, `ran ${ran} blocks of ${docs.join(", ")} (and passed over ${texts} blocks of printed text: \`\`\`text or no language)`);
 finish("readme");
