@@ -39,8 +39,10 @@ export interface CacheLimits {
 }
 
 export interface OpenOptions {
-  /** ":memory:" (default), a file path (Node: better-sqlite3), or an OPFS file name (browsers, in a dedicated Worker). */
+  /** ":memory:" (default), a file path (Node and Deno: node:sqlite, or better-sqlite3), or an OPFS file name (browsers, in a dedicated Worker). */
   readonly path?: string;
+  /** How a file path opens in Node and Deno: "node:sqlite" (the default where the runtime has it: Node >= 22.5, Deno >= 2.2) or "better-sqlite3". */
+  readonly driver?: "node:sqlite" | "better-sqlite3";
   /** A database handle: a CacheAdapter, a D1 binding, a better-sqlite3 Database or a sqlite-wasm oo1 DB. */
   readonly db?: CacheAdapter | D1Like | object;
   /** Open a copy of a database file (exportBytes() output) in memory, or import it into the OPFS path. */
@@ -433,6 +435,8 @@ export declare function ftsQuery(text: string): string;
 export declare function salienceOrder(a: readonly [number, number | null, number], b: readonly [number, number | null, number]): number;
 export declare function sqliteWasmAdapter(db: object, sqlite3: object): CacheAdapter;
 export declare function betterSqlite3Adapter(db: object): CacheAdapter;
+/** Wrap an open node:sqlite `DatabaseSync` (Node >= 22.5, Deno >= 2.2). */
+export declare function nodeSqliteAdapter(db: object): CacheAdapter;
 export declare function d1Adapter(d1: D1Like): CacheAdapter;
 /** Wrap what `{ db }` holds (an adapter passes through). */
 export declare function adapterFor(db: object, sqlite3?: object): CacheAdapter;

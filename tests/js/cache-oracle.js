@@ -1,8 +1,9 @@
 // The oracle for memdomain/cache's search: every arm and the whole search composed by
 // hand from the cache's stored data and memdomain's public functions, for both
 // compositions ("default" and "memhtml"; js/cache/compose.js says what each does).
-// The lexical arm is read from FTS5 on a second connection (better-sqlite3, a file).
-import Database from "better-sqlite3";
+// The lexical arm is read from FTS5 on a second connection to the file (better-sqlite3 or
+// node:sqlite, whichever this Node loads: cache-backends.js).
+import { reader } from "./cache-backends.js";
 import * as md from "../../js/index.js";
 import { PRESETS, queryTerms } from "../../js/cache/index.js";
 import { GIST_WEIGHT, LATERAL_STEPS } from "../../js/cache/compose.js";
@@ -57,7 +58,7 @@ export async function byHand(cache, file, q) {
   let lexical = [];
   const terms = queryTerms(q.text ?? "");
   if (terms.length && w.lexical > 0) {
-    const db = new Database(file, { readonly: true });
+    const db = reader.open(file, { readonly: true });
     try {
       // the informative terms: those in fewer than half of the live memories (all of them if none is)
       const df = (t) => db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?").get(`"${t}"`).n;
