@@ -2,19 +2,20 @@
 // the drill-down drawer and export/import of settings. All computation happens in
 // worker.js (the memdomain wasm module); the views in ui/ only draw its answers.
 import { $, $$, download, el, put, tabKeys } from "./ui/dom.js";
-import { configure, fromHash, get as getPath, normalize, set as setPath, tidy, toHash } from "./lib/settings.js";
+import { configure, fromHash, get as getPath, set as setPath, tidy, toHash } from "./lib/settings.js";
 import { snippet } from "./lib/snippet.js";
 import * as searchView from "./ui/search.js";
 import * as mmrView from "./ui/mmr.js";
 import * as metricsView from "./ui/metrics.js";
+import * as sleepView from "./ui/sleep.js";
 import * as graphView from "./ui/graph.js";
 import * as retentionView from "./ui/retention.js";
 import * as mergeView from "./ui/merge.js";
 import * as dataView from "./ui/data.js";
 import * as drillView from "./ui/drill.js";
 
-const VIEWS = { search: searchView, mmr: mmrView, metrics: metricsView, graph: graphView, retention: retentionView, merge: mergeView, data: dataView };
-const TABS = ["search", "mmr", "metrics", "graph", "retention", "merge", "data", "about"];
+const VIEWS = { search: searchView, mmr: mmrView, metrics: metricsView, sleep: sleepView, graph: graphView, retention: retentionView, merge: mergeView, data: dataView };
+const TABS = ["search", "mmr", "metrics", "sleep", "graph", "retention", "merge", "data", "about"];
 const clone = (x) => JSON.parse(JSON.stringify(x));
 
 // The view and the query come from the URL now; the settings once the worker has handed over
@@ -209,7 +210,8 @@ function controlSummaries() {
     metrics: `${search} · ${mmr}`,
     graph: `damping ${t(s.graph.damping)} · maxIterations ${s.graph.maxIterations} · minCommunitySize ${s.graph.minCommunitySize}`,
     retention: Object.keys(p).length ? `tuned: ${Object.keys(p).join(", ")}` : "the design's policy",
-    merge: `floor ${t(s.merge.floor)} · threshold ${t(s.merge.threshold)} · maxPairs ${s.merge.maxPairs}`,
+    sleep: `floor ${t(s.sleep.floor)} · perSourceK ${s.sleep.perSourceK} · threshold ${t(s.sleep.merge.threshold)} · maxPairs ${s.sleep.merge.maxPairs}` +
+      ` · alpha ${t(s.sleep.confidence.alpha)} · confidence floor ${t(s.sleep.confidence.floor)} · cycleMs ${s.sleep.cycleMs}${s.sleep.evict ? " · evict" : ""}`,
   };
   for (const [v, x] of Object.entries(text)) {
     const el2 = $(`#view-${v} .controls > summary .vals`);
@@ -249,12 +251,15 @@ function show(view) {
 
 // ------------------------------------------------------------------ query bar
 
-function setupQuery() {
+/** The query bar for the dataset; `fresh`: a new dataset, whose first query is selected (nothing of the last one stays). */
+function setupQuery(fresh = false) {
   const sel = $("#query-select"), text = $("#query-text");
   const qs = ctx.summary.queries;
   sel.replaceChildren(...qs.map((q) => el("option", { value: q.id, text: `${q.text}${q.relevant ? ` (${q.relevant} relevant)` : ""}` })),
     el("option", { value: "", text: "(typed text)" }));
-  if (!state.query || (state.query.id && !qs.some((q) => q.id === state.query.id))) state.query = qs.length ? { id: qs[0].id } : { text: "" };
+  if (fresh || !state.query || (state.query.id && !qs.some((q) => q.id === state.query.id))) state.query = qs.length ? { id: qs[0].id } : { text: "" };
+  // the dataset's query the text was edited from: typing its text back (Ctrl+Z in the box) selects it again, vector and labels
+  let origin = state.query.id ?? null;
   const sync = () => {
     sel.value = state.query.id ?? "";
     text.value = state.query.id ? qs.find((q) => q.id === state.query.id)?.text ?? "" : state.query.text;
@@ -262,6 +267,7 @@ function setupQuery() {
   sync();
   sel.onchange = () => {
     state.query = sel.value ? { id: sel.value } : { text: text.value };
+    origin = state.query.id ?? null;
     sync();
     writeUrl();
     refresh();
@@ -270,8 +276,9 @@ function setupQuery() {
   text.oninput = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      state.query = { text: text.value };
-      sel.value = ""; // a typed query is no longer the preset
+      const from = origin && qs.find((q) => q.id === origin);
+      state.query = from && text.value === from.text ? { id: origin } : { text: text.value };
+      sel.value = state.query.id ?? ""; // a typed query is no longer the dataset's
       writeUrl();
       refresh();
     }, 150);
@@ -287,12 +294,13 @@ function exported() {
     dataset: { name: ctx.summary.name, memories: ctx.summary.memories, now: new Date(ctx.summary.now).toISOString() },
     settings: clone(state.settings),
     search: clone(state.settings.search),
+    sleep: { now: ctx.summary.now, ...clone(state.settings.sleep) },
     retentionPolicy: state.settings.retention.policy,
     notes: {
       search: "memdomain/cache search() options as they are (preset, fusion, weights, k, depth, lambda, seeds, window, duplicate, limit; what the composition does not take is absent)",
-      retentionPolicy: "the second argument of scoreRetention / options.policy of scoreRetentionMany",
-      graph: "PageRank (damping, maxIterations) and labelPropagation (minCommunitySize) options",
-      merge: "neighbour floor for topNeighborPairs; threshold and maxPairs for mergeOutcomes",
+      sleep: "memdomain/cache sleep() options as they are, now = the dataset's \"as of\" date",
+      retentionPolicy: "the second argument of scoreRetention / options.policy of scoreRetentionMany (sleep() scores with the design's policy)",
+      graph: "PageRank (damping, maxIterations) and labelPropagation (minCommunitySize) options (sleep() uses the defaults)",
     },
   };
 }
@@ -313,12 +321,14 @@ function setupExport() {
   $("#export-copy").onclick = async () => {
     try { await navigator.clipboard.writeText(json.value); $("#export-copy").textContent = "Copied"; } catch { json.select(); }
   };
-  const importSettings = (text) => {
+  const importSettings = async (text) => {
     let parsed;
     try { parsed = JSON.parse(text); } catch (e) { $("#import-msg").textContent = `Not JSON: ${e.message}`; return false; }
-    const n = normalize(parsed?.settings ?? parsed);
+    const n = (await call("normalize", { settings: parsed !== null && typeof parsed === "object" && "settings" in parsed ? parsed.settings : parsed })).result;
     replaceSettings(n.settings);
-    $("#import-msg").textContent = n.problems.length ? `Imported; ignored: ${n.problems.join("; ")}` : "Imported: the settings are in use (undo restores the previous ones).";
+    $("#import-msg").textContent = n.problems.length
+      ? `Imported, but these were refused (the defaults stand in for them): ${n.problems.join("; ")}`
+      : "Imported: the settings are in use (undo restores the previous ones).";
     return true;
   };
   $("#import-settings-file").onchange = async (ev) => {
@@ -327,6 +337,11 @@ function setupExport() {
     ev.target.value = "";
   };
   $("#import-settings-apply").onclick = () => importSettings($("#import-settings-text").value);
+  // a click on the backdrop (outside the dialog's box) closes it
+  dlg.addEventListener("click", (e) => {
+    const r = dlg.getBoundingClientRect();
+    if (e.target === dlg && (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom)) dlg.close();
+  });
   ctx.importSettings = importSettings;
 }
 
@@ -346,23 +361,25 @@ function about(design) {
     p("Search is memdomain/cache's own search, read through its explain(): the page draws the hits, each arm's ranked list, the fused ranks, the window MMR reordered and its order exactly as the cache computed them, and computes no ranking itself. Four arms (lexical: FTS5 bm25; vector: exact cosine; salience: access, outcome, reinforcement; lateral: personalized PageRank seeded by the fused top hits), each up to depth deep."),
     p(`The default composition (preset "default", chosen by measurement): tied items share a rank, an arm that carries no information lists nothing, the lateral arm keeps its seeds; fusion "score" adds weight × each arm's score on [0, 1] (fusion "rrf" adds weight / (rank + k) instead); MMR reorders a window of the best candidates on relevance normalised by the cache (fused score / the best), so λ weighs [0, 1] against cosine's [0, 1]; near-duplicates above the duplicate threshold are skipped. Preset "memhtml" is memhtml's composition: reciprocal-rank fusion with k (${design.RRF_K} by default), fuseLateral for the graph walk, applyMmr over every candidate on the raw fused scores (λ ${design.MMR_LAMBDA}).`),
     p("Fit to my labels (Metrics) runs the cache's tune() on the labelled queries in the worker: cross-validated coordinate ascent on nDCG, fitted settings against the pinned ones, both scored on held-out queries."),
-    p("Retention scores every memory with scoreRetentionMany under the policy the Retention tab edits; PageRank and bridge counts come from the memory graph with the Communities tab's settings. Merges runs topNeighborPairs over the embeddings and mergeOutcomes over the pairs, older memory kept."),
+    p("Sleep, Communities, Retention and Merges show memdomain/cache's own sleep() pass at the dataset's \"as of\" date, run on a copy of the database in the worker: confidence decay, the similarity edges it derives (neighbour pairs above its floor), near-duplicate merges (mergeOutcomes, older memory kept), PageRank, communities and bridges over the links and those edges, and retention bands. \"Apply\" runs the same pass on the dataset (undoable). The retention policy and the graph settings are not sleep() options: with the design's values the views show sleep's own numbers; with others, what scoreRetentionMany and the Graph give on the pass's inputs."),
     el("h3", { text: "Third-party code" }),
     p("The force layout is d3-force (ISC license, © Mike Bostock), bundled into build/demo/ with its LICENSE; nothing is fetched from a CDN."),
   );
 }
 
-function refreshDataset() {
+function refreshDataset(fresh = false) {
   ctx.summary = demo.summary;
   $("#dataset-badge").textContent = `${ctx.summary.source === "example" ? "synthetic example" : ctx.summary.name} · ${ctx.summary.memories.toLocaleString("en")} memories`;
   $("#dataset-badge").title = ctx.summary.source === "example" ? "The synthetic example (first visit). Load your own memories in the Data tab." : ctx.summary.name;
-  setupQuery();
+  setupQuery(fresh);
   about(ctx.design);
   for (const v of Object.values(VIEWS)) v.onData?.(ctx);
 }
-ctx.onData = (summary) => {
+/** A changed dataset: `fresh` for a new one (an import), not for a sleep pass on the same one. */
+ctx.onData = (summary, { fresh = true } = {}) => {
   demo.summary = summary;
-  refreshDataset();
+  refreshDataset(fresh);
+  writeUrl();
   refresh();
 };
 
@@ -397,17 +414,21 @@ async function main() {
     demo.errors.push(e.message);
     return;
   }
-  // the search defaults are memdomain/cache's PRESETS: only now can the URL's settings be read
-  configure(init.result.presets);
+  // the defaults are memdomain/cache's (PRESETS, sleep()'s): only now can the URL's settings be read, and the
+  // worker checks each value with the API itself
+  configure(init.result);
   const fromUrl = fromHash(location.hash);
-  state.settings = fromUrl.settings;
-  state.baseline = fromUrl.baseline;
+  const s = (await call("normalize", { settings: fromUrl.settings })).result;
+  const b = fromUrl.baseline === undefined ? null : (await call("normalize", { settings: fromUrl.baseline })).result;
+  state.settings = s.settings;
+  state.baseline = b?.settings ?? null;
   state.committed = JSON.stringify(state.settings);
-  demo.problems = fromUrl.problems;
+  demo.problems = [...fromUrl.problems, ...s.problems.map((x) => `URL: ${x}`), ...(b?.problems ?? []).map((x) => `URL baseline: ${x}`)];
   showBaseline();
   if (demo.problems.length) {
     $("#problems").hidden = false;
-    $("#problems").textContent = `Not used from the URL: ${demo.problems.join("; ")}`;
+    put($("#problems"), el("b", { text: "Not used from the URL (the defaults stand in for them):" }),
+      el("ul", {}, ...demo.problems.map((x) => el("li", { text: x }))));
   }
   ctx.design = init.result.design;
   demo.summary = ctx.summary = init.result.summary;

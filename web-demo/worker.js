@@ -1,25 +1,31 @@
 // The workbench's compute worker: owns the wasm instance, the dataset and the backend
-// (backend.js: where the memories live, how the arms are read), and answers one
-// request at a time. Every number it returns comes from the memdomain package: the
-// search (memdomain/cache's explain(): arms, fusion, MMR, hits) and its tuning (tune()),
-// similarities, PageRank, communities, bridges, retention scores and bands, merge stages
-// and veto reasons. JavaScript here gathers inputs, counts, sorts for display and
-// computes the ranking metrics against the labels.
+// (backend.js: where the memories live), and answers one request at a time. Every number it
+// returns comes from the memdomain package: the search (memdomain/cache's explain(): arms,
+// fusion, MMR, hits) and its tuning (tune()), and the sleep side (memdomain/cache's sleep(),
+// run on a copy of the database: decay, similarity edges, merges, PageRank, communities,
+// bridges, retention scores and bands), with merge stages, veto reasons and similarities from
+// the public functions the pass calls. JavaScript here gathers inputs, counts, sorts for
+// display and computes the ranking metrics against the labels.
 import * as md from "./build/demo/memdomain.js";
 import { forceLink, forceManyBody, forceSimulation, forceX, forceY } from "./build/demo/d3-force.js";
 import { openBackend } from "./backend.js";
 import { queryVector } from "./lib/arms.js";
-import { ageDays, parseDataset, toJsonl, wordCount } from "./lib/data.js";
+import { ageDays, groupErrors, latestTime, locateMessage, pageJsonl, parsePage, splitFiles, wordCount } from "./lib/data.js";
 import { evaluate } from "./lib/metrics.js";
+import { configure, normalize } from "./lib/settings.js";
 import { decidingTokens } from "./lib/veto.js";
 
 const ARMS = ["lexical", "vector", "salience", "lateral"];
+/** mergeOutcomes' stages (sleep()'s report counts each). */
+const MERGE_STAGES = ["committed", "cap", "threshold", "vetoed", "self", "role-guard"];
 const SIDE = "workbench-queries.json";
+const DAY = 86400000;
 let base = null; // the page's base URL
 let B = null; // backend
-let D = null; // the dataset and everything derived from it once
+let D = null; // the dataset and what is derived from it once
 let version = 0; // bumps with every dataset change (cache keys)
 const cache = new Map(); // small LRU of computed results
+const byPathOrder = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
 function progress(id, text, fraction, detail = null) {
   postMessage({ type: "progress", id, text, fraction, detail });
@@ -41,32 +47,27 @@ function remember(key, make) {
 // ------------------------------------------------------------------ dataset
 
 /**
- * Everything derived from the memories once per dataset: the packed matrix (merge candidates),
- * one Graph handle (PageRank, communities, bridges, personalized walks), retention inputs.
- * The vector arm's resident rows live in memdomain/cache (backend.js), in this same worker.
+ * The dataset as the cache holds it (its live memories in path order, every edge) with the
+ * page's meta and queries, and what the views derive from it once: the packed matrix of the
+ * embeddings (sleep's neighbour pairs, for the merge candidates).
  */
-function derive(ds, id) {
-  D?.graph.free();
+function derive(stored, meta, queries) {
   cache.clear();
+  dropStates();
   version++;
-  progress(id, "the memory graph", 0.7);
-  const memories = ds.memories;
+  const memories = stored.memories; // path order (the cache's all())
   const byPath = new Map(memories.map((m, i) => [m.path, i]));
-  const sorted = memories.map((m) => m.path).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const withVec = sorted.filter((p) => memories[byPath.get(p)].embedding);
-  const dim = withVec.length ? memories[byPath.get(withVec[0])].embedding.length : null;
+  const dim = stored.dim;
+  const withVec = memories.filter((m) => m.embedding && m.embedding.length === dim);
   const matrix = new Float32Array(withVec.length * (dim ?? 1));
-  withVec.forEach((p, i) => matrix.set(memories[byPath.get(p)].embedding, i * dim));
-  const graphEdges = ds.edges.map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }));
-  const graph = new md.Graph(memories.map((m) => m.path), graphEdges);
-  const nodeIndex = new Map(graph.nodes.map((p, i) => [p, i]));
-  const now = ds.meta.now;
+  withVec.forEach((m, i) => matrix.set(m.embedding, i * dim));
   D = {
-    ...ds, byPath, dim, rowPaths: withVec, matrix, graph, nodeIndex, graphEdges,
-    ages: Float64Array.from(memories, (m) => ageDays(m, now)), words: Float64Array.from(memories, (m) => wordCount(m.body)),
-    queryById: new Map(ds.queries.map((q) => [q.id, q])), layout: null, pairs: new Map(), encoder: null,
+    meta, queries, memories, byPath, dim, edges: stored.edges, superseded: stored.superseded,
+    rowPaths: withVec.map((m) => m.path), matrix, queryById: new Map(queries.map((q) => [q.id, q])), encoder: null,
   };
 }
+
+const sideText = () => JSON.stringify({ meta: D.meta, queries: D.queries.map((q) => ({ ...q, vector: q.vector && Array.from(q.vector) })) });
 
 async function loadExample(id) {
   progress(id, "fetching the synthetic example", 0.1);
@@ -75,29 +76,64 @@ async function loadExample(id) {
   return importFiles(id, files, "example");
 }
 
+/**
+ * Import files as the new dataset, or refuse them as a whole (the previous dataset stays). The
+ * memory, edge and watermark lines go to memdomain/cache's importJsonl() as they are (a SQLite
+ * file is the starting database; lines beside it are imported into it); the page's lines (meta,
+ * queries) are checked with the cache's own checks. Errors are grouped by message, in line order.
+ */
 async function importFiles(id, files, source = "import") {
-  progress(id, "parsing", 0.2);
+  progress(id, "reading the lines", 0.15);
   const texts = files.filter((f) => typeof f.text === "string"), dbs = files.filter((f) => f.bytes);
-  if (dbs.length > 1) return { ok: false, errors: ["one SQLite file at a time"], warnings: [] };
-  if (dbs.length && !B.sqlite) return { ok: false, errors: ["a SQLite file needs memdomain/cache behind the page"], warnings: [] };
-  let ds;
-  if (dbs.length) {
-    // the memories and edges come from the database (memdomain/cache's schema); queries, labels
-    // and meta from the JSON Lines files beside it
-    progress(id, `opening ${dbs[0].name}`, 0.3);
-    const stored = await B.importBytes(dbs[0].bytes);
-    if (!stored) return { ok: false, errors: [`${dbs[0].name} holds no memories`], warnings: [] };
-    const lines = toJsonl({ meta: { name: dbs[0].name }, memories: stored.memories, edges: stored.edges, queries: [] }).memories;
-    ds = parseDataset([{ name: dbs[0].name, text: lines }, ...texts.map((f) => ({ name: f.name, text: f.text.split("\n").filter((l) => !/^\s*\{\s*"(path|src|dst)"/.test(l)).join("\n") }))]);
-  } else {
-    ds = parseDataset(texts);
-    if (!ds.memories.length) return { ok: false, errors: ds.errors.length ? ds.errors : ["no memory lines found"], warnings: ds.warnings };
-    await B.replace(ds.memories, ds.edges, (text, f) => progress(id, text, 0.3 + 0.3 * f));
+  const refuse = (errors, warnings = []) => ({ ok: false, errors, warnings });
+  if (dbs.length > 1) return refuse(["one SQLite file at a time"]);
+  const split = splitFiles(texts);
+  if (!dbs.length && !split.memoryLines) return refuse(["no memory lines found: a memory line is what memdomain/cache's put() takes (path, gist, body, type, createdAt, ...)"]);
+  let page;
+  try {
+    page = await B.replace({ bytes: dbs[0]?.bytes, jsonl: split.cacheText }, (text, f) => progress(id, text, 0.2 + 0.5 * f));
+  } catch (e) {
+    const where = dbs.length && !/text line \d+/.test(e.message) ? `${dbs[0].name}: ` : "";
+    return refuse([`${where}${locateMessage(e.message, split.locate)}`]);
   }
-  ds.meta.source = source;
-  await B.writeSide(SIDE, JSON.stringify({ meta: ds.meta, queries: ds.queries.map((q) => ({ ...q, vector: q.vector && Array.from(q.vector) })) }));
-  derive(ds, id);
-  return { ok: true, errors: ds.errors, warnings: ds.warnings, summary: summary() };
+  try {
+    progress(id, "the queries and labels", 0.75);
+    const stored = await B.load();
+    if (!stored) {
+      await B.revert();
+      return refuse([`${files.map((f) => f.name).join(", ")}: no memories`]);
+    }
+    // the page's lines a SQLite file carries come first; queries in JSON Lines beside it replace its queries
+    const dbLines = page.page ? splitFiles([{ name: dbs[0].name, text: page.page }]).pageLines : [];
+    const besideQueries = split.pageLines.some((l) => "query" in l.r);
+    const lines = [...dbLines.filter((l) => !besideQueries || "meta" in l.r), ...split.pageLines];
+    const parsed = parsePage(lines, { dim: stored.dim, paths: new Set(stored.memories.map((m) => m.path)) });
+    if (parsed.errors.length) {
+      await B.revert();
+      return refuse(groupErrors(parsed.errors, files.map((f) => f.name)), parsed.warnings);
+    }
+    const warnings = [...parsed.warnings];
+    const meta = parsed.meta;
+    meta.name ??= files.map((f) => f.name).join(" + ");
+    if (meta.now === undefined) {
+      meta.now = latestTime(stored.memories) ?? Date.UTC(2026, 10, 1);
+      warnings.push(`no meta line names the "as of" date: it is the latest time in the data, ${new Date(meta.now).toISOString()} (ages are counted to it)`);
+    }
+    // settings that travel with the data: checked by the API like the URL's
+    let settings = null;
+    if (meta.settings !== undefined) {
+      settings = await normalize(meta.settings, check(meta.now));
+      delete meta.settings;
+    }
+    meta.source = source;
+    B.commit();
+    derive(stored, meta, parsed.queries);
+    await B.writeSide(SIDE, sideText());
+    return { ok: true, errors: [], warnings, summary: summary(), settings, imported: page.imported };
+  } catch (e) {
+    await B.revert();
+    throw e;
+  }
 }
 
 async function restore(id) {
@@ -106,22 +142,36 @@ async function restore(id) {
   const side = await B.readSide(SIDE);
   if (!stored || !side) return false;
   const { meta, queries } = JSON.parse(side);
-  derive({ meta, memories: stored.memories, edges: stored.edges,
-    queries: queries.map((q) => ({ ...q, vector: q.vector && Float32Array.from(q.vector) })) }, id);
+  if (meta.now === undefined || !queries) return false; // a side file of an older page
+  derive(stored, meta, queries.map((q) => ({ ...q, vector: q.vector && Float32Array.from(q.vector) })));
   return true;
 }
 
+/** The dataset again from the database (after a sleep pass or its undo), with the same meta and queries. */
+async function reload() {
+  derive(await B.load(), D.meta, D.queries);
+}
+
 function summary() {
-  const types = {};
+  const types = {}, edges = { link: 0, sleep: 0, merge: 0 };
   for (const m of D.memories) types[m.type] = (types[m.type] ?? 0) + 1;
+  for (const e of D.edges) edges[e.origin] = (edges[e.origin] ?? 0) + 1;
   return {
     name: D.meta.name ?? "unnamed", source: D.meta.source ?? "import", note: D.meta.note ?? null, now: D.meta.now,
-    memories: D.memories.length, withEmbedding: D.rowPaths.length, dim: D.dim, edges: D.edges.length, types,
+    memories: D.memories.length, superseded: D.superseded, withEmbedding: D.rowPaths.length, dim: D.dim, edges: D.edges.length, edgesBy: edges, types,
     queries: D.queries.map((q) => ({ id: q.id, text: q.text, hasVector: !!q.vector, relevant: q.relevant ? Object.keys(q.relevant).length : 0 })),
     labelled: D.queries.filter((q) => q.relevant && Object.keys(q.relevant).length).length,
-    backend: B.kind, sqlite: B.sqlite, encoder: D.meta.queryEncoder === "synthetic-topics",
+    backend: B.kind, sqlite: B.sqlite, encoder: D.meta.queryEncoder === "synthetic-topics", canUndoSleep: B.canUndoSleep,
   };
 }
+
+/** sleep()'s defaults in the settings' shape: every option but `now` and onProgress. */
+const sleepDefaults = () => ({
+  floor: md.DEFAULT_SLEEP.floor, perSourceK: md.DEFAULT_SLEEP.perSourceK, cycleMs: md.DEFAULT_SLEEP.cycleMs, evict: false,
+  confidence: { alpha: md.DEFAULT_CONFIDENCE_DECAY_ALPHA, floor: md.DEFAULT_CONFIDENCE_FLOOR },
+  merge: { threshold: md.NEAR_DUPLICATE_THRESHOLD, maxPairs: md.MAX_MERGE_PAIRS },
+});
+const graphDefaults = () => ({ damping: md.PAGERANK_DAMPING, maxIterations: md.PAGERANK_MAX_ITERATIONS, minCommunitySize: md.MIN_COMMUNITY_SIZE });
 
 function designTables() {
   const profiles = {};
@@ -133,6 +183,37 @@ function designTables() {
     defaultHalfLife: md.DEFAULT_HALF_LIFE_DAYS, keep: md.KEEP_THRESHOLD, evict: md.EVICT_THRESHOLD,
     RRF_K: md.RRF_K, MMR_LAMBDA: md.MMR_LAMBDA, damping: md.PAGERANK_DAMPING, maxIterations: md.PAGERANK_MAX_ITERATIONS,
     minCommunitySize: md.MIN_COMMUNITY_SIZE, threshold: md.NEAR_DUPLICATE_THRESHOLD, maxPairs: md.MAX_MERGE_PAIRS,
+  };
+}
+
+// ------------------------------------------------------------------ settings from outside the page
+
+/**
+ * The API's own check of one settings section (lib/settings.js normalize() asks it value by
+ * value): search() and sleep() options on an empty cache, a retention policy through
+ * scoreRetentionMany, the graph options through a Graph. Resolves the call's message or null.
+ */
+function check(now) {
+  return async (section, value) => {
+    if (section === "search" || section === "sleep") return B.check(section, value, now);
+    try {
+      if (section === "retention") {
+        const one = (x) => Float64Array.of(x);
+        md.scoreRetentionMany({ memoryType: ["semantic"], ageDays: one(1), accessCount: one(0), confidence: one(1), graphRank: one(0),
+          maxGraphRank: one(0), bridgeCount: one(0), reinforcementCount: one(0), wordCount: one(1), contradictionCount: one(0) }, { policy: value });
+      } else if (section === "graph") {
+        const g = new md.Graph(["a", "b"], [{ src: "a", dst: "b", strength: 1 }]);
+        try {
+          g.pagerankScores({ damping: value.damping, maxIterations: value.maxIterations });
+          g.labelPropagation({ minCommunitySize: value.minCommunitySize });
+        } finally {
+          g.free();
+        }
+      }
+      return null;
+    } catch (e) {
+      return e.message;
+    }
   };
 }
 
@@ -225,7 +306,7 @@ function shapeSearch(x, q, windowRows = 60) {
     duplicates: Object.entries(t.duplicates).map(([path, of]) => ({ ...memInfo(path), of })),
     // the relevant paths it lost, best fused first (those no arm found last)
     lost: x.explained.filter((p) => p.lostAt !== null).map((p) => ({ ...p, ...memInfo(p.path), grade: q.relevant?.[p.path] ?? null }))
-      .sort((a, b) => (a.fused?.rank ?? Infinity) - (b.fused?.rank ?? Infinity) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+      .sort((a, b) => (a.fused?.rank ?? Infinity) - (b.fused?.rank ?? Infinity) || byPathOrder(a.path, b.path)),
   };
 }
 
@@ -279,95 +360,251 @@ async function tuneView({ baseline, limit }, id) {
   return { ...r, labelled: labelled.length, limit, seed: 1 };
 }
 
-// ------------------------------------------------------------------ graph
+// ------------------------------------------------------------------ sleep: the pass on a copy
 
-function graphFor(g) {
-  return remember(`graph|${version}|${g.damping}|${g.maxIterations}|${g.minCommunitySize}`, () => {
+const states = new Map(); // key -> Promise of a sleep state (at most STATES, oldest dropped)
+const STATES = 4;
+
+function dropStates() {
+  for (const p of states.values()) p.then((s) => s.graph?.free(), () => {});
+  states.clear();
+}
+
+/** sleep()'s options for the settings' sleep section at the dataset's "as of" date. */
+const sleepOptions = (s) => ({ now: D.meta.now, ...s });
+
+/**
+ * What memdomain/cache's sleep() does with these options at the dataset's "as of" date, run on a
+ * copy of the database (backend.preview): the report; every memory after the pass (decayed
+ * confidence, PageRank, community, bridges, retention score and band, supersession); the edges
+ * after it (the links and the pass's similarity edges); the merge candidates the pass hands to
+ * mergeOutcomes, each with its stage (recomputed with the same public functions, and checked
+ * against the report's counts); and the Graph the pass builds (links + similarity edges over the
+ * survivors), kept for the views' PageRank and communities.
+ */
+function sleepState(s, id) {
+  const key = `${version}|${D.meta.now}|${JSON.stringify(s)}`;
+  if (states.has(key)) {
+    const p = states.get(key);
+    states.delete(key);
+    states.set(key, p);
+    return p;
+  }
+  const v = version;
+  const make = (async () => {
+    if (id !== undefined) progress(id, "sleep() on a copy of the database", 0.3);
+    const r = await B.preview(sleepOptions(s));
+    const live = r.memories.filter((m) => m.supersededBy === null);
+    const index = new Map(live.map((m, i) => [m.path, i]));
+    const graphEdges = r.edges.filter((e) => (e.origin === "link" || e.origin === "sleep") && index.has(e.src) && index.has(e.dst));
+    const candidates = mergeCandidates(s);
+    const committed = candidates.filter((c) => c.stage === "committed").map((c) => `${c.keepPath}\n${c.dropPath}`);
+    const merged = r.report.merges.merged.map((m) => `${m.keepPath}\n${m.dropPath}`);
+    const agrees = !r.report.merges.ran || (JSON.stringify(committed) === JSON.stringify(merged) &&
+      MERGE_STAGES.every((st) => (r.report.merges.stages[st] ?? 0) === candidates.filter((c) => c.stage === st).length));
+    if (v !== version) throw new Error("the dataset changed during the preview");
+    return { key, s, report: r.report, evicted: r.evicted, live, index, edges: r.edges, graphEdges, candidates, agrees,
+      graph: new md.Graph(live.map((m) => m.path), graphEdges.map((e) => ({ src: e.src, dst: e.dst, strength: e.strength }))) };
+  })();
+  states.set(key, make);
+  make.catch(() => states.delete(key));
+  if (states.size > STATES) {
+    const [old, p] = states.entries().next().value;
+    states.delete(old);
+    p.then((x) => x.graph.free(), () => {});
+  }
+  return make;
+}
+
+/**
+ * The pairs the pass gives mergeOutcomes, as sleep() builds them: the neighbour pairs
+ * (topNeighborPairsPacked over the live embeddings in path order, the floor and perSourceK)
+ * above the merge threshold, each unordered pair once, the older memory kept; with the stage
+ * mergeOutcomes gives each. `neighbours` counts every neighbour pair (the pass's edges before merges).
+ */
+function mergeCandidates(s) {
+  return remember(`cand|${version}|${s.floor}|${s.perSourceK}|${s.merge.threshold}|${s.merge.maxPairs}`, () => {
+    const n = D.rowPaths.length;
+    const pairs = n < 2 ? [] : md.topNeighborPairsPacked(D.matrix, D.rowPaths, { floor: s.floor, perSourceK: s.perSourceK, limit: n * s.perSourceK });
+    const seen = new Set(), list = [];
+    for (const p of pairs) {
+      if (!(p.sim > s.merge.threshold)) continue;
+      const k = p.src < p.dst ? `${p.src}\n${p.dst}` : `${p.dst}\n${p.src}`;
+      if (seen.has(k)) continue; // the mirror (b, a) of a pair already taken
+      seen.add(k);
+      const a = D.memories[D.byPath.get(p.src)], b = D.memories[D.byPath.get(p.dst)];
+      const [keep, drop] = a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.path < b.path) ? [a, b] : [b, a]; // keep the older
+      list.push({ keepPath: keep.path, dropPath: drop.path, similarity: p.sim,
+        keepText: { gist: keep.gist, body: keep.body }, dropText: { gist: drop.gist, body: drop.body } });
+    }
+    const outcomes = md.mergeOutcomes(list, { threshold: s.merge.threshold, maxPairs: s.merge.maxPairs });
+    const stageOf = new Map(outcomes.map((o) => [`${o.pair.keepPath}\n${o.pair.dropPath}`, o.stage]));
+    return list.map((c) => ({ ...c, stage: stageOf.get(`${c.keepPath}\n${c.dropPath}`) }));
+  });
+}
+
+/** PageRank, communities and bridges on the pass's graph under the graph settings `g` (sleep() uses the defaults). */
+function graphFor(st, g) {
+  return remember(`graph|${st.key}|${g.damping}|${g.maxIterations}|${g.minCommunitySize}`, () => {
     const t0 = performance.now();
-    const pr = D.graph.pagerankScores({ damping: g.damping, maxIterations: g.maxIterations });
-    const comm = D.graph.labelPropagation({ minCommunitySize: g.minCommunitySize });
-    const bridges = D.graph.bridgeCounts(comm);
-    const n = D.memories.length;
-    const rank = new Float64Array(n), bridge = new Int32Array(n), label = new Array(n);
-    D.graph.nodes.forEach((p, j) => {
-      const i = D.byPath.get(p);
-      rank[i] = pr[j];
-      label[i] = comm.get(p);
-      bridge[i] = bridges.get(p) ?? 0;
+    const rank = st.graph.pagerankScores({ damping: g.damping, maxIterations: g.maxIterations }); // live order: the graph's nodes are in path order
+    const comm = st.graph.labelPropagation({ minCommunitySize: g.minCommunitySize });
+    const bridges = st.graph.bridgeCounts(comm);
+    const n = st.live.length;
+    const bridge = new Int32Array(n), label = new Array(n);
+    st.live.forEach((m, i) => {
+      label[i] = comm.get(m.path);
+      bridge[i] = bridges.get(m.path) ?? 0;
     });
     const sizes = new Map();
     for (const l of label) if (l !== undefined) sizes.set(l, (sizes.get(l) ?? 0) + 1);
-    const communities = [...sizes].map(([l, size]) => ({ label: l, size })).sort((a, b) => b.size - a.size || (a.label < b.label ? -1 : 1));
+    const communities = [...sizes].map(([l, size]) => ({ label: l, size })).sort((a, b) => b.size - a.size || byPathOrder(a.label, b.label));
     const cIndex = new Map(communities.map((c, i) => [c.label, i]));
     const community = Int32Array.from(label, (l) => (l === undefined ? -1 : cIndex.get(l)));
     let maxRank = 0;
     for (const v of rank) maxRank = Math.max(maxRank, v);
-    return { rank, bridge, community, communities, maxRank, ms: performance.now() - t0 };
+    return { rank, bridge, community, communities, maxRank, ms: performance.now() - t0,
+      members: communities.reduce((a, c) => a + c.size, 0) };
   });
 }
 
-function topPagerank(G, k = 12) {
-  const order = Array.from(G.rank.keys()).sort((a, b) => G.rank[b] - G.rank[a] || (D.memories[a].path < D.memories[b].path ? -1 : 1));
-  return order.slice(0, k).map((i) => ({ ...memInfo(D.memories[i].path), score: G.rank[i], bridges: G.bridge[i], community: G.community[i] }));
+const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const info = (st, path) => {
+  const m = st.live[st.index.get(path)] ?? D.memories[D.byPath.get(path)];
+  return m ? { path, gist: m.gist, type: m.type } : { path, gist: "(not in the dataset)", type: "" };
+};
+
+/**
+ * The sleep preview: what a pass at the "as of" date would change, in the pass's own report (with
+ * evict, the report of the pass that evicts: its edges and communities are the survivors').
+ */
+function shapeReport(st) {
+  const r = st.evicted ?? st.report;
+  return {
+    options: sleepOptions(st.s), bands: r.bands, evictBand: r.evict.length, evicted: st.evicted ? st.evicted.evicted : null,
+    merges: { ran: r.merges.ran, cycle: r.merges.cycle, stages: r.merges.stages, merged: r.merges.merged.length,
+      pairs: r.merges.merged.slice(0, 50).map((m) => ({ ...m, keepGist: info(st, m.keepPath).gist, dropGist: D.memories[D.byPath.get(m.dropPath)]?.gist ?? "" })) },
+    edges: r.edges, communities: r.communities, decayed: r.confidence.decayed,
+    written: r.written, memories: r.memories, survivors: st.live.length, agrees: st.agrees, timings: r.timings,
+  };
 }
 
-async function graphView({ settings, baseline, query, mode }) {
-  const G = graphFor(settings.graph);
-  const Bg = baseline ? graphFor(baseline.graph) : null;
+async function sleepView({ settings, baseline }, id) {
+  const cur = await sleepState(settings.sleep, id);
+  const bas = baseline && !sameJson(baseline.sleep, settings.sleep) ? await sleepState(baseline.sleep, id) : null;
+  const sample = cur.live.filter((m) => {
+    const before = D.memories[D.byPath.get(m.path)];
+    return before && before.confidence !== m.confidence;
+  }).slice(0, 8).map((m) => ({ ...info(cur, m.path), before: D.memories[D.byPath.get(m.path)].confidence, after: m.confidence }));
+  return { now: D.meta.now, current: shapeReport(cur), baseline: bas ? shapeReport(bas) : baseline ? shapeReport(cur) : null, decayedSample: sample,
+    canUndo: B.canUndoSleep };
+}
+
+async function applySleep({ sleep }, id) {
+  progress(id, "sleep() on the dataset", 0.3);
+  const report = await B.sleep(sleepOptions(sleep));
+  progress(id, "reading the dataset again", 0.8);
+  await reload();
+  await B.writeSide(SIDE, sideText());
+  return { report: { ...report, evict: report.evict.length }, summary: summary() };
+}
+
+async function undoSleep(_, id) {
+  progress(id, "the database before the pass", 0.5);
+  await B.undoSleep();
+  await reload();
+  return { summary: summary() };
+}
+
+async function setNow({ now }) {
+  if (typeof now !== "number" || !Number.isFinite(now) || Math.abs(now) > 8.64e15) throw new RangeError(`"as of" must be a time, got ${now}`);
+  D.meta.now = now;
+  cache.clear();
+  dropStates();
+  version++;
+  await B.writeSide(SIDE, sideText());
+  return { summary: summary() };
+}
+
+// ------------------------------------------------------------------ graph
+
+function topPagerank(st, rank, G, k = 12) {
+  const order = Array.from(rank.keys()).sort((a, b) => rank[b] - rank[a] || byPathOrder(st.live[a].path, st.live[b].path));
+  return order.slice(0, k).map((i) => ({ ...info(st, st.live[i].path), score: rank[i], bridges: G.bridge[i], community: G.community[i] }));
+}
+
+const isDefault = (g) => sameJson(g, graphDefaults());
+
+async function graphView({ settings, baseline, query, mode }, id) {
+  const st = await sleepState(settings.sleep, id);
+  const G = graphFor(st, settings.graph);
+  const bst = baseline ? await sleepState(baseline.sleep, id) : null;
+  const Bg = baseline ? graphFor(bst, baseline.graph) : null;
   let seeds = [], personal = null;
   if (mode === "personalized") {
     const q = await queryOf(query);
-    seeds = (await search(q, settings.search)).trace.seeds;
-    if (seeds.length) {
-      const pr = D.graph.pagerankScores({ damping: settings.graph.damping, maxIterations: settings.graph.maxIterations,
-        seeds: new Map(seeds.map((s) => [s.path, s.score])) });
-      personal = new Float64Array(D.memories.length);
-      D.graph.nodes.forEach((p, j) => { personal[D.byPath.get(p)] = pr[j]; });
-    }
+    seeds = (await search(q, settings.search)).trace.seeds.filter((x) => st.index.has(x.path));
+    if (seeds.length) personal = st.graph.pagerankScores({ damping: settings.graph.damping, maxIterations: settings.graph.maxIterations,
+      seeds: new Map(seeds.map((x) => [x.path, x.score])) });
   }
   const rank = personal ?? G.rank;
+  const degree = new Int32Array(st.live.length);
+  for (const e of st.graphEdges) { degree[st.index.get(e.src)]++; degree[st.index.get(e.dst)]++; }
   const summaryOf = (g) => g && {
-    communities: g.communities.length, inCommunities: g.communities.reduce((a, c) => a + c.size, 0),
-    bridgeNodes: g.bridge.reduce((a, b) => a + (b > 0 ? 1 : 0), 0), largest: g.communities[0]?.size ?? 0, ms: g.ms,
+    communities: g.communities.length, inCommunities: g.members, largest: g.communities[0]?.size ?? 0,
+    bridgeNodes: g.bridge.reduce((a, b) => a + (b > 0 ? 1 : 0), 0), ms: g.ms,
   };
+  const kinds = { link: 0, similar: 0, "near-duplicate": 0 };
+  for (const e of st.graphEdges) kinds[e.origin === "link" ? "link" : e.type]++;
   return {
-    n: D.memories.length, edges: D.edges.length, rank: Array.from(rank), community: Array.from(G.community), bridge: Array.from(G.bridge),
-    communities: G.communities.slice(0, 12).map((c) => ({ ...c, gist: memInfo(c.label).gist })), sizes: G.communities.map((c) => c.size),
-    top: topPagerank(personal ? { ...G, rank: personal } : G), baselineTop: Bg ? topPagerank(Bg) : null,
-    seeds: seeds.map((s) => ({ index: D.byPath.get(s.path), ...memInfo(s.path), score: s.score })),
-    current: summaryOf(G), baseline: summaryOf(Bg), mode,
+    key: st.key, n: st.live.length, rank: Array.from(rank), community: Array.from(G.community), bridge: Array.from(G.bridge),
+    isolated: degree.reduce((a, d) => a + (d === 0 ? 1 : 0), 0), edges: kinds, sleep: { floor: st.s.floor, perSourceK: st.s.perSourceK },
+    communities: G.communities.slice(0, 12).map((c) => ({ ...c, gist: info(st, c.label).gist })), sizes: G.communities.map((c) => c.size),
+    top: topPagerank(st, rank, G), baselineTop: Bg ? topPagerank(bst, Bg.rank, Bg) : null,
+    seeds: seeds.map((x) => ({ index: st.index.get(x.path), ...info(st, x.path), score: x.score })),
+    current: summaryOf(G), baseline: summaryOf(Bg), mode, report: st.report.communities, graphDefault: isDefault(settings.graph),
+    merged: st.report.merges.merged.length,
   };
 }
 
-function layout(id) {
-  if (D.layout) return Promise.resolve(D.layout);
-  const n = D.memories.length;
-  const G = graphFor({ damping: md.PAGERANK_DAMPING, maxIterations: md.PAGERANK_MAX_ITERATIONS, minCommunitySize: md.MIN_COMMUNITY_SIZE });
+/**
+ * A d3-force layout of the pass's graph (the survivors, the links and the similarity edges);
+ * memories with no edge are left out of the simulation (the page draws them apart, or not at all).
+ */
+async function layout({ settings }, id) {
+  const st = await sleepState(settings.sleep, id);
+  if (st.layout) return st.layout;
+  const n = st.live.length;
+  const G = graphFor(st, graphDefaults());
+  const degree = new Int32Array(n);
+  for (const e of st.graphEdges) { degree[st.index.get(e.src)]++; degree[st.index.get(e.dst)]++; }
   // start each community around its own point so the layout settles quickly
-  const nodes = D.memories.map((m, i) => {
+  const nodes = [];
+  st.live.forEach((m, i) => {
+    if (!degree[i]) return;
     const c = G.community[i], a = c < 0 ? (i * 2.399) : c * 2.399, r = c < 0 ? 380 : 120 + 25 * Math.sqrt(c);
-    return { id: m.path, x: r * Math.cos(a) + ((i * 37) % 40) - 20, y: r * Math.sin(a) + ((i * 91) % 40) - 20 };
+    nodes.push({ id: m.path, i, x: r * Math.cos(a) + ((i * 37) % 40) - 20, y: r * Math.sin(a) + ((i * 91) % 40) - 20 });
   });
-  const links = D.graphEdges.map((e) => ({ source: e.src, target: e.dst, strength: e.strength }));
+  const links = st.graphEdges.map((e) => ({ source: e.src, target: e.dst, strength: e.strength }));
   const sim = forceSimulation(nodes)
     .force("link", forceLink(links).id((d) => d.id).distance(18).strength((l) => 0.05 + 0.25 * l.strength))
     .force("charge", forceManyBody().strength(-14).theta(0.95).distanceMax(250))
     .force("x", forceX(0).strength(0.04)).force("y", forceY(0).strength(0.04)).stop();
-  const TICKS = 240, CHUNK = 12;
-  const v = version;
+  const TICKS = nodes.length ? 240 : 0, CHUNK = 12;
   return new Promise((resolve) => {
     let done = 0;
     const step = () => {
-      sim.tick(CHUNK);
-      done += CHUNK;
-      progress(id, `force layout (d3-force): tick ${done} of ${TICKS}`, done / TICKS);
-      if (done < TICKS) { setTimeout(step, 0); return; }
-      const xy = new Float32Array(2 * n);
-      nodes.forEach((d, i) => { xy[2 * i] = d.x; xy[2 * i + 1] = d.y; });
-      const src = Int32Array.from(D.graphEdges, (e) => D.byPath.get(e.src)), dst = Int32Array.from(D.graphEdges, (e) => D.byPath.get(e.dst));
-      const out = { xy, src, dst, n, version: v, paths: D.memories.map((m) => m.path), gists: D.memories.map((m) => m.gist) };
-      if (v === version) D.layout = out;
-      resolve(out);
+      if (done < TICKS) {
+        sim.tick(CHUNK);
+        done += CHUNK;
+        progress(id, `force layout (d3-force): tick ${done} of ${TICKS}`, done / TICKS);
+        if (done < TICKS) { setTimeout(step, 0); return; }
+      }
+      const xy = new Float32Array(2 * n).fill(NaN);
+      for (const d of nodes) { xy[2 * d.i] = d.x; xy[2 * d.i + 1] = d.y; }
+      const src = Int32Array.from(st.graphEdges, (e) => st.index.get(e.src)), dst = Int32Array.from(st.graphEdges, (e) => st.index.get(e.dst));
+      st.layout = { key: st.key, xy, src, dst, n, paths: st.live.map((m) => m.path), gists: st.live.map((m) => m.gist), isolated: Uint8Array.from(degree, (d) => (d ? 0 : 1)) };
+      resolve(st.layout);
     };
     setTimeout(step, 0);
   });
@@ -375,61 +612,70 @@ function layout(id) {
 
 // ------------------------------------------------------------------ retention
 
-function retentionColumns(g) {
-  return remember(`retcols|${version}|${g.damping}|${g.maxIterations}|${g.minCommunitySize}`, () => {
-    const G = graphFor(g);
-    const n = D.memories.length;
-    const col = (f) => Float64Array.from(D.memories, f);
+/** scoreRetentionMany's columns as sleep() builds them, from the memories after the pass (decayed confidence, the pass's graph). */
+function retentionColumns(st, g) {
+  return remember(`retcols|${st.key}|${JSON.stringify(g)}`, () => {
+    const G = graphFor(st, g);
+    const n = st.live.length, now = D.meta.now;
+    const col = (f) => Float64Array.from(st.live, f);
     return {
-      memoryType: D.memories.map((m) => m.type), ageDays: D.ages, accessCount: col((m) => m.accessCount),
+      memoryType: st.live.map((m) => m.type), ageDays: col((m) => ageDays(m, now)), accessCount: col((m) => m.accessCount),
       confidence: col((m) => m.confidence), graphRank: G.rank, maxGraphRank: new Float64Array(n).fill(G.maxRank),
-      bridgeCount: Float64Array.from(G.bridge), reinforcementCount: col((m) => m.reinforcementCount), wordCount: D.words,
+      bridgeCount: Float64Array.from(G.bridge), reinforcementCount: col((m) => m.reinforcementCount), wordCount: col((m) => wordCount(m.body)),
       contradictionCount: col((m) => m.contradictionCount),
     };
   });
 }
 
-/** scoreRetentionMany under a settings object's policy and graph; a bad policy is the core's own error. */
-function scored(s) {
-  return remember(`ret|${version}|${JSON.stringify(s.graph)}|${JSON.stringify(s.retention.policy)}`, () => {
+/** scoreRetentionMany under a settings object's policy and graph, on its sleep state; a bad policy is the core's own error. */
+function scored(st, s) {
+  return remember(`ret|${st.key}|${JSON.stringify(s.graph)}|${JSON.stringify(s.retention.policy)}`, () => {
     try {
-      return md.scoreRetentionMany(retentionColumns(s.graph), { signals: true, policy: s.retention.policy });
+      return md.scoreRetentionMany(retentionColumns(st, s.graph), { signals: true, policy: s.retention.policy });
     } catch (e) {
       return { error: e.message };
     }
   });
 }
 
-function retentionView({ settings, baseline, bins = 20 }) {
-  const cur = scored(settings), bas = baseline ? scored(baseline) : null;
+async function retentionView({ settings, baseline, bins = 20 }, id) {
+  const st = await sleepState(settings.sleep, id);
+  const bst = baseline ? await sleepState(baseline.sleep, id) : null;
+  const cur = scored(st, settings), bas = baseline ? scored(bst, baseline) : null;
   if (cur.error) return { error: cur.error };
   const BANDS = md.TRIAGE_ACTIONS;
-  const summarize = (r) => {
+  const summarize = (r, s) => {
     if (!r || r.error) return r && { error: r.error };
     const counts = { keep: 0, compress: 0, evict: 0 }, byType = {};
     const hist = Array.from({ length: bins }, () => ({ keep: 0, compress: 0, evict: 0 }));
     r.score.forEach((x, i) => {
       const band = BANDS[r.action[i]];
       counts[band]++;
-      (byType[D.memories[i].type] ??= { keep: 0, compress: 0, evict: 0 })[band]++;
+      (byType[s.live[i].type] ??= { keep: 0, compress: 0, evict: 0 })[band]++;
       hist[Math.min(bins - 1, Math.max(0, Math.floor(x * bins)))][band]++;
     });
     return { counts, byType, hist };
   };
+  // band moves against the baseline, over the memories both passes keep (merges may differ)
   const moves = {};
   let moved = [];
   if (bas && !bas.error) {
-    cur.action.forEach((a, i) => {
-      const k = `${BANDS[bas.action[i]]}>${BANDS[a]}`;
+    st.live.forEach((m, i) => {
+      const j = bst.index.get(m.path);
+      if (j === undefined) return;
+      const k = `${BANDS[bas.action[j]]}>${BANDS[cur.action[i]]}`;
       moves[k] = (moves[k] ?? 0) + 1;
-      if (bas.action[i] !== a) moved.push(i);
+      if (bas.action[j] !== cur.action[i]) moved.push([i, j]);
     });
-    moved = moved.sort((a, b) => Math.abs(cur.score[b] - bas.score[b]) - Math.abs(cur.score[a] - bas.score[a])).slice(0, 12)
-      .map((i) => ({ ...memInfo(D.memories[i].path), from: BANDS[bas.action[i]], to: BANDS[cur.action[i]], before: bas.score[i], after: cur.score[i] }));
+    moved = moved.sort(([a, ja], [b, jb]) => Math.abs(cur.score[b] - bas.score[jb]) - Math.abs(cur.score[a] - bas.score[ja])).slice(0, 12)
+      .map(([i, j]) => ({ ...info(st, st.live[i].path), from: BANDS[bas.action[j]], to: BANDS[cur.action[i]], before: bas.score[j], after: cur.score[i] }));
   }
-  const order = Array.from(cur.score.keys()).sort((a, b) => cur.score[a] - cur.score[b] || (D.memories[a].path < D.memories[b].path ? -1 : 1));
-  const row = (i) => ({ ...memInfo(D.memories[i].path), score: cur.score[i], band: BANDS[cur.action[i]], baseline: bas && !bas.error ? bas.score[i] : null });
-  const types = [...new Set(D.memories.map((m) => m.type))].sort();
+  const order = Array.from(cur.score.keys()).sort((a, b) => cur.score[a] - cur.score[b] || byPathOrder(st.live[a].path, st.live[b].path));
+  const row = (i) => {
+    const j = bst?.index.get(st.live[i].path);
+    return { ...info(st, st.live[i].path), score: cur.score[i], band: BANDS[cur.action[i]], baseline: bas && !bas.error && j !== undefined ? bas.score[j] : null };
+  };
+  const types = [...new Set(st.live.map((m) => m.type))].sort();
   const sums = {};
   const pol = settings.retention.policy;
   for (const t of [...new Set([...Object.keys(md.WEIGHT_PROFILES), ...types])]) {
@@ -438,62 +684,44 @@ function retentionView({ settings, baseline, bins = 20 }) {
   }
   sums["(default)"] = md.profileWeightSum(pol.defaultWeights ?? md.DEFAULT_WEIGHTS);
   return {
-    n: D.memories.length, types, current: summarize(cur), baseline: summarize(bas), moves, moved, sums,
+    n: st.live.length, types, current: summarize(cur, st), baseline: summarize(bas, bst), moves, moved, sums,
     lowest: order.slice(0, 6).map(row), highest: order.slice(-6).reverse().map(row),
+    sleep: { bands: st.report.bands, decayed: st.report.confidence.decayed, merged: st.report.merges.merged.length, before: D.memories.length,
+      edges: st.report.edges, policyDefault: Object.keys(pol).length === 0, graphDefault: isDefault(settings.graph),
+      // every score the very one the pass stored: these are sleep()'s own bands (a policy equal to the design's counts)
+      same: st.live.every((m, i) => m.retentionScore === cur.score[i] && m.band === BANDS[cur.action[i]]) },
   };
 }
 
 // ------------------------------------------------------------------ merges
 
-function neighborPairs(floor) {
-  if (D.pairs.has(floor)) return D.pairs.get(floor);
-  const pairs = D.rowPaths.length < 2 ? [] : md.topNeighborPairsPacked(D.matrix, D.rowPaths, { floor, perSourceK: 4, limit: 4000 });
-  if (D.pairs.size > 8) D.pairs.clear();
-  D.pairs.set(floor, pairs);
-  return pairs;
-}
-
-function mergeOutcomesFor(m) {
-  return remember(`merge|${version}|${m.floor}|${m.threshold}|${m.maxPairs}`, () => {
-    const seen = new Set(), pairs = [];
-    for (const p of neighborPairs(m.floor)) {
-      const k = p.src < p.dst ? `${p.src}\n${p.dst}` : `${p.dst}\n${p.src}`;
-      if (seen.has(k)) continue; // the mirror (b, a) of a pair already taken
-      seen.add(k);
-      const a = D.memories[D.byPath.get(p.src)], b = D.memories[D.byPath.get(p.dst)];
-      const [keep, drop] = a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.path < b.path) ? [a, b] : [b, a]; // keep the older
-      pairs.push({ keepPath: keep.path, dropPath: drop.path, similarity: p.sim,
-        keepText: { gist: keep.gist, body: keep.body }, dropText: { gist: drop.gist, body: drop.body } });
-    }
-    const outcomes = md.mergeOutcomes(pairs, { threshold: m.threshold, maxPairs: m.maxPairs });
-    return { pairs, stages: outcomes.map((o) => o.stage) };
-  });
-}
-
-function mergeView({ settings, baseline }, id) {
-  progress(id, "topNeighborPairsPacked over every memory pair", 0.3);
-  const cur = mergeOutcomesFor(settings.merge), bas = baseline ? mergeOutcomesFor(baseline.merge) : null;
+async function mergeView({ settings, baseline }, id) {
+  const st = await sleepState(settings.sleep, id);
+  const bst = baseline && !sameJson(baseline.sleep, settings.sleep) ? await sleepState(baseline.sleep, id) : baseline ? st : null;
   progress(id, "merge stages and veto reasons", 0.7);
-  const count = (r) => r && r.stages.reduce((a, s) => ({ ...a, [s]: (a[s] ?? 0) + 1 }), {});
-  const basStage = bas ? new Map(bas.pairs.map((p, i) => [`${p.keepPath}\n${p.dropPath}`, bas.stages[i]])) : null;
-  const rows = cur.pairs.slice(0, 400).map((p, i) => {
-    const stage = cur.stages[i];
+  const basStage = bst ? new Map(bst.candidates.map((p) => [`${p.keepPath}\n${p.dropPath}`, p.stage])) : null;
+  const rows = st.candidates.slice(0, 400).map((p, i) => {
     const reasons = md.mergeVetoReasons(p.keepText, p.dropText);
     const ka = md.frameKeyOf(p.keepText.gist), kb = md.frameKeyOf(p.dropText.gist);
     return {
-      i: i + 1, keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity, stage, reasons,
+      i: i + 1, keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity, stage: p.stage, reasons,
       tokens: reasons.length ? decidingTokens(md.mergeVetoReasons, p.keepText, p.dropText) : [],
       baselineStage: basStage ? basStage.get(`${p.keepPath}\n${p.dropPath}`) ?? "absent" : null,
       keepGist: p.keepText.gist, dropGist: p.dropText.gist,
       frame: { keep: ka, drop: kb, conflict: ka !== null && ka === kb && p.keepText.gist !== p.dropText.gist },
     };
   });
-  return { rows, total: cur.pairs.length, current: count(cur), baseline: count(bas), withVectors: D.rowPaths.length };
+  const r = st.report;
+  return {
+    rows, total: st.candidates.length, current: r.merges.stages, baseline: bst ? bst.report.merges.stages : null, ran: r.merges.ran,
+    baselineRan: bst ? bst.report.merges.ran : null, cycle: r.merges.cycle, merged: r.merges.merged.length, agrees: st.agrees,
+    neighbours: r.edges.similar + r.edges.nearDuplicate, withVectors: D.rowPaths.length, options: sleepOptions(st.s),
+  };
 }
 
 // ------------------------------------------------------------------ drill-down
 
-async function drill({ path, settings, baseline, query }) {
+async function drill({ path, settings, baseline, query }, id) {
   const i = D.byPath.get(path);
   if (i === undefined) throw new Error(`no memory ${path}`);
   const m = D.memories[i];
@@ -510,34 +738,40 @@ async function drill({ path, settings, baseline, query }) {
     }
     if (q.vector && m.embedding) arms.vector.raw = md.cosine(q.vector, m.embedding);
     arms.salience.raw = `${m.accessCount} accesses, outcome ${m.outcomeScore ?? "none"}, ${m.reinforcementCount} reinforcements`;
-    const seedsMap = t.seeds.length ? new Map(t.seeds.map((x) => [x.path, x.score])) : null;
-    if (seedsMap) arms.lateral.raw = D.graph.pagerankScores({ seeds: seedsMap })[D.nodeIndex.get(path)];
-    const ret = scored(s);
-    const G = graphFor(s.graph);
-    const pol = s.retention.policy;
-    const weights = pol.weights?.[m.type] ?? md.WEIGHT_PROFILES[m.type] ?? pol.defaultWeights ?? md.DEFAULT_WEIGHTS;
-    const retention = ret.error ? { error: ret.error } : {
-      score: ret.score[i], band: md.TRIAGE_ACTIONS[ret.action[i]],
-      signals: md.SIGNAL_NAMES.map((n) => ({ name: n, value: ret.signals[n][i], weight: weights[n], product: ret.signals[n][i] * weights[n] })),
-    };
+    const st = await sleepState(s.sleep, id);
+    const j = st.index.get(path);
+    if (t.seeds.length && j !== undefined) arms.lateral.raw = st.graph.pagerankScores({ seeds: new Map(t.seeds.filter((y) => st.index.has(y.path)).map((y) => [y.path, y.score])) })[j];
+    const merged = st.report.merges.merged.find((y) => y.dropPath === path);
+    let retention, graph;
+    if (j === undefined) {
+      retention = { error: merged ? `the pass merges it into ${merged.keepPath}: it is superseded, no longer scored` : "not in the pass's memories" };
+      graph = null;
+    } else {
+      const ret = scored(st, s);
+      const G = graphFor(st, s.graph);
+      const pol = s.retention.policy;
+      const weights = pol.weights?.[m.type] ?? md.WEIGHT_PROFILES[m.type] ?? pol.defaultWeights ?? md.DEFAULT_WEIGHTS;
+      retention = ret.error ? { error: ret.error } : {
+        score: ret.score[j], band: md.TRIAGE_ACTIONS[ret.action[j]], confidence: { before: m.confidence, after: st.live[j].confidence },
+        signals: md.SIGNAL_NAMES.map((n) => ({ name: n, value: ret.signals[n][j], weight: weights[n], product: ret.signals[n][j] * weights[n] })),
+      };
+      graph = { pagerank: G.rank[j], community: G.community[j] >= 0 ? G.communities[G.community[j]] : null, bridges: G.bridge[j] };
+    }
     return {
       explain: why, settings: t.settings, window: t.window.length, candidates: t.candidates, hits: x.hits.length, arms,
-      seed: why.seed, seeds: t.seeds.length, retention,
-      graph: { pagerank: G.rank[i], community: G.community[i] >= 0 ? G.communities[G.community[i]] : null, bridges: G.bridge[i] },
+      seed: why.seed, seeds: t.seeds.length, retention, graph, merged: merged ?? null,
     };
   };
-  const merges = mergeOutcomesFor(settings.merge);
-  const pairs = [];
-  merges.pairs.forEach((p, j) => {
-    if (p.keepPath !== path && p.dropPath !== path) return;
+  const st = await sleepState(settings.sleep, id);
+  const pairs = st.candidates.filter((p) => p.keepPath === path || p.dropPath === path).map((p) => {
     const reasons = md.mergeVetoReasons(p.keepText, p.dropText);
-    pairs.push({ keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity, stage: merges.stages[j], reasons,
-      tokens: reasons.length ? decidingTokens(md.mergeVetoReasons, p.keepText, p.dropText) : [] });
+    return { keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity, stage: p.stage, reasons,
+      tokens: reasons.length ? decidingTokens(md.mergeVetoReasons, p.keepText, p.dropText) : [] };
   });
   return {
-    memory: { path, gist: m.gist, body: m.body.slice(0, 1200), type: m.type, createdAt: m.createdAt, ageDays: D.ages[i],
+    memory: { path, gist: m.gist, body: m.body.slice(0, 1200), type: m.type, createdAt: m.createdAt, ageDays: ageDays(m, D.meta.now),
       accessCount: m.accessCount, confidence: m.confidence, outcomeScore: m.outcomeScore, reinforcementCount: m.reinforcementCount,
-      contradictionCount: m.contradictionCount, wordCount: D.words[i], hasEmbedding: !!m.embedding },
+      contradictionCount: m.contradictionCount, wordCount: wordCount(m.body), hasEmbedding: !!m.embedding },
     query: { id: q.id, text: q.text, hasVector: !!q.vector, relevant: q.relevant ? q.relevant[path] ?? 0 : null },
     current: await side(settings), baseline: baseline ? await side(baseline) : null, pairs,
   };
@@ -550,14 +784,21 @@ const OPS = {
     base = b;
     progress(id, "loading the wasm module", 0.05);
     await md.init(new URL("build/memdomain.wasm", base));
+    configure({ presets: md.PRESETS, sleep: sleepDefaults(), graph: graphDefaults(), limits: limits() });
     B = await openBackend(md);
     const restored = await restore(id);
+    let example = null;
     if (!restored) {
-      const r = await loadExample(id);
-      if (!r.ok) throw new Error(`the synthetic example did not load: ${r.errors.join("; ")}`);
+      example = await loadExample(id);
+      if (!example.ok) throw new Error(`the synthetic example did not load: ${example.errors.join("; ")}`);
     }
     progress(id, "ready", 1);
-    return { design: designTables(), presets: md.PRESETS, summary: summary(), restored };
+    return { design: designTables(), presets: md.PRESETS, sleep: sleepDefaults(), graph: graphDefaults(), limits: limits(),
+      summary: summary(), restored, settings: example?.settings ?? null };
+  },
+  /** Settings from outside the page (the URL, a pasted file): { settings, problems } as the API checks them. */
+  async normalize({ settings }) {
+    return normalize(settings, check(D.meta.now));
   },
   async importFiles({ files }, id) {
     return importFiles(id, files);
@@ -565,22 +806,31 @@ const OPS = {
   async reset(_, id) {
     return loadExample(id);
   },
-  async exportData() {
-    const { memories, queries } = toJsonl(D);
-    const bytes = await B.exportBytes();
-    return { memories, queries, sqlite: bytes };
+  async exportData({ kind, settings }) {
+    const page = pageJsonl({ meta: D.meta, queries: D.queries, settings });
+    if (kind === "memories") return { text: await B.exportJsonl() };
+    if (kind === "queries") return { text: page };
+    return { bytes: await B.exportBytes(page) };
   },
   summary: () => summary(),
   search: searchView,
   mmr: searchView,
   metrics: metricsView,
   tune: tuneView,
+  sleep: sleepView,
+  applySleep,
+  undoSleep,
+  setNow,
   graph: graphView,
-  layout: (_, id) => layout(id),
+  layout,
   retention: retentionView,
   merge: mergeView,
   drill,
 };
+
+function limits() {
+  return { depth: md.MAX_DEPTH, window: md.MAX_WINDOW, limit: md.MAX_LIMIT, perSourceK: md.MAX_PER_SOURCE_K };
+}
 
 onmessage = async (ev) => {
   const { id, op, params } = ev.data;

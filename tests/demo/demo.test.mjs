@@ -3,16 +3,24 @@
 // Starts web-demo/serve.mjs on a free 127.0.0.1 port and, in a fresh profile:
 //  1. the first visit (the synthetic example): every view at 1440x900 and 390x844, screenshots
 //     into build/demo-test/, none wider than the window (scrollWidth), arrow keys between tabs;
-//  2. imports a small JSONL corpus with labels (generated here), pins a baseline, changes a
-//     weight and checks the rank-change marks and the nDCG values against the same search and
-//     the same metrics computed here in Node; the page's list equals memdomain/cache's search()
-//     in Node for the default composition (both fusions) and preset "memhtml"; "Fit to my
-//     labels" runs tune() with progress and shows the held-out scores tune() gives in Node; the
-//     drill-down says where a relevant memory was lost, as explain() does in Node; refuses
-//     crossing thresholds and marks bad input;
+//  2. imports: a file importJsonl() refuses (an ISO date) and a dimension mismatch are refused as
+//     a whole, in the cache's words (one grouped message); data without edges draws sleep()'s
+//     similarity edges and counts the memories with none; then a small JSONL corpus with labels
+//     (generated here). The Sleep, Retention, Communities and Merges views equal cache.sleep() in
+//     Node on the same data and `now`; "apply" runs the pass (the next preview is Node's second
+//     pass), undo restores, a later "as of" previews that date; Ctrl+Z in the query box brings a
+//     labelled query back. Pins a baseline, changes a weight and checks the rank-change marks and
+//     the nDCG values against the same search and metrics in Node; the page's list equals
+//     memdomain/cache's search() in Node for the default composition (both fusions) and preset
+//     "memhtml"; "Fit to my labels" runs tune() with progress and shows the held-out scores
+//     tune() gives in Node; the drill-down says where a relevant memory was lost, as explain()
+//     does in Node; refuses crossing thresholds and marks bad input;
 //  3. reloads: the same settings (from the URL) and the same memories (from OPFS);
 //  4. exports the settings and runs the exported snippet in Node next to the exported data:
-//     the same scores as the page; the exported SQLite file imports back with the same results.
+//     the same scores as the page; round trips: memories.jsonl is exportJsonl()'s bytes, page
+//     export -> import -> export is byte-identical (settings, name, "as of" included), the SQLite
+//     file alone brings everything back; settings from the URL and pasted: every value the API
+//     refuses is shown in its words, every other one used.
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -70,6 +78,18 @@ function fixture() {
     }
   });
   edges.push({ src: "kafka/00.md", dst: "tls/00.md", strength: 0.3, type: "relates_to" });
+  // a near-duplicate per topic (the same text as its 01, a close vector, written later), so sleep() merges
+  const dup = rng(16);
+  topics.forEach((tp) => {
+    const of = memories.find((m) => m.path === `${tp.name}/01.md`);
+    memories.push({ ...of, path: `${tp.name}/13.md`, embedding: unit(of.embedding.map((x) => x + 0.02 * (dup() - 0.5))),
+      createdAt: of.createdAt + 3 * DAY, accessCount: 1, reinforcementCount: 0, contradictionCount: 0 });
+  });
+  // two memories far from every other (and from each other): sleep() gives them no similarity edge
+  memories.push({ path: "misc/lone-a.md", gist: "A lone note about the office plants", body: "water them on fridays", type: "note",
+    embedding: [0, 0, 0, 0, 0, 0, 0, 1], createdAt: NOW - 20 * DAY, accessCount: 0, confidence: 0.5, reinforcementCount: 0, contradictionCount: 0 });
+  memories.push({ path: "misc/lone-b.md", gist: "Another lone note, on the parking rota", body: "the rota changes monthly", type: "semantic",
+    embedding: [-1, 0, 0, 0, 0, 0, 0, 0], createdAt: NOW - 30 * DAY, accessCount: 2, confidence: 0.9, reinforcementCount: 1, contradictionCount: 0 });
   const qv = (t) => unit(Array.from({ length: DIM }, (_, i) => (i === t ? 1 : 0) + 0.3 * (rnd() - 0.5)));
   const queries = [
     { id: "k1", query: "kafka consumer lag", vector: qv(0), relevant: memories.filter((m) => m.path.startsWith("kafka/") && /consumer|lag/.test(m.gist + m.body)).map((m) => m.path) },
@@ -77,18 +97,32 @@ function fixture() {
     { id: "g1", query: "gpu driver memory", vector: qv(2), relevant: memories.filter((m) => m.path.startsWith("gpu/")).slice(0, 6).map((m) => m.path) },
     { id: "u1", query: "unlabelled question about kafka tls" },
   ];
-  const meta = { meta: { name: "test fixture", now: new Date(NOW).toISOString() } };
+  const meta = { meta: { name: "test fixture", now: NOW } };
+  const lines = (xs) => xs.map((x) => `${JSON.stringify(x)}\n`).join("");
+  // memdomain/cache's JSON Lines (put()'s fields, link edges), and the page's own lines (meta, queries)
+  const memoryLines = memories.map((m) => JSON.stringify(m));
+  const edgeLines = edges.map((e) => JSON.stringify({ edge: { ...e, origin: "link" } }));
+  const BAD = 7; // a line whose createdAt is an ISO date: put() and importJsonl() take milliseconds
+  const bad = memoryLines.slice();
+  bad[BAD - 1] = JSON.stringify({ ...memories[BAD - 1], createdAt: new Date(memories[BAD - 1].createdAt).toISOString() });
+  // query vectors of another dimension on lines 2, 3 and 5 (line 4 is fine): refused as a whole, one message
+  const short = (q) => ({ ...q, vector: q.vector.slice(0, 4) });
   return {
-    memories, edges, queries, now: NOW,
-    memoriesJsonl: [meta, ...memories, ...edges].map((x) => JSON.stringify(x)).join("\n") + "\n",
-    // two bad lines the import must report and skip
-    queriesJsonl: [...queries.map((x) => JSON.stringify(x)), "{not json", JSON.stringify({ path: "", gist: "x", type: "note" })].join("\n") + "\n",
+    memories, edges, queries, now: NOW, BAD,
+    memoriesJsonl: [...memoryLines, ...edgeLines].join("\n") + "\n",
+    memoriesOnlyJsonl: memoryLines.join("\n") + "\n",
+    badMemoriesJsonl: [...bad, ...edgeLines].join("\n") + "\n",
+    queriesJsonl: lines([meta, ...queries]),
+    badQueriesJsonl: lines([meta, short(queries[0]), short(queries[1]), queries[2], { ...short(queries[2]), id: "g2" }]),
   };
 }
 const FX = fixture();
 const FX_DIR = mkdtempSync(join(tmpdir(), "memdomain-fixture-"));
 writeFileSync(join(FX_DIR, "memories.jsonl"), FX.memoriesJsonl);
 writeFileSync(join(FX_DIR, "queries.jsonl"), FX.queriesJsonl);
+writeFileSync(join(FX_DIR, "bad-memories.jsonl"), FX.badMemoriesJsonl);
+writeFileSync(join(FX_DIR, "no-edges.jsonl"), FX.memoriesOnlyJsonl);
+writeFileSync(join(FX_DIR, "bad-queries.jsonl"), FX.badQueriesJsonl);
 
 // ------------------------------------------------------------------ the same search and metrics in Node
 
@@ -180,7 +214,7 @@ async function settle(op) {
 }
 async function tab(view) {
   await page.click(`#tab-${view}`);
-  if (["search", "mmr", "metrics", "graph", "retention", "merge"].includes(view)) await settle(view);
+  if (["search", "mmr", "metrics", "sleep", "graph", "retention", "merge"].includes(view)) await settle(view);
 }
 /** Type a value into a setting's number box and finish the edit (input, then change). */
 async function setBox(selector, value, op) {
@@ -190,7 +224,7 @@ async function setBox(selector, value, op) {
   await nextResult(op, n);
 }
 const overflow = () => demo("document.documentElement.scrollWidth - window.innerWidth");
-const VIEWS = ["search", "mmr", "metrics", "graph", "retention", "merge", "data", "about"];
+const VIEWS = ["search", "mmr", "metrics", "sleep", "graph", "retention", "merge", "data", "about"];
 
 try {
   await page.goto(BASE, { waitUntil: "load" });
@@ -294,19 +328,219 @@ try {
   });
 
   // ---------------------------------------------------------------- 2. import, baseline, a weight
-  await check("import: a JSONL corpus with queries and labels; bad lines are reported and skipped", async () => {
+  /** Import files on the Data tab and wait until the page has the outcome (accepted or refused). */
+  async function importFiles(names) {
     await tab("data");
-    await page.setInputFiles("#data-file", [join(FX_DIR, "memories.jsonl"), join(FX_DIR, "queries.jsonl")]);
-    await page.waitForFunction(() => window.demo.summary?.name === "test fixture", null, { timeout: 60000 });
+    const n = await demo("window.demo.imports ?? 0");
+    await page.setInputFiles("#data-file", names.map((f) => (f.startsWith("/") ? f : join(FX_DIR, f))));
+    await page.waitForFunction((n) => (window.demo.imports ?? 0) > n && !document.querySelector("#status.busy"), n, { timeout: 60000 });
+  }
+  const reportItems = () => page.$$eval("#data-report ul.errors li", (lis) => lis.map((li) => li.textContent));
+  /** The message memdomain/cache gives for `call(cache)` on a fresh cache holding the fixture's memories (or none). */
+  async function cacheError(call, { memories = true } = {}) {
+    const c = await openMemoryCache();
+    try {
+      if (memories) await c.put(FX.memories);
+      await call(c);
+    } catch (e) {
+      return e.message;
+    } finally {
+      await c.close();
+    }
+    throw new Error("the cache took it");
+  }
+
+  await check("import is all or nothing: a line importJsonl() refuses (an ISO date) refuses the files, in the cache's words", async () => {
+    const before = await demo("window.demo.summary");
+    await importFiles(["bad-memories.jsonl", "queries.jsonl"]);
+    const expected = await cacheError((c) => c.importJsonl(FX.badMemoriesJsonl), { memories: false });
+    assert.match(expected, new RegExp(`text line ${FX.BAD}\\.createdAt must be a Date or milliseconds since the epoch, got a string`));
+    assert.deepEqual(await reportItems(), [expected.replace(`text line ${FX.BAD}`, `bad-memories.jsonl line ${FX.BAD}`)]);
+    assert.match(await page.locator("#data-report b").textContent(), /Refused as a whole/);
+    const after = await demo("window.demo.summary");
+    assert.deepEqual([after.name, after.memories, after.now], [before.name, before.memories, before.now], "the dataset is unchanged");
+  });
+
+  await check("a dimension mismatch refuses the import as a whole: one message, the lines in order, the cache's words", async () => {
+    await tab("search");
+    await page.fill("#query-text", "typed words before the import");
+    await page.waitForFunction(() => window.demo.state.query.text === "typed words before the import");
+    const before = await demo("window.demo.summary");
+    await importFiles(["no-edges.jsonl", "bad-queries.jsonl"]);
+    const expected = await cacheError((c) => c.search({ text: "x", vector: FX.queries[0].vector.slice(0, 4) }));
+    assert.match(expected, /^search: query\.vector has 4 elements, not the cache's dimension 8$/);
+    assert.deepEqual(await reportItems(), [`bad-queries.jsonl lines 2–3, 5 (3 lines): ${expected}`]);
+    const after = await demo("window.demo.summary");
+    assert.deepEqual([after.name, after.memories, after.queries.length], [before.name, before.memories, before.queries.length], "the dataset is unchanged");
+  });
+
+  await check("data without edges: the graph is sleep()'s (its similarity edges, said so), memories with no edge counted; no stale typed query", async () => {
+    await importFiles(["no-edges.jsonl", "queries.jsonl"]);
     const s = await demo("window.demo.summary");
+    assert.equal(s.name, "test fixture");
+    assert.equal(s.edges, 0);
+    assert.deepEqual(await demo("window.demo.state.query"), { id: "k1" }, "a new dataset starts on its first query, not the old typed text");
+    assert.equal(await page.locator("#query-select").inputValue(), "k1");
+    const c = await openMemoryCache();
+    await c.put(FX.memories);
+    const r = await c.sleep({ now: FX.now });
+    const live = new Set((await c.all()).filter((m) => m.supersededBy === null).map((m) => m.path));
+    const linked = new Set((await c.edges()).filter((e) => e.origin === "sleep").flatMap((e) => [e.src, e.dst]));
+    await c.close();
+    const isolated = [...live].filter((p) => !linked.has(p)).length;
+    assert.ok(r.edges.similar + r.edges.nearDuplicate > 0 && isolated > 0, "the fixture has derived edges and memories without any");
+    await tab("graph");
+    const note = page.locator("#graph-edges-summary");
+    assert.equal(await note.getAttribute("data-links"), "0");
+    assert.equal(Number(await note.getAttribute("data-derived")), r.edges.similar + r.edges.nearDuplicate);
+    assert.equal(Number(await note.getAttribute("data-isolated")), isolated);
+    assert.match(await note.textContent(), /the data has no edges, so these are all the graph has/);
+    assert.match(await note.textContent(), new RegExp(`${isolated} memories have no edge: not drawn`));
+    const g = await demo("window.demo.results.graph");
+    assert.deepEqual([g.current.communities, g.current.largest, g.current.inCommunities], [r.communities.count, r.communities.largest, r.communities.members]);
+    await page.check("#graph-isolated");
+    assert.match(await note.textContent(), new RegExp(`${isolated} memories have no edge: drawn apart below the layout`));
+    await page.uncheck("#graph-isolated");
+  });
+
+  await check("import: memdomain/cache's JSON Lines (memories, link edges) and the page's (meta, queries with labels)", async () => {
+    await importFiles(["memories.jsonl", "queries.jsonl"]);
+    const s = await demo("window.demo.summary");
+    assert.equal(s.name, "test fixture");
+    assert.equal(s.now, FX.now);
     assert.equal(s.memories, FX.memories.length);
     assert.equal(s.edges, FX.edges.length);
     assert.deepEqual(s.queries.map((q) => q.id), FX.queries.map((q) => q.id));
     assert.equal(s.labelled, 3);
-    const report = await page.locator("#data-report").textContent();
-    assert.match(report, /2 lines skipped/);
-    assert.match(report, /queries\.jsonl line 5: not JSON/);
-    assert.match(report, /queries\.jsonl line 6: path must not be empty/);
+    assert.match(await page.locator("#data-report b").textContent(), new RegExp(`Imported: ${FX.memories.length} memories and ${FX.edges.length} edges through importJsonl`));
+  });
+
+  // memdomain/cache's sleep() in Node on the same data and `now`: the reference for the sleep side
+  const nodeSleep = await openMemoryCache();
+  await nodeSleep.importJsonl(FX.memoriesJsonl);
+  const sleepReport = await nodeSleep.sleep({ now: FX.now });
+  const rows = async () => Object.fromEntries(await page.$$eval("#sleep-report tbody tr", (trs) => trs.map((tr) => [tr.dataset.key, Number(tr.querySelector("td.cur").textContent)])));
+  const expectedRows = (r) => ({ decayed: r.confidence.decayed, similar: r.edges.similar, nearDuplicate: r.edges.nearDuplicate, links: r.edges.links,
+    merged: r.merges.merged.length, ...r.bands, evicted: 0, communities: r.communities.count });
+
+  await check("sleep: the preview, bands, edges, communities and merges of every view are cache.sleep()'s in Node", async () => {
+    const r = sleepReport;
+    assert.ok(r.merges.merged.length > 0 && r.confidence.decayed > 0 && r.edges.similar + r.edges.nearDuplicate > 0 && r.bands.evict > 0,
+      "the fixture merges, decays, derives edges and has an evict band");
+    await tab("sleep");
+    const p = (await demo("window.demo.results.sleep")).current;
+    assert.deepEqual(await rows(), expectedRows(r));
+    assert.deepEqual(p.bands, r.bands);
+    assert.deepEqual(p.edges, r.edges);
+    assert.deepEqual(p.communities, r.communities);
+    assert.deepEqual(p.merges.stages, r.merges.stages);
+    assert.deepEqual(p.merges.pairs.map((x) => [x.keepPath, x.dropPath, x.similarity]), r.merges.merged.map((x) => [x.keepPath, x.dropPath, x.similarity]));
+    assert.equal(p.agrees, true);
+    assert.equal(await page.locator("#sleep-call").textContent(), `sleep({ now: ${FX.now} /* ${new Date(FX.now).toISOString().slice(0, 16).replace("T", " ")} UTC */, ` +
+      "floor: 0.8, perSourceK: 5, cycleMs: 86400000, evict: false, confidence: { alpha: 0.1, floor: 0.2 }, merge: { threshold: 0.92, maxPairs: 100 } })");
+    // Retention: sleep()'s bands, and each memory's score as the pass stores it
+    await tab("retention");
+    const counts = await page.$$eval("#ret-counts > div", (ds) => Object.fromEntries(ds.map((d) => [d.id.replace("count-", ""), Number(d.querySelector("b").textContent)])));
+    assert.deepEqual(counts, r.bands);
+    assert.match(await page.locator("#ret-whatif").textContent(), /these are sleep\(\)'s own bands/);
+    const lowest = (await demo("window.demo.results.retention")).lowest;
+    const stored = new Map((await nodeSleep.get(lowest.map((x) => x.path))).map((m) => [m.path, [m.retentionScore, m.band]]));
+    assert.deepEqual(lowest.map((x) => [x.score, x.band]), lowest.map((x) => stored.get(x.path)));
+    // Communities: the pass's graph
+    await tab("graph");
+    const g = await demo("window.demo.results.graph");
+    assert.deepEqual([g.current.communities, g.current.largest, g.current.inCommunities], [r.communities.count, r.communities.largest, r.communities.members]);
+    assert.equal(g.n, r.memories - r.merges.merged.length);
+    // Merges: the pairs the pass hands to mergeOutcomes, with its stages
+    await tab("merge");
+    const m = await demo("window.demo.results.merge");
+    assert.deepEqual(m.current, r.merges.stages);
+    assert.deepEqual(m.rows.filter((x) => x.stage === "committed").map((x) => [x.keepPath, x.dropPath]), r.merges.merged.map((x) => [x.keepPath, x.dropPath]));
+    const byStage = {};
+    for (const x of m.rows) byStage[x.stage] = (byStage[x.stage] ?? 0) + 1;
+    for (const [stage, n] of Object.entries(r.merges.stages)) assert.equal(byStage[stage] ?? 0, n, stage);
+  });
+
+  await check("sleep: apply runs the pass on the dataset once confirmed; the next preview is Node's second pass; undo restores", async () => {
+    await tab("sleep");
+    await page.click("#sleep-apply");
+    assert.equal(await page.locator("#sleep-confirm").isVisible(), true, "apply asks first");
+    assert.match(await page.locator("#sleep-confirm-text").textContent(), new RegExp(`${sleepReport.merges.merged.length} memories are merged away`));
+    const n = await count("sleep");
+    await page.click("#sleep-apply-confirm");
+    await page.waitForFunction((k) => window.demo.summary.superseded === k, sleepReport.merges.merged.length, { timeout: 60000 });
+    await nextResult("sleep", n);
+    const applied = await demo("window.demo.results.applied");
+    assert.deepEqual([applied.bands, applied.merges.stages, applied.confidence.decayed], [sleepReport.bands, sleepReport.merges.stages, sleepReport.confidence.decayed]);
+    const copy = await openMemoryCache({ bytes: await nodeSleep.exportBytes() });
+    const second = await copy.sleep({ now: FX.now });
+    await copy.close();
+    assert.equal(second.written.statements, 0, "a second pass at the same date writes nothing");
+    assert.deepEqual(await rows(), expectedRows(second));
+    assert.equal((await demo("window.demo.results.sleep")).current.merges.ran, false);
+    assert.equal(await demo("window.demo.summary.memories"), FX.memories.length - sleepReport.merges.merged.length);
+    const m = await count("sleep");
+    await page.click("#sleep-undo");
+    await page.waitForFunction(() => window.demo.summary.superseded === 0, null, { timeout: 60000 });
+    await nextResult("sleep", m);
+    assert.deepEqual(await rows(), expectedRows(sleepReport));
+    assert.equal(await demo("window.demo.summary.memories"), FX.memories.length);
+  });
+
+  await check("sleep: a later \"as of\" date previews the pass at that date (more decay), as sleep() at that now in Node", async () => {
+    const later = FX.now + 45 * 86400000;
+    const copy = await openMemoryCache();
+    await copy.importJsonl(FX.memoriesJsonl);
+    const r = await copy.sleep({ now: later });
+    await copy.close();
+    assert.notDeepEqual(expectedRows(r), expectedRows(sleepReport), "the date changes the pass");
+    const n = await count("sleep");
+    await page.fill("#sleep-now", new Date(later).toISOString().slice(0, 19));
+    await page.locator("#sleep-now").dispatchEvent("change");
+    await nextResult("sleep", n);
+    assert.equal(await demo("window.demo.summary.now"), later);
+    assert.deepEqual(await rows(), expectedRows(r));
+    const m = await count("sleep");
+    await page.fill("#sleep-now", new Date(FX.now).toISOString().slice(0, 19));
+    await page.locator("#sleep-now").dispatchEvent("change");
+    await nextResult("sleep", m);
+    assert.equal(await demo("window.demo.summary.now"), FX.now);
+  });
+
+  await check("sleep: with evict, the preview deletes what sleep({ evict: true }) deletes in Node; the bands are the pass's decision", async () => {
+    const copy = await openMemoryCache();
+    await copy.importJsonl(FX.memoriesJsonl);
+    const r = await copy.sleep({ now: FX.now, evict: true });
+    await copy.close();
+    assert.ok(r.evicted > 0 && r.evicted === r.evict.length);
+    const n = await count("sleep");
+    await page.check("#ctl-sleep-evict");
+    await nextResult("sleep", n);
+    assert.equal((await demo("window.demo.state.settings")).sleep.evict, true);
+    assert.deepEqual(await rows(), { ...expectedRows(r), evicted: r.evicted });
+    assert.deepEqual(await demo("window.demo.summary.memories"), FX.memories.length, "a preview deletes nothing");
+    const m = await count("sleep");
+    await page.click("#undo");
+    await nextResult("sleep", m);
+    assert.equal((await demo("window.demo.state.settings")).sleep.evict, false);
+  });
+
+  await check("the query box: Ctrl+Z after editing a labelled query's text brings the labelled query back (vector and labels)", async () => {
+    await tab("search");
+    await page.selectOption("#query-select", "k1");
+    await settle("search");
+    await page.click("#query-text");
+    await page.keyboard.press("End");
+    await page.keyboard.type(" and more");
+    await page.waitForFunction(() => window.demo.state.query.text === "kafka consumer lag and more");
+    for (let i = 0; i < 12 && (await page.locator("#query-text").inputValue()) !== "kafka consumer lag"; i++) await page.keyboard.press("Control+z");
+    await page.waitForFunction(() => window.demo.state.query.id === "k1", null, { timeout: 5000 });
+    assert.equal(await page.locator("#query-select").inputValue(), "k1");
+    await page.waitForFunction(() => window.demo.results.search?.query.id === "k1" && !window.demo.busy.search);
+    const r = await demo("window.demo.results.search");
+    assert.equal(r.query.id, "k1");
+    assert.equal(r.query.hasVector, true);
+    assert.ok(r.metrics, "the labels are back");
   });
 
   await page.selectOption("#query-select", "k1");
@@ -518,20 +752,29 @@ try {
   });
 
   // ---------------------------------------------------------------- 4. export and run the snippet
-  await check("export: the settings JSON imports back, and the snippet runs in Node with the page's scores", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "memdomain-snippet-"));
+  const dir = mkdtempSync(join(tmpdir(), "memdomain-snippet-"));
+  const downloadAll = async (into) => {
     await tab("data");
     for (const [btn, name] of [["#data-export-memories", "memories.jsonl"], ["#data-export-queries", "queries.jsonl"], ["#data-export-sqlite", "memories.sqlite"]]) {
       const [dl] = await Promise.all([page.waitForEvent("download"), page.click(btn)]);
       assert.equal(dl.suggestedFilename(), name);
-      await dl.saveAs(join(dir, name));
+      await dl.saveAs(join(into, name));
     }
+  };
+  let exportedSettings = null;
+  await check("export: the settings JSON imports back, and the snippet runs in Node with the page's scores", async () => {
+    await downloadAll(dir);
+    exportedSettings = await demo("window.demo.state.settings");
     await tab("search");
     await page.click("#export-btn");
+    const backdrop = await demo("getComputedStyle(document.querySelector('#export-dialog'), '::backdrop').backgroundColor");
+    const alpha = Number(/rgba\([^)]*,\s*([\d.]+)\)/.exec(backdrop)?.[1] ?? 1);
+    assert.ok(alpha >= 0.3, `the dialog's backdrop dims the page (${backdrop})`);
     const json = JSON.parse(await page.locator("#export-json").inputValue());
     const code = await page.locator("#export-snippet").inputValue();
     assert.equal(await demo("document.querySelector('#export-json').scrollTop"), 0, "the export box opens at its top");
     assert.deepEqual(json.settings, await demo("window.demo.state.settings"));
+    assert.deepEqual(json.sleep, { now: FX.now, ...json.settings.sleep }, "sleep()'s options as they are");
     assert.equal(json.retentionPolicy.weights.episodic.recency, 0.2);
     writeFileSync(join(dir, "tuned.mjs"), code);
     mkdirSync(join(dir, "node_modules"));
@@ -539,6 +782,7 @@ try {
     const out = execFileSync(process.execPath, [join(dir, "tuned.mjs")], { encoding: "utf8", cwd: dir }).trim().split("\n").map((l) => JSON.parse(l));
     const page1 = (await demo("window.demo.results.search")).current.rows.map((x) => [x.path, x.fused]);
     assert.deepEqual(out.find((x) => x.query === "k1").hits, page1, "the selected query's results and scores");
+    assert.deepEqual(out.find((x) => x.sleep).sleep.bands, sleepReport.bands, "the snippet's sleep() is the page's preview");
     const retention = new Map(out.find((x) => x.retention).retention.map(([p, s, b]) => [p, [s, b]]));
     await page.click("#export-close");
     await tab("retention");
@@ -546,31 +790,104 @@ try {
     const mine = { keep: 0, compress: 0, evict: 0 };
     for (const [, b] of retention.values()) mine[b]++;
     assert.deepEqual(mine, counts, "band counts");
+    assert.notDeepEqual(counts, sleepReport.bands, "the tuned policy moves the bands");
+    assert.match(await page.locator("#ret-whatif").textContent(), new RegExp(`what-if: sleep\\(\\) takes neither, and gives keep ${sleepReport.bands.keep}, compress ${sleepReport.bands.compress}, evict ${sleepReport.bands.evict}`));
     await page.click("#ret-lowest li");
     await page.waitForFunction(() => window.demo.results.drill, null, { timeout: 30000 });
     const d = await demo("window.demo.results.drill");
     assert.equal(d.current.retention.score, retention.get(d.memory.path)[0], "a memory's score in the drill-down");
     await page.click("#drill-close");
-    // the exported JSON imports back: undo to the design, then import
+    // the exported JSON imports back, and what the cache refuses is named in its words
     await page.click("#export-btn");
     await page.fill("#import-settings-text", JSON.stringify({ ...json, settings: { ...json.settings,
       search: { ...json.settings.search, preset: "default", fusion: "rrf", k: 30, rescale: true } } }));
     await page.click("#import-settings-apply");
-    assert.equal((await demo("window.demo.state.settings")).search.k, 30);
-    assert.match(await page.locator("#import-msg").textContent(), /search\.rescale is no longer a setting/, "a setting the page dropped is named");
+    await page.waitForFunction(() => window.demo.state.settings.search.k === 30);
+    const rescale = await cacheError((c) => c.search({ rescale: true }));
+    assert.match(rescale, /^search: query\.rescale is not a known option/);
+    assert.ok((await page.locator("#import-msg").textContent()).includes(rescale), "a setting the cache refuses is named, in its words");
     assert.equal((await demo("window.demo.state.settings")).retention.policy.weights.episodic.recency, 0.2);
     await page.click("#export-close");
-    // the SQLite file (memdomain/cache's database) imports back, with the queries beside it
+  });
+
+  await check("round trips: memories.jsonl is exportJsonl()'s; page export -> import -> export is the same bytes, settings and meta included", async () => {
+    const text = readFileSync(join(dir, "memories.jsonl"), "utf8");
+    const c = await openMemoryCache();
+    await c.importJsonl(text);
+    assert.equal(await c.exportJsonl(), text, "importJsonl of the page's memories.jsonl, then exportJsonl: the same bytes");
+    await c.close();
+    const meta = JSON.parse(readFileSync(join(dir, "queries.jsonl"), "utf8").split("\n")[0]).meta;
+    assert.equal(meta.name, "test fixture");
+    assert.equal(meta.now, FX.now);
+    const settings = exportedSettings;
+    assert.deepEqual(meta.settings, settings, "the settings travel with the file");
+    // the page holds other settings now (pasted after the export); the files bring theirs back
+    assert.notDeepEqual(await demo("window.demo.state.settings"), settings);
+    await importFiles([join(dir, "memories.jsonl"), join(dir, "queries.jsonl")]);
+    assert.deepEqual(await reportItems(), []);
+    assert.deepEqual(await demo("window.demo.state.settings"), settings);
+    const again = mkdtempSync(join(tmpdir(), "memdomain-again-"));
+    await downloadAll(again);
+    for (const f of ["memories.jsonl", "queries.jsonl"]) assert.equal(readFileSync(join(again, f), "utf8"), readFileSync(join(dir, f), "utf8"), f);
+    rmSync(again, { recursive: true, force: true });
+  });
+
+  await check("round trip: the exported SQLite file alone brings back the memories, the name, the \"as of\" date, the queries and the settings", async () => {
     await tab("search");
     const rowsBefore = (await demo("window.demo.results.search")).current.rows.map((x) => [x.path, x.fused]);
-    await tab("data");
-    await page.setInputFiles("#data-file", [join(dir, "memories.sqlite"), join(dir, "queries.jsonl")]);
-    await page.waitForFunction(() => window.demo.summary?.name === "memories.sqlite", null, { timeout: 60000 });
-    assert.equal(await demo("window.demo.summary.memories"), FX.memories.length);
-    assert.equal(await demo("window.demo.summary.labelled"), 3);
+    const before = await demo("window.demo.summary"), settings = await demo("window.demo.state.settings");
+    await page.click("#undo"); // other settings before the import: the file's must come back
+    await importFiles([join(dir, "memories.sqlite")]);
+    assert.deepEqual(await reportItems(), []);
+    const s = await demo("window.demo.summary");
+    assert.deepEqual([s.name, s.now, s.memories, s.labelled, s.queries], [before.name, before.now, before.memories, before.labelled, before.queries]);
+    assert.equal(s.now, FX.now);
+    assert.deepEqual(await demo("window.demo.state.settings"), settings);
     await tab("search");
     assert.deepEqual((await demo("window.demo.results.search")).current.rows.map((x) => [x.path, x.fused]), rowsBefore, "the same results from the SQLite file");
-    rmSync(dir, { recursive: true, force: true });
+  });
+  rmSync(dir, { recursive: true, force: true });
+  await nodeSleep.close();
+
+  await check("settings from the URL and pasted: every value the API refuses is shown in its words, every other one used", async () => {
+    const bad = {
+      search: { weights: { lexcial: 2, vector: -1, salience: 2 }, depth: 0, k: 30, rescale: true },
+      sleep: { floor: 3, perSourceK: 3, merge: { maxPairs: -1 }, nowish: 1 },
+      graph: { damping: "x", maxIterations: 50 },
+      retention: { policy: { keepThreshold: "x" } },
+      merge: { floor: 0.9 }, bogus: 1,
+    };
+    const c = await openMemoryCache();
+    const msg = async (f) => { try { await f(); } catch (e) { return e.message; } throw new Error("accepted"); };
+    const expected = [
+      await msg(() => c.search({ weights: { lexcial: 2 } })), await msg(() => c.search({ weights: { vector: -1 } })),
+      await msg(() => c.search({ depth: 0 })), await msg(() => c.search({ k: 30 })), await msg(() => c.search({ rescale: true })),
+      await msg(() => c.sleep({ now: FX.now, floor: 3 })), await msg(() => c.sleep({ now: FX.now, merge: { maxPairs: -1 } })),
+      await msg(() => c.sleep({ now: FX.now, nowish: 1 })),
+      await msg(() => { const g = new md.Graph(["a", "b"], [{ src: "a", dst: "b", strength: 1 }]); try { g.pagerankScores({ damping: "x" }); } finally { g.free(); } }),
+      await msg(() => md.scoreRetentionMany({ memoryType: ["semantic"], ageDays: [1], accessCount: [0], confidence: [1], graphRank: [0], maxGraphRank: [0],
+        bridgeCount: [0], reinforcementCount: [0], wordCount: [1], contradictionCount: [0] }, { policy: { keepThreshold: "x" } })),
+      "merge is no longer a settings section", "bogus is not a settings section",
+    ];
+    await c.close();
+    const shown = (items) => expected.map((e) => items.filter((x) => x.includes(e)).length);
+    await page.goto(`${BASE}#view=search&s=${encodeURIComponent(JSON.stringify(bad))}`);
+    await page.reload({ waitUntil: "load" });
+    await page.waitForFunction(() => window.demo?.ready, null, { timeout: 120000 });
+    const items = await page.$$eval("#problems li", (lis) => lis.map((li) => li.textContent));
+    assert.equal(items.length, expected.length, items.join("\n"));
+    assert.deepEqual(shown(items), expected.map(() => 1), "each refused value once, in the API's words");
+    const s = await demo("window.demo.state.settings");
+    assert.deepEqual([s.search.weights.salience, s.sleep.perSourceK, s.graph.maxIterations], [2, 3, 50], "the values the API takes are used");
+    assert.deepEqual([s.search.depth, s.sleep.floor, s.sleep.merge.maxPairs, s.graph.damping, s.retention.policy], [PRESETS.default.depth, 0.8, 100, 0.85, {}]);
+    // the same settings pasted into the export dialog
+    await page.click("#export-btn");
+    await page.fill("#import-settings-text", JSON.stringify(bad));
+    await page.click("#import-settings-apply");
+    await page.waitForFunction(() => document.querySelector("#import-msg").textContent !== "");
+    const msgText = await page.locator("#import-msg").textContent();
+    assert.deepEqual(expected.map((e) => msgText.split(e).length - 1), expected.map(() => 1), msgText);
+    await page.click("#export-close");
   });
 
   await check("every control has a label; no console errors, no off-site requests", async () => {

@@ -1,191 +1,194 @@
-// The workbench's data format: JSON Lines, one record per line, told apart by its keys.
+// The workbench's data format: memdomain/cache's JSON Lines, plus the page's own lines.
 //
+// Memory, edge and watermark lines are exactly what memdomain/cache's importJsonl() takes and
+// exportJsonl() writes (a memory line with only put()'s fields is a put; times are milliseconds
+// since the epoch, as put() takes them):
 //   {"path": "notes/a.md", "gist": "...", "body": "...", "type": "semantic", "embedding": [0.1, ...],
-//    "createdAt": 1790000000000 | "2026-10-01T12:00:00Z", "accessedAt": ..., "accessCount": 3,
-//    "confidence": 0.9, "outcomeScore": 0.2, "reinforcementCount": 1, "contradictionCount": 0}
-//   {"src": "notes/a.md", "dst": "notes/b.md", "strength": 0.8, "type": "supports"}
-//   {"query": "how do I rotate the keys", "vector": [...], "relevant": ["notes/a.md", ...], "id": "q1"}
-//   {"meta": {"name": "my memories", "now": "2026-11-01T00:00:00Z"}}
-//
-// A memory line is what memdomain/cache's put() takes (its exportJsonl() lines import as they are;
-// the fields sleep derives are ignored). `relevant` may also map paths to graded relevance (> 0).
-// `ageDays` may stand in for createdAt (days before `now`). Invalid lines are reported with their
-// line number and skipped; everything else is used.
+//    "createdAt": 1790000000000, "accessedAt": null, "accessCount": 3, "confidence": 0.9, ...}
+//   {"edge": {"src": "notes/a.md", "dst": "notes/b.md", "type": "supports", "strength": 0.8, "origin": "link"}}
+//   {"watermarks": {"mergeCycle": 20513}}
+// The page hands them to importJsonl() as they are, so they are checked by the cache alone, in
+// its words. The page's own lines (never a path) are told apart by their key:
+//   {"meta": {"name": "my memories", "now": 1793491200000, "settings": {...}}}   name, "as of", settings
+//   {"query": "how do I rotate the keys", "id": "q1", "vector": [...], "relevant": ["notes/a.md"]}
+// `relevant` may also map paths to grades (0 to 10, as tune() takes them). The export writes
+// memories.jsonl as exportJsonl() gives it and the page's lines into queries.jsonl (meta first).
+import { embedding, num, obj, str, time } from "../../js/cache/validate.js";
 
 const DAY = 86400000;
-const MAX_ERRORS = 50;
+const META_KEYS = ["name", "now", "note", "queryEncoder", "settings"];
+const QUERY_KEYS = ["id", "query", "vector", "relevant"];
 
-const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-const describe = (v) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "string" ? `"${v.slice(0, 40)}"` : typeof v === "object" ? "an object" : String(v));
-
-function time(v, what) {
-  if (typeof v === "number" && Number.isFinite(v)) return v;
-  if (typeof v === "string") {
-    const t = Date.parse(v);
-    if (Number.isFinite(t)) return t;
+/** A line of the page's own (meta or a query), or null for a line the cache reads. */
+function pageLine(line) {
+  if (!/^\s*\{/.test(line) || !/"(meta|query)"/.test(line)) return null; // cheap: most lines are memories
+  let r;
+  try {
+    r = JSON.parse(line);
+  } catch {
+    return null; // the cache names a line that is not JSON
   }
-  throw new Error(`${what} must be milliseconds since the epoch or an ISO date, got ${describe(v)}`);
-}
-
-function number(v, what, { lo = -Infinity, hi = Infinity, dflt, nullable = false } = {}) {
-  if (v === undefined) return dflt;
-  if (v === null && nullable) return null;
-  if (typeof v !== "number" || !(v >= lo && v <= hi)) throw new Error(`${what} must be a number in [${lo}, ${hi}], got ${describe(v)}`);
-  return v;
-}
-
-function text(v, what, { dflt, max = 1_000_000 } = {}) {
-  if (v === undefined && dflt !== undefined) return dflt;
-  if (typeof v !== "string") throw new Error(`${what} must be a string, got ${describe(v)}`);
-  if (v.length > max) throw new Error(`${what} is longer than ${max} characters`);
-  return v;
-}
-
-function vector(v, what, dim) {
-  if (!Array.isArray(v) || v.length === 0) throw new Error(`${what} must be a non-empty array of numbers, got ${describe(v)}`);
-  if (dim !== null && v.length !== dim) throw new Error(`${what} has ${v.length} numbers, but the dataset's embeddings have ${dim}`);
-  const out = new Float32Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    if (typeof v[i] !== "number" || !Number.isFinite(v[i])) throw new Error(`${what}[${i}] must be a finite number, got ${describe(v[i])}`);
-    out[i] = v[i];
-  }
-  return out;
+  if (r === null || typeof r !== "object" || Array.isArray(r) || "path" in r) return null;
+  return "meta" in r || "query" in r ? r : null;
 }
 
 /**
- * Parse one or more JSONL texts into a dataset: { meta, memories, edges, queries, errors, warnings }.
- * `files` is [{ name, text }]. Memories keep their first occurrence; later duplicates are errors.
+ * Sort the lines of text files: { cacheText, pageLines, locate, memoryLines }. `cacheText` holds
+ * every file's lines for importJsonl() in order, the page's lines blanked (importJsonl skips blank
+ * lines), so its "text line N" is the N-th line of the files one after another; `locate(N)` says
+ * which file and line that is. `pageLines` is [{ r, file, line }].
  */
-export function parseDataset(files) {
-  const meta = {};
-  const memories = [], edges = [], queries = [], errors = [], warnings = [];
-  const seen = new Map();
-  let dim = null;
-  const pending = [];
-  const fail = (where, message) => { if (errors.length < MAX_ERRORS) errors.push(`${where}: ${message}`); else errors.truncated = true; };
-  for (const { name, text: body } of files) {
-    const lines = body.split("\n");
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i].trim();
-      if (!line) continue;
-      const where = `${name} line ${i + 1}`;
-      let r;
-      try {
-        r = JSON.parse(line);
-      } catch (e) {
-        fail(where, `not JSON (${e.message})`);
+export function splitFiles(files) {
+  const parts = [], pageLines = [], starts = [];
+  let offset = 0, memoryLines = 0;
+  for (const { name, text } of files) {
+    const lines = text.split("\n");
+    starts.push({ offset, name });
+    lines.forEach((l, i) => {
+      const r = l.trim() ? pageLine(l) : null;
+      if (r) {
+        pageLines.push({ r, file: name, line: i + 1 });
+        parts.push("");
+      } else {
+        if (l.trim()) memoryLines++;
+        parts.push(l);
+      }
+    });
+    offset += lines.length;
+  }
+  const locate = (n) => {
+    let s = starts[0];
+    for (const x of starts) if (x.offset < n) s = x;
+    return { file: s.name, line: n - s.offset };
+  };
+  return { cacheText: parts.join("\n"), pageLines, locate, memoryLines };
+}
+
+/** The cache's message with its "text line N" turned into the file and line it came from. */
+export function locateMessage(message, locate) {
+  return message.replace(/text line (\d+)/g, (_, n) => {
+    const w = locate(Number(n));
+    return `${w.file} line ${w.line}`;
+  });
+}
+
+/**
+ * The page's lines, checked with the cache's own checks (memdomain/cache's validate.js: the
+ * words put() and search() use): { meta, queries, errors: [{ file, line, message }], warnings }.
+ * `dim` is the memories' embedding dimension (query vectors must have it: search() refuses
+ * others), `paths` the stored memories (a relevant path that is none is a warning: it can never
+ * be returned). `meta` starts from `base` (the page's lines of a SQLite file); later lines win.
+ */
+export function parsePage(pageLines, { dim, paths, base = {} }) {
+  const meta = { ...base }, queries = [], errors = [], warnings = [];
+  const ids = new Map();
+  for (const { r, file, line } of pageLines) {
+    const at = { file, line };
+    try {
+      if ("meta" in r) {
+        if (Object.keys(r).length !== 1) throw new RangeError(`a meta line holds only "meta", not ${Object.keys(r).filter((k) => k !== "meta").join(", ")}`);
+        const m = obj("meta", "meta", r.meta);
+        for (const k of Object.keys(m)) if (!META_KEYS.includes(k)) throw new RangeError(`meta.${k} is not a meta field (${META_KEYS.join(", ")})`);
+        if (m.name !== undefined) meta.name = str("meta", "name", m.name, 200);
+        if (m.now !== undefined) meta.now = time("meta", "now", m.now);
+        if (m.note !== undefined) meta.note = str("meta", "note", m.note, 4000);
+        if (m.queryEncoder !== undefined) meta.queryEncoder = str("meta", "queryEncoder", m.queryEncoder, 100);
+        if (m.settings !== undefined) meta.settings = obj("meta", "settings", m.settings); // checked by the API with the page's settings
         continue;
       }
-      if (!isObj(r)) { fail(where, `a line must be a JSON object, got ${describe(r)}`); continue; }
-      try {
-        if ("meta" in r) {
-          if (!isObj(r.meta)) throw new Error("meta must be an object");
-          if (r.meta.name !== undefined) meta.name = text(r.meta.name, "meta.name", { max: 200 });
-          if (r.meta.now !== undefined) meta.now = time(r.meta.now, "meta.now");
-          if (r.meta.note !== undefined) meta.note = text(r.meta.note, "meta.note", { max: 2000 });
-          if (r.meta.queryEncoder !== undefined) meta.queryEncoder = text(r.meta.queryEncoder, "meta.queryEncoder", { max: 100 });
-        } else if ("path" in r) {
-          pending.push({ r, where });
-        } else if ("src" in r || "dst" in r) {
-          edges.push({
-            src: text(r.src, "src", { max: 1024 }), dst: text(r.dst, "dst", { max: 1024 }),
-            strength: number(r.strength, "strength", { lo: 0, hi: 1, dflt: 1 }),
-            type: text(r.type, "type", { dflt: "related", max: 64 }), where,
-          });
-        } else if ("query" in r) {
-          pending.push({ r, where, query: true });
-        } else throw new Error("is neither a memory (path), an edge (src, dst), a query (query) nor meta");
-      } catch (e) {
-        fail(where, e.message);
+      for (const k of Object.keys(r)) if (!QUERY_KEYS.includes(k)) throw new RangeError(`query.${k} is not a query field (${QUERY_KEYS.join(", ")})`);
+      const q = { id: r.id === undefined ? null : str("query", "id", r.id, 200, { key: true }), text: str("search", "query.text", r.query, 4096) };
+      q.vector = r.vector === undefined || r.vector === null ? null : embedding("search", "query.vector", r.vector, dim, { nonzero: true });
+      if (r.relevant === undefined || r.relevant === null) q.relevant = null;
+      else {
+        const rel = {};
+        if (Array.isArray(r.relevant)) r.relevant.forEach((p, i) => { rel[str("tune", `relevant[${i}]`, p, 1024, { key: true })] = 1; });
+        else for (const [p, g] of Object.entries(obj("tune", "relevant", r.relevant))) rel[p] = num("tune", `relevant[${JSON.stringify(p)}]`, g, { lo: 0, hi: 10 });
+        const missing = Object.keys(rel).filter((p) => !paths.has(p));
+        if (missing.length) {
+          warnings.push(`${file} line ${line}: ${missing.length} relevant path${missing.length > 1 ? "s are" : " is"} not a memory here ` +
+            `(${missing.slice(0, 3).map((p) => JSON.stringify(p)).join(", ")}${missing.length > 3 ? ", ..." : ""}): no search can return ${missing.length > 1 ? "them" : "it"}`);
+        }
+        q.relevant = rel;
       }
-    }
-  }
-  const now = meta.now ?? null;
-  // memories first (they fix the dimension and the "now" default), then queries
-  let latest = -Infinity, undated = 0;
-  for (const { r, where, query } of pending) {
-    if (query) continue;
-    try {
-      const path = text(r.path, "path", { max: 1024 });
-      if (!path) throw new Error("path must not be empty");
-      if (seen.has(path)) throw new Error(`path ${JSON.stringify(path.slice(0, 80))} repeats ${seen.get(path)}`);
-      const embedding = r.embedding === undefined || r.embedding === null ? null : vector(r.embedding, "embedding", dim);
-      if (embedding && dim === null) dim = embedding.length;
-      let createdAt = null;
-      if (r.createdAt !== undefined) createdAt = time(r.createdAt, "createdAt");
-      else if (r.ageDays !== undefined) createdAt = { ageDays: number(r.ageDays, "ageDays", { lo: 0 }) };
-      const m = {
-        path, gist: text(r.gist, "gist", { max: 4096 }), body: text(r.body, "body", { dflt: "" }),
-        type: text(r.type, "type", { max: 64 }), embedding, createdAt,
-        accessedAt: r.accessedAt === undefined || r.accessedAt === null ? null : time(r.accessedAt, "accessedAt"),
-        accessCount: number(r.accessCount, "accessCount", { lo: 0, dflt: 0 }),
-        confidence: number(r.confidence, "confidence", { lo: 0, hi: 1, dflt: 1 }),
-        outcomeScore: number(r.outcomeScore, "outcomeScore", { lo: -1, hi: 1, dflt: null, nullable: true }),
-        reinforcementCount: number(r.reinforcementCount, "reinforcementCount", { lo: 0, dflt: 0 }),
-        contradictionCount: number(r.contradictionCount, "contradictionCount", { lo: 0, dflt: 0 }),
-      };
-      seen.set(path, where);
-      if (typeof createdAt === "number") latest = Math.max(latest, createdAt, m.accessedAt ?? -Infinity);
-      memories.push(m);
-    } catch (e) {
-      fail(where, e.message);
-    }
-  }
-  // "now": the dataset's own, else its latest timestamp, so ages are reproducible rather than today's
-  meta.now = now ?? (Number.isFinite(latest) ? latest : Date.UTC(2026, 10, 1));
-  for (const m of memories) {
-    if (m.createdAt === null) { m.createdAt = meta.now; undated++; }
-    else if (typeof m.createdAt === "object") m.createdAt = meta.now - m.createdAt.ageDays * DAY;
-  }
-  if (undated) warnings.push(`${undated} memories have neither createdAt nor ageDays: they are ${new Date(meta.now).toISOString().slice(0, 10)} (age 0)`);
-  const noVec = memories.filter((m) => !m.embedding).length;
-  if (noVec && noVec < memories.length) warnings.push(`${noVec} memories have no embedding: the vector arm cannot find them`);
-  // edges whose ends are not memories are dropped
-  const kept = edges.filter((e) => seen.has(e.src) && seen.has(e.dst));
-  if (kept.length < edges.length) warnings.push(`${edges.length - kept.length} edges name a path that is not a memory and were dropped`);
-  for (const e of kept) delete e.where;
-  let qn = 0;
-  const ids = new Set();
-  for (const { r, where, query } of pending) {
-    if (!query) continue;
-    try {
-      const q = { id: r.id === undefined ? null : text(r.id, "id", { max: 200 }), text: text(r.query, "query", { max: 4096 }) };
-      q.vector = r.vector === undefined || r.vector === null ? null : vector(r.vector, "vector", dim);
-      if (r.relevant !== undefined) {
-        const rel = new Map();
-        if (Array.isArray(r.relevant)) for (const [i, p] of r.relevant.entries()) rel.set(text(p, `relevant[${i}]`, { max: 1024 }), 1);
-        else if (isObj(r.relevant)) for (const [p, g] of Object.entries(r.relevant)) rel.set(p, number(g, `relevant[${JSON.stringify(p)}]`, { lo: 0, hi: 100 }));
-        else throw new Error(`relevant must be an array of paths or an object of path -> grade, got ${describe(r.relevant)}`);
-        const missing = [...rel.keys()].filter((p) => !seen.has(p));
-        if (missing.length) warnings.push(`${where}: ${missing.length} relevant paths are not memories (${missing.slice(0, 3).join(", ")})`);
-        q.relevant = Object.fromEntries([...rel].filter(([p, g]) => seen.has(p) && g > 0));
-      } else q.relevant = null;
-      q.id ??= `q${++qn}`;
-      while (ids.has(q.id)) q.id = `q${++qn}`;
-      ids.add(q.id);
+      if (q.id !== null) {
+        if (ids.has(q.id)) throw new RangeError(`query id ${JSON.stringify(q.id)} repeats ${ids.get(q.id)}'s`);
+        ids.set(q.id, `${file} line ${line}`);
+      }
+      q.at = `${file} line ${line}`;
       queries.push(q);
     } catch (e) {
-      fail(where, e.message);
+      errors.push({ ...at, message: e.message });
     }
   }
-  return { meta, memories, edges: kept, queries, dim, errors, warnings };
+  // queries without an id get the first free q1, q2, ... (kept on export, so a round trip keeps them)
+  let n = 0;
+  for (const q of queries) {
+    if (q.id !== null) continue;
+    do q.id = `q${++n}`; while (ids.has(q.id));
+    ids.set(q.id, q.at);
+  }
+  for (const q of queries) delete q.at;
+  return { meta, queries, errors, warnings };
 }
 
-/** The dataset as the import format: memories.jsonl (meta, memories, edges) and queries.jsonl (queries with labels). */
-export function toJsonl(ds) {
-  const mem = [JSON.stringify({ meta: { name: ds.meta.name ?? "exported", now: ds.meta.now, ...(ds.meta.queryEncoder ? { queryEncoder: ds.meta.queryEncoder } : {}) } })];
-  for (const m of ds.memories)
-    mem.push(JSON.stringify({ path: m.path, gist: m.gist, body: m.body, type: m.type, embedding: m.embedding ? Array.from(m.embedding) : null,
-      createdAt: m.createdAt, accessedAt: m.accessedAt, accessCount: m.accessCount, confidence: m.confidence, outcomeScore: m.outcomeScore,
-      reinforcementCount: m.reinforcementCount, contradictionCount: m.contradictionCount }));
-  for (const e of ds.edges) mem.push(JSON.stringify({ src: e.src, dst: e.dst, strength: e.strength, type: e.type }));
-  const qs = ds.queries.map((q) => JSON.stringify({ id: q.id, query: q.text, vector: q.vector ? Array.from(q.vector) : null,
-    ...(q.relevant ? { relevant: q.relevant } : {}) }));
-  return { memories: mem.join("\n") + "\n", queries: qs.join("\n") + (qs.length ? "\n" : "") };
+/** "a.jsonl lines 1–3, 7", given [{ file, line }] in order. */
+function spans(list) {
+  const out = [];
+  for (const { file, line } of list) {
+    const last = out.at(-1);
+    if (last && last.file === file) {
+      const r = last.ranges.at(-1);
+      if (line === r[1] + 1) r[1] = line;
+      else last.ranges.push([line, line]);
+    } else out.push({ file, ranges: [[line, line]] });
+  }
+  return out.map(({ file, ranges }) => {
+    const one = ranges.length === 1 && ranges[0][0] === ranges[0][1];
+    return `${file} line${one ? "" : "s"} ${ranges.map(([a, b]) => (a === b ? String(a) : `${a}–${b}`)).join(", ")}`;
+  }).join("; ");
 }
 
-/** Days between a memory's createdAt and the dataset's now (the retention scorer's ageDays). */
+/**
+ * Errors grouped by their message, in line order (files in the order given): one sentence per
+ * message, naming every line that has it.
+ */
+export function groupErrors(errors, fileOrder) {
+  const rank = new Map(fileOrder.map((f, i) => [f, i]));
+  const sorted = [...errors].sort((a, b) => (rank.get(a.file) ?? 0) - (rank.get(b.file) ?? 0) || a.line - b.line);
+  const groups = new Map();
+  for (const e of sorted) {
+    if (!groups.has(e.message)) groups.set(e.message, []);
+    groups.get(e.message).push(e);
+  }
+  return [...groups].map(([message, list]) => `${spans(list)}${list.length > 1 ? ` (${list.length} lines)` : ""}: ${message}`);
+}
+
+/** The page's lines as text (queries.jsonl): the meta line, then one line per query. */
+export function pageJsonl({ meta, queries, settings }) {
+  const m = { name: meta.name, now: meta.now };
+  if (meta.note !== undefined) m.note = meta.note;
+  if (meta.queryEncoder !== undefined) m.queryEncoder = meta.queryEncoder;
+  if (settings) m.settings = settings;
+  const lines = [JSON.stringify({ meta: m })];
+  for (const q of queries) {
+    const x = { id: q.id, query: q.text };
+    if (q.vector) x.vector = Array.from(q.vector);
+    if (q.relevant) x.relevant = q.relevant;
+    lines.push(JSON.stringify(x));
+  }
+  return lines.map((l) => `${l}\n`).join("");
+}
+
+/** The latest createdAt or accessedAt of the memories (the "as of" of a dataset that names none), or null. */
+export function latestTime(memories) {
+  let t = -Infinity;
+  for (const m of memories) t = Math.max(t, m.createdAt, m.accessedAt ?? -Infinity);
+  return Number.isFinite(t) ? t : null;
+}
+
+/** Days between a memory's createdAt and the dataset's now (the retention scorer's ageDays, as sleep() counts it). */
 export const ageDays = (m, now) => (now - m.createdAt) / DAY;
 
-/** Whitespace-separated words of the body (the retention scorer's wordCount). */
+/** Whitespace-separated words of the body (the retention scorer's wordCount, as sleep() counts them). */
 export const wordCount = (body) => body.split(/\s+/).filter(Boolean).length;

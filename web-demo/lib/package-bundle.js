@@ -1,7 +1,11 @@
 // What the demo's worker imports (bundled into build/demo/memdomain.js): the memdomain package and
 // memdomain/cache in ONE module graph, so the cache and the worker share one wasm instance (with
-// the cache's PRESETS, the page's search defaults); and the official SQLite WebAssembly build,
-// which the backend hands to the cache (and whose OPFS pool it uses to start a database afresh).
+// the cache's PRESETS, the page's search defaults, and sleep()'s defaults); and the official SQLite
+// WebAssembly build, which the backend hands to the cache (and whose OPFS pool it uses to start a
+// database afresh).
 export * from "../../js/index.js";
-export { PRESETS, openMemoryCache } from "../../js/cache/index.js";
+export { MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, openMemoryCache } from "../../js/cache/index.js";
+// sleep()'s own defaults (floor, perSourceK, cycleMs) and its largest perSourceK: memdomain/cache does not
+// export them from its index, so the page takes them from the module the pass runs.
+export { DEFAULT_SLEEP, MAX_PER_SOURCE_K } from "../../js/cache/sleep.js";
 export { default as sqlite3InitModule } from "@sqlite.org/sqlite-wasm";

@@ -1,31 +1,67 @@
-// The workbench's settings: one plain object that the URL, undo/redo, the baseline
-// and the exported JSON all carry. `search` is exactly the options memdomain/cache's
-// search() takes (a setting that does not apply to the composition is absent, as the
-// cache would refuse it), `retention.policy` exactly what scoreRetention /
-// scoreRetentionMany take, `graph` the PageRank and label-propagation options, `merge`
-// the neighbour floor and the mergeOutcomes options.
+// The workbench's settings: one plain object that the URL, undo/redo, the baseline,
+// the exported JSON and an exported dataset's meta line all carry. Each section is
+// what one memdomain call takes:
+//   search            memdomain/cache search()'s options (a setting that does not apply to the
+//                     composition is absent, as the cache would refuse it)
+//   sleep             memdomain/cache sleep()'s options but `now` (the dataset's "as of") and onProgress
+//   retention.policy  what scoreRetention / scoreRetentionMany take as `policy`
+//   graph             Graph.pagerankScores' damping and maxIterations, labelPropagation's minCommunitySize
 //
-// The search defaults are the cache's own PRESETS (memdomain/cache exports them; the
-// worker hands them over at start): configure() must run before anything else here.
+// The defaults are the cache's own (PRESETS, sleep's defaults, the core's constants: the worker
+// hands them over at start): configure() must run before anything else here. Settings from
+// outside the page (the URL, a pasted or imported file) go through normalize(), which asks the
+// API itself (a `check` the worker gives it) about each value, so a value is refused exactly when
+// the call would refuse it, with the call's own words.
 
 export const ARMS = ["lexical", "vector", "salience", "lateral"];
 export const PRESET_NAMES = ["default", "memhtml"];
 export const FUSIONS = ["score", "rrf"];
+export const SECTIONS = ["search", "sleep", "graph", "retention"];
 /** search()'s own default limit (a query setting, not part of a preset). */
 const DEFAULT_LIMIT = 10;
 
 let PRESETS = null;
 export let DEFAULTS = null;
+/** Every numeric setting: the range the call takes (lo, hi, integer) and the slider's span (min, max). */
+export let FIELDS = null;
 
-/** Take the cache's PRESETS ({ default, memhtml }) as the search defaults. */
-export function configure(presets) {
+/**
+ * Take the cache's defaults: { presets (PRESETS), sleep (sleep()'s defaults, in the settings'
+ * shape), graph ({ damping, maxIterations, minCommunitySize }), limits ({ depth, window, limit,
+ * perSourceK }: the largest values search() and sleep() take) }.
+ */
+export function configure({ presets, sleep, graph, limits }) {
   PRESETS = JSON.parse(JSON.stringify(presets));
   DEFAULTS = Object.freeze({
     search: searchDefaults("default"),
-    graph: { damping: 0.85, maxIterations: 100, minCommunitySize: 3 },
-    merge: { floor: 0.85, threshold: 0.92, maxPairs: 100 },
+    sleep: JSON.parse(JSON.stringify(sleep)),
+    graph: { ...graph },
     retention: { policy: {} },
   });
+  FIELDS = {
+    "search.weights.lexical": { lo: 0, hi: Infinity, max: 5 },
+    "search.weights.vector": { lo: 0, hi: Infinity, max: 5 },
+    "search.weights.salience": { lo: 0, hi: Infinity, max: 5 },
+    "search.weights.lateral": { lo: 0, hi: Infinity, max: 5 },
+    "search.k": { lo: 0, hi: Infinity, max: 1000 },
+    "search.depth": { lo: 1, hi: limits.depth, integer: true, max: 1000 },
+    "search.seeds": { lo: 0, hi: 1000, integer: true, max: 100 },
+    "search.lambda": { lo: 0, hi: 1 },
+    "search.window": { lo: 1, hi: limits.window, integer: true },
+    "search.duplicate": { lo: -1, hi: 1 },
+    "search.limit": { lo: 1, hi: limits.limit, integer: true, max: 100 },
+    // the core takes any number here; these are the ranges where PageRank and label propagation mean something
+    "graph.damping": { lo: 0, hi: 0.99 },
+    "graph.maxIterations": { lo: 1, hi: 1000, integer: true },
+    "graph.minCommunitySize": { lo: 1, hi: 1000, integer: true },
+    "sleep.floor": { lo: -1, hi: 1, min: 0.5 },
+    "sleep.perSourceK": { lo: 1, hi: limits.perSourceK, integer: true, max: 20 },
+    "sleep.cycleMs": { lo: 1, hi: Infinity, min: 3_600_000, max: 7 * 86_400_000 },
+    "sleep.confidence.alpha": { lo: 0, hi: 1 },
+    "sleep.confidence.floor": { lo: 0, hi: 1 },
+    "sleep.merge.threshold": { lo: -1, hi: 1, min: 0.8 },
+    "sleep.merge.maxPairs": { lo: 0, hi: Infinity, integer: true, max: 300 },
+  };
 }
 export const presets = () => PRESETS;
 
@@ -77,113 +113,178 @@ export function switchComposition(search, preset, fusion) {
   return { ...next, limit: search.limit };
 }
 
-// Every numeric setting: where it lives and what it may be.
-export const FIELDS = {
-  "search.weights.lexical": { lo: 0, hi: 5 },
-  "search.weights.vector": { lo: 0, hi: 5 },
-  "search.weights.salience": { lo: 0, hi: 5 },
-  "search.weights.lateral": { lo: 0, hi: 5 },
-  "search.k": { lo: 0, hi: 1000 },
-  "search.depth": { lo: 1, hi: 1000, integer: true },
-  "search.seeds": { lo: 0, hi: 100, integer: true },
-  "search.lambda": { lo: 0, hi: 1 },
-  "search.window": { lo: 1, hi: 1000, integer: true },
-  "search.duplicate": { lo: -1, hi: 1 },
-  "search.limit": { lo: 1, hi: 100, integer: true },
-  "graph.damping": { lo: 0, hi: 0.99 },
-  "graph.maxIterations": { lo: 1, hi: 1000, integer: true },
-  "graph.minCommunitySize": { lo: 1, hi: 1000, integer: true },
-  "merge.floor": { lo: 0, hi: 1 },
-  "merge.threshold": { lo: 0, hi: 1 },
-  "merge.maxPairs": { lo: 0, hi: 10000, integer: true },
-};
-const SEARCH_KEYS = ["preset", "fusion", "weights", "k", "depth", "lambda", "seeds", "window", "duplicate", "limit"];
-
 const clone = (x) => JSON.parse(JSON.stringify(x));
+const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 export const get = (o, path) => path.split(".").reduce((a, k) => (a == null ? undefined : a[k]), o);
 export function set(o, path, v) {
   const ks = path.split(".");
   let a = o;
-  for (const k of ks.slice(0, -1)) a = a[k];
+  for (const k of ks.slice(0, -1)) a = a[k] ??= {};
   a[ks.at(-1)] = v;
 }
 
-/** Why `v` is not a valid value for `path` (a sentence), or null. */
+/** Why `v` is not a valid value for `path` (a sentence, in the call's words), or null: the boxes' check as they are typed in. */
 export function invalid(path, v) {
   const f = FIELDS[path];
   if (!f) return `${path} is not a setting`;
   if (path === "search.duplicate" && v === null) return null; // null: no near-duplicate is skipped
-  if (typeof v !== "number" || !Number.isFinite(v)) return `${path} must be a number, got ${JSON.stringify(v)}`;
+  if (typeof v !== "number" || Number.isNaN(v)) return `${path} must be a number, got ${JSON.stringify(v)}`;
+  if (!Number.isFinite(v)) return `${path} must be a finite number, got ${v}`;
+  if (f.integer && !Number.isInteger(v)) return `${path} must be an integer, got ${v}`;
   if (v < f.lo || v > f.hi) return `${path} must be in [${f.lo}, ${f.hi}], got ${v}`;
-  if (f.integer && !Number.isInteger(v)) return `${path} must be a whole number, got ${v}`;
   return null;
 }
 
-/** The search section from untrusted JSON: { search, problems }. */
-function normalizeSearch(input, problems) {
-  if (input === undefined) return searchDefaults("default");
-  if (!input || typeof input !== "object" || Array.isArray(input)) {
-    problems.push("search must be an object");
-    return searchDefaults("default");
-  }
-  let preset = input.preset ?? "default";
-  if (!PRESET_NAMES.includes(preset)) {
-    problems.push(`search.preset must be "default" or "memhtml", got ${JSON.stringify(preset)}`);
-    preset = "default";
-  }
-  let fusion = input.fusion;
-  if (fusion !== undefined && preset !== "memhtml" && !FUSIONS.includes(fusion)) {
-    problems.push(`search.fusion must be "score" or "rrf", got ${JSON.stringify(fusion)}`);
-    fusion = undefined;
-  }
-  const out = searchDefaults(preset, preset === "memhtml" ? undefined : fusion);
+/**
+ * Settings from untrusted JSON (the URL, a pasted or imported file): { settings, problems }.
+ * `check(section, value)` asks the API about one section's value (search()'s options, sleep()'s
+ * options, a retention policy, the graph options) and resolves its error message or null. Each
+ * value is checked on its own on top of the defaults, so every refused one is named (in the
+ * API's words) and keeps its default, and every accepted one is used; nothing is dropped
+ * without a word.
+ */
+export async function normalize(input, check) {
+  const out = clone(DEFAULTS);
+  const problems = [];
+  if (input === undefined || input === null) return { settings: out, problems };
+  if (!isObj(input)) return { settings: out, problems: [`settings must be an object, got ${JSON.stringify(input)?.slice(0, 60)}`] };
   for (const k of Object.keys(input)) {
-    if (k === "rescale") problems.push("search.rescale is no longer a setting: memdomain/cache normalises relevance before MMR itself");
-    else if (!SEARCH_KEYS.includes(k)) problems.push(`search.${k} is not a search() option (options: ${SEARCH_KEYS.join(", ")})`);
-    else if (k !== "preset" && k !== "weights" && input[k] !== undefined && !applies(out, k)) problems.push(`search.${notApplicable(out, k)}; ignored`);
+    if (SECTIONS.includes(k) || k === "v") continue;
+    problems.push(k === "merge"
+      ? "merge is no longer a settings section: the merge settings are sleep()'s options (sleep.floor, sleep.perSourceK, sleep.merge.threshold, sleep.merge.maxPairs)"
+      : `${k} is not a settings section (${SECTIONS.join(", ")})`);
   }
-  if (input.weights !== undefined) {
-    if (!input.weights || typeof input.weights !== "object" || Array.isArray(input.weights)) problems.push("search.weights must be an object");
-    else for (const k of Object.keys(input.weights)) if (!ARMS.includes(k)) problems.push(`search.weights.${k} is not an arm (arms: ${ARMS.join(", ")})`);
-  }
-  for (const path of Object.keys(FIELDS)) {
-    if (!path.startsWith("search.")) continue;
-    const key = path.split(".")[1];
-    const v = get({ search: input }, path);
-    if (v === undefined || !applies(out, key)) continue;
-    const why = invalid(path, v);
-    if (why) problems.push(why);
-    else set({ search: out }, path, v);
+  if (input.search !== undefined) out.search = await normalizeSearch(input.search, problems, check);
+  if (input.sleep !== undefined) out.sleep = await normalizeSleep(input.sleep, problems, check);
+  if (input.graph !== undefined) out.graph = await normalizeGraph(input.graph, problems, check);
+  if (input.retention !== undefined) out.retention.policy = await normalizePolicy(input.retention, problems, check);
+  return { settings: out, problems };
+}
+
+/** Each [path, value] of `o` down to the leaves of the given object-valued keys (weights.lexical, merge.threshold, ...). */
+function units(o, nested) {
+  const out = [];
+  for (const [k, v] of Object.entries(o)) {
+    if (nested.includes(k) && isObj(v) && Object.keys(v).length) for (const [k2, v2] of Object.entries(v)) out.push([`${k}.${k2}`, v2]);
+    else out.push([k, v]);
   }
   return out;
 }
 
-/**
- * Settings from untrusted JSON (the URL, an imported file): every valid field is
- * used, every invalid one is reported and keeps its default. The retention policy is
- * checked structurally here and by the core (scoreRetentionMany) in the worker.
- */
-export function normalize(input) {
-  const out = clone(DEFAULTS);
-  const problems = [];
-  if (input === undefined || input === null) return { settings: out, problems };
-  if (typeof input !== "object" || Array.isArray(input)) return { settings: out, problems: ["settings must be an object"] };
-  out.search = normalizeSearch(input.search, problems);
-  for (const path of Object.keys(FIELDS)) {
-    if (path.startsWith("search.")) continue;
-    const v = get(input, path);
-    if (v === undefined) continue;
-    const why = invalid(path, v);
-    if (why) problems.push(why);
+async function normalizeSearch(input, problems, check) {
+  const why = isObj(input) ? null : await check("search", input);
+  if (why) {
+    problems.push(why);
+    return searchDefaults("default");
+  }
+  // the composition first (it decides what else applies), then every other value on top of it
+  let base = { preset: "default" };
+  if (input.preset !== undefined) {
+    const w = await check("search", { preset: input.preset });
+    if (w) problems.push(w);
+    else base.preset = input.preset;
+  }
+  if (input.fusion !== undefined) {
+    const w = await check("search", { ...base, fusion: input.fusion });
+    if (w) problems.push(w);
+    else base.fusion = input.fusion;
+  }
+  const accepted = { ...base };
+  for (const [path, v] of units(input, ["weights"])) {
+    if (path === "preset" || path === "fusion") continue;
+    if (path === "text" || path === "vector" || path === "timings") {
+      problems.push(`search.${path} is part of a query, not a setting`);
+      continue;
+    }
+    const candidate = clone(base);
+    set(candidate, path, v);
+    const w = await check("search", candidate);
+    if (w) problems.push(path === "rescale" ? `${w} (the page's old rescale: the cache normalises relevance before MMR itself)` : w);
+    else set(accepted, path, v);
+  }
+  const d = searchDefaults(accepted.preset, accepted.fusion);
+  const out = canonicalSearch({ ...d, ...accepted, weights: { ...d.weights, ...accepted.weights } });
+  const w = await check("search", out);
+  if (w) {
+    problems.push(`${w}; the search settings are the defaults`);
+    return d;
+  }
+  return out;
+}
+
+async function normalizeSleep(input, problems, check) {
+  const d = clone(DEFAULTS.sleep);
+  const why = isObj(input) ? null : await check("sleep", input);
+  if (why) {
+    problems.push(why);
+    return d;
+  }
+  const out = clone(d);
+  for (const [path, v] of units(input, ["confidence", "merge"])) {
+    if (path === "now" || path === "onProgress") {
+      problems.push(`sleep.${path} is not a setting (the pass runs at the dataset's "as of" date)`);
+      continue;
+    }
+    const candidate = clone(d);
+    set(candidate, path, v);
+    const w = await check("sleep", candidate);
+    if (w) problems.push(w);
     else set(out, path, v);
   }
-  const p = input.retention?.policy;
-  if (p !== undefined) {
-    if (p && typeof p === "object" && !Array.isArray(p)) out.retention.policy = clone(p);
-    else problems.push("retention.policy must be an object");
+  const w = await check("sleep", out);
+  if (w) {
+    problems.push(`${w}; the sleep settings are the defaults`);
+    return d;
   }
-  for (const k of Object.keys(input)) if (!(k in DEFAULTS) && k !== "v") problems.push(`${k} is not a settings section (search, graph, merge, retention)`);
-  return { settings: out, problems };
+  return out;
+}
+
+async function normalizeGraph(input, problems, check) {
+  const d = clone(DEFAULTS.graph);
+  if (!isObj(input)) {
+    problems.push(`graph must be an object, got ${JSON.stringify(input)?.slice(0, 60)}`);
+    return d;
+  }
+  const out = clone(d);
+  for (const [k, v] of Object.entries(input)) {
+    if (!(k in d)) {
+      problems.push(`graph.${k} is not a graph setting (${Object.keys(d).join(", ")})`);
+      continue;
+    }
+    const w = (await check("graph", { ...d, [k]: v })) ?? invalid(`graph.${k}`, v);
+    if (w) problems.push(w);
+    else out[k] = v;
+  }
+  return out;
+}
+
+async function normalizePolicy(input, problems, check) {
+  if (!isObj(input)) {
+    problems.push(`retention must be an object ({ policy }), got ${JSON.stringify(input)?.slice(0, 60)}`);
+    return {};
+  }
+  for (const k of Object.keys(input)) if (k !== "policy") problems.push(`retention.${k} is not a setting (retention holds policy)`);
+  const p = input.policy;
+  if (p === undefined) return {};
+  const why = isObj(p) ? null : await check("retention", p);
+  if (why) {
+    problems.push(why);
+    return {};
+  }
+  const out = {};
+  for (const [path, v] of units(p, ["weights", "halfLives"])) {
+    const candidate = {};
+    set(candidate, path, v);
+    const w = await check("retention", candidate);
+    if (w) problems.push(w);
+    else set(out, path, v);
+  }
+  const w = await check("retention", out);
+  if (w) {
+    problems.push(`${w}; the retention policy is the design's`);
+    return {};
+  }
+  return out;
 }
 
 function diffPlain(s, d) {
@@ -224,7 +325,10 @@ export function toHash({ view, query, settings, baseline }) {
   return `#${p.toString()}`;
 }
 
-/** Parse a URL hash: { view, query, settings, baseline, problems } (settings need configure() first). */
+/**
+ * Read a URL hash: { view, query, settings, baseline (the raw JSON, for normalize()), problems }
+ * (a part that is not JSON is a problem).
+ */
 export function fromHash(hash) {
   const p = new URLSearchParams(hash.replace(/^#/, ""));
   const problems = [];
@@ -232,21 +336,12 @@ export function fromHash(hash) {
     if (!p.has(key)) return undefined;
     try {
       return JSON.parse(p.get(key));
-    } catch {
-      problems.push(`the URL's ${key}= is not JSON; ignored`);
+    } catch (e) {
+      problems.push(`the URL's ${key}= is not JSON (${e.message}); the defaults are used`);
       return undefined;
     }
   };
-  const s = normalize(parse("s"));
-  problems.push(...s.problems.map((x) => `URL: ${x}`));
-  let baseline = null;
-  const b = parse("b");
-  if (b !== undefined) {
-    const n = normalize(b);
-    baseline = n.settings;
-    problems.push(...n.problems.map((x) => `URL baseline: ${x}`));
-  }
-  return { view: p.get("view"), query: p.get("q"), settings: s.settings, baseline, problems };
+  return { view: p.get("view"), query: p.get("q"), settings: parse("s"), baseline: parse("b"), problems };
 }
 
 /** A compact number for display: 0.95 rather than 0.9500000000000001 (12 significant digits). */

@@ -299,20 +299,21 @@ function f32(x) {
 export function workbenchExample(corpus, vectors) {
   const DAY = 86400000, now = REFERENCE_DAY, dim = corpus.dim, n = corpus.memories.length, T = corpus.topics.length;
   const row = (i) => Array.from(vectors.subarray(i * dim, (i + 1) * dim), f32);
-  const mem = [JSON.stringify({ meta: { name: `synthetic example (seed ${corpus.seed})`, now, queryEncoder: "synthetic-topics", note: corpus.howMade } })];
-  corpus.memories.forEach((m, i) => mem.push(JSON.stringify({
+  // memdomain/cache's JSON Lines (what put() and importJsonl() take), and the page's own lines (meta, queries) beside them
+  const mem = corpus.memories.map((m, i) => JSON.stringify({
     path: m.path, gist: m.gist, body: m.body, type: m.type, embedding: row(i),
     createdAt: Math.round(now - m.ageDays * DAY), accessedAt: Math.round(now - m.hoursSinceAccess * 3600000),
     accessCount: m.accessCount, confidence: m.confidence, outcomeScore: null,
     reinforcementCount: m.reinforcementCount, contradictionCount: m.contradictionCount,
-  })));
-  for (const e of corpus.edges) mem.push(JSON.stringify({ src: e.src, dst: e.dst, strength: e.strength, type: e.type }));
+  }));
+  for (const e of corpus.edges) mem.push(JSON.stringify({ edge: { src: e.src, dst: e.dst, type: e.type, strength: e.strength, origin: "link" } }));
   const centroid = (t) => vectors.subarray((n + t) * dim, (n + t + 1) * dim);
   const subdir = (t, s) => vectors.subarray((n + T + t * 4 + s) * dim, (n + T + t * 4 + s + 1) * dim);
-  const qs = corpus.queries.map((q, i) => JSON.stringify({
+  const qs = [JSON.stringify({ meta: { name: `synthetic example (seed ${corpus.seed})`, now, note: corpus.howMade, queryEncoder: "synthetic-topics" } })];
+  corpus.queries.forEach((q, i) => qs.push(JSON.stringify({
     id: `q${i + 1}`, query: q.text, vector: Array.from(queryVector(q.text, corpus.topics, centroid, subdir, dim), f32),
     relevant: corpus.memories.filter((m) => m.topic === q.topic && m.sub === q.sub).map((m) => m.path),
-  }));
+  })));
   return { memories: mem.join("\n") + "\n", queries: qs.join("\n") + "\n" };
 }
 

@@ -1,5 +1,6 @@
-// Data: what is loaded, import (JSON Lines, or a SQLite file once memdomain/cache backs
-// the page), export, back to the synthetic example; the queries and their labels.
+// Data: what is loaded, import (memdomain/cache's JSON Lines and the page's own lines, or a
+// SQLite file of memdomain/cache), export (the same files), back to the synthetic example; the
+// queries and their labels. An import is all or nothing: a refused one changes nothing.
 import { $, download, el, put } from "./dom.js";
 
 export function setup(ctx) {
@@ -21,15 +22,23 @@ export function setup(ctx) {
   $("#data-reset").onclick = async () => {
     ctx.status("loading the synthetic example", 0.1, "busy");
     const m = await ctx.call("reset");
-    report(m.result);
-    if (m.result.ok) ctx.onData(m.result.summary);
+    done(ctx, m.result);
   };
-  $("#data-export-memories").onclick = async () => download("memories.jsonl", (await ctx.call("exportData")).result.memories, "application/x-ndjson");
-  $("#data-export-queries").onclick = async () => download("queries.jsonl", (await ctx.call("exportData")).result.queries, "application/x-ndjson");
-  $("#data-export-sqlite").onclick = async () => {
-    const r = (await ctx.call("exportData")).result;
-    if (r.sqlite) download("memories.sqlite", r.sqlite, "application/vnd.sqlite3");
-  };
+  // the page's settings travel in the meta line (queries.jsonl, and the SQLite file's own table)
+  const exportData = async (kind) => (await ctx.call("exportData", { kind, settings: ctx.settings() })).result;
+  $("#data-export-memories").onclick = async () => download("memories.jsonl", (await exportData("memories")).text, "application/x-ndjson");
+  $("#data-export-queries").onclick = async () => download("queries.jsonl", (await exportData("queries")).text, "application/x-ndjson");
+  $("#data-export-sqlite").onclick = async () => download("memories.sqlite", (await exportData("sqlite")).bytes, "application/vnd.sqlite3");
+}
+
+/** An import's outcome: the report, and for a new dataset its settings (one undoable step) and views. */
+function done(ctx, r) {
+  ctx.demo.imports = (ctx.demo.imports ?? 0) + 1; // the tests wait on it
+  const problems = r.settings?.problems ?? [];
+  report({ ...r, warnings: [...r.warnings, ...problems.map((x) => `settings in the meta line, refused (the defaults stand in for them): ${x}`)] });
+  if (!r.ok) return;
+  if (r.settings) ctx.replace(r.settings.settings);
+  ctx.onData(r.summary);
 }
 
 async function load(ctx, files) {
@@ -41,23 +50,22 @@ async function load(ctx, files) {
   }
   try {
     const m = await ctx.call("importFiles", { files: payload });
-    report(m.result);
-    if (m.result.ok) {
-      ctx.onData(m.result.summary);
-      ctx.status(`imported ${m.result.summary.memories} memories`, 1);
-    } else ctx.status("import failed: nothing was changed", 0, "error");
+    done(ctx, m.result);
+    if (m.result.ok) ctx.status(`imported ${m.result.summary.memories} memories`, 1);
+    else ctx.status("import refused: nothing was changed", 0, "error");
   } catch (e) {
     report({ ok: false, errors: [e.message.split("\n")[0]], warnings: [] });
-    ctx.status("import failed: nothing was changed", 0, "error");
+    ctx.status("import refused: nothing was changed", 0, "error");
   }
 }
 
 function report(r) {
   const box = $("#data-report");
   box.hidden = false;
-  box.className = r.ok ? (r.errors.length ? "report warn" : "report ok") : "report error";
-  put(box, 
-    el("b", { text: r.ok ? `Imported${r.errors.length ? `, with ${r.errors.length}${r.errors.truncated ? "+" : ""} lines skipped` : ""}.` : "Nothing was imported." }),
+  box.className = r.ok ? (r.warnings.length ? "report warn" : "report ok") : "report error";
+  put(box,
+    el("b", { text: r.ok ? `Imported${r.imported ? `: ${r.imported.inserted} memories and ${r.imported.edges} edges through importJsonl()` : ""}.`
+      : "Refused as a whole: nothing was imported, the dataset is unchanged." }),
     r.errors.length ? el("ul", { class: "errors" }, ...r.errors.map((e) => el("li", { text: e }))) : null,
     r.warnings.length ? el("ul", { class: "warnings" }, ...r.warnings.map((e) => el("li", { text: e }))) : null,
   );
@@ -79,7 +87,8 @@ function render(ctx) {
     s.source === "example" ? el("p", { class: "note", text: "Generated data with synthetic embeddings and synthetic labels: a place to see how the settings behave. Import your own memories to tune for them; they stay in this browser (OPFS) between visits." }) : null,
     dl([["memories", `${s.memories.toLocaleString("en")} (${s.withEmbedding.toLocaleString("en")} with an embedding${s.dim ? `, ${s.dim} dimensions` : ""})`],
       ["types", Object.entries(s.types).map(([t, n]) => `${t} ${n}`).join(", ")],
-      ["edges", s.edges.toLocaleString("en")],
+      ["edges", `${s.edges.toLocaleString("en")} (${Object.entries(s.edgesBy).filter(([, n]) => n).map(([o, n]) => `${n} ${o === "link" ? "links" : o === "sleep" ? "from sleep" : "supersedes (merges)"}`).join(", ") || "none"})`],
+      ...(s.superseded ? [["superseded", `${s.superseded} (merged away by sleep; kept in the database and in the export)`]] : []),
       ["queries", `${s.queries.length} (${s.labelled} with relevance labels, ${s.queries.filter((q) => q.hasVector).length} with a vector)`],
       ["as of", `${new Date(s.now).toISOString().slice(0, 16).replace("T", " ")} UTC (ages are counted to this time)`],
       ["stored by", s.backend]]));

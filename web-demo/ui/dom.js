@@ -76,10 +76,10 @@ export const moveMark = (m) => el("span", { class: `move ${m.kind}`, "data-move"
  */
 export function numberControl(ctx, path, label, { step = 0.01, min, max, toSlider, fromSlider, sliderStep, note, scope, off } = {}) {
   const f = FIELDS[path];
-  const lo = min ?? f.lo, hi = max ?? f.hi;
+  const lo = min ?? f.min ?? f.lo, hi = max ?? f.max ?? f.hi; // the slider's span; the box takes what the call takes
   const id = `ctl-${scope ? `${scope}-` : ""}${path.replaceAll(".", "-")}`;
   const range = el("input", { id: `${id}-range`, type: "range", min: toSlider ? 0 : lo, max: toSlider ? 1000 : hi, step: toSlider ? 1 : (sliderStep ?? step), "aria-label": `${label} (slider)` });
-  const box = el("input", { id, type: "number", min: f.lo, max: f.hi, step: "any", inputmode: "decimal", class: "num" });
+  const box = el("input", { id, type: "number", min: Number.isFinite(f.lo) ? f.lo : null, max: Number.isFinite(f.hi) ? f.hi : null, step: "any", inputmode: "decimal", class: "num" });
   const msg = el("span", { class: "msg", role: "alert" });
   const offNote = el("p", { class: "note off" });
   const show = (v) => {

@@ -97,19 +97,21 @@ function render(r, comparing) {
     el("p", { class: "note", text: "Score [0, 1]: what fusion \"score\" adds, times the weight (bm25 / the best, (1 + cosine) / (1 + the best), PageRank / the best, salience by rank); \"—\" with reciprocal-rank fusion. Raw: vector = cosine to the query vector; salience = the signals its order reads; lateral = personalized PageRank from the seeds." }),
     el("details", { class: "drill-settings" }, el("summary", { text: comparing ? "Search settings: baseline and current" : "Search settings" }),
       el("table", { class: "grid" }, head("setting", ...(comparing ? ["baseline", "current"] : ["value"])), el("tbody", {}, ...setRows))),
-    el("h4", { text: "Retention" }),
+    el("h4", { text: "Retention (after sleep()'s pass)" }),
     cur.retention.error ? el("p", { class: "error", text: cur.retention.error }) : el("p", {},
       el("b", { text: `${fmt(cur.retention.score, 4)} → ${cur.retention.band}` }),
+      ` · confidence ${fmt(cur.retention.confidence.before, 4)}${cur.retention.confidence.after !== cur.retention.confidence.before ? ` → ${fmt(cur.retention.confidence.after, 4)} after the pass's decay` : " (no decay)"}`,
       comparing && !bas.retention.error ? ` (baseline ${fmt(bas.retention.score, 4)} → ${bas.retention.band})` : ""),
     cur.retention.error ? null : el("table", { class: "grid drill-signals" },
       head("signal", "value", "weight", "value × weight", ...(comparing ? ["baseline weight → product"] : [])), el("tbody", {}, ...sigRows)),
-    el("h4", { text: "Graph" }),
-    el("p", { text: `PageRank ${fmt(cur.graph.pagerank, 6)}; ${cur.graph.community ? `community of ${cur.graph.community.size} (labelled by its smallest member, ${cur.graph.community.label})` : "in no community (its group is below minCommunitySize)"}; ${cur.graph.bridges} cross-community edges.` +
-      (comparing ? ` Baseline: PageRank ${fmt(bas.graph.pagerank, 6)}, ${bas.graph.community ? `community of ${bas.graph.community.size}` : "no community"}.` : "") }),
-    el("h4", { text: `Merge candidates (${r.pairs.length})` }),
+    el("h4", { text: "Graph (after sleep()'s pass)" }),
+    cur.graph ? el("p", { text: `PageRank ${fmt(cur.graph.pagerank, 6)}; ${cur.graph.community ? `community of ${cur.graph.community.size} (labelled by its smallest member, ${cur.graph.community.label})` : "in no community (its group is below minCommunitySize)"}; ${cur.graph.bridges} cross-community edges.` +
+      (comparing && bas.graph ? ` Baseline: PageRank ${fmt(bas.graph.pagerank, 6)}, ${bas.graph.community ? `community of ${bas.graph.community.size}` : "no community"}.` : "") })
+      : el("p", { class: "note", text: cur.merged ? `The pass merges it into ${cur.merged.keepPath} (similarity ${fmt(cur.merged.similarity, 4)}): it leaves the graph.` : "Not in the pass's graph." }),
+    el("h4", { text: `Merge candidates of the pass (${r.pairs.length})` }),
     r.pairs.length ? el("ul", { class: "pairs" }, ...r.pairs.map((p) => el("li", { "data-stage": p.stage },
       el("span", { class: `stage ${p.stage}`, text: p.stage }), ` ${fmt(p.similarity, 4)} with ${p.keepPath === m.path ? p.dropPath : p.keepPath} (${p.keepPath === m.path ? "this one kept" : "this one dropped"})`,
       ...p.tokens.map((t) => el("div", { class: "reason" }, el("b", { text: t.reason }), " ",
-        ...[...t.keep, ...t.drop].map((w) => el("mark", { text: w.token }, el("sub", { text: w.in })))))))) : el("p", { class: "note", text: "No neighbour above the floor." }),
+        ...[...t.keep, ...t.drop].map((w) => el("mark", { text: w.token }, el("sub", { text: w.in })))))))) : el("p", { class: "note", text: "No neighbour above the merge threshold." }),
   );
 }

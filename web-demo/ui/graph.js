@@ -1,12 +1,14 @@
-// Communities: the memory graph (d3-force layout), coloured by labelPropagation community
-// (the largest eight get a colour key, the rest grey), sized by PageRank; hover, click,
-// zoom and pan; bridges and seeds explained.
-import { $, put, el, fmt, move, moveMark, numberControl } from "./dom.js";
+// Communities: the graph memdomain/cache's sleep() builds (the memories after its merges, the
+// data's links and the similarity edges the pass derives), in a d3-force layout, coloured by
+// labelPropagation community (the largest eight get a colour key, the rest grey), sized by
+// PageRank; hover, click, zoom and pan; bridges and seeds explained. Memories with no edge are
+// left out of the layout: hidden (counted), or drawn apart in rows below it.
+import { $, put, el, fmt, move, moveMark, numberControl, tidy } from "./dom.js";
 
 const PALETTE = ["#1a73e8", "#e8710a", "#188038", "#d93025", "#9334e6", "#00838f", "#c2185b", "#795548"];
 const OTHER = "#b0b4b8", NONE = "#e2e4e6";
-const local = { mode: "global", edges: "all" };
-let layoutData = null, layoutVersion = null, last = null;
+const local = { mode: "global", edges: "all", isolated: false };
+let layoutData = null, last = null;
 const view = { k: 1, x: 0, y: 0 }; // zoom and pan on top of the fitted layout
 let hover = -1;
 
@@ -23,6 +25,8 @@ export function setup(ctx) {
     numberControl(ctx, "graph.minCommunitySize", "minCommunitySize (smaller groups are no community)", { step: 1, max: 30 }),
     mode,
     el("div", { class: "ctl" }, el("label", { for: "graph-edges", text: "Draw" }), edges),
+    el("div", { class: "ctl" }, el("label", { for: "graph-isolated", id: "graph-isolated-label", text: "draw the memories with no edge, apart (below)" }),
+      el("input", { type: "checkbox", id: "graph-isolated", onchange: (e) => { local.isolated = e.target.checked; if (last) edgesNote(last); draw(); } })),
   );
   const canvas = $("#graph-canvas");
   canvas.addEventListener("pointermove", (e) => onMove(ctx, e));
@@ -51,11 +55,10 @@ export function setup(ctx) {
 }
 
 export function runner(ctx) {
-  const run = ctx.channel("graph", () => ({ settings: ctx.settings(), baseline: ctx.baseline(), query: ctx.query(), mode: local.mode }), (r) => render(ctx, r));
-  return () => {
-    ensureLayout(ctx);
-    run();
-  };
+  return ctx.channel("graph", () => ({ settings: ctx.settings(), baseline: ctx.baseline(), query: ctx.query(), mode: local.mode }), (r) => {
+    render(ctx, r);
+    ensureLayout(ctx, r.key); // the pass's graph changes with sleep()'s options
+  });
 }
 
 export function onData() {
@@ -64,18 +67,20 @@ export function onData() {
   Object.assign(view, { k: 1, x: 0, y: 0 });
 }
 
-async function ensureLayout(ctx) {
-  if (layoutData || ensureLayout.busy) return;
-  ensureLayout.busy = true;
+async function ensureLayout(ctx, key) {
+  if (layoutData?.key === key || ensureLayout.busy === key) return;
+  ensureLayout.busy = key;
+  ctx.demo.layoutReady = false;
   try {
-    const m = await ctx.call("layout");
+    const m = await ctx.call("layout", { settings: ctx.settings() });
+    if (m.result.key !== last?.key) return; // the settings moved on: the next result asks again
     layoutData = m.result;
-    layoutVersion = m.result.version;
     ctx.demo.layoutReady = true;
     ctx.status(`force layout done: ${layoutData.n} memories`, 1);
     draw();
   } finally {
-    ensureLayout.busy = false;
+    if (ensureLayout.busy === key) ensureLayout.busy = null;
+    if (last && layoutData?.key !== last.key && ensureLayout.busy === null) ensureLayout(ctx, last.key);
   }
 }
 
@@ -92,19 +97,39 @@ function zoomAt(f, px, py) {
   draw();
 }
 
-/** Screen positions of every node for the current canvas size, zoom and pan. */
+/**
+ * Screen positions of every node for the current canvas size, zoom and pan (NaN: not drawn).
+ * The memories with no edge, when shown, sit in rows below the layout.
+ */
 function positions(W, H) {
-  const { xy, n } = layoutData;
+  const { xy, n, isolated } = layoutData;
+  const apart = local.isolated ? isolated.reduce((a, x) => a + x, 0) : 0;
+  const P = 14, cols = Math.max(1, Math.floor((W - 2 * P) / 9)), rows = Math.ceil(apart / cols), strip = apart ? Math.min(H / 3, rows * 9 + P) : 0;
   let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
-  for (let i = 0; i < n; i++) { x0 = Math.min(x0, xy[2 * i]); x1 = Math.max(x1, xy[2 * i]); y0 = Math.min(y0, xy[2 * i + 1]); y1 = Math.max(y1, xy[2 * i + 1]); }
-  const P = 14, s = Math.min((W - 2 * P) / (x1 - x0 || 1), (H - 2 * P) / (y1 - y0 || 1));
-  const ox = (W - s * (x1 - x0)) / 2, oy = (H - s * (y1 - y0)) / 2;
-  const X = new Float32Array(n), Y = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    X[i] = view.x + view.k * (ox + (xy[2 * i] - x0) * s);
-    Y[i] = view.y + view.k * (oy + (xy[2 * i + 1] - y0) * s);
+    if (isolated[i]) continue;
+    x0 = Math.min(x0, xy[2 * i]); x1 = Math.max(x1, xy[2 * i]); y0 = Math.min(y0, xy[2 * i + 1]); y1 = Math.max(y1, xy[2 * i + 1]);
   }
-  return { X, Y };
+  if (!Number.isFinite(x0)) x0 = x1 = y0 = y1 = 0;
+  const Hl = H - strip, s = Math.min((W - 2 * P) / (x1 - x0 || 1), (Hl - 2 * P) / (y1 - y0 || 1));
+  const ox = (W - s * (x1 - x0)) / 2, oy = (Hl - s * (y1 - y0)) / 2;
+  const X = new Float32Array(n).fill(NaN), Y = new Float32Array(n).fill(NaN);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    let x, y;
+    if (isolated[i]) {
+      if (!apart) continue;
+      x = P + 4 + (k % cols) * 9;
+      y = Hl + 4 + Math.floor(k / cols) * 9;
+      k++;
+    } else {
+      x = ox + (xy[2 * i] - x0) * s;
+      y = oy + (xy[2 * i + 1] - y0) * s;
+    }
+    X[i] = view.x + view.k * x;
+    Y[i] = view.y + view.k * y;
+  }
+  return { X, Y, strip: apart ? view.y + view.k * Hl : null };
 }
 
 let sizeScale = 1; // smaller nodes on a narrow canvas
@@ -113,13 +138,13 @@ function radiusOf(i) {
 }
 
 function pick(e) {
-  if (!layoutData || !last) return -1;
+  if (!layoutData || !last || layoutData.key !== last.key) return -1;
   const [px, py] = local2(e);
   const c = $("#graph-canvas");
   const { X, Y } = positions(c.clientWidth, c.clientHeight);
   let best = -1, bd = Infinity;
   for (let i = 0; i < X.length; i++) {
-    const d = (X[i] - px) ** 2 + (Y[i] - py) ** 2;
+    const d = (X[i] - px) ** 2 + (Y[i] - py) ** 2; // NaN for a node not drawn: never picked
     if (d < bd && d <= Math.max(36, radiusOf(i) ** 2)) { bd = d; best = i; }
   }
   return best;
@@ -160,14 +185,21 @@ function draw() {
   const g = c.getContext("2d");
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
   g.clearRect(0, 0, W, H);
-  if (!layoutData || !last || layoutData.n !== last.rank.length) {
+  if (!layoutData || !last || layoutData.key !== last.key) {
     g.fillStyle = "#5f6368";
     g.font = "14px system-ui, sans-serif";
     g.fillText(layoutData ? "computing…" : "force layout running in the worker…", 16, 28);
     return;
   }
-  const { X, Y } = positions(W, H);
+  const { X, Y, strip } = positions(W, H);
   const { src, dst } = layoutData;
+  if (strip !== null) {
+    g.strokeStyle = "#dadce0";
+    g.beginPath(); g.moveTo(0, strip); g.lineTo(W, strip); g.stroke();
+    g.fillStyle = "#5f6368";
+    g.font = "11px system-ui, sans-serif";
+    g.fillText("no edge:", 4, strip - 3);
+  }
   if (local.edges !== "none") {
     for (let e = 0; e < src.length; e++) {
       const a = src[e], b = dst[e];
@@ -180,12 +212,14 @@ function draw() {
   }
   const n = X.length;
   for (let i = 0; i < n; i++) {
+    if (Number.isNaN(X[i])) continue;
     g.beginPath(); g.arc(X[i], Y[i], radiusOf(i), 0, 2 * Math.PI);
     g.fillStyle = colourOf(last.community[i]);
     g.fill();
     if (last.bridge[i] >= last.ringAt) { g.lineWidth = 1.5; g.strokeStyle = "#202124"; g.stroke(); }
   }
   for (const s of last.seeds) {
+    if (Number.isNaN(X[s.index])) continue;
     g.beginPath(); g.arc(X[s.index], Y[s.index], radiusOf(s.index) + 5, 0, 2 * Math.PI);
     g.lineWidth = 2.5; g.strokeStyle = "#1a73e8"; g.stroke();
   }
@@ -204,12 +238,29 @@ export function render(ctx, r) {
   for (const v of r.rank) maxRank = Math.max(maxRank, v);
   last = { ...r, maxRank, ringAt };
   draw();
-  const bridgeNodes = counts.length;
+  edgesNote(r);
+  $("#graph-isolated-label").textContent = `draw the ${r.isolated} memories with no edge, apart (below)`;
+  legend(ctx, r, ringAt, ringed, counts.length);
+}
+
+/** Where the graph's edges come from (the data's links, sleep()'s similarity edges) and what is drawn of the memories with none. */
+function edgesNote(r) {
+  const e = r.edges, derived = e.similar + e["near-duplicate"];
+  put($("#graph-edges-note"), el("span", { id: "graph-edges-summary", "data-links": e.link, "data-derived": derived, "data-isolated": r.isolated,
+    text: `${r.n} memories after sleep()'s merges (${r.merged} merged away); ${e.link} links from the data + ${derived} similarity edges sleep() derives ` +
+      `(${e.similar} similar, ${e["near-duplicate"]} near-duplicate: neighbour pairs at cosine ≥ ${tidy(r.sleep.floor)}, at most ${r.sleep.perSourceK} per memory)` +
+      `${e.link ? "" : ": the data has no edges, so these are all the graph has"}. ${r.isolated} memories have no edge: ` +
+      `${local.isolated ? "drawn apart below the layout" : "not drawn (tick the box to draw them apart)"}.` }),
+  r.graphDefault ? el("span", { text: ` The communities are sleep()'s own (${r.report.count}, largest ${r.report.largest}).` })
+    : el("span", { text: ` sleep() computes them with the default graph settings (${r.report.count} communities, largest ${r.report.largest}); with these, what-if.` }));
+}
+
+function legend(ctx, r, ringAt, ringed, bridgeNodes) {
   put($("#graph-legend"), 
     ...r.communities.slice(0, PALETTE.length).map((c, i) => el("button", { type: "button", class: "key", title: `${c.label}: ${c.gist}`, onclick: () => ctx.drill(c.label) },
       el("i", { style: `background:${PALETTE[i]}` }), `#${i + 1} ${c.gist.slice(0, 28)}${c.gist.length > 28 ? "…" : ""} (${c.size})`)),
     el("span", { class: "key" }, el("i", { style: `background:${OTHER}` }), `${Math.max(0, r.current.communities - PALETTE.length)} smaller communities`),
-    el("span", { class: "key" }, el("i", { style: `background:${NONE}` }), `${r.n - r.current.inCommunities} memories in no community (group below minCommunitySize)`),
+    el("span", { class: "key" }, el("i", { style: `background:${NONE}` }), `${r.n - r.current.inCommunities} memories in no community (group below minCommunitySize; ${r.isolated} of them with no edge)`),
   );
   put($("#graph-explain"), 
     el("li", {}, el("b", { text: "Size" }), " is PageRank" + (r.mode === "personalized" ? " personalized by the query's seeds." : " (global).")),

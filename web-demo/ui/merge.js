@@ -1,6 +1,7 @@
-// Merges: near-duplicate candidates (topNeighborPairs above the neighbour floor) through
-// mergeOutcomes, with each vetoed pair's reasons and the tokens that decided them.
-import { $, put, el, fmt, numberControl } from "./dom.js";
+// Merges: the pairs memdomain/cache's sleep() hands to mergeOutcomes (its neighbour pairs above
+// the merge threshold, older memory kept), with their stages as the pass gives them, each vetoed
+// pair's reasons and the tokens that decided them. The options are sleep()'s (the Sleep tab).
+import { $, put, el, fmt, tidy } from "./dom.js";
 
 let stage = "";
 const STAGES = ["committed", "vetoed", "threshold", "role-guard", "cap", "self"];
@@ -8,12 +9,7 @@ const STAGES = ["committed", "vetoed", "threshold", "role-guard", "cap", "self"]
 export function setup(ctx) {
   const sel = el("select", { id: "merge-stage", onchange: (e) => { stage = e.target.value; if (ctx.demo.results.merge) render(ctx, ctx.demo.results.merge); } },
     el("option", { value: "", text: "all stages" }), ...STAGES.map((s) => el("option", { value: s, text: s })));
-  put($("#merge-controls .fields"), 
-    numberControl(ctx, "merge.floor", "neighbour floor (cosine for a candidate pair)", { step: 0.005, min: 0.5, max: 0.99 }),
-    numberControl(ctx, "merge.threshold", "near-duplicate threshold (similarity > t)", { step: 0.005, min: 0.8, max: 0.999 }),
-    numberControl(ctx, "merge.maxPairs", "maxPairs (merges per cycle)", { step: 1, max: 300 }),
-    el("div", { class: "ctl" }, el("label", { for: "merge-stage", text: "Show" }), sel),
-  );
+  put($("#merge-controls .fields"), el("div", { class: "ctl" }, el("label", { for: "merge-stage", text: "Show" }), sel));
 }
 
 export function runner(ctx) {
@@ -36,9 +32,13 @@ function reasonCell(x) {
 export function render(ctx, r) {
   const rows = r.rows.filter((x) => !stage || x.stage === stage).slice(0, 200);
   const fmtStages = (s) => STAGES.filter((k) => s[k]).map((k) => `${k} ${s[k]}`).join(", ") || "none";
-  put($("#merge-meta"), 
-    el("span", { id: "merge-summary", text: `${r.total} unordered pairs at cosine ≥ ${ctx.settings().merge.floor} (${r.withVectors} memories with embeddings). Current: ${fmtStages(r.current)}.` }),
-    r.baseline ? el("span", { text: ` Baseline: ${fmtStages(r.baseline)}.` }) : "",
+  const o = r.options;
+  put($("#merge-meta"),
+    el("span", { id: "merge-summary", text: `sleep() at ${new Date(o.now).toISOString().slice(0, 10)}: ${r.total} pairs above merge.threshold ${tidy(o.merge.threshold)} ` +
+      `among its neighbour pairs (floor ${tidy(o.floor)}, perSourceK ${o.perSourceK}; ${r.withVectors} memories with embeddings). ` +
+      (r.ran ? `The pass: ${fmtStages(r.current)}.` : `Merges ran already in cycle ${r.cycle}: a pass at this date merges nothing; these are the next cycle's candidates.`) }),
+    r.baseline ? el("span", { text: ` Baseline: ${r.baselineRan ? fmtStages(r.baseline) : "merges ran already this cycle"}.` }) : "",
+    r.agrees ? "" : el("b", { class: "error", text: " These stages differ from the pass's own counts." }),
     ` Showing ${rows.length}${r.total > r.rows.length ? ` of the first ${r.rows.length}` : ""}. Negation and variant read gist and body; numeric reads the gist only; a marked word is the one that decided the veto.`);
   put($("#merge-table tbody"), ...rows.map((x) => el("tr", { "data-stage": x.stage, class: x.stage === "vetoed" ? "vetoed" : "" },
     el("td", { class: "num", text: String(x.i) }), el("td", { class: "num", text: fmt(x.similarity, 4) }),

@@ -158,6 +158,12 @@ export function render(ctx, r) {
   err.hidden = !r.error;
   err.textContent = r.error ? `The core refused this policy, so nothing below is updated: ${r.error}` : "";
   if (r.error) return;
+  const sl = r.sleep;
+  const what = sl.same ? [] : [sl.policyDefault ? null : "a tuned policy", sl.graphDefault ? null : "other graph settings"].filter(Boolean);
+  put($("#ret-sleep"), `The memories after sleep()'s pass at the "as of" date (Sleep tab): ${sl.decayed} confidences decayed, ${sl.merged} merged away ` +
+    `(${r.n} of ${sl.before} left), PageRank and bridges over ${sl.edges.links} links + ${sl.edges.similar + sl.edges.nearDuplicate} similarity edges. `,
+  sl.same ? el("span", { id: "ret-whatif", text: "Every score here is the one the pass stores: these are sleep()'s own bands." })
+    : el("span", { id: "ret-whatif", text: `With ${what.join(" and ") || "these settings"} these bands are what-if: sleep() takes neither, and gives keep ${sl.bands.keep}, compress ${sl.bands.compress}, evict ${sl.bands.evict}.` }));
   const key = selected === DEFAULT_KEY ? "(default)" : selected;
   const sum = r.sums[key];
   put($("#ret-sum"), `profileWeightSum: `, el("b", { id: "ret-sum-value", text: sum === null || sum === undefined ? "—" : tidy(sum) }),
@@ -209,5 +215,5 @@ export function render(ctx, r) {
   put($("#ret-moved"), ...(r.moved.length ? r.moved.map((x) => item(x, `${x.from}→${x.to} ${fmt(x.before, 3)}→${fmt(x.after, 3)}`))
     : [el("li", { class: "note", text: bas ? "No memory changed band." : "Pin a baseline to see which memories change band." })]));
   put($("#ret-lowest"), ...r.lowest.map((x) => item(x, `${x.band} ${fmt(x.score, 4)}`)));
-  $("#ret-meta").textContent = `${r.n} memories scored by scoreRetentionMany in one call (policy: ${Object.keys(policyOf(ctx)).length ? "tuned" : "the design's constants"}); PageRank and bridges from the Communities settings.`;
+  $("#ret-meta").textContent = `${r.n} memories scored by scoreRetentionMany in one call (policy: ${Object.keys(policyOf(ctx)).length ? "tuned" : "the design's constants"}); PageRank and bridges from the pass's graph with the Communities settings.`;
 }
