@@ -28,6 +28,7 @@ import {
 export { adapterFor, betterSqlite3Adapter, d1Adapter, nodeSqliteAdapter, sqliteWasmAdapter };
 export { ARMS, GIST_WEIGHT, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
 export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
+export { DEFAULT_SLEEP, MAX_PER_SOURCE_K } from "./sleep.js";
 
 export const SCHEMA_VERSION = 1;
 /** The default composition's arm weights (PRESETS.default.weights). */

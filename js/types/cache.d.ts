@@ -391,6 +391,10 @@ export declare const PRESETS: { readonly default: PresetSettings; readonly memht
 export declare const MAX_LIMIT: 10000;
 export declare const MAX_DEPTH: 10000;
 export declare const MAX_WINDOW: 1000;
+/** sleep()'s defaults: the neighbour floor, perSourceK and the cycle (one day). */
+export declare const DEFAULT_SLEEP: { readonly floor: number; readonly perSourceK: number; readonly cycleMs: number };
+/** sleep()'s largest perSourceK. */
+export declare const MAX_PER_SOURCE_K: 100;
 /** The default composition's lexical arm weighs a word in the gist this many times a word in the body. */
 export declare const GIST_WEIGHT: 3;
 /** Steps of the default composition's lateral walk (personalized PageRank's maxIterations). */

@@ -4,8 +4,5 @@
 // WebAssembly build, which the backend hands to the cache (and whose OPFS pool it uses to start a
 // database afresh).
 export * from "../../js/index.js";
-export { MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, openMemoryCache } from "../../js/cache/index.js";
-// sleep()'s own defaults (floor, perSourceK, cycleMs) and its largest perSourceK: memdomain/cache does not
-// export them from its index, so the page takes them from the module the pass runs.
-export { DEFAULT_SLEEP, MAX_PER_SOURCE_K } from "../../js/cache/sleep.js";
+export { DEFAULT_SLEEP, MAX_DEPTH, MAX_LIMIT, MAX_PER_SOURCE_K, MAX_WINDOW, PRESETS, openMemoryCache } from "../../js/cache/index.js";
 export { default as sqlite3InitModule } from "@sqlite.org/sqlite-wasm";

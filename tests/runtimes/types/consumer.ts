@@ -49,7 +49,7 @@ import { tileBounds, createNeighborPool, topNeighborPairsParallel, type Neighbor
 import {
   openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor,
   SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, LOG_MAX_PATHS, CacheChangedError, CacheBusyError,
-  PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, LATERAL_STEPS, GIST_WEIGHT,
+  PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, LATERAL_STEPS, GIST_WEIGHT, DEFAULT_SLEEP, MAX_PER_SOURCE_K,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
   type StoredEdge, type SleepReport, type Progress, type ImportResult, type Explanation, type LostAt, type TuneResult,
   type SearchSettings, type PresetSettings,
@@ -226,7 +226,7 @@ const cacheConstants: [number, readonly string[], number, number, number, number
   ARMS, DEFAULT_ARM_WEIGHTS.salience, DEFAULT_LIMITS.body, MAX_QUERY_TERMS, WRITE_ATTEMPTS, DEFAULT_LIMITS.sleepEdges,
   LOG_GENERATIONS, LOG_MAX_PATHS];
 const searchBounds: [number, number, number, number, "score" | "rrf", number] = [MAX_LIMIT, MAX_DEPTH, MAX_WINDOW,
-  PRESETS.memhtml.k ?? 60, PRESETS.default.fusion, LATERAL_STEPS + GIST_WEIGHT];
+  PRESETS.memhtml.k ?? 60, PRESETS.default.fusion, LATERAL_STEPS + GIST_WEIGHT + DEFAULT_SLEEP.perSourceK + MAX_PER_SOURCE_K];
 const pinned: PresetSettings = PRESETS.default;
 const cacheErrorCode = (e: unknown): string | null => (e instanceof CacheChangedError ? e.code : e instanceof CacheBusyError ? e.code : null);
 const safe: string = ftsQuery("deploy \"rollback\" NEAR(x)");
