@@ -15,7 +15,7 @@
 import {
   DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, init, isInitialized, partitionByCooldown, signalValue, toFp, float32View,
 } from "../index.js";
-import { adapterFor, betterSqlite3Adapter, d1Adapter, openAdapter, sqliteWasmAdapter } from "./adapters.js";
+import { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, openAdapter, sqliteWasmAdapter } from "./adapters.js";
 import { ARMS, PRESETS, collectArms, fold, querySettings, report } from "./compose.js";
 import { Lexical, termsQuery } from "./lexical.js";
 import { tune } from "./tune.js";
@@ -25,7 +25,7 @@ import {
   byPath, count, embedding, known, list, loneSurrogate, num, obj, progressFn, rangeError, str, time, typeError,
 } from "./validate.js";
 
-export { adapterFor, betterSqlite3Adapter, d1Adapter, sqliteWasmAdapter };
+export { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, sqliteWasmAdapter };
 export { ARMS, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
 export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
 
@@ -193,7 +193,8 @@ async function readSchema(fn, db, where) {
 export async function openMemoryCache(options = {}) {
   const fn = "openMemoryCache";
   obj(fn, "options", options);
-  known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout"]);
+  known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout",
+    "storage", "maxResidentBytes"]);
   const limits = { ...DEFAULT_LIMITS };
   if (options.limits !== undefined) {
     obj(fn, "options.limits", options.limits);
@@ -205,11 +206,17 @@ export async function openMemoryCache(options = {}) {
   if (onExternalChange !== "resync" && onExternalChange !== "error")
     throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${JSON.stringify(String(onExternalChange))}`);
   const busyTimeout = num(fn, "options.busyTimeout", options.busyTimeout, { lo: 0, hi: 2 ** 31 - 1, integer: true, nullable: true });
+  if (options.storage !== undefined) {
+    for (const other of ["db", "path", "bytes"]) {
+      if (options[other] !== undefined) throw new TypeError(`${fn}: options.storage and options.${other} name two databases; pass one`);
+    }
+  }
   if (options.db === undefined && options.path !== undefined) checkPath(fn, options.path);
   if (!isInitialized()) await init(options.wasm);
   const db = await openAdapter(options);
   try {
-    const where = options.db !== undefined ? "options.db" : options.bytes !== undefined ? "options.bytes" : "options.path";
+    const where = options.storage !== undefined ? "options.storage" : options.db !== undefined ? "options.db"
+      : options.bytes !== undefined ? "options.bytes" : "options.path";
     let schema;
     try {
       schema = await readSchema(fn, db, where);
