@@ -9,3 +9,10 @@ test-durable: $(BUILD)/memdomain.wasm node_modules/.deps-npm
 	MEMDOMAIN_BUILD=$(abspath $(BUILD))/ node tests/runtimes/durable.test.mjs
 
 TEST_EXTRA += test-durable
+
+# bench/durable.mjs: 1,000 tenants under load (p50/p99 put and search), cold starts at 1k/4k/10k
+# memories, the largest cache the default budget holds, memory against the estimate (BENCH_DURABLE_ARGS)
+.PHONY: bench-durable
+BENCH_DURABLE_ARGS ?=
+bench-durable: $(BUILD)/memdomain.wasm node_modules/.deps-npm
+	node --expose-gc bench/durable.mjs $(BENCH_DURABLE_ARGS)

@@ -7,11 +7,11 @@
 // the md_rows copy with its int8 filter in wasm memory, which never shrinks), plus what
 // the pass reads again and copies (every live row with its text, the packed matrix, its
 // copy in wasm for the all-pairs pass, the neighbour lists, the graph). bench/durable.mjs
-// measures it (V8 heap + external memory + wasm memory, sampled through the pass) and the
-// constants below sit above every measured point: at d = 384, 5,000 memories peaked at
-// 73 MB measured against 92 MB estimated (docs/DURABLE-OBJECTS.md has the table).
-/** Bytes per embedding element at the peak (8 float32 copies of each row). */
-export const RESIDENT_BYTES_PER_ELEMENT = 32;
+// measures it (V8 heap + external memory, wasm memory included, sampled through open,
+// searches and the pass) and the estimate sits 27-38% above every measured point: at
+// d = 384, 5,000 memories peaked at 85 MB against 108 MB estimated (docs/DURABLE-OBJECTS.md).
+/** Bytes per embedding element at the peak (10 float32 copies of each row). */
+export const RESIDENT_BYTES_PER_ELEMENT = 40;
 /** Bytes per live memory besides its embedding and text (objects, maps, neighbour lists, graph). */
 export const RESIDENT_BYTES_PER_MEMORY = 6144;
 /** Bytes of memory per byte of stored gist and body (UTF-8 read into UTF-16 at most). */
