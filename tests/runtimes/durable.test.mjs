@@ -5,13 +5,15 @@
 //             tests/js/cache-faults-lib.js holds on the object's SQLite
 //   example   examples/durable-object as wrangler.jsonc declares it: put, search, reinforce, sleep on
 //             the alarm, stats; bad input answers 400 with the cache's message
+//   docs      docs/CACHE.md's Durable Object block, bundled as printed: put and search answer as Node,
+//             another agent's object sees nothing, a schedule set on the alarm
 //   tenants   1,000 objects (--tenants=N) with different memories, driven concurrently: no tenant
 //             sees another's memories; alarms that throw halfway (inside the sleep's transaction,
 //             in the middle of the pass, after its commit, after onAlarm) are retried and complete
 //             with the database a Node sqlite-wasm cache computes from the same calls; nothing
 //             acknowledged is lost across a restart of every object (ctx.abort) and of workerd
-// Run: node tests/runtimes/durable.test.mjs [--only=backend,example,tenants] (make test-durable).
-import { mkdtempSync, rmSync } from "node:fs";
+// Run: node tests/runtimes/durable.test.mjs [--only=backend,example,docs,tenants] (make test-durable).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { readFileSync } from "node:fs";
 import { build } from "esbuild";
@@ -19,7 +21,8 @@ import { BUILD, ROOT, check, finish } from "./lib.mjs";
 import * as md from "../../js/index.js";
 import { openMemoryCache } from "../../js/cache/index.js";
 import { scenario } from "./cache-scenario.js";
-import { DAY, client, pool, tenantMemories, tenantsOptions, tenantsWorker, word } from "./durable-tenants.js";
+import { DAY, client, tenantMemories, tenantsOptions, tenantsWorker, word } from "./durable-tenants.js";
+import { snippets } from "../readme/snippets.mjs";
 
 const FAULT_PARTS = ["put", "delete", "link", "reinforce", "sleep", "progress", "two"];
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
@@ -149,6 +152,44 @@ if (want("example")) {
     await mf.dispose();
   }
   console.log(`  (example ${((performance.now() - tx) / 1000).toFixed(1)} s)`);
+}
+
+if (want("docs")) {
+  const blocks = snippets(readFileSync(`${ROOT}docs/CACHE.md`, "utf8")).filter((b) => b.lang === "js" && /ctx\.storage/.test(b.code));
+  if (check(blocks.length === 1, "docs/CACHE.md has one ```js block on a Durable Object's ctx.storage", `found ${blocks.length}`)) {
+    mkdirSync(`${BUILD}durable-docs`, { recursive: true });
+    writeFileSync(`${BUILD}durable-docs/worker.js`, blocks[0].code);
+    const mf = new Miniflare({ ...tenantsOptions(await tenantsWorker(`${BUILD}durable-docs/worker.js`), { test: false }) });
+    try {
+      const post = async (path, body) => (await mf.dispatchFetch(`http://localhost${path}`, { method: "POST", body: JSON.stringify(body) })).json();
+      const mems = tenantMemories(3, 7, 3);
+      const ref = await openMemoryCache();
+      await ref.put(mems.map((m) => ({ ...m, embedding: new Float32Array(m.embedding) })));
+      const q = { text: `${word(3)} retry`, vector: [0.3, 1, 0], limit: 5 };
+      const want = JSON.parse(JSON.stringify(await ref.search({ ...q, vector: new Float32Array(q.vector) })));
+      // after a pass: merges (once per cycle) depend on the memories, not on the time; the lateral arm walks links only
+      await ref.sleep({ now: Date.now() });
+      const slept = JSON.parse(JSON.stringify(await ref.search({ ...q, vector: new Float32Array(q.vector) })));
+      await ref.close();
+      const a = await post("/ada", { memories: mems, query: q });
+      check(same(a.hits, want) && want.length === 5, "docs/CACHE.md Durable Object: put and search answer as Node's sqlite-wasm", firstDiff(a, want));
+      const b = await post("/bob", { query: q });
+      check(Array.isArray(b.hits) && b.hits.length === 0, "docs/CACHE.md Durable Object: another path is another object, with none of ada's memories",
+        JSON.stringify(b));
+      await post("/ada", { sleepEvery: 60_000 });
+      let d;
+      for (let i = 0; i < 50 && !same(d?.hits, slept); i++) { // the pass runs on the alarm, at once
+        await new Promise((r) => setTimeout(r, 100));
+        d = await post("/ada", { query: q });
+      }
+      check(!same(slept, want) && same(d.hits, slept), "docs/CACHE.md Durable Object: the pass scheduled on the alarm ran (its merges: the hits " +
+        "Node's sqlite-wasm gives after a pass)", firstDiff(d, slept));
+    } catch (e) {
+      check(false, "docs/CACHE.md Durable Object block under miniflare", e.stack);
+    } finally {
+      await mf.dispose();
+    }
+  }
 }
 
 if (want("tenants")) {
