@@ -10,9 +10,16 @@ import {
 } from "../../js/cache/index.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, T0 } from "./cache-corpus.js";
-import { emulatedStorage } from "./durable-storage.js";
+import { emulatedStorage as emulate } from "./durable-storage.js";
 
 md.initSync(wasmBytes());
+const storages = [];
+const emulatedStorage = () => {
+  const s = emulate();
+  storages.push(s);
+  return s;
+};
+afterAll(() => { for (const s of storages) s.db.close(); });
 const D = 8, DAY = 86_400_000, HOUR = 3_600_000;
 const corpus = makeCorpus(40, D, 51, { dupEvery: 7 });
 const rejects = (p) => p.then(() => null, (e) => e);
