@@ -2,9 +2,9 @@
 #
 #   make            native library, both wasm builds, a ready-to-import js/
 #   make test       every test (installs what is missing first)
-#   make demo       build everything and serve the demo on http://127.0.0.1:$(PORT)
+#   make demo       build everything and serve the demo on http://$(HOST):$(PORT) (127.0.0.1:8080)
 #   make bench      benchmarks against plain-JavaScript baselines
-#   make deps       install missing apt and npm packages (idempotent)
+#   make deps       install missing apt packages, Node 22 and 24, npm packages (idempotent)
 #   make clean      remove build/
 #
 # Build output goes under build/ only.
@@ -16,6 +16,7 @@ SHELL := /bin/bash
 
 BUILD   := build
 PORT    ?= 8080
+HOST    ?= 127.0.0.1
 
 CC      ?= cc
 CLANG   ?= clang-14
@@ -105,14 +106,25 @@ wasm: $(WASMS) $(BUILD)/memdomain.small.wasm $(TEST_WASMS)
 js: $(BUILD)/memdomain.wasm
 
 # ---- dependencies ----
-deps: $(BUILD)/.deps-apt node_modules/.deps-npm
+# make deps: the Debian packages, Node 22 and 24 from the npm registry (make test runs
+# the JS suites, the snippets and the cache on each beside the machine's Node), and the
+# npm dev dependencies; each step says what it does and how long it took.
+NODE_VERSIONS := 22.23.5 24.22.3
+NODE_DIR      := $(abspath $(BUILD))/node
+NODE22        := $(NODE_DIR)/22.23.5/bin/node
+NODE24        := $(NODE_DIR)/24.22.3/bin/node
+deps: $(BUILD)/.deps-apt $(NODE22) $(NODE24) node_modules/.deps-npm
+	@echo "deps: ready (apt packages, Node $(NODE_VERSIONS) beside $$(node --version), npm packages)"
 $(BUILD)/.deps-apt: tools/deps-apt.sh
-	bash tools/deps-apt.sh
+	@echo "deps: apt packages (tools/deps-apt.sh) ..."
+	@s=$$(date +%s); bash tools/deps-apt.sh && echo "deps: apt done in $$(( $$(date +%s) - s )) s"
 	@mkdir -p $(BUILD) && touch $@
-# better-sqlite3 (the cache's tests) builds from source with node-gyp: its
-# prebuilt-binary download would need GitHub, which these machines cannot reach.
-node_modules/.deps-npm: package.json package-lock.json
-	npm_config_build_from_source=true npm ci --no-audit --no-fund
+$(NODE_DIR)/%/bin/node: tools/deps-node.sh
+	bash tools/deps-node.sh $* $(NODE_DIR)
+# npm itself runs on Node 24 (order-only: a new Node does not reinstall the packages;
+# tools/deps-npm.sh says what it installs, step by step).
+node_modules/.deps-npm: package.json package-lock.json | $(NODE24)
+	NPM_NODE_DIR=$(dir $(NODE24)) bash tools/deps-npm.sh
 	@touch $@
 
 # ---- tests ----
@@ -179,7 +191,7 @@ test: deps
 
 demo: deps demo-assets
 	$(MAKE) all
-	node web-demo/serve.mjs --port $(PORT)
+	node web-demo/serve.mjs --port $(PORT) --host $(HOST)
 
 bench: all node_modules/.deps-npm
 	node bench/run.mjs

@@ -13,8 +13,11 @@
 #     test-size              the wasm <= 64 KiB gzipped, the minified glue <= 16 KiB gzipped
 #     test-types             tsc --noEmit on a consumer of every export
 #     test-runtime-hashes    every runtime's golden hashes side by side (build/rt/hashes.txt), all equal
-#     test-readme            every README snippet as printed (tests/runtimes/readme.test.mjs): ```js in an
-#                            ES module and a CommonJS project on the tarball, ```sh from the repository root
+#     test-readme            every snippet of README.md and docs/*.md as printed (tests/runtimes/readme.test.mjs):
+#                            installed as the README's lines print them, outside the repository; ```js in an
+#                            ES module and a CommonJS project, ```sh from the repository root
+#   make test-node-versions  on Node 22 and 24 (build/node/): the runtime-dependent Jest suites, the golden
+#                            hashes (equal to the machine's Node's), the snippets and the cache scenario
 #
 # Every runtime hashes the outputs of the golden cases and of a seeded random
 # corpus of 3,000 calls over every export (tests/runtimes/corpus.js), which
@@ -31,7 +34,7 @@ RT_INPUTS := $(BUILD)/memdomain.wasm js/package.json js/index.js js/index.d.ts \
              tests/js/golden/codec.js tests/js/golden/runner.js tools/pack.sh
 
 .PHONY: pack test-runtimes test-runtime-node test-runtime-deno test-runtime-workerd \
-        test-runtime-chromium test-runtime-native test-size test-types test-runtime-hashes test-readme
+        test-runtime-chromium test-runtime-native test-size test-types test-runtime-hashes test-readme test-node-versions
 
 pack: $(BUILD)/memdomain.wasm
 	bash tools/pack.sh $(BUILD)
@@ -68,11 +71,33 @@ test-types: $(RT_DIR)/.setup
 test-readme: $(RT_DIR)/.setup
 	$(RT_ENV) node tests/runtimes/readme.test.mjs
 
+# Node 22 and 24 (make deps fetches them into build/node/) beside the machine's Node,
+# one after the other: the Jest suites whose subject depends on the runtime (the cache
+# with node:sqlite as its file driver, loading, workers, the golden files, the runtime's
+# own NFC and lowercasing on every code point), the golden
+# and corpus hashes of the installed package (equal to the machine's Node's), every
+# snippet of the documents installed as printed, and the cache scenario (memory, file).
+# `node` and `npm` on PATH are that Node's.
+NODE_VERSION_SUITES := cache cache-compose cache-faults golden.clang workers init-errors unicode
+NODE_VERSION_MAJORS := $(foreach v,$(NODE_VERSIONS),$(firstword $(subst ., ,$(v))))
+.PHONY: test-node-versions
+test-node-versions: $(RT_DIR)/.setup $(BUILD)/memdomain.emcc.wasm test-runtime-node
+	@st=0; for m in $(NODE_VERSION_MAJORS); do $(MAKE) --no-print-directory test-node-$$m || st=1; done; exit $$st
+test-node-%: $(RT_DIR)/.setup
+	@v=$(filter $*.%,$(NODE_VERSIONS)); p="PATH=$(NODE_DIR)/$$v/bin:$$PATH"; echo "== Node $$v ($(NODE_DIR)/$$v/bin/node)"; \
+	  st=0; \
+	  env "$$p" MEMDOMAIN_FILE_DRIVERS=node:sqlite NODE_OPTIONS=--experimental-vm-modules node node_modules/jest/bin/jest.js --ci \
+	    --maxWorkers=2 $(patsubst %,tests/js/%.test.js,$(NODE_VERSION_SUITES)) || st=1; \
+	  env "$$p" $(RT_ENV) node tests/runtimes/node.test.mjs --compare || st=1; \
+	  env "$$p" $(RT_ENV) node tests/runtimes/readme.test.mjs || st=1; \
+	  env "$$p" $(RT_ENV) node tests/runtimes/cache.test.mjs --only=none || st=1; \
+	  exit $$st
+
 test-runtime-hashes: test-runtime-node test-runtime-deno test-runtime-workerd test-runtime-chromium test-runtime-native test-size
 	$(RT_ENV) node tests/runtimes/summary.mjs
 
 test-runtimes: test-runtime-node test-runtime-deno test-runtime-workerd test-runtime-chromium \
                test-runtime-native test-size test-types test-runtime-hashes test-readme
 
-TEST_EXTRA += test-runtimes
+TEST_EXTRA += test-runtimes test-node-versions
 TEST_BUILD += $(BUILD)/tests/native_hash

@@ -14,10 +14,11 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
   missing=("${tmp[@]+"${tmp[@]}"}")
 fi
 if ((${#missing[@]})); then
-  echo "deps: installing ${missing[*]}"
+  echo "deps: apt-get update, then install ${#missing[@]} packages and what they need: ${missing[*]}"
   SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+  # -q, not -qq: apt prints each package as it fetches and sets it up (Chromium and Emscripten take minutes)
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q -o Dpkg::Use-Pty=0 "${missing[@]}"
 else
   echo "deps: apt packages present"
 fi

@@ -55,7 +55,14 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
   const stmts = statementCache((sql) => db.prepare(sql), (st) => st.finalize());
   const bind = (st, params) => {
     st.reset(true);
-    if (params && params.length) st.bind(params);
+    if (!params || !params.length) return;
+    st.bind(params);
+    // sqlite-wasm binds an integral number as an int64 through BigInt, which wraps from 2^63 on
+    // (2^63 would read back as -2^63, 1e300 as 0): those bind as the doubles they are
+    for (let i = 0; i < params.length; i++) {
+      const v = params[i];
+      if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) >= 2 ** 63) sqlite3.capi.sqlite3_bind_double(st.pointer, i + 1, v);
+    }
   };
   const pragma = (name) => {
     const st = stmts.get(`PRAGMA ${name}`);
@@ -170,6 +177,91 @@ export function betterSqlite3Adapter(db) {
   };
 }
 
+/**
+ * Wrap an open node:sqlite `DatabaseSync` (built into Node >= 22.5 and Deno >= 2.2). It
+ * reads as better-sqlite3 does: an INTEGER beyond 2^53, which node:sqlite refuses to
+ * return as a number, is read again as a BigInt and rounded to the nearest double;
+ * `undefined` binds as NULL.
+ */
+export function nodeSqliteAdapter(db) {
+  const stmts = statementCache((sql) => db.prepare(sql), (st) => st.close?.());
+  const raw = statementCache((sql) => {
+    const st = db.prepare(sql);
+    st.setReturnArrays?.(true);
+    return st;
+  }, (st) => st.close?.());
+  const args = (params) => (params ? params.map((p) => (p === undefined ? null : p)) : []);
+  const num = (v) => (typeof v === "bigint" ? Number(v) : v);
+  const pragma = (name) => Number(Object.values(stmts.get(`PRAGMA ${name}`).get() ?? {})[0]);
+  const read = (st, params) => {
+    try {
+      return st.all(...args(params));
+    } catch (e) {
+      if (e?.code !== "ERR_OUT_OF_RANGE") throw e;
+      st.setReadBigInts(true);
+      try {
+        return st.all(...args(params)).map((r) => {
+          if (Array.isArray(r)) return r.map(num);
+          for (const k in r) r[k] = num(r[k]);
+          return r;
+        });
+      } finally {
+        st.setReadBigInts(false);
+      }
+    }
+  };
+  return {
+    kind: "node:sqlite",
+    async all(sql, params) {
+      // plain objects, as the other adapters give (node:sqlite's rows have a null prototype)
+      return read(stmts.get(sql), params).map((r) => ({ ...r }));
+    },
+    async numbers(sql, params) {
+      const st = raw.get(sql);
+      const rows = read(st, params);
+      return columns(Array.isArray(rows[0]) ? rows : rows.map((r) => Object.values(r)));
+    },
+    async batch(statements) {
+      if (!statements.length) return;
+      db.exec("BEGIN IMMEDIATE"); // the write lock first (see sqliteWasmAdapter's batch)
+      try {
+        for (const { sql, params } of statements) stmts.get(sql).run(...args(params));
+        db.exec("COMMIT");
+      } catch (e) {
+        try {
+          db.exec("ROLLBACK");
+        } catch { /* SQLite already rolled back (a constraint in a trigger, a full disk) */ }
+        throw e;
+      }
+    },
+    async dataVersion() {
+      return pragma("data_version");
+    },
+    async busyTimeout(ms) {
+      if (ms !== undefined) db.exec(`PRAGMA busy_timeout = ${Math.trunc(ms)}`);
+      return pragma("busy_timeout");
+    },
+    async exportBytes() {
+      if (typeof db.serialize === "function") return new Uint8Array(db.serialize());
+      // Node 22 has no serialize(): a copy through VACUUM INTO a temporary file
+      const nodeFs = "node:fs", nodeOs = "node:os";
+      const { mkdtempSync, readFileSync, rmSync } = await import(nodeFs);
+      const dir = mkdtempSync(`${(await import(nodeOs)).tmpdir()}/memdomain-export-`);
+      try {
+        db.prepare("VACUUM INTO ?").run(`${dir}/copy.sqlite`);
+        return new Uint8Array(readFileSync(`${dir}/copy.sqlite`));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    async close() {
+      stmts.clear();
+      raw.clear();
+      db.close();
+    },
+  };
+}
+
 /** Wrap a Cloudflare D1 binding (`env.DB`). D1's `batch()` is atomic; BLOBs come back as number arrays. */
 export function d1Adapter(d1) {
   const blob = (v) => (Array.isArray(v) ? Uint8Array.from(v) : v instanceof ArrayBuffer ? new Uint8Array(v) : v);
@@ -235,28 +327,45 @@ export function durableObjectAdapter(storage) {
 /** A Durable Object's storage with its SQL API (a KV-backed object has no `sql`). */
 const isDurableObjectStorage = (s) => !!s && typeof s.transactionSync === "function" && typeof s.sql?.exec === "function";
 
-/** Recognize what `{ db }` holds: one of our adapters, a D1 binding, a better-sqlite3 or an oo1 database. */
+/** Recognize what `{ db }` holds: one of our adapters, a Durable Object's storage, a D1 binding, a better-sqlite3, node:sqlite or oo1 database. */
 export function adapterFor(db, sqlite3) {
   if (db && typeof db.all === "function" && typeof db.batch === "function" && typeof db.close === "function") return db;
   if (isDurableObjectStorage(db)) return durableObjectAdapter(db);
   if (db && typeof db.prepare === "function" && typeof db.batch === "function") return d1Adapter(db);
   if (db && typeof db.prepare === "function" && typeof db.transaction === "function" && typeof db.serialize === "function")
     return betterSqlite3Adapter(db);
+  if (db?.constructor?.name === "DatabaseSync" && typeof db.prepare === "function" && typeof db.exec === "function")
+    return nodeSqliteAdapter(db);
   if (db && typeof db.selectObjects === "function" && typeof db.transaction === "function") return sqliteWasmAdapter(db, sqlite3);
   throw new TypeError("openMemoryCache: options.db must be a memdomain/cache adapter ({ all, batch, close }), " +
-    "a Cloudflare D1 binding, a better-sqlite3 Database or an @sqlite.org/sqlite-wasm oo1 DB");
+    "a Cloudflare D1 binding, a better-sqlite3 Database, a node:sqlite DatabaseSync or an @sqlite.org/sqlite-wasm oo1 DB");
+}
+
+// sqlite-wasm publishes every release since 3.42 as a -buildN prerelease and tags 3.41.2 "latest", so a peer
+// range cannot name them (npm admits a prerelease only for its own x.y.z): the peer is "*", the install line
+// names the tested build, and a build older than 3.50 is refused here, given or loaded.
+const TESTED_SQLITE_WASM = "@sqlite.org/sqlite-wasm@3.54.1-build1";
+function recentEnough(sqlite3) {
+  if (!(sqlite3?.version?.libVersionNumber >= 3050000))
+    throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm ${sqlite3?.version?.libVersion ?? "(no version)"} is older than 3.50 ` +
+      `(npm install ${TESTED_SQLITE_WASM})`);
+  return sqlite3;
 }
 
 let sqlitePromise = null;
 /** The official SQLite WebAssembly build, loaded once (dynamically: only when no `db` is given). */
 export function loadSqliteWasm(init) {
-  if (init) return Promise.resolve(typeof init === "function" ? init() : init);
+  if (init) return Promise.resolve(typeof init === "function" ? init() : init).then(recentEnough);
   if (!sqlitePromise) {
     sqlitePromise = import("@sqlite.org/sqlite-wasm").then((m) => m.default({ print: () => {}, printErr: () => {} }))
       .catch((e) => {
-        sqlitePromise = null;
-        throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm could not be loaded (npm install @sqlite.org/sqlite-wasm, ` +
+        throw new TypeError(`openMemoryCache: @sqlite.org/sqlite-wasm could not be loaded (npm install ${TESTED_SQLITE_WASM}, ` +
           `or pass { db } or { sqlite3 }): ${e?.message ?? e}`);
+      })
+      .then(recentEnough)
+      .catch((e) => {
+        sqlitePromise = null;
+        throw e;
       });
   }
   return sqlitePromise;
@@ -277,15 +386,48 @@ function opfsPool(sqlite3, name) {
 const inBrowser = () => typeof navigator !== "undefined" && typeof navigator.storage?.getDirectory === "function"
   && typeof process === "undefined";
 
+const DRIVERS = ["node:sqlite", "better-sqlite3"];
+
+/** How a file path opens outside browsers: node:sqlite where the runtime has it (no native build), else better-sqlite3. */
+async function fileDriver(driver) {
+  // Specifiers in variables: bundlers for browsers and Workers must not try to bundle these.
+  const nodeSqlite = "node:sqlite", betterSqlite3 = "better-sqlite3";
+  if (driver !== "better-sqlite3") {
+    try {
+      const { DatabaseSync } = await import(nodeSqlite);
+      return (path) => nodeSqliteAdapter(new DatabaseSync(path));
+    } catch (e) {
+      if (driver === "node:sqlite")
+        throw new TypeError(`openMemoryCache: options.driver "node:sqlite" needs Node >= 22.5 or Deno >= 2.2: ${e?.message ?? e}`);
+    }
+  }
+  try {
+    const Database = (await import(betterSqlite3)).default;
+    new Database(":memory:").close(); // the native addon loads here: one built for another runtime throws now, not on the file
+    return (path) => betterSqlite3Adapter(new Database(path));
+  } catch (e) {
+    throw new TypeError(driver ? `openMemoryCache: options.driver "better-sqlite3" could not be loaded (npm install better-sqlite3@12.9.0): ${e?.message ?? e}`
+      : "openMemoryCache: a file path outside browsers needs node:sqlite (Node >= 22.5, Deno >= 2.2) or better-sqlite3 " +
+        `(npm install better-sqlite3@12.9.0): ${e?.message ?? e}`);
+  }
+}
+
 /**
  * Open the database the options name. `path` ":memory:" (the default) is an in-memory
  * SQLite (sqlite-wasm); in a browser worker any other path is a file in OPFS; in Node
- * a path is a file opened with better-sqlite3 (an optional dependency). `bytes`
- * opens a copy of a database file in memory (or, with a path in OPFS, imports it).
+ * and Deno a path is a file opened with node:sqlite where the runtime has it, else
+ * with better-sqlite3 (an optional dependency; `driver` chooses one). `bytes` opens a
+ * copy of a database file in memory (or, with a path in OPFS, imports it).
  */
 export async function openAdapter(options) {
-  const { path = ":memory:", bytes, vfs = "memdomain" } = options;
+  const { path = ":memory:", bytes, vfs = "memdomain", driver } = options;
   if (options.storage !== undefined) return durableObjectAdapter(options.storage);
+  if (driver !== undefined) {
+    if (typeof driver !== "string") throw new TypeError(`openMemoryCache: options.driver must be a string, got ${driver === null ? "null" : typeof driver}`);
+    if (!DRIVERS.includes(driver)) throw new RangeError(`openMemoryCache: options.driver must be "node:sqlite" or "better-sqlite3", got ${JSON.stringify(driver)}`);
+    if (options.db !== undefined || path === ":memory:" || inBrowser())
+      throw new RangeError("openMemoryCache: options.driver chooses how a file path opens outside browsers; it takes no db, no \":memory:\" and no OPFS path");
+  }
   if (options.db !== undefined) return adapterFor(options.db, options.sqlite3);
   if (typeof path !== "string" || path.length === 0) throw new TypeError("openMemoryCache: options.path must be a non-empty string");
   if (bytes !== undefined && !(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer))
@@ -294,20 +436,14 @@ export async function openAdapter(options) {
   const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes)
     : bytes === undefined ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (path !== ":memory:" && !inBrowser()) {
-    let Database;
-    // Specifiers in variables: bundlers for browsers and Workers must not try to bundle these.
-    const betterSqlite3 = "better-sqlite3", nodeFs = "node:fs";
-    try {
-      Database = (await import(betterSqlite3)).default;
-    } catch (e) {
-      throw new TypeError(`openMemoryCache: a file path outside browsers needs better-sqlite3 (npm install better-sqlite3@12): ${e?.message ?? e}`);
-    }
+    const open = await fileDriver(driver);
     if (data) {
+      const nodeFs = "node:fs";
       const { writeFileSync, existsSync } = await import(nodeFs);
       if (existsSync(path)) throw new RangeError(`openMemoryCache: options.path ${path} exists; refusing to overwrite it with options.bytes`);
       writeFileSync(path, data);
     }
-    return betterSqlite3Adapter(new Database(path));
+    return open(path);
   }
   const sqlite3 = await loadSqliteWasm(options.sqlite3);
   if (path === ":memory:") {

@@ -15,7 +15,9 @@
 import {
   DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, init, isInitialized, partitionByCooldown, signalValue, toFp, float32View,
 } from "../index.js";
-import { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, openAdapter, sqliteWasmAdapter } from "./adapters.js";
+import {
+  adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, openAdapter, sqliteWasmAdapter,
+} from "./adapters.js";
 import { ARMS, PRESETS, collectArms, fold, querySettings, report } from "./compose.js";
 import { Lexical, termsQuery } from "./lexical.js";
 import { tune } from "./tune.js";
@@ -27,8 +29,8 @@ import {
   byPath, count, embedding, known, list, loneSurrogate, num, obj, progressFn, rangeError, str, time, typeError,
 } from "./validate.js";
 
-export { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, sqliteWasmAdapter };
-export { ARMS, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
+export { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, sqliteWasmAdapter };
+export { ARMS, GIST_WEIGHT, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
 export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
 export { DURABLE_OBJECT_RESIDENT_BYTES, residentEstimate } from "./budget.js";
 
@@ -185,19 +187,23 @@ async function readSchema(fn, db, where) {
 }
 
 /**
- * Open a memory cache. options: { path = ":memory:" | file | OPFS name, db (an adapter,
- * a D1 binding, a better-sqlite3 Database or a sqlite-wasm oo1 DB), bytes (open a
+ * Open a memory cache. options: { path = ":memory:" | file | OPFS name, driver (how a file
+ * opens in Node and Deno: "node:sqlite", the default where it exists, or "better-sqlite3"),
+ * db (an adapter, a D1 binding, a better-sqlite3 Database, a node:sqlite DatabaseSync or a
+ * sqlite-wasm oo1 DB), bytes (open a
  * copy of a database file), dim (the embedding dimension; otherwise the first put
  * fixes it), sqlite3 (an initialized sqlite-wasm module), wasm (what memdomain's
  * init() takes), limits, onExternalChange ("resync", the default: reload what the
  * cache keeps in memory when another writer changed the database; "error": throw a
- * CacheChangedError), busyTimeout (ms to wait for another connection's lock) }.
+ * CacheChangedError), busyTimeout (ms to wait for another connection's lock), storage (a
+ * SQLite-backed Durable Object's ctx.storage), maxResidentBytes (refuse what would take the
+ * cache's estimated peak memory past it; default 96 MiB on a Durable Object, none elsewhere) }.
  */
 export async function openMemoryCache(options = {}) {
   const fn = "openMemoryCache";
   obj(fn, "options", options);
   known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout",
-    "storage", "maxResidentBytes"]);
+    "driver", "storage", "maxResidentBytes"]);
   const limits = { ...DEFAULT_LIMITS };
   if (options.limits !== undefined) {
     obj(fn, "options.limits", options.limits);
@@ -286,7 +292,7 @@ class MemoryCache {
     return this._resident.dim;
   }
 
-  /** Which backend holds the data: "sqlite-wasm", "better-sqlite3", "d1" or an adapter's own kind. */
+  /** Which backend holds the data: "sqlite-wasm", "better-sqlite3", "node:sqlite", "d1" or an adapter's own kind. */
   get backend() {
     return this._db.kind ?? "custom";
   }
@@ -1107,7 +1113,7 @@ class MemoryCache {
     });
   }
 
-  /** The database file as bytes (sqlite-wasm and better-sqlite3; D1 has no export). Open it with openMemoryCache({ bytes }). */
+  /** The database file as bytes (sqlite-wasm, better-sqlite3, node:sqlite; D1 has no export). Open it with openMemoryCache({ bytes }). */
   exportBytes() {
     return this._op("exportBytes", async () => {
       if (typeof this._db.exportBytes !== "function") throw rangeError("exportBytes", "this", `is on a ${this.backend} database, which cannot export its file`);

@@ -46,6 +46,8 @@ export function ftsQuery(text) {
 export const termsQuery = (terms) => terms.map((w) => `"${w}"`).join(" OR ");
 
 const TERM_SQL = "SELECT rowid AS id, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ?";
+// bm25 with the gist column weighted (FTS5's per-column weights: gist, then body)
+const WEIGHTED_SQL = "SELECT rowid AS id, bm25(memories_fts, ?, 1.0) AS s FROM memories_fts WHERE memories_fts MATCH ?";
 const COUNT_SQL = "SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?";
 
 /** SQLite's BINARY order of two well-formed strings (UTF-8 bytes = code points), from UTF-16 units. */
@@ -104,20 +106,23 @@ export class Lexical {
     return n;
   }
 
-  async _list(db, term) {
-    let list = this._terms.get(term);
+  /** A term's (rowid, -bm25) list, the gist column weighted `gistWeight` (kept per term and weight). */
+  async _list(db, term, gistWeight = 1) {
+    const key = gistWeight === 1 ? term : `${gistWeight}\u0000${term}`;
+    let list = this._terms.get(key);
     if (list) {
-      this._terms.delete(term); // most recently used last
-      this._terms.set(term, list);
+      this._terms.delete(key); // most recently used last
+      this._terms.set(key, list);
       return list;
     }
     let ids, c;
+    const [sql, params] = gistWeight === 1 ? [TERM_SQL, [phrase(term)]] : [WEIGHTED_SQL, [gistWeight, phrase(term)]];
     if (typeof db.numbers === "function") {
-      const cols = await db.numbers(TERM_SQL, [phrase(term)]);
+      const cols = await db.numbers(sql, params);
       ids = cols.length ? cols[0] : new Float64Array(0);
       c = cols.length ? cols[1] : new Float64Array(0);
     } else {
-      const rows = await db.all(TERM_SQL, [phrase(term)]);
+      const rows = await db.all(sql, params);
       ids = Float64Array.from(rows, (r) => r.id);
       c = Float64Array.from(rows, (r) => r.s);
     }
@@ -127,12 +132,12 @@ export class Lexical {
       if (ids[i] > max) max = ids[i];
     }
     list = { ids, c, max };
-    this._terms.set(term, list);
+    this._terms.set(key, list);
     this._df.set(term, ids.length);
     this._rows += ids.length;
     const cap = this.maxRows ?? Math.max(LEXICAL_CACHE_ROWS, LEXICAL_ROWS_PER_MEMORY * this.pathOf.size);
     for (const [t, l] of this._terms) {
-      if (this._rows <= cap || t === term) break;
+      if (this._rows <= cap || t === key) break;
       this._terms.delete(t);
       this._rows -= l.ids.length;
     }
@@ -152,12 +157,13 @@ export class Lexical {
   }
 
   /**
-   * The top `depth` live memories by bm25 asc, path asc (code points), for the OR query of `terms`:
-   * { paths, scores } (scores: each path's bm25, the smaller the better).
+   * The top `depth` live memories by bm25 asc, path asc (code points), for the OR query of `terms`,
+   * the gist column weighted `gistWeight` (bm25(memories_fts, gistWeight, 1.0)): { paths, scores }
+   * (scores: each path's bm25, the smaller the better).
    */
-  async top(db, terms, depth) {
+  async top(db, terms, depth, gistWeight = 1) {
     const lists = [];
-    for (const t of terms) lists.push(await this._list(db, t));
+    for (const t of terms) lists.push(await this._list(db, t, gistWeight));
     if (lists.length === 1) return this._select(lists[0].ids, lists[0].c, depth); // 0.0 + c0 is c0
     let max = 0;
     for (const l of lists) if (l.max > max) max = l.max;

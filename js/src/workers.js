@@ -1,4 +1,4 @@
-// Many workers, one answer (import "memdomain/src/workers.js"; kept out of the
+// Many workers, one answer (import "memdomain/workers"; kept out of the
 // package entry so importing memdomain never starts a thread): the packed
 // all-pairs pass split into row tiles, one contiguous run of them per worker
 // (a worker whose run is done takes the last tile of the longest run left),

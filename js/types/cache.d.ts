@@ -47,8 +47,10 @@ export interface CacheLimits {
 }
 
 export interface OpenOptions {
-  /** ":memory:" (default), a file path (Node: better-sqlite3), or an OPFS file name (browsers, in a dedicated Worker). */
+  /** ":memory:" (default), a file path (Node and Deno: node:sqlite, or better-sqlite3), or an OPFS file name (browsers, in a dedicated Worker). */
   readonly path?: string;
+  /** How a file path opens in Node and Deno: "node:sqlite" (the default where the runtime has it: Node >= 22.5, Deno >= 2.2) or "better-sqlite3". */
+  readonly driver?: "node:sqlite" | "better-sqlite3";
   /** A database handle: a CacheAdapter, a D1 binding, a better-sqlite3 Database or a sqlite-wasm oo1 DB. */
   readonly db?: CacheAdapter | D1Like | object;
   /** Open a copy of a database file (exportBytes() output) in memory, or import it into the OPFS path. */
@@ -441,6 +443,8 @@ export declare const PRESETS: { readonly default: PresetSettings; readonly memht
 export declare const MAX_LIMIT: 10000;
 export declare const MAX_DEPTH: 10000;
 export declare const MAX_WINDOW: 1000;
+/** The default composition's lexical arm weighs a word in the gist this many times a word in the body. */
+export declare const GIST_WEIGHT: 3;
 /** Steps of the default composition's lateral walk (personalized PageRank's maxIterations). */
 export declare const LATERAL_STEPS: 3;
 export declare const DEFAULT_LIMITS: Required<CacheLimits>;
@@ -483,6 +487,8 @@ export declare function ftsQuery(text: string): string;
 export declare function salienceOrder(a: readonly [number, number | null, number], b: readonly [number, number | null, number]): number;
 export declare function sqliteWasmAdapter(db: object, sqlite3: object): CacheAdapter;
 export declare function betterSqlite3Adapter(db: object): CacheAdapter;
+/** Wrap an open node:sqlite `DatabaseSync` (Node >= 22.5, Deno >= 2.2). */
+export declare function nodeSqliteAdapter(db: object): CacheAdapter;
 export declare function d1Adapter(d1: D1Like): CacheAdapter;
 /** Wrap a SQLite-backed Durable Object's ctx.storage (each batch in transactionSync). */
 export declare function durableObjectAdapter(storage: DurableObjectStorageLike): CacheAdapter;

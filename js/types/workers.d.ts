@@ -1,4 +1,4 @@
-// workers.js (import "memdomain/src/workers.js"): the all-pairs pass over
+// workers.js (import "memdomain/workers"): the all-pairs pass over
 // independent module instances, merged into the single-thread answer.
 import type { NeighborOptions, NeighborPair } from "./neighbors.js";
 

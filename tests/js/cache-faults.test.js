@@ -1,5 +1,6 @@
-// memdomain/cache under faults (issue 25), on sqlite-wasm and better-sqlite3 (D1: make
-// test-cache-runtimes runs the same harness in a Worker under miniflare). An adapter
+// memdomain/cache under faults (issue 25), on sqlite-wasm and on a file with each driver this
+// Node loads (better-sqlite3 on Node 20, node:sqlite on 22 and 24: tests/js/cache-backends.js;
+// D1: make test-cache-runtimes runs the same harness in a Worker under miniflare). An adapter
 // that throws at every call index of put, delete, link, reinforce and sleep, before the
 // call and after it (for the write batch: after it committed, a lost acknowledgement); an
 // onProgress that throws at each event; two caches over one database writing and
@@ -7,12 +8,12 @@
 // the database is in the state before or after the operation, and a retry completes it.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
-import { openMemoryCache, betterSqlite3Adapter, sqliteWasmAdapter } from "../../js/cache/index.js";
+import { openMemoryCache, sqliteWasmAdapter } from "../../js/cache/index.js";
 import { loadSqliteWasm } from "../../js/cache/adapters.js";
 import { wasmBytes } from "./build.js";
 import { adapterFaults, progressFaults, twoOpeners } from "./cache-faults-lib.js";
+import { fileDrivers } from "./cache-backends.js";
 
 md.initSync(wasmBytes());
 const dir = mkdtempSync(`${tmpdir()}/memdomain-cache-faults-`);
@@ -20,7 +21,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const sqlite3 = await loadSqliteWasm();
 
 let files = 0;
-/** The backends: one database each, and adapters over it (one line each; node:sqlite joins here on Node 22+). */
+/** A file backend over a driver: one file per case, adapters over connections to it. */
+const fileBackend = (driver) => ({
+  name: driver.name,
+  async create() {
+    const file = `${dir}/db-${files++}.sqlite`;
+    const open = [];
+    return {
+      adapter: () => { const h = driver.open(file); open.push(h); return driver.wrap(h); },
+      dispose: async () => {
+        for (const h of open) if (h.isOpen ?? h.open) h.close();
+        rmSync(file, { force: true });
+      },
+    };
+  },
+});
+
+/** The backends: one database each, and adapters over it. */
 const BACKENDS = {
   "sqlite-wasm": {
     name: "sqlite-wasm",
@@ -30,20 +47,7 @@ const BACKENDS = {
       return { adapter: () => ({ ...sqliteWasmAdapter(h, sqlite3), close: async () => {} }), dispose: async () => h.close() };
     },
   },
-  "better-sqlite3": {
-    name: "better-sqlite3",
-    async create() {
-      const file = `${dir}/db-${files++}.sqlite`;
-      const open = [];
-      return {
-        adapter: () => { const h = new Database(file); open.push(h); return betterSqlite3Adapter(h); },
-        dispose: async () => {
-          for (const h of open) if (h.open) h.close();
-          rmSync(file, { force: true });
-        },
-      };
-    },
-  },
+  ...Object.fromEntries(fileDrivers.filter((d) => !d.error).map((d) => [d.name, fileBackend(d)])),
 };
 
 describe.each(Object.keys(BACKENDS))("%s", (name) => {

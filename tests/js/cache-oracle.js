@@ -1,11 +1,12 @@
 // The oracle for memdomain/cache's search: every arm and the whole search composed by
 // hand from the cache's stored data and memdomain's public functions, for both
 // compositions ("default" and "memhtml"; js/cache/compose.js says what each does).
-// The lexical arm is read from FTS5 on a second connection (better-sqlite3, a file).
-import Database from "better-sqlite3";
+// The lexical arm is read from FTS5 on a second connection to the file (better-sqlite3 or
+// node:sqlite, whichever this Node loads: cache-backends.js).
+import { reader } from "./cache-backends.js";
 import * as md from "../../js/index.js";
 import { PRESETS, queryTerms } from "../../js/cache/index.js";
-import { LATERAL_STEPS } from "../../js/cache/compose.js";
+import { GIST_WEIGHT, LATERAL_STEPS } from "../../js/cache/compose.js";
 
 export const byPath = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 export const codePoints = (a, b) => { // SQLite's BINARY order of UTF-8 text: code point order
@@ -57,14 +58,16 @@ export async function byHand(cache, file, q) {
   let lexical = [];
   const terms = queryTerms(q.text ?? "");
   if (terms.length && w.lexical > 0) {
-    const db = new Database(file, { readonly: true });
+    const db = reader.open(file, { readonly: true });
     try {
       // the informative terms: those in fewer than half of the live memories (all of them if none is)
       const df = (t) => db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?").get(`"${t}"`).n;
       const informative = terms.filter((t) => 2 * df(t) < live.length);
       if (!informative.some((t) => df(t) > 0)) informative.splice(0, informative.length, ...terms);
       const match = informative.map((t) => `"${t}"`).join(" OR ");
-      const rows = db.prepare(`SELECT m.path AS path, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
+      // the default composition weighs the gist column GIST_WEIGHT times the body; memhtml's is plain bm25
+      const bm25 = shared ? `bm25(memories_fts, ${GIST_WEIGHT}, 1)` : "bm25(memories_fts)";
+      const rows = db.prepare(`SELECT m.path AS path, ${bm25} AS s FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
         WHERE memories_fts MATCH ? AND m.superseded_by IS NULL`).all(match)
         .sort((a, b) => a.s - b.s || codePoints(a.path, b.path)).slice(0, depth);
       lexical = ranked(rows, shared, (a, b) => a.s === b.s, shared && ((x) => (rows[0].s < 0 ? x.s / rows[0].s : 1)));

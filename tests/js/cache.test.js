@@ -1,13 +1,14 @@
-// memdomain/cache in Node on the selected wasm build: sqlite-wasm in memory and
-// better-sqlite3 on a file (closed and reopened). Each arm against a computation
+// memdomain/cache in Node on the selected wasm build: sqlite-wasm in memory and a file
+// on every driver this Node has (better-sqlite3, node:sqlite: cache-backends.js), closed
+// and reopened. Each arm against a computation
 // by hand, the whole search against the public functions composed by hand (bit for
 // bit), the transaction rollback (a failure injected inside the batch and one
 // halfway through the pass), idempotent sleep, merges, and hostile input.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
-import { openMemoryCache, ftsQuery, queryTerms, salienceOrder, betterSqlite3Adapter } from "../../js/cache/index.js";
+import { openMemoryCache, ftsQuery, queryTerms, salienceOrder } from "../../js/cache/index.js";
+import { fileDrivers, reader } from "./cache-backends.js";
 import { byCodePoint } from "../../js/cache/lexical.js";
 import { neighbours, repairNeighbours } from "../../js/cache/sleep.js";
 import { rng } from "./rng.js";
@@ -24,12 +25,27 @@ const NOW = T0 + 400 * 86_400_000;
 const dir = mkdtempSync(`${tmpdir()}/memdomain-cache-`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("better-sqlite3 file: arms and composition by hand, reopen", () => {
-  const file = `${dir}/cache.sqlite`;
+const drivers = fileDrivers.filter((d) => !d.error);
+const fileOf = (name, d) => `${dir}/${name}-${d.name.replace(/\W/g, "-")}.sqlite`;
+
+test("the file drivers this Node runs the suites on load (MEMDOMAIN_FILE_DRIVERS, else those that load)", () => {
+  expect(fileDrivers.map((d) => [d.name, d.error ?? "loads"])).toEqual(fileDrivers.map((d) => [d.name, "loads"]));
+  expect(drivers.length).toBeGreaterThan(0);
+});
+
+test("a file path opens with node:sqlite where the runtime has it, else better-sqlite3", async () => {
+  const cache = await openMemoryCache({ path: `${dir}/default-driver.sqlite` });
+  try {
+    expect(cache.backend).toBe(process.getBuiltinModule?.("node:sqlite") ? "node:sqlite" : "better-sqlite3");
+  } finally { await cache.close(); }
+});
+
+describe.each(drivers)("$name file: arms and composition by hand, reopen", (driver) => {
+  const file = fileOf("cache", driver);
   let cache;
   beforeAll(async () => {
-    cache = await openMemoryCache({ path: file });
-    expect(cache.backend).toBe("better-sqlite3");
+    cache = await openMemoryCache({ path: file, driver: driver.name });
+    expect(cache.backend).toBe(driver.name);
     expect(await cache.put(corpus)).toEqual({ inserted: N, replaced: 0 });
     await cache.link([{ src: corpus[0].path, dst: corpus[1].path, strength: 0.7 }, { src: corpus[2].path, dst: corpus[0].path, strength: 1, type: "supports" }]);
   });
@@ -71,7 +87,8 @@ describe("better-sqlite3 file: arms and composition by hand, reopen", () => {
     const snap = await snapshot(cache);
     await cache.close();
     await expect(cache.search(queries[0])).rejects.toThrow(/search: this is closed/);
-    cache = await openMemoryCache({ path: file });
+    cache = await openMemoryCache({ path: file, driver: driver.name });
+    expect(cache.backend).toBe(driver.name);
     expect(await snapshot(cache)).toBe(snap);
     expect(await Promise.all(queries.slice(0, 4).map((q) => cache.search(q)))).toEqual(before);
   });
@@ -86,13 +103,21 @@ describe("sqlite-wasm in memory", () => {
   });
   afterAll(() => cache?.close());
 
-  test("the same results as better-sqlite3 on the same data, and export/import (bytes and JSON Lines) keeps them", async () => {
-    const file = `${dir}/compare.sqlite`;
-    const other = await openMemoryCache({ path: file });
-    try {
-      await other.put(corpus);
-      for (const q of queries.slice(0, 4)) expect(await cache.search(q)).toEqual(await other.search(q));
-    } finally { await other.close(); }
+  test("the same results as every file driver on the same data, and export/import (bytes and JSON Lines) keeps them", async () => {
+    for (const driver of drivers) {
+      const other = await openMemoryCache({ path: fileOf("compare", driver), driver: driver.name });
+      try {
+        expect(other.backend).toBe(driver.name);
+        await other.put(corpus);
+        for (const q of queries.slice(0, 4)) expect([driver.name, await cache.search(q)]).toEqual([driver.name, await other.search(q)]);
+        // its own file's bytes open in memory (sqlite-wasm) with the same answers
+        const copy = await openMemoryCache({ bytes: await other.exportBytes() });
+        try {
+          expect(await copy.exportJsonl()).toBe(await other.exportJsonl());
+          expect(await copy.search(queries[0])).toEqual(await other.search(queries[0]));
+        } finally { await copy.close(); }
+      } finally { await other.close(); }
+    }
     const bytes = await cache.exportBytes();
     const fromBuffer = await openMemoryCache({ bytes: Buffer.from(bytes) }); // a Node Buffer (readFileSync's) opens too
     try {
@@ -176,9 +201,40 @@ describe("sqlite-wasm in memory", () => {
   });
 });
 
+test("the file drivers read as better-sqlite3 does: an INTEGER beyond 2^53 as the nearest double, BLOBs as bytes", async () => {
+  const sql = "SELECT 9007199254740993 AS a, -9223372036854775808 AS b, 9223372036854775807 AS c, 1.5 AS d, x'00ff' AS e, typeof(?) AS f, ? AS g";
+  for (const d of drivers) {
+    const db = d.adapter(":memory:");
+    try {
+      const [row] = await db.all(sql, [2 ** 63, undefined]);
+      expect([d.name, { ...row, e: Array.from(row.e) }]).toEqual([d.name, { a: 2 ** 53, b: -(2 ** 63), c: 2 ** 63, d: 1.5, e: [0, 255], f: "real", g: null }]);
+      expect(await db.numbers("SELECT 9007199254740993, 2.5")).toEqual([Float64Array.of(2 ** 53), Float64Array.of(2.5)]);
+    } finally { await db.close(); }
+  }
+});
+
+test("every backend binds integral numbers from 2^63 on as the doubles they are (sqlite-wasm once wrapped them through int64)", async () => {
+  // put() takes counts up to 2^53 - 1 and times up to 8.64e15 ms, but an adapter runs any SQL it is given
+  const params = [2 ** 63, -(2 ** 64), 1e300, 2 ** 53 - 1];
+  const want = { a: 2 ** 63, b: -(2 ** 64), c: 1e300, d: 2 ** 53 - 1, t: "real" };
+  const cache = await openMemoryCache();
+  try {
+    expect(cache.backend).toBe("sqlite-wasm");
+    expect((await cache._db.all("SELECT ? AS a, ? AS b, ? AS c, ? AS d, typeof(?) AS t", [...params, 2 ** 63]))[0]).toEqual(want);
+  } finally { await cache.close(); }
+  for (const d of drivers) {
+    const db = d.adapter(":memory:");
+    try {
+      expect([d.name, (await db.all("SELECT ? AS a, ? AS b, ? AS c, ? AS d, typeof(?) AS t", [...params, 2 ** 63]))[0]]).toEqual([d.name, want]);
+    } finally { await db.close(); }
+  }
+});
+
 describe("rollback: nothing is written when the pass or the batch fails", () => {
-  test.each(["memory", "file"])("%s: a failure inside the write batch and one halfway through sleep leave the database as it was", async (kind) => {
-    const cache = await openMemoryCache(kind === "file" ? { path: `${dir}/rollback.sqlite` } : {});
+  test.each(["memory", ...drivers.map((d) => d.name)])("%s: a failure inside the write batch and one halfway through sleep leave the database as it was", async (kind) => {
+    const driver = drivers.find((d) => d.name === kind);
+    const cache = await openMemoryCache(driver ? { path: fileOf("rollback", driver), driver: kind } : {});
+    expect(cache.backend).toBe(driver ? kind : "sqlite-wasm");
     try {
       await cache.put(corpus.slice(0, 150));
       await cache.sleep({ now: NOW - 30 * 86_400_000, floor: 0.5 });
@@ -291,6 +347,27 @@ describe("hostile input: clear errors naming the field, nothing written, nothing
     expect(salienceOrder([2, 0.2, 1], [2, 0.2, 3])).toBeGreaterThan(0);
   });
 
+  test("options.driver: one of the two names, for a file path, and one this runtime loads", async () => {
+    const path = `${dir}/driver.sqlite`;
+    await expect(openMemoryCache({ path, driver: "sqlite" })).rejects.toThrow(/openMemoryCache: options\.driver must be "node:sqlite" or "better-sqlite3", got "sqlite"/);
+    await expect(openMemoryCache({ path, driver: 3 })).rejects.toThrow(TypeError);
+    await expect(openMemoryCache({ driver: "node:sqlite" })).rejects.toThrow(/options\.driver chooses how a file path opens/);
+    const lacking = ["node:sqlite", "better-sqlite3"].filter((n) => !drivers.some((d) => d.name === n));
+    for (const name of lacking) {
+      const err = await openMemoryCache({ path, driver: name }).catch((e) => e);
+      expect([name, err instanceof TypeError, err.message]).toEqual([name, true, expect.stringContaining(`options.driver "${name}"`)]);
+    }
+  });
+
+  test("a sqlite-wasm older than 3.50 (the registry's latest tag is 3.41.2) is refused with the install line", async () => {
+    const old = { version: { libVersion: "3.41.2", libVersionNumber: 3041002 } };
+    for (const sqlite3 of [old, () => old, {}]) {
+      const err = await openMemoryCache({ sqlite3 }).catch((e) => e);
+      expect([err instanceof TypeError, err.message]).toEqual([true,
+        expect.stringMatching(/^openMemoryCache: @sqlite\.org\/sqlite-wasm (3\.41\.2|\(no version\)) is older than 3\.50 \(npm install @sqlite\.org\/sqlite-wasm@3\.54\.1-build1\)$/)]);
+    }
+  });
+
   test("options: unknown names, a closed cache, bytes that are not a database", async () => {
     await expect(openMemoryCache({ pth: ":memory:" })).rejects.toThrow(/openMemoryCache: options\.pth is not a known option/);
     await expect(openMemoryCache({ bytes: new Uint8Array(100).fill(7) })).rejects.toThrow(RangeError);
@@ -359,10 +436,10 @@ describe("the lexical arm's kept per-term scores", () => {
   });
 
   test("an adapter without numbers() (all() only) answers the same", async () => {
-    const full = betterSqlite3Adapter(new Database(":memory:"));
+    const full = reader.adapter(":memory:");
     const { numbers, ...plain } = full;
     expect(typeof numbers).toBe("function");
-    const a = await openMemoryCache({ db: { ...plain, kind: "plain" } }), b = await openMemoryCache({ db: betterSqlite3Adapter(new Database(":memory:")) });
+    const a = await openMemoryCache({ db: { ...plain, kind: "plain" } }), b = await openMemoryCache({ db: reader.adapter(":memory:") });
     try {
       await a.put(corpus.slice(0, 150));
       await b.put(corpus.slice(0, 150));
@@ -375,7 +452,7 @@ describe("the lexical arm's kept per-term scores", () => {
     let cache = await openMemoryCache({ path: file });
     await cache.put(corpus.slice(0, 120));
     await cache.close();
-    const db = new Database(file);
+    const db = reader.open(file);
     db.exec(`UPDATE memories SET id = id * 1000003 + 40000000; DELETE FROM memories_fts;
       INSERT INTO memories_fts (rowid, gist, body) SELECT id, gist, body FROM memories;`);
     db.close();

@@ -3,10 +3,13 @@
 //
 // Every fenced block is a snippet. ```js and ```sh blocks run exactly as printed
 // (tests/runtimes/readme.test.mjs), the ```c block is compiled and run (the Makefile's
-// readme_c rule, through `node tests/readme/snippets.mjs c README.md docs/*.md`).
+// readme_c rule, through `node tests/readme/snippets.mjs c README.md docs/*.md`);
+// ```text blocks and fences with no language are printed text (output, usage), not run.
 // An HTML comment on the line just before the fence changes how one runs:
-//   <!-- snippet: not run: WHY -->   not run (say why; this should be rare)
-//   <!-- snippet: workerd -->        bundled like a Worker and served by workerd
+//   <!-- snippet: not run: WHY -->     not run (say why; this should be rare)
+//   <!-- snippet: workerd -->          bundled like a Worker and served by workerd
+//   <!-- snippet: node and deno -->    run in Node and also in Deno
+//   <!-- snippet: install -->          the README's npm install lines, which the test projects run
 //
 // Comments that state a value are checked too: a statement followed by a
 // comment, on its own line's end or on the comment-only lines right after it,

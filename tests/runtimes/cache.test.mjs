@@ -57,7 +57,7 @@ const firstDiff = (a, b) => {
   return `at ${i}: ${x.slice(Math.max(0, i - 80), i + 80)}\n   vs ${y.slice(Math.max(0, i - 80), i + 80)}`;
 };
 
-console.log("memdomain/cache in Node, Deno, Chromium (OPFS) and a D1 Worker (miniflare)");
+console.log(`memdomain/cache in Node ${process.versions.node} (memory, file), Deno, Chromium (OPFS) and a D1 Worker (miniflare)`);
 const ref = await (async () => {
   const cache = await openMemoryCache();
   try {
@@ -69,16 +69,33 @@ const ref = await (async () => {
 check(ref.count === 150 && ref.before.length === 6 && ref.sleep.written.statements > 0 && ref.again.written.statements === 0,
   `Node (sqlite-wasm in memory): ${ref.count} memories, ${ref.before.length} searches, sleep wrote ${ref.sleep.written.statements} statements, the second sleep none`);
 check(ref.after.some((hits) => hits.some((h) => h.arms.lateral)), "Node: after sleep the lateral arm contributes");
+{ // the same scenario on a file, with the driver this Node opens a path with (node:sqlite from 22.5, else better-sqlite3)
+  const dir = mkdtempSync(`${tmpdir()}/memdomain-cache-file-`);
+  try {
+    const cache = await openMemoryCache({ path: `${dir}/cache.sqlite` });
+    const summary = JSON.parse(JSON.stringify(await scenario(cache).finally(() => cache.close())));
+    const wantBackend = process.getBuiltinModule?.("node:sqlite") ? "node:sqlite" : "better-sqlite3";
+    check(cache.backend === wantBackend && same(summary, ref), `Node ${process.versions.node} on a file (${cache.backend}): the same as in memory`,
+      firstDiff(summary, ref));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 if (want("deno")) {
-  const r = await run(`${BIN}deno`, ["run", "--allow-read", "--allow-env", `${ROOT}tests/runtimes/cache-deno.mjs`], { timeoutMs: 180000 });
+  const r = await run(`${BIN}deno`, ["run", "--allow-read", "--allow-write", "--allow-env", `${ROOT}tests/runtimes/cache-deno.mjs`], { timeoutMs: 180000 });
   let out = null;
   try {
     out = JSON.parse(r.stdout.toString().trim().split("\n").pop());
   } catch {}
-  if (check(r.code === 0 && out, "Deno ran the scenario", `${r.code}\n${r.stderr.slice(-2000)}`)) {
-    console.log(`  ${out.runtime}, ${out.backend}`);
-    check(same(out.summary, ref), "Deno: the same puts, searches and sleep reports as Node", firstDiff(out.summary, ref));
+  if (check(r.code === 0 && out, "Deno ran the scenario in memory and on a file", `${r.code}\n${r.stderr.slice(-2000)}`)) {
+    console.log(`  ${out.runtime}`);
+    const [mem, file, reopened] = out.runs;
+    check(mem.backend === "sqlite-wasm" && same(mem.summary, ref), `Deno in memory (${mem.backend}): the same puts, searches and sleep reports as Node`,
+      firstDiff(mem.summary, ref));
+    check(file.backend === "node:sqlite" && same(file.summary, ref), `Deno on a file (${file.backend}, no native addon): the same as Node`,
+      firstDiff(file.summary, ref));
+    check(reopened.backend === "node:sqlite" && reopened.count === ref.count, `Deno, the file reopened: ${reopened.count} memories`);
   }
 }
 

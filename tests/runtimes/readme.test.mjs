@@ -1,51 +1,176 @@
 // The snippets of README.md and docs/*.md, run exactly as printed by a user who
-// installed the packed tarball (tests/readme/snippets.mjs says which blocks and how):
-//   - every ```js block in build/rt/app/ (the ES module project setup.mjs made)
-//     and in build/rt/cjs/ (a default `npm init -y` CommonJS project, where a
-//     block with import declarations or top-level await is saved as .mjs, as
-//     the README tells CommonJS users to do); comments that state a value are
-//     checked by an instrumented run in the ES module project;
+// installed the package as the README prints it (tests/readme/snippets.mjs says
+// which blocks and how):
+//   - the block marked `<!-- snippet: install -->` holds the `npm install` lines:
+//     each runs as printed (only `memdomain` replaced by the packed tarball's path)
+//     in two fresh projects in a temporary directory outside the repository, with no
+//     node_modules above it: an ES module project and a default `npm init -y`
+//     CommonJS project; a line whose comment ends "(Node 20)" runs on Node 20 only.
+//     Every peer range of the package must admit a version the registry serves, and
+//     installing a peer first and the tarball second must keep the peer;
+//   - every ```js block runs in both projects (in the CommonJS one a block with
+//     import declarations or top-level await is saved as .mjs, as the README tells
+//     CommonJS users to do); comments that state a value are checked by an
+//     instrumented run in the ES module project; a block marked
+//     `<!-- snippet: node and deno -->` also runs with Deno there, with the
+//     permissions the documents print (deno run --allow-read --allow-write --allow-env);
 //   - a block marked `<!-- snippet: workerd -->` bundled as Workers bundle it
 //     (examples/worker/build.mjs) and served by workerd;
 //   - every ```sh block with bash from the repository root (the examples/worker
 //     block: make pack, npm install, npm run build in examples/worker);
-//   - ```c blocks are compiled and run by make test-c (build/tests/readme_c).
+//   - ```c blocks are compiled and run by make test-c (build/tests/readme_c);
+//   - ```text blocks and fences with no language are printed text (output, usage), not run.
 // Blocks marked `<!-- snippet: not run: WHY -->` are listed with their reason.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+// npm reaches the registry here (as CI does); better-sqlite3's prebuilt binary, which
+// users download from GitHub, is served from the one make deps built (Node 20).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { APP, BIN, BUILD, EXAMPLE_OUTPUT, ROOT, RT, check, finish, freePort, run, startChild, waitFor } from "./lib.mjs";
 import { instrument, isModuleSyntax, snippets } from "../readme/snippets.mjs";
 
-console.log("README and docs/ snippets (the installed tarball; CommonJS and ES module projects)");
+const [major] = process.versions.node.split(".").map(Number);
+console.log(`README and docs/ snippets on Node ${process.versions.node} (installed as printed, outside the repository)`);
 const tgz = readFileSync(`${RT}.setup`, "utf8").trim();
 const docs = ["README.md", ...readdirSync(`${ROOT}docs`).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
 const blocks = docs.flatMap((file) => snippets(readFileSync(`${ROOT}${file}`, "utf8")).map((b) => ({ ...b, file })));
 const at = (b) => `${b.file}:${b.line} \`\`\`${b.lang}`;
 // A file name per block, unique across the documents: "readme-30", "docs-api-12".
 const tag = (b) => `${b.file.replace(/\.md$/, "").replace(/\//g, "-").toLowerCase()}-${b.line}`;
+const pkg = JSON.parse(readFileSync(`${ROOT}js/package.json`, "utf8"));
 
-// A default CommonJS project, as `npm init -y` makes it, with the tarball installed.
-const CJS = `${RT}cjs/`;
-rmSync(CJS, { recursive: true, force: true });
-mkdirSync(CJS, { recursive: true });
-const init = await run("npm", ["init", "-y"], { cwd: CJS, timeoutMs: 60000 });
-const pkg = init.code === 0 ? JSON.parse(readFileSync(`${CJS}package.json`, "utf8")) : {};
-check(init.code === 0 && (pkg.type ?? "commonjs") === "commonjs", `npm init -y makes a CommonJS project (type ${pkg.type})`, init.stderr);
-const inst = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tgz], { cwd: CJS, timeoutMs: 180000 });
-if (!check(inst.code === 0, "npm install <tarball> into the CommonJS project", inst.stderr)) finish("readme");
+// ---- the install lines, as printed
+const installBlocks = blocks.filter((b) => b.mark === "install");
+if (!check(installBlocks.length === 1 && installBlocks[0].lang === "sh", "one ```sh block is marked install",
+  installBlocks.map(at).join(", "))) finish("readme");
+const lines = installBlocks[0].code.split("\n").filter((l) => l.trim()).map((text) => {
+  const [, cmd, comment = ""] = /^([^#]*?)\s*(?:#\s*(.*))?$/.exec(text);
+  return { text, words: cmd.split(/\s+/), comment };
+});
+for (const l of lines) {
+  check(l.words[0] === "npm" && l.words[1] === "install" && l.words[2] === "memdomain" && l.words.slice(3).every((w) => !w.startsWith("-")),
+    `install line "${l.text}" is npm install memdomain [peers], nothing else`);
+}
+const applies = (l) => !/\(Node 20\)$/.test(l.comment) || major === 20;
+const asPrinted = (l) => ["install", tgz, ...l.words.slice(3)];
+const peers = lines.flatMap((l) => l.words.slice(3)).map((w) => {
+  const at2 = w.indexOf("@", 1);
+  return { spec: w, name: at2 > 0 ? w.slice(0, at2) : w, version: at2 > 0 ? w.slice(at2 + 1) : null };
+});
 
-const projects = { esm: `${APP}readme/`, cjs: `${CJS}readme/` };
-for (const dir of Object.values(projects)) { rmSync(dir, { recursive: true, force: true }); mkdirSync(dir, { recursive: true }); }
+// npm as the user has it, quiet about audits and funding; no node_modules above the projects.
+const npmEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+for (const k of ["MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"]) delete npmEnv[k];
+const npm = (args, cwd, env = npmEnv) => run("npm", args, { cwd, env, timeoutMs: 300000 });
+const json = (r) => { try { return JSON.parse(r.stdout.toString()); } catch { return null; } };
+
+// Every peer range admits a version the registry serves, and every version an install line names.
+for (const [name, range] of Object.entries(pkg.peerDependencies ?? {})) {
+  const r = await npm(["view", `${name}@${range}`, "version", "--json"], ROOT);
+  const versions = [json(r)].flat().filter(Boolean);
+  check(r.code === 0 && versions.length > 0, `peer ${name}@"${range}" admits a published version (${versions.length}: ${versions.slice(-3).join(", ")})`,
+    `exit ${r.code}\n${r.stderr.slice(-600)}`);
+}
+// Each version a line names is published (that npm admits it under the peer range: npm ls, below).
+for (const p of new Map(peers.map((p) => [p.spec, p])).values()) {
+  const r = await npm(["view", p.spec, "version", "--json"], ROOT);
+  check(r.code === 0 && p.version !== null && [json(r)].flat().includes(p.version), `the install lines name a published version: ${p.spec}`,
+    `exit ${r.code}\n${r.stderr.slice(-600)}`);
+}
+for (const p of peers) check(pkg.peerDependencies?.[p.name] !== undefined, `${p.name}, named by an install line, is a peer dependency of memdomain`);
+// What the package's errors and the workbench's exported script tell users to install: the install lines' versions.
+{
+  const sources = (dir) => readdirSync(`${ROOT}${dir}`, { recursive: true }).filter((f) => /\.(m?js)$/.test(f) && !f.includes("node_modules"))
+    .map((f) => `${dir}/${f}`);
+  const peerNames = Object.keys(pkg.peerDependencies ?? {}).map((n) => n.replace(/[./]/g, "\\$&"));
+  const re = new RegExp(`(?<![\\w/])(${peerNames.join("|")})@([0-9][\\w.-]*)`, "g");
+  const told = [...sources("js"), ...sources("web-demo/lib")].flatMap((f) =>
+    [...readFileSync(`${ROOT}${f}`, "utf8").matchAll(re)].map((m) => ({ f, spec: m[0] })));
+  check(told.length >= 3, `the package's messages and the exported script name peer versions (${told.length})`);
+  for (const { f, spec } of told) check(peers.some((p) => p.spec === spec), `${f} tells users to install ${spec}, as the README does`);
+}
+
+const base = mkdtempSync(join(tmpdir(), "memdomain-docs-"));
+process.on("exit", () => rmSync(base, { recursive: true, force: true }));
+const above = [];
+for (let d = base; d !== dirname(d); d = dirname(d)) if (existsSync(join(dirname(d), "node_modules"))) above.push(join(dirname(d), "node_modules"));
+check(above.length === 0 && !base.startsWith(ROOT), `the projects live in ${base}, outside the repository, with no node_modules above`, above.join(", "));
+
+// better-sqlite3's prebuilt binary for this Node, served where prebuild-install looks (its binary_host mirror).
+let prebuilds = null;
+const bsq = peers.find((p) => p.name === "better-sqlite3");
+if (bsq && lines.some((l) => applies(l) && l.words.includes(bsq.spec))) {
+  const devVersion = JSON.parse(readFileSync(`${ROOT}node_modules/better-sqlite3/package.json`, "utf8")).version;
+  check(bsq.version === devVersion, `the install line's better-sqlite3 version is the one make deps builds (${devVersion})`, bsq.spec);
+  const stage = join(base, "prebuild");
+  mkdirSync(join(stage, "build/Release"), { recursive: true });
+  writeFileSync(join(stage, "build/Release/better_sqlite3.node"), readFileSync(`${ROOT}node_modules/better-sqlite3/build/Release/better_sqlite3.node`));
+  const name = `better-sqlite3-v${devVersion}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  await run("tar", ["-czf", join(base, name), "-C", stage, "build"]);
+  const body = readFileSync(join(base, name));
+  const server = createServer((req, res) => {
+    if (req.url === `/v${devVersion}/${name}`) res.end(body);
+    else { res.statusCode = 404; res.end(); }
+  });
+  const port = await freePort();
+  await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
+  server.unref();
+  prebuilds = `http://127.0.0.1:${port}`;
+}
+const installEnv = prebuilds ? { ...npmEnv, npm_config_better_sqlite3_binary_host: prebuilds } : npmEnv;
+
+/** A fresh project: `npm init -y` (CommonJS), or an ES module project; then every install line that applies. */
+async function project(name, type) {
+  const dir = join(base, name) + "/";
+  mkdirSync(dir, { recursive: true });
+  const init = await npm(["init", "-y"], dir);
+  if (type === "module") await npm(["pkg", "set", "type=module"], dir);
+  const got = JSON.parse(readFileSync(`${dir}package.json`, "utf8")).type ?? "commonjs";
+  check(init.code === 0 && got === type, `${name}: npm init -y makes a ${type} project`, init.stderr);
+  for (const l of lines) {
+    if (!applies(l)) { console.log(`  note ${name}: "${l.text}" is for Node 20 only`); continue; }
+    const r = await npm(asPrinted(l), dir, installEnv);
+    check(r.code === 0, `${name}: ${l.text.replace(/\s*#.*/, "")} (as printed, memdomain = the tarball)`, `exit ${r.code}\n${r.stderr.slice(-1500)}`);
+    // sqlite-wasm's own engines field wants Node >= 22: on Node 20 npm warns, as the README says
+    if (major === 20) { if (/EBADENGINE/.test(r.stderr)) console.log(`  note ${name}: npm warns EBADENGINE on Node 20, as the README says`); }
+    else check(!/EBADENGINE/.test(r.stderr), `${name}: no EBADENGINE warning on Node ${major}`, r.stderr.slice(0, 800));
+  }
+  const ls = await npm(["ls", "--json"], dir);
+  const deps = json(ls)?.dependencies ?? {};
+  const want = ["memdomain", ...new Set(peers.filter((p) => lines.some((l) => applies(l) && l.words.includes(p.spec))).map((p) => p.name))];
+  check(ls.code === 0 && want.every((n) => deps[n] && !deps[n].missing && !deps[n].invalid),
+    `${name}: npm ls: ${want.map((n) => `${n}@${deps[n]?.version}`).join(", ")}, none missing or invalid`, ls.stderr.slice(-800));
+  return dir;
+}
+// A peer installed first, the tarball second: the peer stays, and later installs still work.
+async function peerFirst() {
+  const wasmPeer = peers.find((p) => p.name === "@sqlite.org/sqlite-wasm");
+  const dir = join(base, "peer-first") + "/";
+  mkdirSync(dir);
+  await npm(["init", "-y"], dir);
+  const a = await npm(["install", wasmPeer.spec], dir);
+  const b = await npm(["install", tgz], dir);
+  const c = await npm(["install"], dir);
+  const deps = json(await npm(["ls", "--json"], dir))?.dependencies ?? {};
+  check(a.code === 0 && b.code === 0 && c.code === 0 && deps[wasmPeer.name]?.version === wasmPeer.version && !deps[wasmPeer.name]?.missing && deps.memdomain,
+    `npm install ${wasmPeer.spec}, then npm install <tarball>, then npm install: ${wasmPeer.name} stays (${deps[wasmPeer.name]?.version})`,
+    `exits ${a.code} ${b.code} ${c.code}\n${b.stderr.slice(-800)}${c.stderr.slice(-800)}`);
+}
+// The three at once (npm spends most of its time waiting on the registry).
+const [esm, cjs] = await Promise.all([project("esm", "module"), project("cjs", "commonjs"), peerFirst()]);
+const projects = { esm, cjs };
 
 // Node >= 20.19 can require() an ES module without a flag; the README says so.
 const [maj, min] = process.versions.node.split(".").map(Number);
 if (maj > 20 || (maj === 20 && min >= 19)) {
-  writeFileSync(`${CJS}readme/require.js`, 'const md = require("memdomain");\nconsole.log(typeof md.init);\n');
-  const r = await run(process.execPath, ["require.js"], { cwd: `${CJS}readme/`, timeoutMs: 60000 });
+  writeFileSync(`${projects.cjs}require.js`, 'const md = require("memdomain");\nconsole.log(typeof md.init);\n');
+  const r = await run(process.execPath, ["require.js"], { cwd: projects.cjs, timeoutMs: 60000 });
   check(r.code === 0 && r.stdout.toString().trim() === "function", `require("memdomain") works in the CommonJS project on Node ${process.versions.node}`, r.stderr);
 }
 
-const PRELUDE = `${APP}readme/prelude.mjs`;
+const PRELUDE = `${projects.esm}prelude.mjs`;
 writeFileSync(PRELUDE, `import { sameValue } from ${JSON.stringify(pathToFileURL(`${ROOT}tests/readme/snippets.mjs`).href)};
 const checks = JSON.parse(process.env.README_CHECKS);
 const seen = checks.map(() => null);
@@ -66,6 +191,12 @@ async function runJs(b) {
     writeFileSync(`${dir}${file}`, b.code);
     const r = await run(process.execPath, [file], { cwd: dir, timeoutMs: 120000 });
     check(r.code === 0, `${at(b)} runs as printed in the ${name === "cjs" ? "CommonJS" : "ES module"} project (${file})`,
+      `exit ${r.code}\n${r.stderr.slice(-2000)}`);
+  }
+  if (b.mark === "node and deno") {
+    const file = `snippet-${tag(b)}.js`;
+    const r = await run(`${BIN}deno`, ["run", "--allow-read", "--allow-write", "--allow-env", file], { cwd: projects.esm, timeoutMs: 120000 });
+    check(r.code === 0, `${at(b)} runs as printed in Deno (deno run --allow-read --allow-write --allow-env ${file})`,
       `exit ${r.code}\n${r.stderr.slice(-2000)}`);
   }
   const { code, checks } = instrument(b.code);
@@ -135,8 +266,11 @@ async function runSh(b) {
   }
 }
 
-let ran = 0;
+let ran = 0, texts = 0;
 for (const b of blocks) {
+  if (b.mark === "install") continue; // run above, line by line
+  // printed output (docs/PERFORMANCE.md) or a diagram or usage text in a fence with no language: not code
+  if ((b.lang === "text" || b.lang === "") && !b.mark) { texts++; continue; }
   if (b.mark?.startsWith("not run")) {
     check(/^not run:\s*\S/.test(b.mark), `${at(b)} is marked not run, with a reason`, b.mark);
     console.log(`  note ${at(b)} not run: ${b.mark.replace(/^not run:\s*/, "")}`);
@@ -145,9 +279,9 @@ for (const b of blocks) {
   if (b.lang === "c" && !b.mark) { console.log(`  note ${at(b)}: compiled and run by make test-c (build/tests/readme_c)`); continue; }
   ran++;
   if (b.lang === "js" && b.mark === "workerd") await runWorkerd(b);
-  else if (b.lang === "js" && !b.mark) await runJs(b);
+  else if (b.lang === "js" && (!b.mark || b.mark === "node and deno")) await runJs(b);
   else if (b.lang === "sh" && !b.mark) await runSh(b);
   else check(false, `${at(b)}: no runner for this block; mark it <!-- snippet: not run: WHY --> or add one`, `mark: ${b.mark}`);
 }
-check(ran >= 8, `ran ${ran} blocks of ${docs.join(", ")}`);
+check(ran >= 8, `ran ${ran} blocks of ${docs.join(", ")} (and passed over ${texts} blocks of printed text: \`\`\`text or no language)`);
 finish("readme");

@@ -47,9 +47,9 @@ import {
 // The workers entry.
 import { tileBounds, createNeighborPool, topNeighborPairsParallel, type NeighborPool } from "memdomain/workers";
 import {
-  openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, d1Adapter, adapterFor,
+  openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor,
   SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, LOG_MAX_PATHS, CacheChangedError, CacheBusyError,
-  PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, LATERAL_STEPS,
+  PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, LATERAL_STEPS, GIST_WEIGHT,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
   type StoredEdge, type SleepReport, type Progress, type ImportResult, type Explanation, type LostAt, type TuneResult,
   type SearchSettings, type PresetSettings,
@@ -226,13 +226,14 @@ const cacheConstants: [number, readonly string[], number, number, number, number
   ARMS, DEFAULT_ARM_WEIGHTS.salience, DEFAULT_LIMITS.body, MAX_QUERY_TERMS, WRITE_ATTEMPTS, DEFAULT_LIMITS.sleepEdges,
   LOG_GENERATIONS, LOG_MAX_PATHS];
 const searchBounds: [number, number, number, number, "score" | "rrf", number] = [MAX_LIMIT, MAX_DEPTH, MAX_WINDOW,
-  PRESETS.memhtml.k ?? 60, PRESETS.default.fusion, LATERAL_STEPS];
+  PRESETS.memhtml.k ?? 60, PRESETS.default.fusion, LATERAL_STEPS + GIST_WEIGHT];
 const pinned: PresetSettings = PRESETS.default;
 const cacheErrorCode = (e: unknown): string | null => (e instanceof CacheChangedError ? e.code : e instanceof CacheBusyError ? e.code : null);
 const safe: string = ftsQuery("deploy \"rollback\" NEAR(x)");
 const terms: string[] = queryTerms("Deploy the rollback");
 const order: number = salienceOrder([3, null, 0], [2, 0.5, 1]);
-const adapters: ((db: never) => CacheAdapter)[] = [sqliteWasmAdapter as never, betterSqlite3Adapter, d1Adapter, adapterFor as never];
+const adapters: ((db: never) => CacheAdapter)[] = [sqliteWasmAdapter as never, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor as never];
+const onFile: Promise<MemoryCache> = openMemoryCache({ path: "memories.db", driver: "node:sqlite" });
 const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 2, onExternalChange: "error", busyTimeout: 100,
   limits: { sleepEdges: 1000 } }).then(async (cache: MemoryCache) => {
   const put: { inserted: number; replaced: number } = await cache.put([{ path: "a", gist: "g", body: "b", type: "semantic",
@@ -269,7 +270,7 @@ export const used = [ready, readyFrom, exportsSync, exportsSync2, loaded, sim, d
   names, actions, episodic, halfLives, retentionConstants, halfLife, weightSum, band, recency, batchScores, batchActions,
   recencyColumn, reprieved, graphConstants, ranks, bridges, handleRuns, mergeConstants, joined, divergent, reasons,
   stage, decisions, components, members, frame, frames, title, chosen, view, top, rankedPairs, packedPairs, merged,
-  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, searchBounds, safe, terms, order, adapters, cacheRun, cacheErrorCode];
+  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, searchBounds, safe, terms, order, adapters, onFile, cacheRun, cacheErrorCode];
 
 // Issue 12 item 8: memoryType offers the six types and still takes any string;
 // an MmrCandidate's vector may be a Float32Array.
