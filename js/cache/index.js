@@ -292,7 +292,7 @@ class MemoryCache {
     return this._resident.dim;
   }
 
-  /** Which backend holds the data: "sqlite-wasm", "better-sqlite3", "node:sqlite", "d1" or an adapter's own kind. */
+  /** Which backend holds the data: "sqlite-wasm", "better-sqlite3", "node:sqlite", "d1", "durable-object" or an adapter's own kind. */
   get backend() {
     return this._db.kind ?? "custom";
   }
