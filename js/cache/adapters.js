@@ -287,9 +287,50 @@ export function d1Adapter(d1) {
   };
 }
 
-/** Recognize what `{ db }` holds: one of our adapters, a D1 binding, a better-sqlite3, node:sqlite or oo1 database. */
+/**
+ * Wrap a SQLite-backed Durable Object's storage (`ctx.storage`): `sql.exec` is synchronous and
+ * each batch runs inside `transactionSync` (Durable Objects refuse BEGIN/COMMIT/SAVEPOINT), so a
+ * batch is atomic: a throw rolls it back. No dataVersion(): the object is its database's only
+ * connection, and the generation counter still sees any other cache in the same object. No
+ * busyTimeout() (no locks). BLOBs come back as ArrayBuffers. `storage` is kept for the alarm.
+ */
+export function durableObjectAdapter(storage) {
+  if (!isDurableObjectStorage(storage)) {
+    throw new TypeError("openMemoryCache: options.storage must be a SQLite-backed Durable Object's ctx.storage " +
+      "(with sql.exec and transactionSync; declare the class in new_sqlite_classes)");
+  }
+  const sql = storage.sql;
+  const args = (params) => (params ? params.map((p) => (p === undefined ? null : p)) : []);
+  const blobs = (row) => {
+    for (const k in row) if (row[k] instanceof ArrayBuffer) row[k] = new Uint8Array(row[k]);
+    return row;
+  };
+  return {
+    kind: "durable-object",
+    storage,
+    async all(q, params) {
+      return sql.exec(q, ...args(params)).toArray().map(blobs);
+    },
+    async numbers(q, params) {
+      return columns(Array.from(sql.exec(q, ...args(params)).raw()));
+    },
+    async batch(statements) {
+      if (!statements.length) return;
+      storage.transactionSync(() => {
+        for (const { sql: q, params } of statements) sql.exec(q, ...args(params));
+      });
+    },
+    async close() {},
+  };
+}
+
+/** A Durable Object's storage with its SQL API (a KV-backed object has no `sql`). */
+const isDurableObjectStorage = (s) => !!s && typeof s.transactionSync === "function" && typeof s.sql?.exec === "function";
+
+/** Recognize what `{ db }` holds: one of our adapters, a Durable Object's storage, a D1 binding, a better-sqlite3, node:sqlite or oo1 database. */
 export function adapterFor(db, sqlite3) {
   if (db && typeof db.all === "function" && typeof db.batch === "function" && typeof db.close === "function") return db;
+  if (isDurableObjectStorage(db)) return durableObjectAdapter(db);
   if (db && typeof db.prepare === "function" && typeof db.batch === "function") return d1Adapter(db);
   if (db && typeof db.prepare === "function" && typeof db.transaction === "function" && typeof db.serialize === "function")
     return betterSqlite3Adapter(db);
@@ -380,6 +421,7 @@ async function fileDriver(driver) {
  */
 export async function openAdapter(options) {
   const { path = ":memory:", bytes, vfs = "memdomain", driver } = options;
+  if (options.storage !== undefined) return durableObjectAdapter(options.storage);
   if (driver !== undefined) {
     if (typeof driver !== "string") throw new TypeError(`openMemoryCache: options.driver must be a string, got ${driver === null ? "null" : typeof driver}`);
     if (!DRIVERS.includes(driver)) throw new RangeError(`openMemoryCache: options.driver must be "node:sqlite" or "better-sqlite3", got ${JSON.stringify(driver)}`);

@@ -15,20 +15,25 @@
 import {
   DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, init, isInitialized, partitionByCooldown, signalValue, toFp, float32View,
 } from "../index.js";
-import { adapterFor, betterSqlite3Adapter, d1Adapter, nodeSqliteAdapter, openAdapter, sqliteWasmAdapter } from "./adapters.js";
+import {
+  adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, openAdapter, sqliteWasmAdapter,
+} from "./adapters.js";
 import { ARMS, PRESETS, collectArms, fold, querySettings, report } from "./compose.js";
 import { Lexical, termsQuery } from "./lexical.js";
 import { tune } from "./tune.js";
 import { Resident } from "./resident.js";
 import { runSleep } from "./sleep.js";
+import { DURABLE_OBJECT_RESIDENT_BYTES, checkResident, residentEstimate, storedCounts } from "./budget.js";
+import { alarmStorage, armAlarm, checkSchedule, nextTime, readSchedule, scheduleStatement } from "./durable.js";
 import {
   byPath, count, embedding, known, list, loneSurrogate, num, obj, progressFn, rangeError, str, time, typeError,
 } from "./validate.js";
 
-export { adapterFor, betterSqlite3Adapter, d1Adapter, nodeSqliteAdapter, sqliteWasmAdapter };
+export { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, sqliteWasmAdapter };
 export { ARMS, GIST_WEIGHT, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
 export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
 export { DEFAULT_SLEEP, MAX_PER_SOURCE_K } from "./sleep.js";
+export { DURABLE_OBJECT_RESIDENT_BYTES, residentEstimate } from "./budget.js";
 
 export const SCHEMA_VERSION = 1;
 /** The default composition's arm weights (PRESETS.default.weights). */
@@ -191,13 +196,15 @@ async function readSchema(fn, db, where) {
  * fixes it), sqlite3 (an initialized sqlite-wasm module), wasm (what memdomain's
  * init() takes), limits, onExternalChange ("resync", the default: reload what the
  * cache keeps in memory when another writer changed the database; "error": throw a
- * CacheChangedError), busyTimeout (ms to wait for another connection's lock) }.
+ * CacheChangedError), busyTimeout (ms to wait for another connection's lock), storage (a
+ * SQLite-backed Durable Object's ctx.storage), maxResidentBytes (refuse what would take the
+ * cache's estimated peak memory past it; default 96 MiB on a Durable Object, none elsewhere) }.
  */
 export async function openMemoryCache(options = {}) {
   const fn = "openMemoryCache";
   obj(fn, "options", options);
   known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout",
-    "driver"]);
+    "driver", "storage", "maxResidentBytes"]);
   const limits = { ...DEFAULT_LIMITS };
   if (options.limits !== undefined) {
     obj(fn, "options.limits", options.limits);
@@ -209,11 +216,19 @@ export async function openMemoryCache(options = {}) {
   if (onExternalChange !== "resync" && onExternalChange !== "error")
     throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${JSON.stringify(String(onExternalChange))}`);
   const busyTimeout = num(fn, "options.busyTimeout", options.busyTimeout, { lo: 0, hi: 2 ** 31 - 1, integer: true, nullable: true });
+  const maxResident = options.maxResidentBytes === undefined ? undefined
+    : num(fn, "options.maxResidentBytes", options.maxResidentBytes, { lo: 0, integer: true, nullable: true });
+  if (options.storage !== undefined) {
+    for (const other of ["db", "path", "bytes"]) {
+      if (options[other] !== undefined) throw new TypeError(`${fn}: options.storage and options.${other} name two databases; pass one`);
+    }
+  }
   if (options.db === undefined && options.path !== undefined) checkPath(fn, options.path);
   if (!isInitialized()) await init(options.wasm);
   const db = await openAdapter(options);
   try {
-    const where = options.db !== undefined ? "options.db" : options.bytes !== undefined ? "options.bytes" : "options.path";
+    const where = options.storage !== undefined ? "options.storage" : options.db !== undefined ? "options.db"
+      : options.bytes !== undefined ? "options.bytes" : "options.path";
     let schema;
     try {
       schema = await readSchema(fn, db, where);
@@ -240,7 +255,9 @@ export async function openMemoryCache(options = {}) {
     await db.batch(writes);
     let busyMs = null;
     if (typeof db.busyTimeout === "function") busyMs = await db.busyTimeout(busyTimeout ?? undefined);
-    const cache = new MemoryCache(db, limits, { onExternalChange, busyMs });
+    // a Durable Object's isolate has 128 MB and is killed past it: a default budget there; none elsewhere
+    const maxResidentBytes = maxResident !== undefined ? maxResident : db.kind === "durable-object" ? DURABLE_OBJECT_RESIDENT_BYTES : null;
+    const cache = new MemoryCache(db, limits, { onExternalChange, busyMs, maxResidentBytes });
     await cache._load();
     if (dim !== null && cache.dim !== dim) {
       throw rangeError(fn, "options.dim", `is ${dim}, but the cache holds embeddings of dimension ${cache.dim}`);
@@ -253,7 +270,7 @@ export async function openMemoryCache(options = {}) {
 }
 
 class MemoryCache {
-  constructor(db, limits, { onExternalChange, busyMs }) {
+  constructor(db, limits, { onExternalChange, busyMs, maxResidentBytes = null }) {
     this._db = db;
     this._limits = limits;
     this._resident = new Resident(null);
@@ -262,6 +279,9 @@ class MemoryCache {
     this._closed = false;
     this._onExternalChange = onExternalChange;
     this._busyMs = busyMs;
+    this._maxResident = maxResidentBytes; // null: no budget
+    this._text = 0; // bytes of live text (gist and body), kept by puts; counted again after a write that removes memories
+    this._textStale = true;
     this._id = writerId(db.kind);
     this._gen = null; // the generation the memory reflects
     this._dv = null; // PRAGMA data_version when it was read (null: the backend has none)
@@ -273,7 +293,7 @@ class MemoryCache {
     return this._resident.dim;
   }
 
-  /** Which backend holds the data: "sqlite-wasm", "better-sqlite3", "node:sqlite", "d1" or an adapter's own kind. */
+  /** Which backend holds the data: "sqlite-wasm", "better-sqlite3", "node:sqlite", "d1", "durable-object" or an adapter's own kind. */
   get backend() {
     return this._db.kind ?? "custom";
   }
@@ -293,11 +313,17 @@ class MemoryCache {
   }
 
   /** Everything kept in memory, derived again from the database (generation first: a later change is seen next time). */
-  async _load() {
+  async _load(fn = "openMemoryCache") {
     this._invalid = true;
     const s = await this._readGeneration();
     const meta = Object.fromEntries((await this._db.all("SELECT key, value FROM md_meta WHERE key = 'dim'")).map((r) => [r.key, r.value]));
     this._resident.dim = meta.dim === undefined ? null : Number(meta.dim);
+    if (this._maxResident !== null) { // refuse before reading more than the budget holds
+      const c = await storedCounts(this._db);
+      checkResident(fn, this._maxResident, { ...c, dim: this._resident.dim }, "the cache holds");
+      this._text = c.text;
+      this._textStale = false;
+    }
     await this._resident.load(this._db);
     await this._lexical.load(this._db);
     this._gen = s.gen;
@@ -307,7 +333,7 @@ class MemoryCache {
 
   /** Before an operation that uses the memory: reload it (or refuse) when the database is not what it reflects. */
   async _sync(fn) {
-    if (this._invalid) return this._load();
+    if (this._invalid) return this._load(fn);
     const s = await this._readGeneration();
     if (s.gen === this._gen && s.dv === this._dv) return;
     if (this._onExternalChange === "error") {
@@ -319,8 +345,8 @@ class MemoryCache {
       { generation: s.gen, writer: s.writer });
     }
     // only data_version moved: a connection that is not a memdomain cache wrote, in any way: read everything again
-    if (s.gen === this._gen) return this._load();
-    await this._refresh(s);
+    if (s.gen === this._gen) return this._load(fn);
+    await this._refresh(s, fn);
   }
 
   /**
@@ -328,9 +354,10 @@ class MemoryCache {
    * the paths md_log lists since this cache's generation (the edges too when a batch since may
    * have changed them). A cache further behind than the log reaches reads everything (_load).
    */
-  async _refresh(s) {
-    if (this._gen < s.logSince) return this._load();
+  async _refresh(s, fn) {
+    if (this._gen < s.logSince) return this._load(fn);
     this._invalid = true;
+    this._textStale = true;
     const db = this._db, res = this._resident, lex = this._lexical;
     const changed = (await db.all("SELECT DISTINCT path FROM md_log WHERE gen > ?", [this._gen])).map((r) => r.path);
     if (changed.length) {
@@ -399,6 +426,56 @@ class MemoryCache {
       throw e;
     }
     this._commit(next, apply);
+  }
+
+  /**
+   * options.maxResidentBytes: a RangeError when these checked rows (put or imported) would bring the
+   * cache past it. Counts from the memory (live memories, embeddings) and the text counted so far.
+   */
+  async _checkGrowth(fn, rows, dim) {
+    const res = this._resident, db = this._db;
+    if (this._textStale) {
+      this._text = (await storedCounts(db)).text;
+      this._textStale = false;
+    }
+    let live = res.meta.size, vectors = res.vecs.size, text = this._text;
+    const replaced = [];
+    for (const r of rows) {
+      const isLive = r.supersededBy === null, was = res.meta.has(r.path);
+      live += (isLive ? 1 : 0) - (was ? 1 : 0);
+      vectors += (isLive && r.vec ? 1 : 0) - (res.vecs.has(r.path) ? 1 : 0);
+      if (isLive) text += utf8Length(r.gist) + utf8Length(r.body);
+      if (was) replaced.push(r.path);
+    }
+    if (replaced.length) { // the text these rows replace
+      const [{ t }] = await db.all(`SELECT coalesce(sum(octet_length(m.gist) + octet_length(m.body)), 0) AS t FROM memories m
+        JOIN json_each(?) j ON m.path = j.value WHERE m.superseded_by IS NULL`, [JSON.stringify(replaced)]);
+      text -= Number(t);
+    }
+    checkResident(fn, this._maxResident, { live, vectors, dim, text }, "memories would bring the cache to");
+    this._pendingText = text;
+  }
+
+  /** Before a sleep pass under options.maxResidentBytes: the stored counts, checked (the pass reads every live row). */
+  async _sleepBudget(fn) {
+    if (this._maxResident === null) return true;
+    const c = await storedCounts(this._db);
+    this._text = c.text;
+    this._textStale = false;
+    checkResident(fn, this._maxResident, { ...c, dim: this._resident.dim }, "the cache holds");
+    return true;
+  }
+
+  /**
+   * What the cache holds and its estimated peak memory (a sleep pass; see budget.js): { live, vectors
+   * (live memories with an embedding), dim, text (bytes of gist and body), estimate (bytes), max
+   * (options.maxResidentBytes, null: none) }.
+   */
+  residentBytes() {
+    return this._op("residentBytes", async () => {
+      const c = { ...(await storedCounts(this._db)), dim: this._resident.dim };
+      return { ...c, estimate: residentEstimate(c), max: this._maxResident };
+    }, { state: false });
   }
 
   _commit(gen, apply) {
@@ -529,6 +606,7 @@ class MemoryCache {
    */
   async _upsert(fn, rows, dim, { onConflict = "replace", progress, at, edges = [], meta = {} }) {
     const n = rows.length;
+    if (this._maxResident !== null) await this._checkGrowth(fn, rows, dim);
     const existing = new Map();
     for (const r of await this._db.all("SELECT m.path AS path, m.id AS id FROM memories m JOIN json_each(?) j ON m.path = j.value",
       [JSON.stringify(rows.map((r) => r.path))])) existing.set(r.path, r.id);
@@ -597,6 +675,7 @@ class MemoryCache {
         }
       });
       for (const e of edges) res.setEdge(e.src, e.dst, e.type, e.strength, e.origin);
+      if (this._maxResident !== null) this._text = this._pendingText;
     }, { edges: edges.length > 0, paths: rows.map((r) => r.path) });
     progress({ phase: "write", done: n, total: n }); // after the memory follows the commit: a throw here leaves it consistent
     return { inserted: n - existing.size, replaced: existing.size, edges: edges.length };
@@ -643,6 +722,7 @@ class MemoryCache {
           this._lexical.pathOf.delete(r.id);
         }
         this._lexical.invalidate();
+        this._textStale = true;
         this._resident.removeEdgesOf(ids.map((r) => r.path)); // only these rows' edges; the graph is rebuilt on the next lateral search
       }, { edges: true, paths: ids.map((r) => r.path) });
       return { deleted: ids.length };
@@ -865,7 +945,7 @@ class MemoryCache {
   /** One maintenance pass, one atomic write (see sleep.js and the README). Resolves the report. */
   sleep(options) {
     const fn = "sleep";
-    return this._op(fn, async () => runSleep(this._db, this._resident, fn, options, {
+    return this._op(fn, async () => (await this._sleepBudget(fn)) && runSleep(this._db, this._resident, fn, options, {
       limits: this._limits,
       // the pass changes no embedding or salience signal: only the memories it removed and the edges
       write: (st, { removed, edges }) => this._write(fn, st, () => {
@@ -873,10 +953,62 @@ class MemoryCache {
           this._resident.removeMemory(path);
           this._lexical.pathOf.delete(id);
         }
-        if (removed.length) this._lexical.invalidate();
+        if (removed.length) {
+          this._lexical.invalidate();
+          this._textStale = true;
+        }
         if (edges) this._resident.setEdges(edges);
       }, { edges: edges !== null, paths: removed.map((r) => r.path) }),
     }));
+  }
+
+  /**
+   * Durable Objects: sleep passes on the object's alarm. options: { at (a Date or ms: the first pass),
+   * every (ms between passes, at least 1,000; omitted or null: one pass), and sleep()'s options but `now`
+   * and `onProgress` }. Stores the schedule in the database (replacing any) and sets the alarm to `at`
+   * unless it is set earlier. Call onAlarm() from the object's alarm(). Resolves { at, every }.
+   */
+  scheduleSleep(options) {
+    const fn = "scheduleSleep";
+    return this._op(fn, async () => {
+      const storage = alarmStorage(fn, this);
+      const schedule = checkSchedule(fn, options);
+      await this._write(fn, [scheduleStatement(schedule)], () => {});
+      await armAlarm(storage, schedule.at);
+      return { at: schedule.at, every: schedule.every };
+    });
+  }
+
+  /**
+   * Durable Objects: call from the object's alarm() handler. If the scheduled pass is due, runs
+   * sleep({ now: its scheduled time }) (so a retried alarm writes nothing twice), moves the schedule
+   * on by `every` past the clock (or ends it) and sets the next alarm; if it is not due, sets the
+   * alarm for it again. options: { now (the clock; default Date.now()), onProgress (the pass's) }.
+   * Resolves { ran, at (the pass's time, or null), report (sleep's, or null), next (the next pass, or null) }.
+   */
+  async onAlarm(options = {}) {
+    const fn = "onAlarm";
+    obj(fn, "options", options);
+    known(fn, "options", options, ["now", "onProgress"]);
+    const now = options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
+    const storage = alarmStorage(fn, this);
+    const schedule = await this._op(fn, () => readSchedule(this._db), { state: false });
+    if (schedule === null) return { ran: false, at: null, report: null, next: null };
+    if (schedule.at > now) {
+      await armAlarm(storage, schedule.at);
+      return { ran: false, at: null, report: null, next: schedule.at };
+    }
+    const report = await this.sleep({ ...schedule.sleep, now: schedule.at, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const next = schedule.every === null ? null : nextTime(schedule.at, schedule.every, now);
+    const after = await this._op(fn, async () => {
+      const current = await readSchedule(this._db);
+      if (JSON.stringify(current) !== JSON.stringify(schedule)) return current; // scheduleSleep ran meanwhile: that one stands
+      const moved = next === null ? null : { ...schedule, at: next };
+      await this._write(fn, [scheduleStatement(moved)], () => {});
+      return moved;
+    });
+    if (after !== null) await armAlarm(storage, after.at);
+    return { ran: true, at: schedule.at, report, next: after === null ? null : after.at };
   }
 
   // ------------------------------------------------------------------ import / export
@@ -1000,6 +1132,17 @@ class MemoryCache {
       await this._db.close();
     });
   }
+}
+
+/** Bytes of a well-formed string in UTF-8 (what SQLite's octet_length counts), without encoding it. */
+function utf8Length(s) {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // 2 bytes below U+0800, 3 above, 4 for a surrogate pair (2 units)
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c >= 0xe000) ? 2 : 1;
+  }
+  return n;
 }
 
 function rowToMemory(r) {

@@ -27,7 +27,7 @@ export const STAGES = Object.freeze(["committed", "cap", "threshold", "vetoed", 
 
 const same = (a, b) => Object.is(a ?? null, b ?? null);
 
-function checkOptions(fn, options) {
+export function checkOptions(fn, options) {
   obj(fn, "options", options);
   known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "onProgress"]);
   const confidence = options.confidence === undefined ? {} : obj(fn, "options.confidence", options.confidence);

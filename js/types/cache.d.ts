@@ -27,6 +27,14 @@ export interface D1Like {
   batch(statements: unknown[]): Promise<unknown>;
 }
 
+/** A SQLite-backed Durable Object's storage (ctx.storage), structurally (what the cache uses of it). */
+export interface DurableObjectStorageLike {
+  readonly sql: { exec(query: string, ...bindings: unknown[]): { toArray(): Record<string, unknown>[]; raw(): Iterable<unknown[]> } };
+  transactionSync<T>(fn: () => T): T;
+  getAlarm(): Promise<number | null>;
+  setAlarm(at: number | Date): Promise<void>;
+}
+
 export interface CacheLimits {
   readonly path?: number;
   readonly type?: number;
@@ -69,6 +77,44 @@ export interface OpenOptions {
    * Default: the connection's own (better-sqlite3 opens with 5000).
    */
   readonly busyTimeout?: number;
+  /** A SQLite-backed Durable Object's ctx.storage: the cache on the object's own database (also accepted as `db`). */
+  readonly storage?: DurableObjectStorageLike;
+  /**
+   * Refuse (a RangeError naming this option) a put, import, open or sleep that would take the cache's
+   * estimated peak memory (residentEstimate) past this many bytes. Default: DURABLE_OBJECT_RESIDENT_BYTES
+   * on a Durable Object's storage, null (no budget) elsewhere.
+   */
+  readonly maxResidentBytes?: number | null;
+}
+
+/** What scheduleSleep stores: when, how often, and sleep()'s options but now and onProgress. */
+export interface SleepSchedule extends Omit<SleepOptions, "now" | "onProgress"> {
+  /** The first pass. */
+  readonly at: Time;
+  /** Ms between passes (at least 1000); omitted or null: one pass. */
+  readonly every?: number | null;
+}
+
+export interface AlarmResult {
+  /** Whether a pass ran (false: nothing was due; the alarm is set for the next one, if any). */
+  readonly ran: boolean;
+  /** The pass's time (its scheduled time, which it ran as `now`), or null. */
+  readonly at: number | null;
+  readonly report: SleepReport | null;
+  /** The next scheduled pass, or null. */
+  readonly next: number | null;
+}
+
+export interface ResidentBytes {
+  readonly live: number;
+  readonly vectors: number;
+  readonly dim: number | null;
+  /** Bytes of gist and body (UTF-8). */
+  readonly text: number;
+  /** The estimated peak memory in bytes (a sleep pass). */
+  readonly estimate: number;
+  /** options.maxResidentBytes, or null. */
+  readonly max: number | null;
 }
 
 /** A time: a Date or milliseconds since the epoch. */
@@ -379,6 +425,12 @@ export interface MemoryCache {
   /** exportJsonl()'s text (or put()-style memory lines) in one batch; the stored fields, edges and watermarks as given. */
   importJsonl(text: string, options?: PutOptions): Promise<ImportResult>;
   exportBytes(): Promise<Uint8Array>;
+  /** The counts the memory budget uses, the estimate and the budget. */
+  residentBytes(): Promise<ResidentBytes>;
+  /** Durable Objects: store a sleep schedule and set the object's alarm (a RangeError on a backend without one). */
+  scheduleSleep(options: SleepSchedule): Promise<{ at: number; every: number | null }>;
+  /** Durable Objects: call from the object's alarm(): runs the due pass at its scheduled time, moves the schedule, sets the alarm. */
+  onAlarm(options?: { readonly now?: Time; readonly onProgress?: (p: Progress) => void }): Promise<AlarmResult>;
   close(): Promise<void>;
 }
 
@@ -442,5 +494,11 @@ export declare function betterSqlite3Adapter(db: object): CacheAdapter;
 /** Wrap an open node:sqlite `DatabaseSync` (Node >= 22.5, Deno >= 2.2). */
 export declare function nodeSqliteAdapter(db: object): CacheAdapter;
 export declare function d1Adapter(d1: D1Like): CacheAdapter;
+/** Wrap a SQLite-backed Durable Object's ctx.storage (each batch in transactionSync). */
+export declare function durableObjectAdapter(storage: DurableObjectStorageLike): CacheAdapter;
+/** options.maxResidentBytes on a Durable Object unless given: 96 MiB of the isolate's 128 MB. */
+export declare const DURABLE_OBJECT_RESIDENT_BYTES: number;
+/** The estimated peak memory (bytes) of a cache holding these: live memories, those with an embedding of `dim` elements, text bytes. */
+export declare function residentEstimate(counts: { readonly live: number; readonly vectors: number; readonly dim: number | null; readonly text: number }): number;
 /** Wrap what `{ db }` holds (an adapter passes through). */
 export declare function adapterFor(db: object, sqlite3?: object): CacheAdapter;

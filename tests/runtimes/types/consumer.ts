@@ -280,3 +280,19 @@ const other: MemoryType = "agent_insight" as string;
 weightsFor(typed); halfLifeFor(other);
 const f32Candidate: MmrCandidate = { path: "f", score: 1, vector: new Float32Array([1, 0]) };
 applyMmr([f32Candidate], 1);
+
+// memdomain/cache on a Durable Object (issue 29): the storage option, the budget, the alarm.
+import {
+  durableObjectAdapter, DURABLE_OBJECT_RESIDENT_BYTES, residentEstimate,
+  type DurableObjectStorageLike, type AlarmResult, type ResidentBytes, type SleepSchedule,
+} from "memdomain/cache";
+export async function durableObject(storage: DurableObjectStorageLike): Promise<AlarmResult> {
+  const adapter: CacheAdapter = durableObjectAdapter(storage);
+  const cache: MemoryCache = await openMemoryCache({ storage, maxResidentBytes: DURABLE_OBJECT_RESIDENT_BYTES / 2 });
+  const held: ResidentBytes = await cache.residentBytes();
+  const budget: number = residentEstimate({ live: held.live, vectors: held.vectors, dim: held.dim, text: held.text });
+  const schedule: SleepSchedule = { at: new Date(0), every: 86_400_000, floor: 0.7, evict: true };
+  const set: { at: number; every: number | null } = await cache.scheduleSleep(schedule);
+  void [adapter, budget, set.at, await openMemoryCache({ db: storage, maxResidentBytes: null })];
+  return cache.onAlarm({ now: Date.now() });
+}

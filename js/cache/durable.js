@@ -1,0 +1,62 @@
+// memdomain/cache on a Cloudflare Durable Object: sleep passes on the object's alarm.
+//
+// scheduleSleep stores the schedule ({ at, every, sleep options }) in md_meta with one write
+// batch and sets the alarm; onAlarm (called from the object's alarm() handler) runs
+// sleep({ now: at }) with the SCHEDULED time, not the clock, then moves the schedule on and
+// sets the next alarm. An alarm can run more than once (a handler that threw is retried, with
+// backoff, up to six times): every step is safe to repeat. A retry after the pass committed
+// runs sleep with the same `now`, which writes nothing (sleep.js); a retry after the schedule
+// moved finds it not due and only sets the alarm again. Nothing is lost if the isolate dies
+// anywhere in between: the pass is one transaction, and the schedule is in the database.
+import { checkOptions } from "./sleep.js";
+import { known, num, obj, rangeError, time } from "./validate.js";
+
+const SCHEDULE_KEY = "sleep_schedule";
+/** sleep()'s options a schedule stores (JSON: onProgress cannot be stored, `now` is the scheduled time). */
+const SLEEP_KEYS = ["floor", "perSourceK", "cycleMs", "evict", "confidence", "merge"];
+
+/** The object's storage behind a cache, or a RangeError naming the backend. */
+export function alarmStorage(fn, cache) {
+  const storage = cache._db.storage;
+  if (!storage || typeof storage.setAlarm !== "function" || typeof storage.getAlarm !== "function") {
+    throw rangeError(fn, "this", `is on a ${cache.backend} database, which has no alarm: call sleep({ now }) from your own scheduler ` +
+      "(scheduleSleep needs openMemoryCache({ storage: ctx.storage }) in a Durable Object)");
+  }
+  return storage;
+}
+
+/** Checked scheduleSleep options: { at, every (ms or null), sleep (the stored sleep options) }. */
+export function checkSchedule(fn, options) {
+  obj(fn, "options", options);
+  known(fn, "options", options, ["at", "every", ...SLEEP_KEYS]);
+  const at = time(fn, "options.at", options.at);
+  const every = num(fn, "options.every", options.every, { lo: 1000, hi: 8.64e15, integer: true, nullable: true });
+  const sleep = {};
+  for (const k of SLEEP_KEYS) if (options[k] !== undefined) sleep[k] = options[k];
+  checkOptions(fn, { ...sleep, now: at }); // the same checks (and messages) as sleep()'s, now, not when the alarm fires
+  return { at, every, sleep };
+}
+
+/** The stored schedule, or null. */
+export async function readSchedule(db) {
+  const [r] = await db.all("SELECT value FROM md_meta WHERE key = ?", [SCHEDULE_KEY]);
+  return r ? JSON.parse(r.value) : null;
+}
+
+/** The statement that stores `schedule` (null: removes it). */
+export function scheduleStatement(schedule) {
+  return schedule === null ? { sql: "DELETE FROM md_meta WHERE key = ?", params: [SCHEDULE_KEY] }
+    : { sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES (?, ?)", params: [SCHEDULE_KEY, JSON.stringify(schedule)] };
+}
+
+/** Set the object's alarm to `at` unless it is already set at or before it (another use of the alarm comes first). */
+export async function armAlarm(storage, at) {
+  const current = await storage.getAlarm();
+  if (current === null || current === undefined || current > at) await storage.setAlarm(at);
+}
+
+/** The first time after `now` on the schedule's grid (at + k * every, k >= 1). */
+export function nextTime(at, every, now) {
+  const k = Math.max(1, Math.floor((now - at) / every) + 1);
+  return at + k * every;
+}

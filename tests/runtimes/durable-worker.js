@@ -1,0 +1,78 @@
+// A Worker with a SQLite-backed Durable Object class (run under miniflare by
+// tests/runtimes/durable.test.mjs): the cache scenario on the object's own SQLite
+// (ctx.storage), a reopen on the same storage, a rollback inside transactionSync, and
+// tests/js/cache-faults-lib.js's fault injection, one object per part
+// (/faults?what=put|delete|link|reinforce|sleep|progress|two) so the parts run at the same time.
+import wasm from "./memdomain.wasm";
+import { initSync } from "../../js/index.js";
+import { durableObjectAdapter, openMemoryCache } from "../../js/cache/index.js";
+import { adapterFaults, progressFaults, twoOpeners } from "../js/cache-faults-lib.js";
+import { NOW, scenario, searches } from "./cache-scenario.js";
+
+initSync(wasm);
+
+const TABLES = ["memories_vocab", "memories_fts", "edges", "memories", "md_log", "md_meta"];
+
+/** The harness's backend on one object's storage: emptied for each case; every adapter is the storage itself. */
+const doBackend = (storage) => ({
+  name: "durable-object",
+  async create() {
+    storage.transactionSync(() => { for (const t of TABLES) storage.sql.exec(`DROP TABLE IF EXISTS ${t}`); });
+    return { adapter: () => durableObjectAdapter(storage), dispose: async () => {} };
+  },
+});
+
+export class CacheObject {
+  constructor(ctx) {
+    this.ctx = ctx;
+  }
+
+  async fetch(request) {
+    const url = new URL(request.url), { pathname } = url, storage = this.ctx.storage;
+    try {
+      if (pathname === "/faults") {
+        const what = url.searchParams.get("what"), backend = doBackend(storage);
+        const r = what === "progress" ? await progressFaults(openMemoryCache, backend)
+          : what === "two" ? await twoOpeners(openMemoryCache, backend, 12)
+            : await adapterFaults(openMemoryCache, backend, [what]);
+        return Response.json(r);
+      }
+      const cache = await openMemoryCache(url.searchParams.get("via") === "db" ? { db: storage } : { storage });
+      try {
+        if (pathname === "/scenario") {
+          return Response.json({ backend: cache.backend, summary: await scenario(cache), jsonl: await cache.exportJsonl() });
+        }
+        if (pathname === "/searches") return Response.json({ count: await cache.count(), searches: await searches(cache), jsonl: await cache.exportJsonl() });
+        if (pathname === "/rollback") {
+          const snap = async () => JSON.stringify([await cache.exportJsonl(), await cache.edges()]);
+          const before = await snap();
+          // the 10th memory UPDATE of the sleep's transaction aborts (its counter rolls back with it)
+          storage.transactionSync(() => {
+            storage.sql.exec("CREATE TABLE fail_count (n)");
+            storage.sql.exec(`CREATE TRIGGER fail_mid BEFORE UPDATE ON memories BEGIN INSERT INTO fail_count VALUES (1);
+              SELECT RAISE(ABORT, 'injected in the batch') WHERE (SELECT count(*) FROM fail_count) >= 10; END`);
+          });
+          const err = await cache.sleep({ now: NOW + 40 * 86_400_000, floor: 0.6 }).then(() => null, (e) => String(e?.message ?? e));
+          storage.transactionSync(() => {
+            storage.sql.exec("DROP TRIGGER fail_mid");
+            storage.sql.exec("DROP TABLE fail_count");
+          });
+          return Response.json({ err, unchanged: (await snap()) === before });
+        }
+        return new Response("not found", { status: 404 });
+      } finally {
+        await cache.close();
+      }
+    } catch (e) {
+      return Response.json({ error: String(e?.stack ?? e) }, { status: 500 });
+    }
+  }
+}
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const name = url.searchParams.get("object") ?? (url.pathname === "/faults" ? `faults-${url.searchParams.get("what")}` : "main");
+    return env.CACHE.get(env.CACHE.idFromName(name)).fetch(request);
+  },
+};
