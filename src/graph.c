@@ -76,7 +76,7 @@ bool md_graph_find(const md_graph *g, md_str key, size_t *index) {
 /* Sort the nodes (JavaScript order, stable), drop repeats (adjacent once
  * sorted; the first input naming a node stays its `first`), and copy the
  * distinct keys' bytes into the handle. */
-static md_status build_nodes(md_graph *g, const md_str *nodes, size_t n_in) {
+MDI_SMALL static md_status build_nodes(md_graph *g, const md_str *nodes, size_t n_in) {
     size_t total = 0;
     for (size_t j = 0; j < n_in; j++) {
         if (MDI_BAD_IN(nodes[j].ptr, nodes[j].len)) return MD_ERR_NULL;
@@ -237,7 +237,7 @@ static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *d
     return st;
 }
 
-md_status md_graph_new_indexed(const md_str *nodes, size_t n_nodes, const uint32_t *src,
+MDI_SMALL md_status md_graph_new_indexed(const md_str *nodes, size_t n_nodes, const uint32_t *src,
                                const uint32_t *dst, const double *strength, size_t n_edges,
                                md_graph **out) {
     if (!out) return MD_ERR_NULL;
@@ -256,7 +256,7 @@ md_status md_graph_new_indexed(const md_str *nodes, size_t n_nodes, const uint32
     return MD_OK;
 }
 
-md_status md_graph_new(const md_str *nodes, size_t n_nodes, const md_graph_edge *edges,
+MDI_SMALL md_status md_graph_new(const md_str *nodes, size_t n_nodes, const md_graph_edge *edges,
                        size_t n_edges, md_graph **out) {
     if (!out) return MD_ERR_NULL;
     *out = NULL;
@@ -626,7 +626,7 @@ static void in_adj_free(in_adj *a) {
     free(a->off); free(a->src); free(a->w);
 }
 
-static md_status in_adj_build(const md_graph *g, in_adj *a) {
+MDI_SMALL static md_status in_adj_build(const md_graph *g, in_adj *a) {
     size_t n = g->n, m = g->m;
     a->off = mdi_calloc_array(n + 1, sizeof(uint32_t));
     a->src = mdi_alloc_array(m, sizeof(uint32_t));
@@ -677,7 +677,7 @@ static bool lp_sweep(const md_graph *g, const in_adj *in, uint32_t *label, lp_wo
     return changed;
 }
 
-md_status md_graph_label_propagation(const md_graph *g, double min_community_size, double max_sweeps,
+MDI_SMALL md_status md_graph_label_propagation(const md_graph *g, double min_community_size, double max_sweeps,
                                      size_t *community) {
     if (!g) return MD_ERR_NULL;
     size_t n = g->n;
@@ -736,7 +736,7 @@ md_status md_graph_label_propagation(const md_graph *g, double min_community_siz
     return st;
 }
 
-md_status md_graph_bridge_counts(const md_graph *g, const size_t *community, size_t *counts) {
+MDI_SMALL md_status md_graph_bridge_counts(const md_graph *g, const size_t *community, size_t *counts) {
     if (!g) return MD_ERR_NULL;
     size_t n = g->n;
     if (MDI_BAD_IN(community, n) || MDI_BAD_IN(counts, n)) return MD_ERR_NULL;

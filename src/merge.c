@@ -7,7 +7,7 @@
 
 const char *const md_merge_stage_names[6] = {"cap", "threshold", "vetoed", "self", "role-guard", "committed"};
 
-md_status md_join_merge_text(const md_merge_text *text, md_text *out) {
+MDI_SMALL md_status md_join_merge_text(const md_merge_text *text, md_text *out) {
     if (!out) return MD_ERR_NULL;
     out->ptr = NULL;
     out->len = 0;
@@ -333,7 +333,7 @@ static bool numeric_differs(const num_arena *a, const profile *x, const profile 
     return false;
 }
 
-md_status mdi_merge_tokens(md_str s, md_text *out) {
+MDI_SMALL md_status mdi_merge_tokens(md_str s, md_text *out) {
     if (!out) return MD_ERR_NULL;
     out->ptr = NULL;
     out->len = 0;
@@ -449,7 +449,7 @@ static bool text_bad(const md_merge_text *t) {
     return MDI_BAD_IN(t->gist.ptr, t->gist.len) || MDI_BAD_IN(t->body.ptr, t->body.len);
 }
 
-md_status md_merge_veto_reasons(const md_merge_text *a, const md_merge_text *b, unsigned *reasons) {
+MDI_SMALL md_status md_merge_veto_reasons(const md_merge_text *a, const md_merge_text *b, unsigned *reasons) {
     if (!reasons) return MD_ERR_NULL;
     *reasons = 0;
     if (!a || !b || text_bad(a) || text_bad(b)) return MD_ERR_NULL;
@@ -466,7 +466,7 @@ md_status md_merge_veto_reasons(const md_merge_text *a, const md_merge_text *b, 
 
 /* ---------------------------------------------------------------- outcomes */
 
-md_status md_merge_outcomes_indexed(const md_str *texts, size_t n_texts, const uint32_t *keep_path,
+MDI_SMALL md_status md_merge_outcomes_indexed(const md_str *texts, size_t n_texts, const uint32_t *keep_path,
                                     const uint32_t *drop_path, size_t n_paths, const uint32_t *keep_text,
                                     const uint32_t *drop_text, const double *similarity, size_t n,
                                     double max_pairs, double threshold, uint8_t *stages) {
@@ -517,7 +517,7 @@ md_status md_merge_outcomes_indexed(const md_str *texts, size_t n_texts, const u
     return st;
 }
 
-md_status md_merge_outcomes(const md_merge_pair *pairs, size_t n, double max_pairs, double threshold,
+MDI_SMALL md_status md_merge_outcomes(const md_merge_pair *pairs, size_t n, double max_pairs, double threshold,
                             uint8_t *stages) {
     if (MDI_BAD_IN(pairs, n) || MDI_BAD_IN(stages, n)) return MD_ERR_NULL;
     if (n > SIZE_MAX / 4) return MD_ERR_RANGE;
@@ -564,7 +564,7 @@ md_status md_merge_outcomes(const md_merge_pair *pairs, size_t n, double max_pai
     return st;
 }
 
-md_status md_merge_candidates(const md_merge_pair *pairs, size_t n, double max_pairs, double threshold,
+MDI_SMALL md_status md_merge_candidates(const md_merge_pair *pairs, size_t n, double max_pairs, double threshold,
                               size_t *committed, size_t *n_committed) {
     if (!n_committed) return MD_ERR_NULL;
     *n_committed = 0;
@@ -599,7 +599,7 @@ static size_t uf_find(size_t *parent, size_t x) {
     return x;
 }
 
-md_status md_connected_components(const md_str *ends, size_t n_edges, md_components *out) {
+MDI_SMALL md_status md_connected_components(const md_str *ends, size_t n_edges, md_components *out) {
     if (!out) return MD_ERR_NULL;
     memset(out, 0, sizeof *out);
     if (MDI_BAD_IN(ends, n_edges)) return MD_ERR_NULL;
@@ -667,7 +667,7 @@ md_status md_connected_components(const md_str *ends, size_t n_edges, md_compone
     return st;
 }
 
-md_status md_exclude_self_supersede(md_str canonical, const md_str *members, size_t n, uint8_t *keep) {
+MDI_SMALL md_status md_exclude_self_supersede(md_str canonical, const md_str *members, size_t n, uint8_t *keep) {
     if (MDI_BAD_IN(canonical.ptr, canonical.len) || MDI_BAD_IN(members, n) || MDI_BAD_IN(keep, n))
         return MD_ERR_NULL;
     for (size_t i = 0; i < n; i++) keep[i] = !mdi_key_equal(members[i], canonical);

@@ -67,7 +67,7 @@ md_memory_type md_memory_type_of(md_str name) {
     return MD_MEMORY_OTHER;
 }
 
-md_status md_memory_types_of(const md_str *names, size_t n, uint8_t *types) {
+MDI_SMALL md_status md_memory_types_of(const md_str *names, size_t n, uint8_t *types) {
     if (MDI_BAD_IN(names, n) || MDI_BAD_IN(types, n)) return MD_ERR_NULL;
     for (size_t i = 0; i < n; i++) types[i] = (uint8_t)md_memory_type_of(names[i]);
     return MD_OK;
@@ -165,7 +165,7 @@ md_triage_action md_band_for(double score) { return band(score, &md_default_rete
 
 static inline bool finite_nonneg(double v) { return v >= 0 && v <= DBL_MAX; }
 
-md_status md_retention_policy_check(const md_retention_policy *policy) {
+MDI_SMALL md_status md_retention_policy_check(const md_retention_policy *policy) {
     if (!policy || MDI_BAD_IN(policy->classes, policy->n_classes)) return MD_ERR_NULL;
     for (size_t c = 0; c < policy->n_classes; c++) {
         const md_retention_class *cls = &policy->classes[c];
