@@ -1,16 +1,37 @@
 // memdomain/cache: what search keeps resident, and THE seam to the core's resident
 // structures. Everything that touches `residentRows` or `Graph` is in this file.
 //
-// Today the core has no append/overwrite/remove for resident rows (issue 16 adds
-// them), so a put or delete updates the JavaScript side at once and marks the wasm
-// side stale; the next search rebuilds it (one copy of n x d floats). When the
-// core gains row updates, `setVector`/`removeVector` can patch the rows in place
-// and `rows()` stops rebuilding; nothing outside this file changes.
-import { Graph, applyMmr, float32View, residentRows } from "../index.js";
+// The resident rows follow put and delete without a rebuild: a build holds every live
+// vector in path order, and after it a put or delete only marks the build's row of that
+// path dead and keeps the path's new vector among the fresh rows (a few, in path order,
+// scored per search). The top-k over both is exact: the build's first k live rows are
+// among its first k + dead rows, each part is ordered (sim desc, path asc) on its own,
+// and merging them keeps that order. Once the dead and fresh rows pass pendingLimit(n),
+// the next search builds the rows again (amortized over that many writes). The core's
+// handle has no JavaScript append/remove (md_rows_append and friends stay in C), and
+// appended rows would not be in path order anyway.
+import { Graph, applyMmr, float32View, residentRows, topCosineRows } from "../index.js";
 import { byPath } from "./validate.js";
 
 /** An edge's identity in the edges table: its primary key (src, dst, type). */
 const edgeKey = (src, dst, type) => `${src}\u0000${dst}\u0000${type}`;
+
+/**
+ * How many dead and fresh rows (written since the rows were built) a search tolerates
+ * before the rows are built again, for n live vectors: 4 sqrt(n), at least 256 (1,265 at
+ * 100k). A build costs about n rows; each dead row one more row asked of the build, each
+ * fresh row one row scored per search.
+ */
+export const pendingLimit = (n) => Math.max(256, Math.ceil(4 * Math.sqrt(n)));
+
+/** Whether two Float32Arrays hold the same bits (a rewrite with an unchanged vector keeps its row). */
+function sameBits(a, b) {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  const x = new Uint32Array(a.buffer, a.byteOffset, a.length), y = new Uint32Array(b.buffer, b.byteOffset, b.length);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
 
 export class Resident {
   constructor(dim) {
@@ -19,7 +40,13 @@ export class Resident {
     this.vecs = new Map();
     /** path -> [accessCount, outcomeScore (null = none), reinforcementCount], every live memory */
     this.meta = new Map();
-    this._rows = null; // { handle, paths, index (path -> row) }
+    // the last build: { handle, paths (row i is paths[i], path order), index (path -> row, live
+    // rows only: a deleted or rewritten path's row is dead) }
+    this._rows = null;
+    /** live paths whose vector is not a live row of the build (put since), and their rows: { paths, matrix } */
+    this._fresh = new Set();
+    this._freshRows = null;
+    this.pendingLimit = pendingLimit;
     this._graphs = { all: null, links: null }; // Graph handles: every edge, and the edges link() made
     /** the edges table as committed: key (src, dst, type) -> { src, dst, strength, origin } */
     this._edges = new Map();
@@ -38,6 +65,7 @@ export class Resident {
   async load(db) {
     const rows = await db.all(
       "SELECT path, embedding, access_count, outcome_score, reinforcement_count FROM memories WHERE superseded_by IS NULL");
+    this.rowsStale = true;
     this.vecs.clear();
     this.meta.clear();
     for (const r of rows) this.setMemory(r.path, r.embedding ? float32View(r.embedding) : undefined,
@@ -97,9 +125,8 @@ export class Resident {
   setMemory(path, vec, accessCount, outcomeScore, reinforcementCount) {
     if (!this.meta.has(path)) this.staleGraphs();
     this.meta.set(path, [accessCount, outcomeScore ?? null, reinforcementCount]);
-    if (vec && vec.length === this.dim) this.vecs.set(path, vec);
-    else this.vecs.delete(path);
-    this.rowsStale = true;
+    if (vec && vec.length === this.dim) this._setVector(path, vec);
+    else this._dropVector(path);
   }
 
   setSignals(path, accessCount, outcomeScore, reinforcementCount) {
@@ -108,16 +135,42 @@ export class Resident {
 
   removeMemory(path) {
     if (this.meta.delete(path)) this.staleGraphs();
-    if (this.vecs.delete(path)) this.rowsStale = true;
+    this._dropVector(path);
   }
 
-  /** The resident rows (rebuilt if stale): row i is paths[i], in JavaScript string order. */
+  /** A path's vector is now `vec`: its build row (if any) dies and it joins the fresh rows, unless its bits are unchanged. */
+  _setVector(path, vec) {
+    const old = this.vecs.get(path);
+    this.vecs.set(path, vec);
+    if (this.rowsStale || (old && sameBits(old, vec))) return;
+    this._rows.index.delete(path);
+    this._fresh.add(path);
+    this._freshRows = null;
+    this._pending();
+  }
+
+  /** A path has no vector now (deleted, superseded, or put without one). */
+  _dropVector(path) {
+    if (!this.vecs.delete(path) || this.rowsStale) return;
+    if (this._rows.index.delete(path)) this._pending();
+    else if (this._fresh.delete(path)) this._freshRows = null;
+  }
+
+  /** Past pendingLimit dead and fresh rows, the next search builds the rows again. */
+  _pending() {
+    const rows = this._rows;
+    if (rows.paths.length - rows.index.size + this._fresh.size > this.pendingLimit(this.vecs.size)) this.rowsStale = true;
+  }
+
+  /** The rows of the last build, built again first if stale (row i is paths[i], in JavaScript string order). */
   rows() {
-    if (this.rowsStale || !this._rows) {
+    const d = this.dim ?? 1;
+    if (this.rowsStale || !this._rows || this._rows.handle.d !== d) {
       this._rows?.handle.free();
       this._rows = null;
+      this._fresh.clear();
+      this._freshRows = null;
       const paths = [...this.vecs.keys()].sort(byPath);
-      const d = this.dim ?? 1;
       const matrix = new Float32Array(paths.length * d);
       for (let i = 0; i < paths.length; i++) matrix.set(this.vecs.get(paths[i]), i * d);
       this._rows = { handle: residentRows(matrix, d), paths, index: new Map(paths.map((p, i) => [p, i])) };
@@ -126,12 +179,52 @@ export class Resident {
     return this._rows;
   }
 
-  /** The exact top-`depth` cosine over the resident rows: paths best first (sim desc, path asc). */
+  /** The fresh rows in path order: { paths, matrix } (copied when they changed since the last search). */
+  freshRows() {
+    if (!this._freshRows) {
+      const paths = [...this._fresh].sort(byPath), d = this.dim ?? 1;
+      const matrix = new Float32Array(paths.length * d);
+      for (let i = 0; i < paths.length; i++) matrix.set(this.vecs.get(paths[i]), i * d);
+      this._freshRows = { paths, matrix };
+    }
+    return this._freshRows;
+  }
+
+  /**
+   * The exact top-`depth` cosine over the live vectors: paths best first (sim desc, path asc),
+   * the same paths and sim bits as one build over every live vector.
+   */
   topVector(query, depth) {
-    const { handle, paths } = this.rows();
-    if (paths.length === 0) return { paths: [], sims: new Float64Array(0) };
-    const { indices, sims } = handle.topCosineRows(query, depth);
-    return { paths: Array.from(indices, (i) => paths[i]), sims };
+    const { handle, paths, index } = this.rows();
+    const fresh = this.freshRows();
+    const outPaths = [], outSims = [];
+    // the build's first `depth` live rows, in its order (sim desc, row = path asc): among its first depth + dead
+    let a = null, ai = 0;
+    if (index.size > 0) a = handle.topCosineRows(query, Math.min(paths.length, depth + paths.length - index.size));
+    const live = () => {
+      while (ai < a.indices.length && index.get(paths[a.indices[ai]]) !== a.indices[ai]) ai++;
+      return ai < a.indices.length;
+    };
+    // the fresh rows' first `depth` (sim desc, row = path asc)
+    const b = fresh.paths.length ? topCosineRows(query, fresh.matrix, depth) : null;
+    let bi = 0;
+    while (outPaths.length < depth) {
+      const hasA = a !== null && live(), hasB = b !== null && bi < b.indices.length;
+      if (!hasA && !hasB) break;
+      let fromA = hasA;
+      if (hasA && hasB) {
+        const sa = a.sims[ai], sb = b.sims[bi];
+        fromA = sa > sb || (sa === sb && byPath(paths[a.indices[ai]], fresh.paths[b.indices[bi]]) < 0);
+      }
+      if (fromA) {
+        outPaths.push(paths[a.indices[ai]]);
+        outSims.push(a.sims[ai++]);
+      } else {
+        outPaths.push(fresh.paths[b.indices[bi]]);
+        outSims.push(b.sims[bi++]);
+      }
+    }
+    return { paths: outPaths, sims: Float64Array.from(outSims) };
   }
 
   /**
@@ -175,6 +268,8 @@ export class Resident {
 
   free() {
     this._rows?.handle.free();
+    this._fresh.clear();
+    this._freshRows = null;
     this._graphs.all?.free();
     this._graphs.links?.free();
     this._rows = null;
