@@ -10,7 +10,7 @@
 // the next search builds the rows again (amortized over that many writes). The core's
 // handle has no JavaScript append/remove (md_rows_append and friends stay in C), and
 // appended rows would not be in path order anyway.
-import { Graph, applyMmr, float32View, residentRows, topCosineRows } from "../index.js";
+import { Graph, PAGERANK_TOLERANCE, applyMmr, float32View, residentRows, topCosineRows } from "../index.js";
 import { byPath } from "./validate.js";
 
 /** An edge's identity in the edges table: its primary key (src, dst, type). */
@@ -23,6 +23,20 @@ const edgeKey = (src, dst, type) => `${src}\u0000${dst}\u0000${type}`;
  * fresh row one row scored per search.
  */
 export const pendingLimit = (n) => Math.max(256, Math.ceil(4 * Math.sqrt(n)));
+
+/**
+ * The nodes of a resident Graph: the live paths, then edgeless placeholders up to a power of two
+ * (a placeholder starts with a lone surrogate, which no path holds). PageRank stops when a step
+ * moves less than tolerance x nodes (src/graph.c); over 2^j nodes, tolerance x live / 2^j is
+ * exact, so the Graph stops where a fresh one over the live paths alone would (graph()).
+ */
+export function graphNodes(paths) {
+  let n = 1;
+  while (n < paths.length) n *= 2;
+  const out = [...paths];
+  for (let i = out.length; i < n; i++) out.push(`\udc00${i}`);
+  return out;
+}
 
 /** Whether two Float32Arrays hold the same bits (a rewrite with an unchanged vector keeps its row). */
 function sameBits(a, b) {
@@ -54,11 +68,45 @@ export class Resident {
     this._adj = new Map();
     this.rowsStale = true;
     this._graphStale = { all: true, links: true };
+    // per Graph since its build: path -> true (live now, not a node of it) | false (a node, not live now)
+    this._graphDelta = { all: new Map(), links: new Map() };
   }
 
-  /** The memories or the edges changed: every resident graph is rebuilt when next asked for. */
+  /** Every edge may have changed: every resident graph is rebuilt when next asked for. */
   staleGraphs() {
-    this._graphStale = { all: true, links: true };
+    this._staleGraph("all");
+    this._staleGraph("links");
+  }
+
+  /** An edge of this origin was added, replaced or removed: the graphs holding it are rebuilt when next asked for. */
+  _edgeChanged(origin) {
+    this._staleGraph("all");
+    if (origin === "link") this._staleGraph("links");
+  }
+
+  _staleGraph(kind) {
+    this._graphStale[kind] = true;
+    this._graphDelta[kind].clear();
+  }
+
+  /** A memory became live (added) or stopped being live: each built Graph notes it (graph() decides whether it still serves). */
+  _nodeChanged(path, added) {
+    for (const kind of ["all", "links"]) {
+      if (this._graphStale[kind] || !this._graphs[kind]) continue;
+      const delta = this._graphDelta[kind];
+      if (delta.has(path)) delta.delete(path); // back to what the build holds
+      else delta.set(path, added);
+      if (delta.size > pendingLimit(this.meta.size)) this._graphStale[kind] = true;
+    }
+  }
+
+  /** Whether a path has an edge in the edges table (only link()'s with `links`). */
+  _hasEdges(path, links) {
+    const keys = this._adj.get(path);
+    if (!keys) return false;
+    if (!links) return keys.size > 0;
+    for (const k of keys) if (this._edges.get(k)?.origin === "link") return true;
+    return false;
   }
 
   /** Load every live memory's embedding and salience signals, and the edges (one read each). */
@@ -89,13 +137,14 @@ export class Resident {
   /** INSERT OR REPLACE of one edge, as the edges table does it. */
   setEdge(src, dst, type, strength, origin) {
     const k = edgeKey(src, dst, type);
+    this._edgeChanged(this._edges.get(k)?.origin);
     this._edges.set(k, { src, dst, strength, origin });
     for (const p of [src, dst]) {
       let keys = this._adj.get(p);
       if (!keys) this._adj.set(p, (keys = new Set()));
       keys.add(k);
     }
-    this.staleGraphs();
+    this._edgeChanged(origin);
   }
 
   /** DELETE FROM edges WHERE src IN paths OR dst IN paths: only these paths' own edges are visited. */
@@ -109,7 +158,7 @@ export class Resident {
         this._edges.delete(k);
         const other = e.src === p ? e.dst : e.src;
         this._adj.get(other)?.delete(k);
-        this.staleGraphs();
+        this._edgeChanged(e.origin);
       }
       this._adj.delete(p);
     }
@@ -123,7 +172,7 @@ export class Resident {
   }
 
   setMemory(path, vec, accessCount, outcomeScore, reinforcementCount) {
-    if (!this.meta.has(path)) this.staleGraphs();
+    if (!this.meta.has(path)) this._nodeChanged(path, true);
     this.meta.set(path, [accessCount, outcomeScore ?? null, reinforcementCount]);
     if (vec && vec.length === this.dim) this._setVector(path, vec);
     else this._dropVector(path);
@@ -134,7 +183,7 @@ export class Resident {
   }
 
   removeMemory(path) {
-    if (this.meta.delete(path)) this.staleGraphs();
+    if (this.meta.delete(path)) this._nodeChanged(path, false);
     this._dropVector(path);
   }
 
@@ -253,17 +302,34 @@ export class Resident {
   }
 
   /**
-   * The resident Graph over every live memory and the stored edges (rebuilt if stale); with
-   * `links`, only the edges link() made (sleep's similarity edges repeat the vector arm).
+   * The resident Graph over every live memory and the stored edges, and the PageRank tolerance to
+   * run it with: { graph, tolerance }. With `links`, only the edges link() made (sleep's similarity
+   * edges repeat the vector arm).
+   *
+   * Memories that became live or stopped being live since the build, none with an edge in the
+   * table, keep the build: such a node has no edge in the build nor in a fresh one, so unless it
+   * is a seed (`seeds`, { path }) its PageRank is exactly 0 at every step and adds exactly 0 to
+   * every sum (src/graph.c), like the placeholders of graphNodes. What the node count changes is
+   * the stopping threshold (tolerance x nodes): `tolerance` x the build's 2^j nodes is the fresh
+   * graph's threshold bit for bit. An edge on such a memory, or a new memory among the seeds,
+   * builds again.
    */
-  graph(links = false) {
+  graph(links = false, seeds = []) {
     const kind = links ? "links" : "all";
+    const delta = this._graphDelta[kind];
+    if (this._graphs[kind] && !this._graphStale[kind] && delta.size) {
+      let keep = seeds.every((x) => delta.get(x.path) !== true);
+      for (const p of delta.keys()) if (keep && this._hasEdges(p, links)) keep = false;
+      if (!keep) this._graphStale[kind] = true;
+    }
     if (this._graphStale[kind] || !this._graphs[kind]) {
       this._graphs[kind]?.free();
-      this._graphs[kind] = new Graph([...this.meta.keys()], this.edges(links));
+      this._graphs[kind] = new Graph(graphNodes([...this.meta.keys()]), this.edges(links));
       this._graphStale[kind] = false;
+      delta.clear();
     }
-    return this._graphs[kind];
+    const graph = this._graphs[kind];
+    return { graph, tolerance: (PAGERANK_TOLERANCE * this.meta.size) / graph.nodes.length };
   }
 
   free() {

@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
 import { LOG_GENERATIONS, LOG_MAX_PATHS, openMemoryCache, betterSqlite3Adapter, sqliteWasmAdapter } from "../../js/cache/index.js";
 import { loadSqliteWasm } from "../../js/cache/adapters.js";
+import { graphNodes } from "../../js/cache/resident.js";
 import { wasmBytes } from "./build.js";
 import { rng } from "./rng.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
@@ -601,7 +602,7 @@ describe("the resident rows follow put and delete without a rebuild", () => {
   });
 
   test.each([["never built again", null, 0], ["built again every few writes", 5, 0], ["700 more rows: the pruned top-k", null, 700]])(
-    "random puts, rewrites and deletes, two caches on one file: each search equals a fresh cache's (%s)", async (_, limit, more) => {
+    "random puts, rewrites, deletes and links, two caches on one file: each search equals a fresh cache's (%s)", async (_, limit, more) => {
       const path = file();
       const r = rng((limit ?? 77) + more);
       const pick = (a) => a[Math.floor(r() * a.length)];
@@ -628,9 +629,6 @@ describe("the resident rows follow put and delete without a rebuild", () => {
             await c.put(ps.map((p) => (stored.has(p) && r() < 0.3 ? { ...mem(p), embedding: stored.get(p).embedding } : mem(p))));
           } else if (x < 0.75) {
             await c.delete([...new Set(Array.from({ length: 1 + Math.floor(r() * 2) }, () => pick(NAMES)))]);
-          } else if (x < 0.85 && stored.size > 1) { // superseded: no longer live
-            const [p, q] = [pick([...stored.keys()]), pick([...stored.keys()])];
-            if (p !== q) await c.put([{ ...mem(p), supersededBy: q }]);
           } else {
             await c.link([{ src: pick([...stored.keys()]), dst: pick([...stored.keys()]), strength: 0.5 }]).catch(() => {});
           }
@@ -651,4 +649,114 @@ describe("the resident rows follow put and delete without a rebuild", () => {
         await b.close();
       }
     });
+});
+
+describe("the lateral arm's Graph outlives memories added or removed without edges", () => {
+  test("PageRank over graphNodes (2^j nodes) with extra edgeless nodes, at tolerance x live / 2^j, equals the fresh graph's bit for bit", () => {
+    const r = rng(27);
+    let compared = 0, differs = 0;
+    for (let trial = 0; trial < 150; trial++) {
+      const n = 20 + Math.floor(r() * 150);
+      const nodes = Array.from({ length: n }, (_, i) => `n${String(i).padStart(4, "0")}`);
+      const edges = Array.from({ length: Math.floor(r() * 4 * n) }, () => ({ src: nodes[Math.floor(r() * n)], dst: nodes[Math.floor(r() * n)],
+        strength: Math.round(r() * 8) / 8 }));
+      // edgeless nodes only the kept graph has (removed since), and only the fresh one has (added since), between the others in path order
+      const onlyKept = Array.from({ length: Math.floor(r() * 12) }, (_, i) => `n${String(Math.floor(r() * n)).padStart(4, "0")}k${i}`);
+      const onlyFresh = Array.from({ length: Math.floor(r() * 12) }, (_, i) => `n${String(Math.floor(r() * n)).padStart(4, "0")}f${i}`);
+      const keptNodes = graphNodes([...nodes, ...onlyKept]);
+      expect(Math.log2(keptNodes.length) % 1).toBe(0);
+      const kept = new md.Graph(keptNodes, edges), fresh = new md.Graph([...onlyFresh, ...nodes], edges);
+      expect(kept.nodes.length).toBe(keptNodes.length);
+      const at = (g) => new Map(g.nodes.map((p, i) => [p, i]));
+      const ak = at(kept), af = at(fresh);
+      const seeds = new Map(Array.from({ length: 1 + Math.floor(r() * 5) }, () => [nodes[Math.floor(r() * n)], 0.1 + r()]));
+      const tolerance = (md.PAGERANK_TOLERANCE * fresh.nodes.length) / kept.nodes.length;
+      expect(tolerance * kept.nodes.length).toBe(md.PAGERANK_TOLERANCE * fresh.nodes.length);
+      for (const maxIterations of [3, 100]) {
+        const want = fresh.pagerankScores({ seeds, maxIterations });
+        const got = kept.pagerankScores({ seeds, maxIterations, tolerance });
+        const plain = kept.pagerankScores({ seeds, maxIterations });
+        for (const p of nodes) expect(Object.is(got[ak.get(p)], want[af.get(p)])).toBe(true);
+        for (const p of keptNodes) if (!nodes.includes(p)) expect(got[ak.get(p)]).toBe(0);
+        for (const p of onlyFresh) expect(want[af.get(p)]).toBe(0);
+        if (nodes.some((p) => !Object.is(plain[ak.get(p)], want[af.get(p)]))) differs++;
+        compared++;
+      }
+      kept.free();
+      fresh.free();
+    }
+    expect(compared).toBe(300);
+    expect(differs).toBeGreaterThan(0); // the node count moves the stopping threshold: the default tolerance would not do
+  });
+
+  test("new paths and deletions without edges keep both Graphs; a new seed, a revived path with edges or a new edge builds again; every search as a fresh cache", async () => {
+    const path = file();
+    const cache = await openMemoryCache({ path });
+    const qs = queries.slice(0, 4);
+    const arms = async (c) => {
+      const out = [await c.search({ vector: qs[0].vector, limit: 1 })];
+      for (const q of qs) {
+        for (const preset of [undefined, "memhtml"]) {
+          out.push(await c.search({ ...q, preset, limit: 10, weights: { lateral: 2 } }), await c.searchArms({ ...q, preset, weights: { lateral: 2 } }));
+        }
+      }
+      return out.map((x) => JSON.stringify(x));
+    };
+    const same = async () => {
+      const c = await openMemoryCache({ path });
+      try {
+        const want = await arms(c), got = await arms(cache);
+        const i = want.findIndex((w, i) => got[i] !== w);
+        expect(i < 0 ? undefined : { at: i, got: got[i], want: want[i] }).toBeUndefined();
+      } finally { await c.close(); }
+    };
+    const graphs = () => [cache._resident._graphs.all, cache._resident._graphs.links];
+    try {
+      await cache.put(corpus);
+      await cache.sleep({ now: NOW, floor: 0.3 });
+      await cache.link(corpus.slice(0, 40).map((m, i) => ({ src: m.path, dst: corpus[(i * 7 + 3) % N].path, strength: 0.25 + (i % 4) / 8 })));
+      await same();
+      const built = graphs();
+      expect(built.every((g) => g !== null)).toBe(true);
+      // new paths with text and vectors far from the queries (not seeds), some sorting between the others
+      const far = (p, i) => ({ ...corpus[i], path: p, gist: `zyzzyva ${i}`, body: "quux", embedding: Float32Array.from(corpus[i].embedding, (x) => -x) });
+      await cache.put([far("mem/000010a.html", 3), far("aaa.html", 4), far("zzz.html", 5)]);
+      await same();
+      await cache.delete(["aaa.html"]);
+      await cache.put([far("mem/000020a.html", 6)]);
+      await same();
+      expect(graphs()).toEqual(built);
+      expect(cache._resident._graphDelta.all.size).toBe(3);
+      // a path put back to where it was: no longer a change
+      await cache.delete(["zzz.html"]);
+      await cache.put([far("zzz.html", 5)]);
+      await same();
+      expect(graphs()).toEqual(built);
+      // a live memory with no link() edge (only sleep's) deleted: the link graph is kept, the other built again
+      const lone = corpus.find((m) => cache._resident.meta.has(m.path) && !cache._resident._hasEdges(m.path, true));
+      await cache.delete([lone.path]);
+      await same();
+      expect(cache._resident._graphs.links).toBe(built[1]);
+      expect(cache._resident._graphs.all).not.toBe(built[0]);
+      expect(cache._resident._graphDelta.links.get(lone.path)).toBe(false);
+      built[0] = cache._resident._graphs.all;
+      // a new path among the seeds (its text and vector are a query's): built again
+      await cache.put([{ ...corpus[9], path: "mem/seed.html", gist: qs[0].text, embedding: qs[0].vector }]);
+      await same();
+      expect(cache._resident._graphs.all).not.toBe(built[0]);
+      expect(cache._resident._graphs.links).not.toBe(built[1]);
+      // a memory sleep superseded, whose edges stay in the table, put back (live again): built again
+      const rebuilt = graphs();
+      const merged = corpus.find((m) => !cache._resident.meta.has(m.path) && cache._resident._hasEdges(m.path, false));
+      expect(merged).toBeDefined();
+      await cache.put([merged]);
+      await same();
+      expect(cache._resident._graphs.all).not.toBe(rebuilt[0]);
+      // a new edge: built again
+      const again = graphs();
+      await cache.link([{ src: "zzz.html", dst: corpus[1].path, strength: 0.5 }]);
+      await same();
+      expect(graphs().every((g, i) => g !== again[i])).toBe(true);
+    } finally { await cache.close(); }
+  });
 });
