@@ -114,6 +114,7 @@ export class Resident {
     const rows = await db.all(
       "SELECT path, embedding, access_count, outcome_score, reinforcement_count FROM memories WHERE superseded_by IS NULL");
     this.rowsStale = true;
+    this.staleGraphs();
     this.vecs.clear();
     this.meta.clear();
     for (const r of rows) this.setMemory(r.path, r.embedding ? float32View(r.embedding) : undefined,
