@@ -11,6 +11,10 @@
 //   put and sleep pass times. Rounds interleave the three Node searches.
 //   Flags: --sizes=10000,100000 --queries=200 --no-chromium --no-orama --no-plain
 //   --no-better (no better-sqlite3 row) --no-cold (no cold-lexical row)
+//   --puts=20: rounds of one put then a search against that search alone (a new path, and a
+//   rewritten path's vector), after the query rounds; --baseline=DIR also runs them, interleaved
+//   round by round, on another checkout's js/ and build/memdomain.wasm (before and after a change in
+//   one run); --puts=0 skips them
 //   --sleep-max=20000: above this size the sleep pass (all-pairs neighbours, O(n^2 d):
 //   about 100x the 10k time at 100k) is skipped and the graph gets 5 synthetic links per
 //   memory instead, so the lateral arm walks a graph of the same size; pass
@@ -36,8 +40,11 @@ const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))
 const SIZES = arg("sizes", "10000,100000").split(",").map(Number);
 const Q = Number(arg("queries", 200));
 const SLEEP_MAX = Number(arg("sleep-max", 20000));
+const PUTS = Number(arg("puts", 20)), BASELINE = arg("baseline", null);
 const D = 384, WARM = 10, LIMIT = 10, DEPTH = 50, K = 60, LAMBDA = 0.5, FLOOR = 0.3;
 const W = { lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 };
+// reciprocal-rank fusion with K, as the plain-JavaScript build fuses (the cache's default adds arm scores)
+const SEARCH = { limit: LIMIT, depth: DEPTH, weights: W, fusion: "rrf", k: K, lambda: LAMBDA, timings: true };
 const no = (f) => process.argv.includes(`--no-${f}`);
 const wasm = readFileSync(`${ROOT}build/memdomain.wasm`);
 md.initSync(wasm);
@@ -173,6 +180,58 @@ async function chromiumSearch(bytes, queries) {
   }
 }
 
+// ---------------------------------------------------------------- one put, then a search
+/**
+ * PUTS rounds, each: a search (warms the query's term lists), the same search timed (alone), one
+ * put, the same search timed again. The put is a new path, or a rewrite of a live path with a new
+ * vector (same text); with --baseline, the baseline checkout's cache (opened over the same bytes)
+ * runs each round right after this one's.
+ */
+async function putRounds(n, mems, queries, cache) {
+  const impls = [["this checkout", cache]];
+  if (BASELINE) {
+    const base = `${BASELINE.replace(/\/$/, "")}/`;
+    const bmd = await import(`${base}js/index.js`), bcache = await import(`${base}js/cache/index.js`);
+    bmd.initSync(readFileSync(`${base}build/memdomain.wasm`));
+    const other = await bcache.openMemoryCache({ bytes: await cache.exportBytes() });
+    for (const q of queries.slice(0, WARM)) await other.search({ ...q, ...SEARCH });
+    impls.push([`baseline ${BASELINE}`, other]);
+  }
+  const fresh = makeCorpus(PUTS, D, 33, { dupEvery: 0 });
+  const r = Object.fromEntries(impls.flatMap(([name]) => ["new path", "rewritten vector"].map((k) => [`${name}, ${k}`, { alone: [], put: [], after: [], extra: [], vector: [], lexical: [], lateral: [] }])));
+  for (let i = 0; i < PUTS; i++) {
+    const q = queries[WARM + (i % Q)];
+    for (const [kind, m] of [["new path", { ...fresh[i], path: `new/${String(i).padStart(4, "0")}.html` }],
+      ["rewritten vector", { ...mems[(i * 7919) % n], embedding: fresh[i].embedding }]]) {
+      for (const [name, c] of impls) {
+        const x = r[`${name}, ${kind}`];
+        await c.search({ ...q, ...SEARCH });
+        let t = performance.now();
+        await c.search({ ...q, ...SEARCH });
+        const alone = performance.now() - t;
+        t = performance.now();
+        await c.put([m]);
+        const put = performance.now() - t;
+        t = performance.now();
+        const hits = await c.search({ ...q, ...SEARCH });
+        const after = performance.now() - t;
+        x.alone.push(alone); x.put.push(put); x.after.push(after); x.extra.push(put + after - alone);
+        for (const s of ["vector", "lexical", "lateral"]) x[s].push(hits.timings[s]);
+      }
+    }
+  }
+  const rows = [["", "search alone p50", "put p50", "search after p50", "put + search - alone p50", "p99", "vector after", "lexical after", "lateral after"]];
+  for (const [name, x] of Object.entries(r)) rows.push([name, f1(med(x.alone)), f1(med(x.put)), f1(med(x.after)), f1(med(x.extra)), f1(pct(x.extra, 0.99)),
+    f1(med(x.vector)), f1(med(x.lexical)), f1(med(x.lateral))]);
+  console.log(`\none put then a search (${PUTS} rounds each; stage columns are p50 ms of the search after the put):`);
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
+  for (const [i, row] of rows.entries()) {
+    console.log(`| ${row.map((v, c) => (c ? String(v).padStart(widths[c]) : String(v).padEnd(widths[c]))).join(" | ")} |`);
+    if (i === 0) console.log(`|${widths.map((w, c) => (c ? "-".repeat(w + 1) + ":" : "-".repeat(w + 2))).join("|")}|`);
+  }
+  for (const [, c] of impls.slice(1)) await c.close();
+}
+
 // ---------------------------------------------------------------- run
 console.log(`memdomain/cache benchmark: d = ${D}, ${Q} queries (+${WARM} warm-up), limit ${LIMIT}, depth ${DEPTH}, sleep floor ${FLOOR}`);
 console.log(`node ${process.version}, ${execFileSync("nproc").toString().trim()} cores, load average at start: ${load()}`);
@@ -229,7 +288,7 @@ for (const n of SIZES) {
   for (let i = 0; i < queries.length; i++) {
     const q = queries[i], keep = i >= WARM;
     t = performance.now();
-    const hits = await cache.search({ ...q, limit: LIMIT, depth: DEPTH, weights: W, k: K, lambda: LAMBDA, timings: true });
+    const hits = await cache.search({ ...q, ...SEARCH });
     const ms = performance.now() - t;
     if (keep) { times.cache.push(ms); for (const s of STAGES) stage.cache[s].push(hits.timings[s]); }
     const want = hits.map((h) => `${h.path} ${h.score}`).join("\n");
@@ -237,7 +296,7 @@ for (const n of SIZES) {
       if (!c) continue;
       if (name === "cold") c._lexical.invalidate();
       t = performance.now();
-      const other = await c.search({ ...q, limit: LIMIT, depth: DEPTH, weights: W, k: K, lambda: LAMBDA, timings: true });
+      const other = await c.search({ ...q, ...SEARCH });
       const oms = performance.now() - t;
       if (other.map((h) => `${h.path} ${h.score}`).join("\n") !== want) throw new Error(`bench: the ${name} search differs from the cache's on query ${i}`);
       if (keep) { times[name].push(oms); for (const s of STAGES) stage[name][s].push(other.timings[s]); }
@@ -274,6 +333,7 @@ for (const n of SIZES) {
   if (g) console.log(`plain JS / memdomain p50: ${(med(times.plain) / med(times.cache)).toFixed(2)}x` +
     (orama ? `; Orama / memdomain p50: ${(med(times.orama) / med(times.cache)).toFixed(2)}x` : ""));
   console.log(`load average: ${load()}`);
+  if (PUTS > 0) await putRounds(n, mems, queries, cache);
   // Chromium last, on the same database file, so the Node table above is printed even if it fails.
   if (!no("chromium")) {
     const browser = await chromiumSearch(await cache.exportBytes(), queries).catch((e) => ({ error: String(e?.stack ?? e) }));

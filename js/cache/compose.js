@@ -219,7 +219,8 @@ export function buildArms(io, s, raw, lap = () => {}, ppr = null) {
       const key = ppr && JSON.stringify([depth, out.seeds]);
       let top = ppr?.get(key);
       if (!top) {
-        top = lateralTop(res.graph(shared), out.seeds, depth, shared);
+        const { graph, tolerance } = res.graph(shared, out.seeds);
+        top = lateralTop(graph, out.seeds, depth, shared, tolerance);
         ppr?.set(key, top);
       }
       out.lateral = shared ? sharedRanks(top.paths, (i) => top.scores[i] === top.scores[i - 1], (i) => top.scores[i] / top.scores[0])
@@ -243,8 +244,9 @@ export async function collectArms(io, s, text, vector, lap = () => {}) {
  * the seeds themselves unless `withSeeds` (the default composition keeps them, ranked by their
  * own PageRank with the rest, and walks LATERAL_STEPS steps). { paths, scores }.
  */
-function lateralTop(g, seeds, depth, withSeeds) {
-  const scores = g.pagerankScores({ seeds: new Map(seeds.map((x) => [x.path, x.score])), ...(withSeeds ? { maxIterations: LATERAL_STEPS } : {}) });
+function lateralTop(g, seeds, depth, withSeeds, tolerance) {
+  const scores = g.pagerankScores({ seeds: new Map(seeds.map((x) => [x.path, x.score])), tolerance,
+    ...(withSeeds ? { maxIterations: LATERAL_STEPS } : {}) });
   const seedSet = new Set(seeds.map((x) => x.path));
   const nodes = g.nodes;
   const top = [];

@@ -12,7 +12,9 @@ import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
 import { LOG_GENERATIONS, LOG_MAX_PATHS, openMemoryCache, betterSqlite3Adapter, sqliteWasmAdapter } from "../../js/cache/index.js";
 import { loadSqliteWasm } from "../../js/cache/adapters.js";
+import { graphNodes } from "../../js/cache/resident.js";
 import { wasmBytes } from "./build.js";
+import { rng } from "./rng.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
 
 md.initSync(wasmBytes());
@@ -531,5 +533,230 @@ describe("bounded work", () => {
         "sleep: options.perSourceK 6 over 200 memories with embeddings allows 1200 edges, more than limits.sleepEdges (1000); lower perSourceK or raise the limit");
       expect((await c.sleep({ now: NOW, perSourceK: 5 })).memories).toBe(N);
     } finally { await c.close(); }
+  });
+});
+
+describe("the resident rows follow put and delete without a rebuild", () => {
+  // Vectors that tie: copies of a few bases, and the bases times 2 (the same cosine bits: a
+  // power of two scales the dot and both norms exactly); paths that sort before, between and
+  // after the built ones (JavaScript string order: "B" < "a", "é" after "z", a surrogate pair
+  // after both).
+  const VD = 16;
+  const bases = Array.from({ length: 3 }, (_, b) => Float32Array.from({ length: VD }, (_, i) => ((i * 7 + b * 5) % 11) - 5));
+  const NAMES = [];
+  for (const head of ["", "B", "a", "g", "m", "z", "é", "\u{1F600}"]) for (const tail of ["", "0", "05", "1", "a", "z"]) NAMES.push(`${head}${tail}` || "~");
+  NAMES.splice(0, NAMES.length, ...new Set(NAMES));
+  const M = (o) => ({ ...corpus[0], ...o });
+  const top = (c, q, depth) => {
+    const t = c._resident.topVector(q, depth);
+    return { paths: t.paths, sims: Array.from(t.sims, (x) => (Object.is(x, -0) ? "-0" : x)) };
+  };
+  const queriesFor = (r) => [...bases, Float32Array.from(bases[0], (x) => 2 * x), ...Array.from({ length: 2 }, () =>
+    Float32Array.from({ length: VD }, () => r() * 2 - 1))];
+  /** The resident top-k at depths that cut tie groups, and search's hits and arms: a fresh cache over the file must answer the same. */
+  const vectorView = async (c, qs) => {
+    const out = [await c.search({ vector: qs[0], limit: 1 })]; // an operation first: the cache reads what other writers committed
+    for (const q of qs) {
+      for (const depth of [1, 3, 7, 20, 500]) out.push(top(c, q, depth));
+      out.push(await c.search({ vector: q, limit: 10, depth: 7 }), await c.searchArms({ vector: q, text: "alpha", depth: 5 }));
+    }
+    return out.map((x) => JSON.stringify(x));
+  };
+  /** The first entry of the views that differs (undefined: none), short enough to read in a failure. */
+  const firstDiff = (got, want) => {
+    const i = want.findIndex((w, i) => got[i] !== w);
+    return i < 0 && got.length === want.length ? undefined : { at: i, got: got[i], want: want[i] };
+  };
+  const freshVectorView = async (path, qs) => {
+    const c = await openMemoryCache({ path });
+    try { return await vectorView(c, qs); } finally { await c.close(); }
+  };
+
+  test("a tie group cut by the depth, split between the built rows and rows put since: path order, as a fresh cache", async () => {
+    const path = file();
+    const cache = await openMemoryCache({ path });
+    try {
+      const g = Array.from({ length: 12 }, (_, i) => `g${String(i).padStart(2, "0")}`);
+      await cache.put([...g.map((p) => M({ path: p, gist: "alpha", body: p, embedding: bases[0] })),
+        ...Array.from({ length: 20 }, (_, i) => M({ path: `o${i}`, gist: "beta", body: "x", embedding: bases[1 + (i % 2)] }))]);
+      const q = bases[0];
+      expect(top(cache, q, 4).paths).toEqual(["g00", "g01", "g02", "g03"]); // the rows are built
+      const built = cache._resident._rows;
+      await cache.put([
+        { path: "g035", gist: "alpha", body: "new, sorts between g03 and g04", embedding: bases[0] },
+        { path: "a", gist: "alpha", body: "new, sorts before every g", embedding: Float32Array.from(bases[0], (x) => 2 * x) },
+        { path: "g01", gist: "alpha", body: "rewritten, the same vector bits", embedding: Float32Array.from(bases[0]) },
+        { path: "g02", gist: "alpha", body: "rewritten, a tying vector", embedding: Float32Array.from(bases[0], (x) => 2 * x) },
+        { path: "g05", gist: "alpha", body: "rewritten, no longer tying", embedding: bases[1] },
+      ].map(M));
+      await cache.delete(["g00", "g03"]);
+      expect(cache._resident._rows).toBe(built); // no rebuild
+      expect(cache._resident._fresh).toEqual(new Set(["g035", "a", "g02", "g05"]));
+      const want = ["a", "g01", "g02", "g035", "g04", "g06", "g07"];
+      for (let depth = 1; depth <= 7; depth++) expect(top(cache, q, depth).paths).toEqual(want.slice(0, depth));
+      const t = top(cache, q, 7);
+      expect(new Set(t.sims).size).toBe(1); // every one ties
+      expect(firstDiff(await vectorView(cache, queriesFor(rng(5))), await freshVectorView(path, queriesFor(rng(5))))).toBeUndefined();
+      expect(cache._resident._rows).toBe(built);
+    } finally { await cache.close(); }
+  });
+
+  test.each([["never built again", null, 0], ["built again every few writes", 5, 0], ["700 more rows: the pruned top-k", null, 700]])(
+    "random puts, rewrites, deletes and links, two caches on one file: each search equals a fresh cache's (%s)", async (_, limit, more) => {
+      const path = file();
+      const r = rng((limit ?? 77) + more);
+      const pick = (a) => a[Math.floor(r() * a.length)];
+      const vec = () => {
+        const x = r();
+        if (x < 0.35) return Float32Array.from(pick(bases));
+        if (x < 0.5) return Float32Array.from(pick(bases), (v) => 2 * v);
+        if (x < 0.55) return null;
+        return Float32Array.from({ length: VD }, () => Math.round((r() * 2 - 1) * 8) / 8);
+      };
+      const mem = (p) => M({ path: p, gist: pick(["alpha", "beta", "alpha beta"]), body: p, embedding: vec(), accessCount: Math.floor(r() * 3) });
+      const a = await openMemoryCache({ path }), b = await openMemoryCache({ path });
+      const qs = queriesFor(r);
+      let rebuilds = 0, checks = 0;
+      try {
+        for (const c of [a, b]) if (limit !== null) c._resident.pendingLimit = () => limit;
+        await a.put([...NAMES.filter(() => r() < 0.6), ...Array.from({ length: more }, (_, i) => `n/${i}`)].map(mem));
+        const stored = new Map((await a.all()).map((m) => [m.path, m]));
+        for (let step = 0; step < 60; step++) {
+          const c = r() < 0.7 ? a : b, x = r();
+          const before = [a, b].map((s) => s._resident._rows);
+          if (x < 0.45) { // new paths and rewrites, some with the vector they had
+            const ps = [...new Set(Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(NAMES)))];
+            await c.put(ps.map((p) => (stored.has(p) && r() < 0.3 ? { ...mem(p), embedding: stored.get(p).embedding } : mem(p))));
+          } else if (x < 0.75) {
+            await c.delete([...new Set(Array.from({ length: 1 + Math.floor(r() * 2) }, () => pick(NAMES)))]);
+          } else {
+            await c.link([{ src: pick([...stored.keys()]), dst: pick([...stored.keys()]), strength: 0.5 }]).catch(() => {});
+          }
+          stored.clear();
+          for (const m of await a.all()) stored.set(m.path, m);
+          const want = await freshVectorView(path, qs);
+          for (const s of [a, b]) {
+            expect(firstDiff(await vectorView(s, qs), want)).toBeUndefined();
+            checks++;
+          }
+          if (step > 0) rebuilds += [a, b].filter((s, i) => s._resident._rows !== before[i]).length;
+        }
+        expect(checks).toBe(120);
+        if (limit === null) expect(rebuilds).toBe(0);
+        else expect(rebuilds).toBeGreaterThan(0);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+});
+
+describe("the lateral arm's Graph outlives memories added or removed without edges", () => {
+  test("PageRank over graphNodes (2^j nodes) with extra edgeless nodes, at tolerance x live / 2^j, equals the fresh graph's bit for bit", () => {
+    const r = rng(27);
+    let compared = 0, differs = 0;
+    for (let trial = 0; trial < 150; trial++) {
+      const n = 20 + Math.floor(r() * 150);
+      const nodes = Array.from({ length: n }, (_, i) => `n${String(i).padStart(4, "0")}`);
+      const edges = Array.from({ length: Math.floor(r() * 4 * n) }, () => ({ src: nodes[Math.floor(r() * n)], dst: nodes[Math.floor(r() * n)],
+        strength: Math.round(r() * 8) / 8 }));
+      // edgeless nodes only the kept graph has (removed since), and only the fresh one has (added since), between the others in path order
+      const onlyKept = Array.from({ length: Math.floor(r() * 12) }, (_, i) => `n${String(Math.floor(r() * n)).padStart(4, "0")}k${i}`);
+      const onlyFresh = Array.from({ length: Math.floor(r() * 12) }, (_, i) => `n${String(Math.floor(r() * n)).padStart(4, "0")}f${i}`);
+      const keptNodes = graphNodes([...nodes, ...onlyKept]);
+      expect(Math.log2(keptNodes.length) % 1).toBe(0);
+      const kept = new md.Graph(keptNodes, edges), fresh = new md.Graph([...onlyFresh, ...nodes], edges);
+      expect(kept.nodes.length).toBe(keptNodes.length);
+      const at = (g) => new Map(g.nodes.map((p, i) => [p, i]));
+      const ak = at(kept), af = at(fresh);
+      const seeds = new Map(Array.from({ length: 1 + Math.floor(r() * 5) }, () => [nodes[Math.floor(r() * n)], 0.1 + r()]));
+      const tolerance = (md.PAGERANK_TOLERANCE * fresh.nodes.length) / kept.nodes.length;
+      expect(tolerance * kept.nodes.length).toBe(md.PAGERANK_TOLERANCE * fresh.nodes.length);
+      for (const maxIterations of [3, 100]) {
+        const want = fresh.pagerankScores({ seeds, maxIterations });
+        const got = kept.pagerankScores({ seeds, maxIterations, tolerance });
+        const plain = kept.pagerankScores({ seeds, maxIterations });
+        for (const p of nodes) expect(Object.is(got[ak.get(p)], want[af.get(p)])).toBe(true);
+        for (const p of keptNodes) if (!nodes.includes(p)) expect(got[ak.get(p)]).toBe(0);
+        for (const p of onlyFresh) expect(want[af.get(p)]).toBe(0);
+        if (nodes.some((p) => !Object.is(plain[ak.get(p)], want[af.get(p)]))) differs++;
+        compared++;
+      }
+      kept.free();
+      fresh.free();
+    }
+    expect(compared).toBe(300);
+    expect(differs).toBeGreaterThan(0); // the node count moves the stopping threshold: the default tolerance would not do
+  });
+
+  test("new paths and deletions without edges keep both Graphs; a new seed, a revived path with edges or a new edge builds again; every search as a fresh cache", async () => {
+    const path = file();
+    const cache = await openMemoryCache({ path });
+    const qs = queries.slice(0, 4);
+    const arms = async (c) => {
+      const out = [await c.search({ vector: qs[0].vector, limit: 1 })];
+      for (const q of qs) {
+        for (const preset of [undefined, "memhtml"]) {
+          out.push(await c.search({ ...q, preset, limit: 10, weights: { lateral: 2 } }), await c.searchArms({ ...q, preset, weights: { lateral: 2 } }));
+        }
+      }
+      return out.map((x) => JSON.stringify(x));
+    };
+    const same = async () => {
+      const c = await openMemoryCache({ path });
+      try {
+        const want = await arms(c), got = await arms(cache);
+        const i = want.findIndex((w, i) => got[i] !== w);
+        expect(i < 0 ? undefined : { at: i, got: got[i], want: want[i] }).toBeUndefined();
+      } finally { await c.close(); }
+    };
+    const graphs = () => [cache._resident._graphs.all, cache._resident._graphs.links];
+    try {
+      await cache.put(corpus);
+      await cache.sleep({ now: NOW, floor: 0.3 });
+      await cache.link(corpus.slice(0, 40).map((m, i) => ({ src: m.path, dst: corpus[(i * 7 + 3) % N].path, strength: 0.25 + (i % 4) / 8 })));
+      await same();
+      const built = graphs();
+      expect(built.every((g) => g !== null)).toBe(true);
+      // new paths with text and vectors far from the queries (not seeds), some sorting between the others
+      const far = (p, i) => ({ ...corpus[i], path: p, gist: `zyzzyva ${i}`, body: "quux", embedding: Float32Array.from(corpus[i].embedding, (x) => -x) });
+      await cache.put([far("mem/000010a.html", 3), far("aaa.html", 4), far("zzz.html", 5)]);
+      await same();
+      await cache.delete(["aaa.html"]);
+      await cache.put([far("mem/000020a.html", 6)]);
+      await same();
+      expect(graphs()).toEqual(built);
+      expect(cache._resident._graphDelta.all.size).toBe(3);
+      // a path put back to where it was: no longer a change
+      await cache.delete(["zzz.html"]);
+      await cache.put([far("zzz.html", 5)]);
+      await same();
+      expect(graphs()).toEqual(built);
+      // a live memory with no link() edge (only sleep's) deleted: the link graph is kept, the other built again
+      const lone = corpus.find((m) => cache._resident.meta.has(m.path) && !cache._resident._hasEdges(m.path, true));
+      await cache.delete([lone.path]);
+      await same();
+      expect(cache._resident._graphs.links).toBe(built[1]);
+      expect(cache._resident._graphs.all).not.toBe(built[0]);
+      expect(cache._resident._graphDelta.links.get(lone.path)).toBe(false);
+      built[0] = cache._resident._graphs.all;
+      // a new path among the seeds (its text and vector are a query's): built again
+      await cache.put([{ ...corpus[9], path: "mem/seed.html", gist: qs[0].text, embedding: qs[0].vector }]);
+      await same();
+      expect(cache._resident._graphs.all).not.toBe(built[0]);
+      expect(cache._resident._graphs.links).not.toBe(built[1]);
+      // a memory sleep superseded, whose edges stay in the table, put back (live again): built again
+      const rebuilt = graphs();
+      const merged = corpus.find((m) => !cache._resident.meta.has(m.path) && cache._resident._hasEdges(m.path, false));
+      expect(merged).toBeDefined();
+      await cache.put([merged]);
+      await same();
+      expect(cache._resident._graphs.all).not.toBe(rebuilt[0]);
+      // a new edge: built again
+      const again = graphs();
+      await cache.link([{ src: "zzz.html", dst: corpus[1].path, strength: 0.5 }]);
+      await same();
+      expect(graphs().every((g, i) => g !== again[i])).toBe(true);
+    } finally { await cache.close(); }
   });
 });
