@@ -14,7 +14,7 @@
 // connection where the backend has them, else a view of the same handle whose close() is a
 // no-op), dispose(): Promise<void> }> }. A new adapter joins with one backend object.
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 export const D = 12, N = 48;
 export const NOW = T0 + 300 * 86_400_000;

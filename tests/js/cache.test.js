@@ -11,7 +11,7 @@ import { openMemoryCache, ftsQuery, queryTerms, salienceOrder } from "../../js/c
 import { fileDrivers, reader } from "./cache-backends.js";
 import { byCodePoint } from "../../js/cache/lexical.js";
 import { neighbours, repairNeighbours } from "../../js/cache/sleep.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
 import { byHand, byPath, codePoints, sameHits as same, snapshot } from "./cache-oracle.js";
