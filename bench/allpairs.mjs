@@ -29,7 +29,7 @@ import { Worker } from "node:worker_threads";
 import { tileBounds } from "../js/src/workers.js";
 import { tileRuns } from "../js/src/tile-runs.js";
 import { ROOT, args, data, fmt, native, report } from "./lib-vectors.mjs";
-import { rawModule } from "./lib-raw.mjs";
+import { rawModule } from "../tests/oracles/raw.mjs";
 
 const a = args();
 const n = +(a.n ?? 10000), d = +(a.d ?? 384), k = +(a.k ?? 5);

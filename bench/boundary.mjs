@@ -1,6 +1,6 @@
 // The boundary benchmark (issue 13): every call a search box or a sleep pass
 // makes, memdomain against plain JavaScript written the way the reference is
-// (bench/baseline-*.js), side by side in ONE process. Each row interleaves
+// (tests/oracles/baseline-*.js), side by side in ONE process. Each row interleaves
 // rounds (JS, memdomain, memdomain, JS, ...) and reports the median time per
 // call of each side; every row first checks that both sides give the same
 // answer.
@@ -17,13 +17,13 @@ import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
 import * as md from "../js/index.js";
 import * as Option from "effect/Option";
-import { refCosine, refFuse, refRank } from "./baseline-fusion.js";
-import * as text from "./baseline-text.js";
-import * as scalars from "./baseline-scalars.js";
-import { applyMmr as jsApplyMmr } from "./baseline-mmr.js";
-import * as graph from "./baseline-graph.js";
-import { refScoreRetention } from "../tools/retention-reference.mjs";
-import { rng } from "../tests/js/rng.js";
+import { refCosine, refFuse, refRank } from "../tests/oracles/baseline-fusion.js";
+import * as text from "../tests/oracles/baseline-text.js";
+import * as scalars from "../tests/oracles/baseline-scalars.js";
+import { applyMmr as jsApplyMmr } from "../tests/oracles/baseline-mmr.js";
+import * as graph from "../tests/oracles/baseline-graph.js";
+import { refScoreRetention } from "../tests/oracles/retention-reference.mjs";
+import { rng } from "../tests/oracles/rng.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];

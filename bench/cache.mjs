@@ -35,8 +35,8 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const md = await import("../js/index.js");
 const { openMemoryCache, queryTerms } = await import("../js/cache/index.js");
 const { makeCorpus, makeQueries, T0 } = await import("../tests/js/cache-corpus.js");
-const { refFuse, refRank, refCosine } = await import("./baseline-fusion.js");
-const baseMmr = await import("./baseline-mmr.js");
+const { refFuse, refRank, refCosine } = await import("../tests/oracles/baseline-fusion.js");
+const baseMmr = await import("../tests/oracles/baseline-mmr.js");
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? dflt;
 const SIZES = arg("sizes", "10000,100000").split(",").map(Number);

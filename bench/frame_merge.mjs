@@ -1,7 +1,7 @@
 // frameKeyOf over 1,000,000 claims and mergeOutcomes over 100,000 pairs with
 // texts: memdomain vs a plain-JavaScript implementation written the way the
 // reference is (regex, split, Sets), same inputs, same process.
-import { frameKeyOf as jsFrameKeyOf, mergeOutcomes as jsOutcomes } from "./baseline-text.js";
+import { frameKeyOf as jsFrameKeyOf, mergeOutcomes as jsOutcomes } from "../tests/oracles/baseline-text.js";
 import { load, row, rng, time } from "./lib.mjs";
 
 const md = await load();

@@ -1,6 +1,6 @@
 // Fusion (fuseArms + rankFused) and single cosine calls: memdomain vs a
 // plain-JavaScript implementation of the reference, side by side.
-import { refCosine as jsCosine, refFuse as jsFuse, refRank as jsRank } from "./baseline-fusion.js";
+import { refCosine as jsCosine, refFuse as jsFuse, refRank as jsRank } from "../tests/oracles/baseline-fusion.js";
 import { load, row, rng, time } from "./lib.mjs";
 
 const md = await load();

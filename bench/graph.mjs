@@ -1,6 +1,6 @@
 // Benchmark: memdomain's graph module (wasm, one-shot and on a Graph handle)
 // against a plain-JavaScript implementation written the way the reference is
-// (bench/baseline-graph.js: Maps keyed by string), side by side in one run.
+// (tests/oracles/baseline-graph.js: Maps keyed by string), side by side in one run.
 //
 //   node --expose-gc bench/graph.mjs [--quick] [--wasm build/memdomain.wasm]
 //
@@ -13,8 +13,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import * as md from "../js/index.js";
-import * as base from "./baseline-graph.js";
-import { rng as mulberry } from "../tests/js/rng.js";
+import * as base from "../tests/oracles/baseline-graph.js";
+import { rng as mulberry } from "../tests/oracles/rng.js";
 
 // graphology (npm), the JavaScript graph library a memory system would reach for:
 // its pagerank and Louvain communities, timed on a graph built beforehand.

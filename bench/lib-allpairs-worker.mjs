@@ -14,7 +14,7 @@
 // does not.
 import { readFileSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
-import { rawInstance } from "./lib-raw.mjs";
+import { rawInstance } from "../tests/oracles/raw.mjs";
 import { tileRunsOf } from "../js/src/tile-runs.js";
 
 let md = null, pass = null, learned = null;

@@ -14,7 +14,7 @@ if (side === "md") {
   api = await import("../js/index.js");
   api.initSync(readFileSync(new URL(`../${wasm}`, import.meta.url)));
 } else {
-  api = await import("./baseline-scalars.js");
+  api = await import("../tests/oracles/baseline-scalars.js");
 }
 const f = api[name];
 const { ranks, weights, confs, cycles } = inputs;

@@ -1,5 +1,5 @@
 // Benchmark: applyMmr. Side by side in one run: a plain-JavaScript applyMmr
-// written the way the reference is (bench/baseline-mmr.js: cached
+// written the way the reference is (tests/oracles/baseline-mmr.js: cached
 // per-candidate max, O(k * n) cosines over number[] vectors), memdomain wasm
 // (applyMmr over the same candidate objects, and applyMmrPacked over a
 // packed Float64Array, and residentRows(...).applyMmr over rows already
@@ -7,7 +7,7 @@
 // candidates from topCosineRows has them) and native. Every answer is checked
 // against the baseline's.
 //   node bench/mmr.mjs [--pools=1000,10000] [--k=20,100] [--d=384] [--json=out.json]
-import * as base from "./baseline-mmr.js";
+import * as base from "../tests/oracles/baseline-mmr.js";
 import { args, best, data, fmt, init, native, ratio, report, time } from "./lib-vectors.mjs";
 
 const a = args();

@@ -1,6 +1,6 @@
 // Benchmark: the n x n neighbour pass and the 1 x n arm. Side by side in one
 // run: a plain-JavaScript implementation written the way the reference is
-// (bench/baseline-neighbors.js), memdomain wasm (reference-shaped call, the
+// (tests/oracles/baseline-neighbors.js), memdomain wasm (reference-shaped call, the
 // packed batch call, 1 and 2 workers) and native. Every contender's answer
 // is checked against the baseline's (or, where the baseline is skipped,
 // against the single-thread wasm answer).
@@ -10,7 +10,7 @@
 // The 1 x n row's "packed/resident" column is residentRows (matrix copied in
 // once, outside the timing); GFLOP/s count 2 flops per element for the dot
 // and 2 for the row's sum of squares.
-import * as base from "./baseline-neighbors.js";
+import * as base from "../tests/oracles/baseline-neighbors.js";
 import { createNeighborPool } from "../js/src/workers.js";
 import { args, best, bestAsync, data, fmt, init, native, ratio, report, time, wasmBytes } from "./lib-vectors.mjs";
 

@@ -13,8 +13,8 @@
 //   node bench/resident.mjs [--n=100000,10000] [--q=200] [--js-q=20] [--k=50] [--clustered] [--json=out.json]
 import { createRequire } from "node:module";
 import { args, data, fmt, native, report, stream } from "./lib-vectors.mjs";
-import { cosine } from "./baseline-neighbors.js";
-import { rawModule } from "./lib-raw.mjs";
+import { cosine } from "../tests/oracles/baseline-neighbors.js";
+import { rawModule } from "../tests/oracles/raw.mjs";
 
 const require = createRequire(import.meta.url);
 const usearch = require("usearch");

@@ -7,8 +7,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as md from "../js/index.js";
-import { refScoreRetention } from "../tools/retention-reference.mjs";
-import { rng } from "../tests/js/rng.js";
+import { refScoreRetention } from "../tests/oracles/retention-reference.mjs";
+import { rng } from "../tests/oracles/rng.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
@@ -80,11 +80,11 @@ for (let i = 0; i < N; i++) {
 const f = (ms) => `${ms.toFixed(2).padStart(9)} ms  ${(ms * 1e6 / N).toFixed(1).padStart(7)} ns/memory`;
 let native = "native: skipped (no C compiler or build/libmemdomain.a; run `make lib`)";
 try {
-  const exe = `${ROOT}build/tools/retention_bench`;
+  const exe = `${ROOT}build/bench/retention_bench`;
   if (existsSync(`${ROOT}build/libmemdomain.a`)) {
-    mkdirSync(`${ROOT}build/tools`, { recursive: true });
+    mkdirSync(`${ROOT}build/bench`, { recursive: true });
     execFileSync("cc", ["-std=c11", "-O2", "-ffp-contract=off", "-fno-fast-math", `-I${ROOT}include`,
-      `${ROOT}tools/retention_bench.c`, `${ROOT}build/libmemdomain.a`, "-lm", "-o", exe]);
+      `${ROOT}bench/retention_bench.c`, `${ROOT}build/libmemdomain.a`, "-lm", "-o", exe]);
     native = execFileSync(exe, [String(N), String(REPS)], { encoding: "utf8" }).trim();
     const ms = Number(/best_ms=([0-9.]+)/.exec(native)?.[1]);
     if (ms > 0) native = `native md_score_retention_many (C, -O2)        ${f(ms)}`;

@@ -98,7 +98,7 @@ if ((only.length && !out) || failed.length) {
     "",
     "Every figure on this page is what a benchmark under `bench/` printed in one `make bench` run. Each",
     "compares memdomain with a plain-JavaScript implementation written the way the reference is",
-    "(`bench/baseline-*.js`) or with a library from npm, side by side in one process, and checks that",
+    "(`tests/oracles/baseline-*.js`) or with a library from npm, side by side in one process, and checks that",
     "both sides give the same answer before timing them. Times depend on the machine and on what else",
     "runs on it (the load average before and after each benchmark is given); the ratios come from the",
     "same interleaved run.",

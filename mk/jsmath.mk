@@ -5,12 +5,13 @@
 
 .PHONY: test-jsmath
 TEST_EXTRA += test-jsmath
-TEST_BUILD += $(BUILD)/tools/jsmath_check
+# (tests/c/jsmath_check.c is not a test_*.c: it runs here, on the vectors, with the library's flags.)
+TEST_BUILD += $(BUILD)/tests/jsmath_check
 
-$(BUILD)/tools/jsmath_check: tools/jsmath_check.c $(BUILD)/libmemdomain.a include/memdomain.h
+$(BUILD)/tests/jsmath_check: tests/c/jsmath_check.c $(BUILD)/libmemdomain.a include/memdomain.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NAT) $< $(BUILD)/libmemdomain.a -lm -o $@
 
-test-jsmath: $(TEST_WASMS) $(BUILD)/tools/jsmath_check
+test-jsmath: $(TEST_WASMS) $(BUILD)/tests/jsmath_check
 	node tests/js/jsmath-vectors.mjs $(BUILD)/jsmath-vectors.bin $(TEST_WASMS)
-	$(BUILD)/tools/jsmath_check $(BUILD)/jsmath-vectors.bin
+	$(BUILD)/tests/jsmath_check $(BUILD)/jsmath-vectors.bin

@@ -39,7 +39,7 @@
  * rounding above never produces) gets rho = +infinity: ub = +inf, lb = -inf,
  * always a candidate. A row with a NaN or infinite component, or a zero
  * row, is FLAGGED: its integers, w and rho are 0 and the pass handles it
- * from what the reference computes for it (see rows.c and neighbors.c). */
+ * from what the reference computes for it (see rows.c and neighbors_pass.c). */
 #ifndef MEMDOMAIN_FILTER_H
 #define MEMDOMAIN_FILTER_H
 

@@ -13,7 +13,7 @@
  * SIMD kernels use FMA only then. Every variant returns the scalar twin's
  * bits.
  *
- * FILTER kernels (integers). The pruned passes (neighbors.c, rows.c) bound
+ * FILTER kernels (integers). The pruned passes (neighbors_pass.c, rows.c) bound
  * each similarity from a quantized copy of the rows before paying for the
  * exact sum. Their dot products are exact integer arithmetic modulo 2^32
  * (the callers scale so the true value fits in an int32), so every variant

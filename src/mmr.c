@@ -13,7 +13,7 @@
  * round's cosines from the row kernel when every vector has one length. */
 #include "internal.h"
 #include "kernels.h"
-#include "rows.h"
+#include "mmr.h"
 
 #include <math.h>
 #include <stdlib.h>

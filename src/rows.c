@@ -8,6 +8,7 @@
 #include "filter.h"
 #include "internal.h"
 #include "kernels.h"
+#include "mmr.h"
 #include "rows.h"
 
 #include <math.h>

@@ -12,10 +12,9 @@ import { openBackend } from "./backend.js";
 import { queryVector } from "./lib/arms.js";
 import { ageDays, groupErrors, latestTime, locateMessage, pageJsonl, parsePage, splitFiles, wordCount } from "./lib/data.js";
 import { evaluate } from "./lib/metrics.js";
-import { configure, normalize } from "./lib/settings.js";
+import { ARMS, configure, normalize } from "./lib/settings.js";
 import { decidingTokens } from "./lib/veto.js";
 
-const ARMS = ["lexical", "vector", "salience", "lateral"];
 /** mergeOutcomes' stages (sleep()'s report counts each). */
 const MERGE_STAGES = ["committed", "cap", "threshold", "vetoed", "self", "role-guard"];
 const SIDE = "workbench-queries.json";

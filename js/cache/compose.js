@@ -32,7 +32,7 @@
 //   its seeds folded with fuseLateral, applyMmr over every fused candidate on the raw scores.
 import { MMR_LAMBDA, RRF_K, cosine, fuseArms, fuseLateral, rankFused, rrfScore } from "../index.js";
 import { queryTerms } from "./lexical.js";
-import { byPath, known, num, obj, rangeError } from "./validate.js";
+import { byPath, finite, known, rangeError, record } from "./validate.js";
 
 export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
 
@@ -79,7 +79,7 @@ const QUERY_KEYS = ["text", "vector", "limit", "weights", "fusion", "k", "depth"
  * { preset, fusion, weights, limit, k, depth, lambda, seeds, window, duplicate, timings }.
  */
 export function querySettings(fn, q, arg = "query") {
-  obj(fn, arg, q);
+  record(fn, arg, q);
   known(fn, arg, q, QUERY_KEYS);
   const preset = q.preset ?? "default";
   if (!PRESET_NAMES.includes(preset))
@@ -87,19 +87,19 @@ export function querySettings(fn, q, arg = "query") {
   const P = PRESETS[preset];
   const weights = { ...P.weights };
   if (q.weights !== undefined) {
-    obj(fn, `${arg}.weights`, q.weights);
+    record(fn, `${arg}.weights`, q.weights);
     for (const [k, v] of Object.entries(q.weights)) {
       if (!ARMS.includes(k)) throw rangeError(fn, `${arg}.weights.${k}`, `is not an arm (arms: ${ARMS.join(", ")})`);
-      weights[k] = num(fn, `${arg}.weights.${k}`, v, { lo: 0 });
+      weights[k] = finite(fn, `${arg}.weights.${k}`, v, { lo: 0 });
     }
   }
   const s = {
     preset, fusion: undefined, weights,
-    limit: num(fn, `${arg}.limit`, q.limit, { lo: 1, hi: MAX_LIMIT, integer: true, dflt: 10 }),
-    k: num(fn, `${arg}.k`, q.k, { lo: 0, dflt: P.k }),
-    depth: num(fn, `${arg}.depth`, q.depth, { lo: 1, hi: MAX_DEPTH, integer: true, dflt: P.depth }),
-    lambda: num(fn, `${arg}.lambda`, q.lambda, { lo: 0, hi: 1, dflt: P.lambda }),
-    seeds: num(fn, `${arg}.seeds`, q.seeds, { lo: 0, hi: 1000, integer: true, dflt: P.seeds }),
+    limit: finite(fn, `${arg}.limit`, q.limit, { lo: 1, hi: MAX_LIMIT, integer: true, dflt: 10 }),
+    k: finite(fn, `${arg}.k`, q.k, { lo: 0, dflt: P.k }),
+    depth: finite(fn, `${arg}.depth`, q.depth, { lo: 1, hi: MAX_DEPTH, integer: true, dflt: P.depth }),
+    lambda: finite(fn, `${arg}.lambda`, q.lambda, { lo: 0, hi: 1, dflt: P.lambda }),
+    seeds: finite(fn, `${arg}.seeds`, q.seeds, { lo: 0, hi: 1000, integer: true, dflt: P.seeds }),
     timings: q.timings === true,
   };
   if (preset === "memhtml") {
@@ -110,8 +110,8 @@ export function querySettings(fn, q, arg = "query") {
     s.fusion = q.fusion ?? P.fusion;
     if (!FUSIONS.includes(s.fusion)) throw rangeError(fn, `${arg}.fusion`, `must be "score" or "rrf", got ${String(s.fusion)}`);
     if (s.fusion === "score" && q.k !== undefined) throw rangeError(fn, `${arg}.k`, `applies to fusion "rrf" only (fusion "score" adds the arms' scores)`);
-    s.window = num(fn, `${arg}.window`, q.window, { lo: 1, hi: MAX_WINDOW, integer: true, dflt: P.window });
-    s.duplicate = q.duplicate === null ? null : num(fn, `${arg}.duplicate`, q.duplicate, { lo: -1, hi: 1, dflt: P.duplicate });
+    s.window = finite(fn, `${arg}.window`, q.window, { lo: 1, hi: MAX_WINDOW, integer: true, dflt: P.window });
+    s.duplicate = q.duplicate === null ? null : finite(fn, `${arg}.duplicate`, q.duplicate, { lo: -1, hi: 1, dflt: P.duplicate });
   }
   return s;
 }

@@ -9,7 +9,7 @@
 // moved finds it not due and only sets the alarm again. Nothing is lost if the isolate dies
 // anywhere in between: the pass is one transaction, and the schedule is in the database.
 import { checkOptions } from "./sleep.js";
-import { known, num, obj, rangeError, time } from "./validate.js";
+import { finite, known, rangeError, record, time } from "./validate.js";
 
 const SCHEDULE_KEY = "sleep_schedule";
 /** sleep()'s options a schedule stores (JSON: onProgress cannot be stored, `now` is the scheduled time). */
@@ -27,10 +27,10 @@ export function alarmStorage(fn, cache) {
 
 /** Checked scheduleSleep options: { at, every (ms or null), sleep (the stored sleep options) }. */
 export function checkSchedule(fn, options) {
-  obj(fn, "options", options);
+  record(fn, "options", options);
   known(fn, "options", options, ["at", "every", ...SLEEP_KEYS]);
   const at = time(fn, "options.at", options.at);
-  const every = num(fn, "options.every", options.every, { lo: 1000, hi: 8.64e15, integer: true, nullable: true });
+  const every = finite(fn, "options.every", options.every, { lo: 1000, hi: 8.64e15, integer: true, nullable: true });
   const sleep = {};
   for (const k of SLEEP_KEYS) if (options[k] !== undefined) sleep[k] = options[k];
   checkOptions(fn, { ...sleep, now: at }); // the same checks (and messages) as sleep()'s, now, not when the alarm fires

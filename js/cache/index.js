@@ -26,7 +26,7 @@ import { runSleep } from "./sleep.js";
 import { DURABLE_OBJECT_RESIDENT_BYTES, checkResident, residentEstimate, storedCounts } from "./budget.js";
 import { alarmStorage, armAlarm, checkSchedule, nextTime, readSchedule, scheduleStatement } from "./durable.js";
 import {
-  byPath, count, embedding, known, list, loneSurrogate, num, obj, progressFn, rangeError, str, time, typeError,
+  arr, byPath, counter, embedding, finite, known, loneSurrogate, progressFn, rangeError, record, string, time, typeError,
 } from "./validate.js";
 
 export { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, sqliteWasmAdapter };
@@ -202,22 +202,22 @@ async function readSchema(fn, db, where) {
  */
 export async function openMemoryCache(options = {}) {
   const fn = "openMemoryCache";
-  obj(fn, "options", options);
+  record(fn, "options", options);
   known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout",
     "driver", "storage", "maxResidentBytes"]);
   const limits = { ...DEFAULT_LIMITS };
   if (options.limits !== undefined) {
-    obj(fn, "options.limits", options.limits);
+    record(fn, "options.limits", options.limits);
     known(fn, "options.limits", options.limits, Object.keys(DEFAULT_LIMITS));
-    for (const [k, v] of Object.entries(options.limits)) limits[k] = num(fn, `options.limits.${k}`, v, { lo: 1, integer: true });
+    for (const [k, v] of Object.entries(options.limits)) limits[k] = finite(fn, `options.limits.${k}`, v, { lo: 1, integer: true });
   }
-  const dim = num(fn, "options.dim", options.dim, { lo: 1, hi: 65536, integer: true, nullable: true });
+  const dim = finite(fn, "options.dim", options.dim, { lo: 1, hi: 65536, integer: true, nullable: true });
   const onExternalChange = options.onExternalChange ?? "resync";
   if (onExternalChange !== "resync" && onExternalChange !== "error")
     throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${JSON.stringify(String(onExternalChange))}`);
-  const busyTimeout = num(fn, "options.busyTimeout", options.busyTimeout, { lo: 0, hi: 2 ** 31 - 1, integer: true, nullable: true });
+  const busyTimeout = finite(fn, "options.busyTimeout", options.busyTimeout, { lo: 0, hi: 2 ** 31 - 1, integer: true, nullable: true });
   const maxResident = options.maxResidentBytes === undefined ? undefined
-    : num(fn, "options.maxResidentBytes", options.maxResidentBytes, { lo: 0, integer: true, nullable: true });
+    : finite(fn, "options.maxResidentBytes", options.maxResidentBytes, { lo: 0, integer: true, nullable: true });
   if (options.storage !== undefined) {
     for (const other of ["db", "path", "bytes"]) {
       if (options[other] !== undefined) throw new TypeError(`${fn}: options.storage and options.${other} name two databases; pass one`);
@@ -531,37 +531,37 @@ class MemoryCache {
   /** A checked memory; `full` (importJsonl) also reads the fields sleep derives, which put() resets. */
   _checkMemory(fn, m, at, dim, full = false) {
     const L = this._limits;
-    obj(fn, at, m);
-    const path = str(fn, `${at}.path`, m.path, L.path, { key: true });
+    record(fn, at, m);
+    const path = string(fn, `${at}.path`, m.path, L.path, { key: true });
     const vec = m.embedding === undefined || m.embedding === null ? null : embedding(fn, `${at}.embedding`, m.embedding, dim);
     const created = time(fn, `${at}.createdAt`, m.createdAt);
     const r = {
       path,
-      gist: str(fn, `${at}.gist`, m.gist, L.gist, { text: true }),
-      body: str(fn, `${at}.body`, m.body, L.body, { text: true }),
-      type: str(fn, `${at}.type`, m.type, L.type, { key: true }),
+      gist: string(fn, `${at}.gist`, m.gist, L.gist, { text: true }),
+      body: string(fn, `${at}.body`, m.body, L.body, { text: true }),
+      type: string(fn, `${at}.type`, m.type, L.type, { key: true }),
       vec,
       createdAt: created,
       accessedAt: time(fn, `${at}.accessedAt`, m.accessedAt, { optional: true }),
-      accessCount: count(fn, `${at}.accessCount`, m.accessCount),
-      confidence: num(fn, `${at}.confidence`, m.confidence, { lo: 0, hi: 1, dflt: 1 }),
-      outcomeScore: num(fn, `${at}.outcomeScore`, m.outcomeScore, { lo: -1, hi: 1, nullable: true }),
-      reinforcementCount: count(fn, `${at}.reinforcementCount`, m.reinforcementCount),
-      contradictionCount: count(fn, `${at}.contradictionCount`, m.contradictionCount),
+      accessCount: counter(fn, `${at}.accessCount`, m.accessCount),
+      confidence: finite(fn, `${at}.confidence`, m.confidence, { lo: 0, hi: 1, dflt: 1 }),
+      outcomeScore: finite(fn, `${at}.outcomeScore`, m.outcomeScore, { lo: -1, hi: 1, nullable: true }),
+      reinforcementCount: counter(fn, `${at}.reinforcementCount`, m.reinforcementCount),
+      contradictionCount: counter(fn, `${at}.contradictionCount`, m.contradictionCount),
       decayedAt: created, pagerank: null, community: null, bridgeCount: null, retentionScore: null, band: null, supersededBy: null,
     };
     if (full) {
       if (m.decayedAt !== undefined && m.decayedAt !== null) r.decayedAt = time(fn, `${at}.decayedAt`, m.decayedAt);
-      r.pagerank = num(fn, `${at}.pagerank`, m.pagerank, { lo: 0, nullable: true });
+      r.pagerank = finite(fn, `${at}.pagerank`, m.pagerank, { lo: 0, nullable: true });
       r.community = m.community === undefined || m.community === null ? null
-        : str(fn, `${at}.community`, m.community, L.path, { key: true });
-      r.bridgeCount = m.bridgeCount === undefined || m.bridgeCount === null ? null : count(fn, `${at}.bridgeCount`, m.bridgeCount);
-      r.retentionScore = num(fn, `${at}.retentionScore`, m.retentionScore, { nullable: true });
+        : string(fn, `${at}.community`, m.community, L.path, { key: true });
+      r.bridgeCount = m.bridgeCount === undefined || m.bridgeCount === null ? null : counter(fn, `${at}.bridgeCount`, m.bridgeCount);
+      r.retentionScore = finite(fn, `${at}.retentionScore`, m.retentionScore, { nullable: true });
       if (m.band !== undefined && m.band !== null && !["keep", "compress", "evict"].includes(m.band))
         throw rangeError(fn, `${at}.band`, `must be "keep", "compress", "evict" or null, got ${JSON.stringify(String(m.band))}`);
       r.band = m.band ?? null;
       r.supersededBy = m.supersededBy === undefined || m.supersededBy === null ? null
-        : str(fn, `${at}.supersededBy`, m.supersededBy, L.path, { key: true });
+        : string(fn, `${at}.supersededBy`, m.supersededBy, L.path, { key: true });
     }
     return r;
   }
@@ -573,8 +573,8 @@ class MemoryCache {
   put(memories, options = {}) {
     const fn = "put";
     return this._op(fn, async () => {
-      list(fn, "memories", memories);
-      obj(fn, "options", options);
+      arr(fn, "memories", memories);
+      record(fn, "options", options);
       known(fn, "options", options, ["onConflict", "onProgress"]);
       const onConflict = options.onConflict ?? "replace";
       if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${String(onConflict)}`);
@@ -684,8 +684,8 @@ class MemoryCache {
   // ------------------------------------------------------------------ get / delete / link
 
   _paths(fn, paths) {
-    list(fn, "paths", paths);
-    return paths.map((p, i) => str(fn, `paths[${i}]`, p, this._limits.path, { key: true }));
+    arr(fn, "paths", paths);
+    return paths.map((p, i) => string(fn, `paths[${i}]`, p, this._limits.path, { key: true }));
   }
 
   /** The stored memories for these paths (absent ones are skipped), with their sleep-derived fields. */
@@ -736,15 +736,15 @@ class MemoryCache {
   link(links) {
     const fn = "link";
     return this._op(fn, async () => {
-      list(fn, "links", links);
+      arr(fn, "links", links);
       const L = this._limits;
       const rows = links.map((l, i) => {
-        obj(fn, `links[${i}]`, l);
+        record(fn, `links[${i}]`, l);
         return {
-          src: str(fn, `links[${i}].src`, l.src, L.path, { key: true }),
-          dst: str(fn, `links[${i}].dst`, l.dst, L.path, { key: true }),
-          strength: num(fn, `links[${i}].strength`, l.strength, { lo: 0, hi: 1 }),
-          type: l.type === undefined ? "related" : str(fn, `links[${i}].type`, l.type, L.type, { key: true }),
+          src: string(fn, `links[${i}].src`, l.src, L.path, { key: true }),
+          dst: string(fn, `links[${i}].dst`, l.dst, L.path, { key: true }),
+          strength: finite(fn, `links[${i}].strength`, l.strength, { lo: 0, hi: 1 }),
+          type: l.type === undefined ? "related" : string(fn, `links[${i}].type`, l.type, L.type, { key: true }),
         };
       });
       if (!rows.length) return { linked: 0 };
@@ -781,12 +781,12 @@ class MemoryCache {
     const fn = "reinforce";
     return this._op(fn, async () => {
       const ps = this._paths(fn, paths);
-      obj(fn, "options", options);
+      record(fn, "options", options);
       known(fn, "options", options, ["now", "signal", "cooldownSeconds"]);
       const now = time(fn, "options.now", options.now);
       const signal = options.signal ?? "neutral";
       if (!["positive", "negative", "neutral"].includes(signal)) throw rangeError(fn, "options.signal", `must be "positive", "negative" or "neutral", got ${String(signal)}`);
-      const cooldown = num(fn, "options.cooldownSeconds", options.cooldownSeconds, { lo: 0, dflt: 900 });
+      const cooldown = finite(fn, "options.cooldownSeconds", options.cooldownSeconds, { lo: 0, dflt: 900 });
       const rows = await this._db.all(`SELECT m.path AS path, m.accessed_at AS accessed_at, m.access_count AS access_count,
         m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count FROM memories m
         JOIN json_each(?) j ON m.path = j.value ORDER BY j.key`, [JSON.stringify(ps)]);
@@ -817,7 +817,7 @@ class MemoryCache {
 
   _checkQuery(fn, q) {
     const settings = querySettings(fn, q);
-    const text = q.text === undefined || q.text === null ? "" : str(fn, "query.text", q.text, this._limits.query);
+    const text = q.text === undefined || q.text === null ? "" : string(fn, "query.text", q.text, this._limits.query);
     const vector = q.vector === undefined || q.vector === null ? null
       : embedding(fn, "query.vector", q.vector, this._resident.dim, { nonzero: true });
     return { ...settings, text, vector };
@@ -988,7 +988,7 @@ class MemoryCache {
    */
   async onAlarm(options = {}) {
     const fn = "onAlarm";
-    obj(fn, "options", options);
+    record(fn, "options", options);
     known(fn, "options", options, ["now", "onProgress"]);
     const now = options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
     const storage = alarmStorage(fn, this);
@@ -1046,7 +1046,7 @@ class MemoryCache {
     const fn = "importJsonl";
     return this._op(fn, async () => {
       if (typeof text !== "string") throw typeError(fn, "text", "a string", text);
-      obj(fn, "options", options);
+      record(fn, "options", options);
       known(fn, "options", options, ["onConflict", "onProgress"]);
       const onConflict = options.onConflict ?? "replace";
       if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${String(onConflict)}`);
@@ -1065,25 +1065,25 @@ class MemoryCache {
         } catch (e) {
           throw rangeError(fn, at, `is not JSON: ${e.message}`);
         }
-        obj(fn, at, v);
+        record(fn, at, v);
         if (v.edge !== undefined && v.path === undefined) {
-          const e = obj(fn, `${at} .edge`, v.edge);
+          const e = record(fn, `${at} .edge`, v.edge);
           known(fn, `${at} .edge`, e, ["src", "dst", "type", "strength", "origin"]);
           if (!["link", "sleep", "merge"].includes(e.origin))
             throw rangeError(fn, `${at} .edge.origin`, `must be "link", "sleep" or "merge", got ${JSON.stringify(String(e.origin))}`);
           edges.push({
-            src: str(fn, `${at} .edge.src`, e.src, L.path, { key: true }),
-            dst: str(fn, `${at} .edge.dst`, e.dst, L.path, { key: true }),
-            type: str(fn, `${at} .edge.type`, e.type, L.type, { key: true }),
-            strength: num(fn, `${at} .edge.strength`, e.strength, { lo: 0, hi: 1 }),
+            src: string(fn, `${at} .edge.src`, e.src, L.path, { key: true }),
+            dst: string(fn, `${at} .edge.dst`, e.dst, L.path, { key: true }),
+            type: string(fn, `${at} .edge.type`, e.type, L.type, { key: true }),
+            strength: finite(fn, `${at} .edge.strength`, e.strength, { lo: 0, hi: 1 }),
             origin: e.origin, at,
           });
         } else if (v.watermarks !== undefined && v.path === undefined) {
-          const m = obj(fn, `${at} .watermarks`, v.watermarks);
+          const m = record(fn, `${at} .watermarks`, v.watermarks);
           known(fn, `${at} .watermarks`, m, ["mergeCycle", "evictCycle"]);
           for (const [k, key] of [["mergeCycle", "merge_cycle"], ["evictCycle", "evict_cycle"]]) {
             if (m[k] === undefined) continue;
-            const c = num(fn, `${at} .watermarks.${k}`, m[k],
+            const c = finite(fn, `${at} .watermarks.${k}`, m[k],
               { lo: -Number.MAX_SAFE_INTEGER, hi: Number.MAX_SAFE_INTEGER, integer: true });
             meta[key] = Math.max(meta[key] ?? -Infinity, c);
           }

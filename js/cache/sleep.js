@@ -17,7 +17,7 @@ import {
   decayConfidenceNFp, float32View, fromFp, isCommittableConfidenceChange, mergeOutcomes, scoreRetentionMany, toFp,
   topNeighborPairsPacked, residentRows,
 } from "../index.js";
-import { byPath, known, num, obj, progressFn, time } from "./validate.js";
+import { byPath, finite, known, progressFn, record, time } from "./validate.js";
 
 export const DAY_MS = 86_400_000;
 export const DEFAULT_SLEEP = Object.freeze({ floor: 0.8, perSourceK: 5, cycleMs: DAY_MS });
@@ -28,23 +28,23 @@ export const STAGES = Object.freeze(["committed", "cap", "threshold", "vetoed", 
 const same = (a, b) => Object.is(a ?? null, b ?? null);
 
 export function checkOptions(fn, options) {
-  obj(fn, "options", options);
+  record(fn, "options", options);
   known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "onProgress"]);
-  const confidence = options.confidence === undefined ? {} : obj(fn, "options.confidence", options.confidence);
+  const confidence = options.confidence === undefined ? {} : record(fn, "options.confidence", options.confidence);
   known(fn, "options.confidence", confidence, ["alpha", "floor"]);
-  const merge = options.merge === undefined ? {} : obj(fn, "options.merge", options.merge);
+  const merge = options.merge === undefined ? {} : record(fn, "options.merge", options.merge);
   known(fn, "options.merge", merge, ["threshold", "maxPairs"]);
   if (options.evict !== undefined && typeof options.evict !== "boolean") throw new TypeError(`${fn}: options.evict must be a boolean`);
   return {
     now: time(fn, "options.now", options.now),
-    floor: num(fn, "options.floor", options.floor, { lo: -1, hi: 1, dflt: DEFAULT_SLEEP.floor }),
-    perSourceK: num(fn, "options.perSourceK", options.perSourceK, { lo: 1, hi: MAX_PER_SOURCE_K, integer: true, dflt: DEFAULT_SLEEP.perSourceK }),
-    cycleMs: num(fn, "options.cycleMs", options.cycleMs, { lo: 1, dflt: DEFAULT_SLEEP.cycleMs }),
+    floor: finite(fn, "options.floor", options.floor, { lo: -1, hi: 1, dflt: DEFAULT_SLEEP.floor }),
+    perSourceK: finite(fn, "options.perSourceK", options.perSourceK, { lo: 1, hi: MAX_PER_SOURCE_K, integer: true, dflt: DEFAULT_SLEEP.perSourceK }),
+    cycleMs: finite(fn, "options.cycleMs", options.cycleMs, { lo: 1, dflt: DEFAULT_SLEEP.cycleMs }),
     evict: options.evict === true,
-    alpha: num(fn, "options.confidence.alpha", confidence.alpha, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_DECAY_ALPHA }),
-    confFloor: num(fn, "options.confidence.floor", confidence.floor, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_FLOOR }),
-    threshold: num(fn, "options.merge.threshold", merge.threshold, { lo: -1, hi: 1, dflt: NEAR_DUPLICATE_THRESHOLD }),
-    maxPairs: num(fn, "options.merge.maxPairs", merge.maxPairs, { lo: 0, integer: true, dflt: MAX_MERGE_PAIRS }),
+    alpha: finite(fn, "options.confidence.alpha", confidence.alpha, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_DECAY_ALPHA }),
+    confFloor: finite(fn, "options.confidence.floor", confidence.floor, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_FLOOR }),
+    threshold: finite(fn, "options.merge.threshold", merge.threshold, { lo: -1, hi: 1, dflt: NEAR_DUPLICATE_THRESHOLD }),
+    maxPairs: finite(fn, "options.merge.maxPairs", merge.maxPairs, { lo: 0, integer: true, dflt: MAX_MERGE_PAIRS }),
     progress: progressFn(fn, options.onProgress),
   };
 }

@@ -12,7 +12,7 @@
 // held-out score beats the baseline's on the same queries by more than one standard error
 // of the paired difference. Otherwise the baseline comes back (`chose: "baseline"`).
 import { ARMS, MAX_DEPTH, MAX_WINDOW, buildArms, fold, querySettings, retrieve } from "./compose.js";
-import { embedding, known, list, num, obj, progressFn, rangeError, str, typeError } from "./validate.js";
+import { arr, embedding, finite, known, progressFn, rangeError, record, string, typeError } from "./validate.js";
 
 /** The grid each setting is searched over (the baseline's own value is always tried too). */
 export const TUNE_GRID = Object.freeze({
@@ -66,19 +66,19 @@ const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0)
 
 /** The labelled queries, checked: [{ text, vector, relevant: Map(path -> grade > 0) }]. */
 export function checkLabelled(fn, labelled, limits, dim) {
-  list(fn, "labelled", labelled);
+  arr(fn, "labelled", labelled);
   if (labelled.length < 2) throw rangeError(fn, "labelled", `has ${labelled.length} queries; tuning needs at least 2`);
   return labelled.map((q, i) => {
     const at = `labelled[${i}]`;
-    obj(fn, at, q);
+    record(fn, at, q);
     known(fn, at, q, ["text", "vector", "relevant", "id"]);
-    const text = q.text === undefined || q.text === null ? "" : str(fn, `${at}.text`, q.text, limits.query);
+    const text = q.text === undefined || q.text === null ? "" : string(fn, `${at}.text`, q.text, limits.query);
     const vector = q.vector === undefined || q.vector === null ? null : embedding(fn, `${at}.vector`, q.vector, dim);
     if (!text && !vector) throw rangeError(fn, at, "has neither text nor vector");
     const relevant = new Map();
-    if (Array.isArray(q.relevant)) q.relevant.forEach((p, j) => relevant.set(str(fn, `${at}.relevant[${j}]`, p, limits.path, { key: true }), 1));
+    if (Array.isArray(q.relevant)) q.relevant.forEach((p, j) => relevant.set(string(fn, `${at}.relevant[${j}]`, p, limits.path, { key: true }), 1));
     else if (q.relevant !== null && typeof q.relevant === "object") {
-      for (const [p, g] of Object.entries(q.relevant)) relevant.set(p, num(fn, `${at}.relevant[${JSON.stringify(p)}]`, g, { lo: 0, hi: 10 }));
+      for (const [p, g] of Object.entries(q.relevant)) relevant.set(p, finite(fn, `${at}.relevant[${JSON.stringify(p)}]`, g, { lo: 0, hi: 10 }));
       for (const [p, g] of relevant) if (!(g > 0)) relevant.delete(p);
     } else throw typeError(fn, `${at}.relevant`, "an array of paths or an object of path -> grade", q.relevant);
     if (relevant.size === 0) throw rangeError(fn, `${at}.relevant`, "names no relevant memory (grade > 0)");
@@ -93,14 +93,14 @@ export function checkLabelled(fn, labelled, limits, dim) {
  * baseline, difference, standardError, folds, queries }, train, evaluations }.
  */
 export async function tune(io, fn, labelled, options, limits) {
-  obj(fn, "options", options);
+  record(fn, "options", options);
   known(fn, "options", options, ["seed", "folds", "limit", "baseline", "onProgress"]);
-  const seed = num(fn, "options.seed", options.seed, { lo: 0, hi: 2 ** 32 - 1, integer: true, dflt: 1 });
-  const limit = num(fn, "options.limit", options.limit, { lo: 1, hi: 100, integer: true, dflt: 10 });
+  const seed = finite(fn, "options.seed", options.seed, { lo: 0, hi: 2 ** 32 - 1, integer: true, dflt: 1 });
+  const limit = finite(fn, "options.limit", options.limit, { lo: 1, hi: 100, integer: true, dflt: 10 });
   const progress = progressFn(fn, options.onProgress);
   const qs = checkLabelled(fn, labelled, limits, io.resident.dim);
-  const nFolds = Math.min(num(fn, "options.folds", options.folds, { lo: 2, hi: 100, integer: true, dflt: 5 }), qs.length);
-  const baseQuery = options.baseline === undefined ? {} : { ...obj(fn, "options.baseline", options.baseline) };
+  const nFolds = Math.min(finite(fn, "options.folds", options.folds, { lo: 2, hi: 100, integer: true, dflt: 5 }), qs.length);
+  const baseQuery = options.baseline === undefined ? {} : { ...record(fn, "options.baseline", options.baseline) };
   delete baseQuery.text;
   delete baseQuery.vector;
   if (baseQuery.preset !== undefined && baseQuery.preset !== "default")

@@ -1,28 +1,14 @@
 // memdomain/cache: argument checks. Every check runs before anything is read or
-// written, and every error names the method and the field:
+// written, and every error names the method and the field, in the glue's one wording
+// (js/src/validate.js: typeError, rangeError, and arrays checked by its arr):
 //   TypeError  "put: memories[3].gist must be a string, got a number"
 //   RangeError "search: vector has 3 elements, not the cache's dimension 384"
+import { arr, rangeError, typeError } from "../src/validate.js";
 
-export function describe(v) {
-  if (v === null) return "null";
-  if (v === undefined) return "undefined";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return v.constructor?.name ? `a ${v.constructor.name}` : "an object";
-  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : `the number ${v}`;
-  if (typeof v === "string") return "a string";
-  return `a ${typeof v}`;
-}
+export { arr, rangeError, typeError };
 
-export const typeError = (fn, arg, expected, value) => new TypeError(`${fn}: ${arg} must be ${expected}, got ${describe(value)}`);
-export const rangeError = (fn, arg, why) => new RangeError(`${fn}: ${arg} ${why}`);
-
-export function obj(fn, arg, v) {
+export function record(fn, arg, v) {
   if (v === null || typeof v !== "object" || Array.isArray(v)) throw typeError(fn, arg, "an object", v);
-  return v;
-}
-
-export function list(fn, arg, v) {
-  if (!Array.isArray(v)) throw typeError(fn, arg, "an array", v);
   return v;
 }
 
@@ -43,7 +29,7 @@ export function loneSurrogate(v) {
  * Keys and `text` (a stored gist or body) are checked; query text is not (a lone
  * surrogate is no word there).
  */
-export function str(fn, arg, v, max, { key = false, text = false } = {}) {
+export function string(fn, arg, v, max, { key = false, text = false } = {}) {
   if (typeof v !== "string") throw typeError(fn, arg, "a string", v);
   if (v.length > max) throw rangeError(fn, arg, `has ${v.length} characters, more than the limit ${max}`);
   if (key && v.length === 0) throw rangeError(fn, arg, "must not be empty");
@@ -58,7 +44,7 @@ export function str(fn, arg, v, max, { key = false, text = false } = {}) {
 }
 
 /** A finite number in [lo, hi]; `undefined` (or null when `nullable`) takes `dflt`. */
-export function num(fn, arg, v, { lo = -Infinity, hi = Infinity, dflt, nullable = false, integer = false } = {}) {
+export function finite(fn, arg, v, { lo = -Infinity, hi = Infinity, dflt, nullable = false, integer = false } = {}) {
   if (v === undefined || (v === null && (nullable || dflt !== undefined))) {
     if (dflt === undefined && !nullable) throw typeError(fn, arg, "a number", v);
     return v === null && nullable ? null : dflt ?? null;
@@ -87,7 +73,7 @@ export function time(fn, arg, v, { optional = false } = {}) {
 }
 
 /** A count: an integer in [0, 2^53 - 1], which every backend stores exactly; `undefined` (or null) takes `dflt`. */
-export function count(fn, arg, v, dflt = 0) {
+export function counter(fn, arg, v, dflt = 0) {
   if (v === undefined || v === null) return dflt;
   if (typeof v !== "number") throw typeError(fn, arg, "a number", v);
   if (!Number.isSafeInteger(v) || v < 0) throw rangeError(fn, arg, `must be an integer in [0, ${Number.MAX_SAFE_INTEGER}], got ${v}`);

@@ -1,9 +1,11 @@
 // The boundary protocol's JavaScript half (docs/ARCHITECTURE.md, "The
 // boundary protocol"): the instance, one exchange region reused by every
-// call, typed-array views rebuilt only when memory has grown, argument checks
-// (JavaScript types only: C checks what C computes), the error record C fills,
+// call, typed-array views rebuilt only when memory has grown (the argument
+// checks are in validate.js), the error record C fills,
 // the one key-table writer, and the intern table that lets strings cross as
 // integers.
+
+import { rangeError } from "./validate.js";
 
 /** @type {any} */
 let wasm = null;
@@ -248,113 +250,9 @@ export function raise(status, fn) {
   throw errorFor(status, `${fn}: ${statusName(status)}`);
 }
 
-export function typeError(fn, arg, expected, value) {
-  return new TypeError(`${fn}: ${arg} must be ${expected}, got ${describe(value)}`);
-}
-
-export function rangeError(fn, arg, why) {
-  return new RangeError(`${fn}: ${arg} ${why}`);
-}
-
-/** n, the entry count of `arg`; a RangeError past `max` (the core's index limit). */
-export function count(fn, arg, n, max) {
-  if (n > max) throw rangeError(fn, arg, `has ${n} entries, more than memdomain accepts`);
-  return n;
-}
-
 /** An allocation of `bytes` for `arg` failed. */
 export const noMemory = (fn, arg, bytes) =>
   rangeError(fn, arg, `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);
-
-const article = (name) => (/^[AEIOUaeiou]/.test(name) ? `an ${name}` : `a ${name}`);
-
-function describe(v) {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") {
-    const ctor = v.constructor?.name;
-    return typeof ctor === "string" && ctor ? article(ctor) : "an object";
-  }
-  if (typeof v === "string") return "a string";
-  return typeof v === "number" ? String(v) : typeof v;
-}
-
-// ---------------------------------------------------------------- checks
-
-export function num(fn, arg, v) {
-  if (typeof v !== "number") throw typeError(fn, arg, "a number", v);
-  return v;
-}
-
-/** A number, or the default when undefined (a JavaScript default parameter: null is an error). */
-export function numOr(fn, arg, v, dflt) {
-  return v === undefined ? dflt : num(fn, arg, v);
-}
-
-/** A number, or the default when undefined or null (the reference reads the field with `??`). */
-export function numNullish(fn, arg, v, dflt) {
-  return v === undefined || v === null ? dflt : num(fn, arg, v);
-}
-
-export function str(fn, arg, v) {
-  if (typeof v !== "string") throw typeError(fn, arg, "a string", v);
-  return v;
-}
-
-export function arr(fn, arg, v) {
-  if (!Array.isArray(v)) throw typeError(fn, arg, "an array", v);
-  return v;
-}
-
-export function obj(fn, arg, v) {
-  if (v === null || typeof v !== "object") throw typeError(fn, arg, "an object", v);
-  return v;
-}
-
-export function map(fn, arg, v) {
-  if (!(v instanceof Map)) throw typeError(fn, arg, "a Map", v);
-  return v;
-}
-
-/** A Date's time value (NaN for an invalid Date). */
-export function dateMs(fn, arg, v) {
-  if (!(v instanceof Date)) throw typeError(fn, arg, "a Date", v);
-  return Date.prototype.getTime.call(v);
-}
-
-/** matrix.length / by as a whole number of rows (0 when by and the matrix are 0); else a RangeError naming `matrix`. */
-export function per(fn, matrix, by, what) {
-  const q = by === 0 ? 0 : matrix.length / by;
-  if (by === 0 ? matrix.length !== 0 : !Number.isInteger(q))
-    throw rangeError(fn, "matrix", `has ${matrix.length} elements, not a multiple of ${what} (${by})`);
-  return q;
-}
-
-export const MAX_ELEMENTS = 0x0fffffff; // 2^28: 2 GiB of f64, past what wasm32 can hold
-
-/**
- * An ArrayLike<number> as doubles: a Float32Array is widened exactly, a
- * number[] (or any array-like of numbers) is copied. Throws for anything
- * that is not an array-like of numbers.
- */
-export function vector(fn, arg, v) {
-  if (v instanceof Float32Array || v instanceof Float64Array) return v; // a Float32Array is widened when written
-  if (v === null || typeof v !== "object" || typeof v === "function")
-    throw typeError(fn, arg, "an array-like of numbers", v);
-  if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-    if (v instanceof BigInt64Array || v instanceof BigUint64Array)
-      throw typeError(fn, arg, "an array-like of numbers", v);
-    return v;
-  }
-  const n = v.length;
-  if (typeof n !== "number" || !(n >= 0) || n !== Math.floor(n))
-    throw typeError(fn, arg, "an array-like of numbers", v);
-  if (n > MAX_ELEMENTS) throw rangeError(fn, arg, `has ${n} elements, more than memdomain accepts`);
-  for (let i = 0; i < n; i++) {
-    if (typeof v[i] !== "number") throw typeError(fn, `${arg}[${i}]`, "a number", v[i]);
-  }
-  return v;
-}
 
 // ---------------------------------------------------------------- strings: the one key table
 

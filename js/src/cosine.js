@@ -1,7 +1,8 @@
 // cosine module: cosine, cosineDistance, compensatedSum. The vectors are
 // copied into the exchange region and the similarity comes back as the
 // call's f64 result: one crossing, no allocation.
-import { exportsOf, num, put, region, typeError, vector, views } from "./core.js";
+import { exportsOf, put, region, views } from "./core.js";
+import { num, typeError, vector } from "./validate.js";
 import { COSINE_JS_MAX, cosineSmall } from "./fastpaths.js";
 
 /** Copy a and b (n elements each) into the region and run the kernel. */

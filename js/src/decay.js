@@ -1,7 +1,8 @@
 // decay module: the fixed-point grid, the outcome EWMA and confidence decay.
 // Scalar calls pass numbers and get their f64 back; a fold C refuses to run
 // returns NaN with the error record filled (the only time it is read).
-import { arr, exportsOf, num, numOr, raiseRecord, region, views } from "./core.js";
+import { exportsOf, raiseRecord, region, views } from "./core.js";
+import { arr, num, numOr } from "./validate.js";
 import { DECAY_JS_MAX } from "./fastpaths.js";
 import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR,
   DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE } from "./constants.js";

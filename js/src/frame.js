@@ -1,5 +1,6 @@
 // frame module: frameKeyOf, the claim's slot key or null.
-import { arr, call, decodeWtf8, done, exportsOf, keys, raise, region, slots, str, views } from "./core.js";
+import { call, decodeWtf8, done, exportsOf, keys, raise, region, slots, views } from "./core.js";
+import { arr, str } from "./validate.js";
 
 const decoder = new TextDecoder("utf-8");
 const CHUNK_BYTES = 1 << 14;

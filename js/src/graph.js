@@ -1,7 +1,8 @@
 // graph module: pagerank, labelPropagation and bridgeCounts over the memory
 // graph, and a reusable Graph handle (build once, run any number of times).
 // A one-shot call builds a handle, runs it and frees it.
-import { addr, arr, count, call, exportsOf, finalizer, f64, fill, keys, map, numNullish, obj, out, slots, typeError, u32 } from "./core.js";
+import { addr, call, exportsOf, finalizer, f64, fill, keys, out, slots, u32 } from "./core.js";
+import { arr, count, map, numNullish, obj, typeError } from "./validate.js";
 
 import { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
   PAGERANK_TOLERANCE } from "./constants.js";

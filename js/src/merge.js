@@ -1,6 +1,7 @@
 // merge module: the near-duplicate merge guards, mergeOutcomes with its role
 // guard, connectedComponents and excludeSelfSupersede.
-import { arr, count, call, keys, num, numNullish, obj, out, slots, str, typeError, u32, f64 } from "./core.js";
+import { call, keys, out, slots, u32, f64 } from "./core.js";
+import { arr, count, num, numNullish, obj, str, typeError } from "./validate.js";
 import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD } from "./constants.js";
 
 export { MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD };

@@ -1,6 +1,7 @@
 // mmr module: applyMmr (greedy maximal marginal relevance with a cached
 // per-candidate max), and applyMmrPacked over a packed matrix.
-import { arr, call, MAX_ELEMENTS, put, f64, fill, num, numOr, obj, out, per, rangeError, slots, typeError, u32, u8, vector } from "./core.js";
+import { call, put, f64, fill, out, slots, u32, u8 } from "./core.js";
+import { arr, MAX_ELEMENTS, num, numOr, obj, per, rangeError, typeError, vector } from "./validate.js";
 import { MMR_LAMBDA } from "./constants.js";
 
 

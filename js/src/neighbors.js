@@ -2,8 +2,8 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { addr, arr, call, count, MAX_ELEMENTS, finalizer, f32, f64, fill, keys as keyTable, num, numOr, obj, out, per, put, rangeError, slots, str,
-  typeError, u32, vector, exportsOf } from "./core.js";
+import { addr, call, finalizer, f32, f64, fill, keys as keyTable, out, put, slots, u32, exportsOf } from "./core.js";
+import { arr, count, MAX_ELEMENTS, num, numOr, obj, per, rangeError, str, typeError, vector } from "./validate.js";
 import { MMR_LAMBDA } from "./constants.js";
 
 

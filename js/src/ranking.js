@@ -1,6 +1,7 @@
 // ranking module: production constants and rrfContribution.
 import * as Option from "effect/Option";
-import { exportsOf, num } from "./core.js";
+import { exportsOf } from "./core.js";
+import { num } from "./validate.js";
 import { MMR_LAMBDA, REINFORCE_COOLDOWN_S, RRF_K } from "./constants.js";
 
 export { MMR_LAMBDA, REINFORCE_COOLDOWN_S, RRF_K };

@@ -1,5 +1,6 @@
 // reinforce module: the access-bump cooldown and the reinforcement signals.
-import { arr, count, call, dateMs, exportsOf, f64, MAX_ELEMENTS, numOr, obj, out, str, typeError, u8 } from "./core.js";
+import { call, exportsOf, f64, out, u8 } from "./core.js";
+import { arr, count, dateMs, MAX_ELEMENTS, numOr, obj, str, typeError } from "./validate.js";
 import { REINFORCE_COOLDOWN_S, REINFORCE_SIGNALS } from "./constants.js";
 
 export { REINFORCE_SIGNALS };

@@ -2,8 +2,8 @@
 // gate, and a batch scorer over typed-array columns. Every number is computed
 // in C (src/retention.c); this file validates arguments, classifies memory
 // types once per distinct string (cached), and shapes the results.
-import { addr, arr, call, exportsOf, f64, fill, keys, num, numNullish, obj, out, raise, rangeError, scratch, str, typeError, u8,
-  vector, views } from "./core.js";
+import { addr, call, exportsOf, f64, fill, keys, out, raise, scratch, u8, views } from "./core.js";
+import { arr, num, numNullish, obj, rangeError, str, typeError, vector } from "./validate.js";
 
 import { DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROFILE, EVICT_THRESHOLD, HALF_LIFE_TABLE, KEEP_THRESHOLD, MAX_REPRIEVES,
   MEMORY_TYPE_NAMES, PROFILE_TABLE, REPRIEVE_DAYS, REPRIEVE_FLOOR, REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE,

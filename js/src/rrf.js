@@ -2,8 +2,8 @@
 // interned ids (one Map lookup per hit; no string bytes) and C folds them;
 // rankFused crosses as scores (C orders them; ties inside an equal-score run
 // are ordered here with JavaScript's own string order).
-import { align8, arr, call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, map, num, numOr,
-  obj, raiseRecord, region, slots, str, typeError, views } from "./core.js";
+import { align8, call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, raiseRecord, region, slots, views } from "./core.js";
+import { arr, map, num, numOr, obj, str, typeError } from "./validate.js";
 import { RRF_K } from "./constants.js";
 
 /** weight / (rank + k). */

@@ -22,7 +22,8 @@
 //     the sources [edges[t], edges[t + 1]), then end; the answer carries the
 //     lists and how many tiles it took.
 // Each answer carries ms, the time spent in it.
-import { exportsOf, init, isInitialized, raise, rangeError, views } from "./core.js";
+import { exportsOf, init, isInitialized, raise, views } from "./core.js";
+import { rangeError } from "./validate.js";
 import { tileRunsOf } from "./tile-runs.js";
 
 const fn = "topNeighborPairsParallel";

@@ -20,7 +20,8 @@
 // the union of the workers' lists is the top perSourceK of all pairs: the
 // merge equals the single-thread pass exactly, for any tiles, any worker
 // taking any of them, in any order.
-import { arr, isInitialized, num, obj, rangeError, str, typeError } from "./core.js";
+import { isInitialized } from "./core.js";
+import { arr, num, obj, rangeError, str, typeError } from "./validate.js";
 import { mergeNeighborTiles } from "./neighbors.js";
 import { tileRuns } from "./tile-runs.js";
 

@@ -28,7 +28,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { rng } from "../js/rng.js";
+import { rng } from "../oracles/rng.js";
 import * as md from "../../js/index.js";
 import { PRESETS, openMemoryCache } from "../../js/cache/index.js";
 

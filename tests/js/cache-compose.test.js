@@ -6,7 +6,7 @@ import * as md from "../../js/index.js";
 import { MAX_WINDOW, PRESETS, openMemoryCache } from "../../js/cache/index.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 md.initSync(wasmBytes());
 

@@ -14,7 +14,7 @@ import { LOG_GENERATIONS, LOG_MAX_PATHS, openMemoryCache, betterSqlite3Adapter, 
 import { loadSqliteWasm } from "../../js/cache/adapters.js";
 import { graphNodes } from "../../js/cache/resident.js";
 import { wasmBytes } from "./build.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
 
 md.initSync(wasmBytes());

@@ -2,7 +2,7 @@
 // topic words in gists and bodies, clustered embeddings (a centroid per topic plus
 // noise), some near-duplicates (cosine ~0.99 to an earlier memory, same text or a
 // negated / re-numbered variant the merge guards must veto), and varied counters.
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 const TOPICS = [
   ["deploy", "rollout", "canary", "release", "pipeline"],

@@ -12,7 +12,7 @@ import Database from "better-sqlite3";
 import * as md from "../../js/index.js";
 import { openMemoryCache } from "../../js/cache/index.js";
 import { WASM_PATH, wasmBytes } from "./build.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 import { op, snapshot } from "./cache-crash-ops.js";
 
 md.initSync(wasmBytes());

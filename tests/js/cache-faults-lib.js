@@ -14,7 +14,7 @@
 // connection where the backend has them, else a view of the same handle whose close() is a
 // no-op), dispose(): Promise<void> }> }. A new adapter joins with one backend object.
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 export const D = 12, N = 48;
 export const NOW = T0 + 300 * 86_400_000;
@@ -157,12 +157,7 @@ export async function adapterFaults(openMemoryCache, backend, ops = Object.keys(
           if (outcome === "resolved" && now !== after) problems.push(`${label}: resolved, but the database does not hold the operation's result`);
           if (now !== before && now !== after) problems.push(`${label}: the database holds neither the state before nor the one after`);
           if (outcome !== "resolved" && now === after && now !== before) committedThenThrew++;
-          // retry without the fault: resolves, and the database is in the after state
-          const retry = await OPS[op](cache).then(() => "resolved", (e) => e);
-          if (retry !== "resolved") problems.push(`${label}: the retry rejected: ${retry?.message ?? retry}`);
-          else if (await stored(cache) !== after) problems.push(`${label}: after the retry the database differs from a clean run's`);
-          await sameAsFresh(openMemoryCache, db, cache, `${label}, retried`, problems);
-          await cache.close();
+          await retryClean(openMemoryCache, db, cache, op, label, after, problems);
         } catch (e) {
           problems.push(`${label}: ${e?.stack ?? e}`);
         } finally {
@@ -172,6 +167,15 @@ export async function adapterFaults(openMemoryCache, backend, ops = Object.keys(
     }
   }
   return { problems, cases, rejected, committedThenThrew };
+}
+
+/** Retry without the fault: it resolves, the database is in the `after` state, a fresh open sees the same; then close. */
+async function retryClean(openMemoryCache, db, cache, op, label, after, problems) {
+  const retry = await OPS[op](cache).then(() => "resolved", (e) => e);
+  if (retry !== "resolved") problems.push(`${label}: the retry rejected: ${retry?.message ?? retry}`);
+  else if (await stored(cache) !== after) problems.push(`${label}: after the retry the database differs from a clean run's`);
+  await sameAsFresh(openMemoryCache, db, cache, `${label}, retried`, problems);
+  await cache.close();
 }
 
 /** put and sleep with an onProgress that throws at each of its events in turn. */
@@ -207,11 +211,7 @@ export async function progressFaults(openMemoryCache, backend) {
         const now = await sameAsFresh(openMemoryCache, db, cache, label, problems);
         if (now !== before && now !== after) problems.push(`${label}: the database holds neither the state before nor the one after`);
         if (now === after) afterCommit++;
-        const retry = await OPS[op](cache).then(() => "resolved", (e) => e);
-        if (retry !== "resolved") problems.push(`${label}: the retry rejected: ${retry?.message ?? retry}`);
-        else if (await stored(cache) !== after) problems.push(`${label}: after the retry the database differs from a clean run's`);
-        await sameAsFresh(openMemoryCache, db, cache, `${label}, retried`, problems);
-        await cache.close();
+        await retryClean(openMemoryCache, db, cache, op, label, after, problems);
       } catch (e) {
         problems.push(`${label}: ${e?.stack ?? e}`);
       } finally {

@@ -11,7 +11,7 @@ import { openMemoryCache, ftsQuery, queryTerms, salienceOrder } from "../../js/c
 import { fileDrivers, reader } from "./cache-backends.js";
 import { byCodePoint } from "../../js/cache/lexical.js";
 import { neighbours, repairNeighbours } from "../../js/cache/sleep.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 import { wasmBytes } from "./build.js";
 import { makeCorpus, makeQueries, T0 } from "./cache-corpus.js";
 import { byHand, byPath, codePoints, sameHits as same, snapshot } from "./cache-oracle.js";
@@ -290,6 +290,11 @@ describe("hostile input: clear errors naming the field, nothing written, nothing
     ["lone surrogate path", [m({ path: "bad\uD800" })], RangeError, /memories\[0\]\.path holds a lone surrogate/],
     ["empty path", [m({ path: "" })], RangeError, /memories\[0\]\.path must not be empty/],
     ["not an object", [null], TypeError, /memories\[0\] must be an object, got null/],
+    // the glue's one wording (js/src/validate.js): a number as itself, an object by its constructor
+    ["number for a path", [m({ path: 5 })], TypeError, /^put: memories\[0\]\.path must be a string, got 5$/],
+    ["array for a memory", [[1]], TypeError, /^put: memories\[0\] must be an object, got an array$/],
+    ["Map for a vector", [m({ embedding: new Map() })], TypeError, /^put: memories\[0\]\.embedding must be a Float32Array \(or an array of numbers\), got a Map$/],
+    ["Int32Array for a vector", [m({ embedding: new Int32Array(D) })], TypeError, /, got an Int32Array$/],
     ["vector of strings", [m({ embedding: Array(D).fill("1") })], TypeError, /memories\[0\]\.embedding\[0\] must be a number/],
   ])("put: %s", async (_, memories, Err, message) => {
     const err = await cache.put(memories).catch((e) => e);

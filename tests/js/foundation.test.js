@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { wasmBytes } from "./build.js";
-import { refCosine, refFuse, refRank } from "../../bench/baseline-fusion.js";
+import { refCosine, refFuse, refRank } from "../oracles/baseline-fusion.js";
 
 const exportsObj = md.initSync(wasmBytes());
 

@@ -1,10 +1,10 @@
 // The graph module's JS suite, run on one wasm build by graph.test.js (clang)
 // and graph.emcc.test.js: agreement with the plain-JavaScript reference
-// (bench/baseline-graph.js, written from the design), the Graph handle equal
+// (tests/oracles/baseline-graph.js, written from the design), the Graph handle equal
 // to the one-shot functions, the design's properties, and bad input.
 import fc from "fast-check";
-import * as ref from "../../bench/baseline-graph.js";
-import { rng as mulberry } from "./rng.js";
+import * as ref from "../oracles/baseline-graph.js";
+import { rng as mulberry } from "../oracles/rng.js";
 
 // Keys that exercise UTF-16 order (astral vs U+FF5E), spaces (the fold-key
 // divergence), a lone surrogate and the empty string.

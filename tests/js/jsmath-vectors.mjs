@@ -2,7 +2,7 @@
 // for Math.exp, Math.log1p and Math.round, with Node's own outputs as the
 // expected values. Used three ways:
 //   - `node tests/js/jsmath-vectors.mjs OUT.bin [wasm...]` writes the vectors
-//     for the native checker (tools/jsmath_check.c) and compares every listed
+//     for the native checker (tests/c/jsmath_check.c) and compares every listed
 //     wasm build's md_js_* exports (mk/jsmath.mk runs this);
 //     and, first, that the vectors are seeded (deterministic) and cover the
 //     special values, subnormals and huge magnitudes.

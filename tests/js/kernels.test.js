@@ -4,9 +4,9 @@
 // multiple of the panel or the register block. The same properties run
 // natively in tests/c/test_kernels.c.
 import * as md from "../../js/index.js";
-import { cosine } from "../../bench/baseline-neighbors.js";
+import { cosine } from "../oracles/baseline-neighbors.js";
 import { BUILD, wasmBytes } from "./build.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 const DIMS = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 100, 384];
 const SPECIAL = [NaN, Infinity, -Infinity, 0, -0, 1e-45, -3e-39, 1.1754942106924411e-38, 3.4028234663852886e38];

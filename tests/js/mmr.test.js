@@ -2,9 +2,9 @@
 // independent transcription of the design), applyMmrPacked against
 // applyMmr, identity of the returned objects, and argument errors.
 import * as md from "../../js/index.js";
-import * as base from "../../bench/baseline-mmr.js";
+import * as base from "../oracles/baseline-mmr.js";
 import { BUILD, wasmBytes } from "./build.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 
 

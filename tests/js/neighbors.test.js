@@ -4,9 +4,9 @@
 // and argument errors.
 import * as md from "../../js/index.js";
 import { tileBounds } from "../../js/src/workers.js";
-import * as base from "../../bench/baseline-neighbors.js";
+import * as base from "../oracles/baseline-neighbors.js";
 import { BUILD, wasmBytes } from "./build.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 
 

@@ -56,5 +56,7 @@ describe(`nullish optional fields (${BUILD})`, () => {
     expect(() => md.cosine({}, [1])).toThrow(/got an Object/);
     expect(() => md.frameKeyOf(new Error("x"))).toThrow(/got an Error/);
     expect(() => md.frameKeyOf(new Map())).toThrow(/got a Map/);
+    expect(() => md.frameKeyOf(true)).toThrow(/got a boolean$/);
+    expect(() => md.frameKeyOf(() => 1)).toThrow(/got a function$/);
   });
 });

@@ -5,11 +5,11 @@
 // plain number arrays against the plain-JS reference; rankCandidatePairs and
 // applyMmr on resident rows against the plain calls. Every comparison is
 // bit for bit (Object.is). Runs on both wasm builds (make test-js).
-import { rawInstance } from "../../bench/lib-raw.mjs";
-import * as base from "../../bench/baseline-neighbors.js";
+import { rawInstance } from "../oracles/raw.mjs";
+import * as base from "../oracles/baseline-neighbors.js";
 import * as md from "../../js/index.js";
 import { BUILD, testWasmBytes, wasmBytes } from "./build.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 md.initSync(wasmBytes());
 const raw = rawInstance(new WebAssembly.Module(testWasmBytes())); // the flat C API is exported by the test build only

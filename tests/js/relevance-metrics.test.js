@@ -1,6 +1,6 @@
-// The relevance harness's metrics (bench/relevance/metrics.mjs) on examples computed by hand, so
+// The relevance harness's metrics (tests/oracles/relevance-metrics.mjs) on examples computed by hand, so
 // the instrument that judges the cache's ranking is itself checked.
-import { evaluate, median, ndcgAt, rankOf, recallAt, reciprocalRank, score, topPaths } from "../../bench/relevance/metrics.mjs";
+import { evaluate, median, ndcgAt, rankOf, recallAt, reciprocalRank, score, topPaths } from "../oracles/relevance-metrics.mjs";
 
 describe("known-item metrics", () => {
   const list = ["a", "b", "c", "d"];

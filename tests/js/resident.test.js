@@ -6,7 +6,7 @@
 import * as md from "../../js/index.js";
 import { exportsOf } from "../../js/src/core.js";
 import { wasmBytes } from "./build.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 md.initSync(new WebAssembly.Module(wasmBytes()));
 

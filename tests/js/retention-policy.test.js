@@ -2,14 +2,14 @@
 // and scoreRetentionMany(columns, { policy }). Without a policy, with {} and
 // with the design's own tables spelled out, every result is today's, bit for
 // bit; a tuned policy agrees with a plain-JavaScript implementation of the
-// same arithmetic (tools/retention-reference.mjs); a bad policy is a
+// same arithmetic (tests/oracles/retention-reference.mjs); a bad policy is a
 // TypeError or RangeError naming the field.
 import fc from "fast-check";
 import * as md from "../../js/index.js";
 import { BUILD, wasmBytes } from "./build.js";
 import { decode } from "./golden/codec.js";
 import { loadCases } from "./golden/runner.js";
-import { refScoreRetentionPolicy } from "../../tools/retention-reference.mjs";
+import { refScoreRetentionPolicy } from "../oracles/retention-reference.mjs";
 
 const SEED = 1515;
 const TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "task"];

@@ -1,7 +1,7 @@
 // retention through the JS API (on the build tests/js/build.js picks; make
 // test-js runs every suite on both): the design's invariants as
 // fast-check properties, agreement with a plain-JavaScript port of the
-// reference (tools/retention-reference.mjs), the batch scorer's bit-identity
+// reference (tests/oracles/retention-reference.mjs), the batch scorer's bit-identity
 // and constant boundary crossings, and argument errors.
 import fc from "fast-check";
 import * as md from "../../js/index.js";
@@ -10,7 +10,7 @@ import { decode, mismatch } from "./golden/codec.js";
 import { loadCases } from "./golden/runner.js";
 import {
   refCompositeScore, refComputeSignals, refHalfLifeFor, refReprieveScore, refScoreRetention, refWeightsFor,
-} from "../../tools/retention-reference.mjs";
+} from "../oracles/retention-reference.mjs";
 
 const SEED = 20261130;
 const RUNS = { seed: SEED, numRuns: 2000 };

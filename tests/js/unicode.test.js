@@ -6,7 +6,7 @@
 // running the tests must implement 17.0 too.
 import { decodeWtf8 } from "../../js/src/core.js";
 import { BUILD, testWasmBytes as wasmBytes } from "./build.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 
 // Global names read in the hot loops are bound here once: under Jest a test
 // module runs in a vm context whose global lookups are slow (2.5x this suite's time).

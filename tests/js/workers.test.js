@@ -5,7 +5,7 @@ import * as md from "../../js/index.js";
 import * as workers from "../../js/src/workers.js";
 import { tileRuns, tileRunsOf } from "../../js/src/tile-runs.js";
 import { wasmBytes } from "./build.js";
-import { rng } from "./rng.js";
+import { rng } from "../oracles/rng.js";
 import { Worker } from "node:worker_threads";
 import { readFileSync } from "node:fs";
 import { ROOT } from "./golden/runner.js";

@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { build } from "esbuild";
-import { BIN, BUILD, ROOT, check, finish, run } from "./lib.mjs";
+import { BIN, BUILD, FAULT_PARTS, ROOT, check, checkFaultParts, finish, firstDiff, run, same, want } from "./lib.mjs";
 import { startStatic } from "./server.mjs";
 import * as md from "../../js/index.js";
 import { openMemoryCache } from "../../js/cache/index.js";
@@ -42,20 +42,9 @@ const readmeRef = await (async () => {
   return JSON.parse(JSON.stringify(hits));
 })();
 
-/** The parts of the D1 fault injection, one request and one D1 database each, run at the same time. */
-const FAULT_PARTS = ["put", "delete", "link", "reinforce", "sleep", "progress", "two"];
-const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
-const want = (name) => !only || only.includes(name);
 const wasm = readFileSync(`${BUILD}memdomain.wasm`);
 md.initSync(wasm);
 const t0 = performance.now();
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const firstDiff = (a, b) => {
-  const x = JSON.stringify(a), y = JSON.stringify(b);
-  let i = 0;
-  while (i < x.length && x[i] === y[i]) i++;
-  return `at ${i}: ${x.slice(Math.max(0, i - 80), i + 80)}\n   vs ${y.slice(Math.max(0, i - 80), i + 80)}`;
-};
 
 console.log(`memdomain/cache in Node ${process.versions.node} (memory, file), Deno, Chromium (OPFS) and a D1 Worker (miniflare)`);
 const ref = await (async () => {
@@ -122,18 +111,7 @@ if (want("d1")) {
     check(/injected in the batch/.test(c.err ?? "") && c.unchanged === true,
       "D1: a failure inside the sleep's batch (a trigger aborts the 10th UPDATE) leaves the database as it was", JSON.stringify(c));
     // a fault at every adapter call (before it, and after the batch committed), a throwing onProgress, two caches on one binding
-    const tf = performance.now();
-    const parts = await Promise.all(FAULT_PARTS.map((what) => get(`/faults?what=${what}`)));
-    for (const [i, what] of FAULT_PARTS.entries()) {
-      const r = parts[i];
-      const fired = what === "two" ? true : what === "progress" ? r.cases > 10 && r.afterCommit > 0
-        : r.cases > 4 && r.rejected === r.cases && r.committedThenThrew > 0;
-      check(!r.error && r.problems?.length === 0 && fired,
-        `D1 faults, ${what}: ${what === "two" ? `${r.steps} alternating steps and the rowid case` : `${r.cases} cases`}, ` +
-        "search equals a fresh cache's, the database is before or after, retries complete",
-        r.error ?? JSON.stringify({ ...r, problems: r.problems?.slice(0, 4) }).slice(0, 3000));
-    }
-    console.log(`  (D1 faults ${((performance.now() - tf) / 1000).toFixed(1)} s)`);
+    await checkFaultParts(get, "D1", "D1 faults");
   } catch (e) {
     check(false, "D1 under miniflare", e.stack);
   } finally {

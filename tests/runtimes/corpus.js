@@ -9,18 +9,15 @@
 // Sizes are small and random; most inputs are valid, some are the design's
 // quirks (NaN, Infinity, -0, negative or fractional counts, lone surrogates,
 // absent keys), so both the answers and the RangeError/TypeError paths are
-// exercised. Arguments are fresh objects on every call.
+// exercised. Arguments are fresh objects on every call. The runtime harness
+// copies this file to harness/ and tests/oracles/rng.js to oracles/ beside it
+// (tests/runtimes/setup.mjs), so the import below resolves there too.
 
-/** mulberry32: a tiny 32-bit PRNG, identical in every JavaScript runtime. */
+import { mulberry32 } from "../oracles/rng.js";
+
+/** mulberry32 (tests/oracles/rng.js: identical in every JavaScript runtime) with integer and unit draws. */
 export function prng(seed) {
-  let a = seed >>> 0;
-  const u32 = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const u32 = mulberry32(seed);
   return {
     u32,
     int: (n) => (n <= 0 ? 0 : u32() % n), // [0, n)

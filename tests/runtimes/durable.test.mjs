@@ -17,26 +17,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { readFileSync } from "node:fs";
 import { build } from "esbuild";
-import { BUILD, ROOT, check, finish } from "./lib.mjs";
+import { BUILD, ROOT, check, checkFaultParts, finish, firstDiff, same, want } from "./lib.mjs";
 import * as md from "../../js/index.js";
 import { openMemoryCache } from "../../js/cache/index.js";
 import { scenario } from "./cache-scenario.js";
 import { DAY, client, tenantMemories, tenantsOptions, tenantsWorker, word } from "./durable-tenants.js";
 import { snippets } from "../readme/snippets.mjs";
 
-const FAULT_PARTS = ["put", "delete", "link", "reinforce", "sleep", "progress", "two"];
-const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
-const want = (name) => !only || only.includes(name);
 const wasm = readFileSync(`${BUILD}memdomain.wasm`);
 md.initSync(wasm);
 const t0 = performance.now();
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const firstDiff = (a, b) => {
-  const x = JSON.stringify(a), y = JSON.stringify(b);
-  let i = 0;
-  while (i < x.length && x[i] === y[i]) i++;
-  return `at ${i}: ${x.slice(Math.max(0, i - 80), i + 80)}\n   vs ${y.slice(Math.max(0, i - 80), i + 80)}`;
-};
 /** Bundle a Worker as wrangler would: one ES module importing ./memdomain.wasm (sqlite-wasm never loaded). */
 export async function bundleWorker(entry) {
   const r = await build({ entryPoints: [entry], bundle: true, format: "esm", write: false, platform: "neutral",
@@ -90,18 +80,7 @@ if (want("backend")) {
     const c = await get("/rollback");
     check(/injected in the batch/.test(c.err ?? "") && c.unchanged === true,
       "Durable Object: a failure inside the sleep's transactionSync (a trigger aborts the 10th UPDATE) leaves the database as it was", JSON.stringify(c));
-    const tf = performance.now();
-    const parts = await Promise.all(FAULT_PARTS.map((what) => get(`/faults?what=${what}`)));
-    for (const [i, what] of FAULT_PARTS.entries()) {
-      const r = parts[i];
-      const fired = what === "two" ? true : what === "progress" ? r.cases > 10 && r.afterCommit > 0
-        : r.cases > 4 && r.rejected === r.cases && r.committedThenThrew > 0;
-      check(!r.error && r.problems?.length === 0 && fired,
-        `Durable Object faults, ${what}: ${what === "two" ? `${r.steps} alternating steps and the rowid case` : `${r.cases} cases`}, ` +
-        "search equals a fresh cache's, the database is before or after, retries complete",
-        r.error ?? JSON.stringify({ ...r, problems: r.problems?.slice(0, 4) }).slice(0, 3000));
-    }
-    console.log(`  (faults ${((performance.now() - tf) / 1000).toFixed(1)} s)`);
+    await checkFaultParts(get, "Durable Object", "faults");
   } catch (e) {
     check(false, "Durable Objects under miniflare", e.stack);
   } finally {

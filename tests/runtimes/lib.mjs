@@ -32,6 +32,40 @@ export function finish(name) {
   process.exit(failures ? 1 : 0);
 }
 
+/** Whether the part `name` runs: every part, or those named by --only=a,b on the command line. */
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+export const want = (name) => !only || only.includes(name);
+
+/** The parts of the cache's fault injection a Worker answers at /faults?what=<part>, each on its own database. */
+export const FAULT_PARTS = ["put", "delete", "link", "reinforce", "sleep", "progress", "two"];
+
+/** Every fault part at once through `get` (GET /faults?what=<part>), each checked: the faults fired,
+ * no problem was found (search equals a fresh cache's, the database is before or after, retries
+ * complete); then the seconds it took, after `timing`. */
+export async function checkFaultParts(get, name, timing) {
+  const tf = performance.now();
+  const parts = await Promise.all(FAULT_PARTS.map((what) => get(`/faults?what=${what}`)));
+  for (const [i, what] of FAULT_PARTS.entries()) {
+    const r = parts[i];
+    const fired = what === "two" ? true : what === "progress" ? r.cases > 10 && r.afterCommit > 0
+      : r.cases > 4 && r.rejected === r.cases && r.committedThenThrew > 0;
+    check(!r.error && r.problems?.length === 0 && fired,
+      `${name} faults, ${what}: ${what === "two" ? `${r.steps} alternating steps and the rowid case` : `${r.cases} cases`}, ` +
+      "search equals a fresh cache's, the database is before or after, retries complete",
+      r.error ?? JSON.stringify({ ...r, problems: r.problems?.slice(0, 4) }).slice(0, 3000));
+  }
+  console.log(`  (${timing} ${((performance.now() - tf) / 1000).toFixed(1)} s)`);
+}
+
+/** Equal as JSON; firstDiff shows where two values' JSON first differs. */
+export const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+export function firstDiff(a, b) {
+  const x = JSON.stringify(a), y = JSON.stringify(b);
+  let i = 0;
+  while (i < x.length && x[i] === y[i]) i++;
+  return `at ${i}: ${x.slice(Math.max(0, i - 80), i + 80)}\n   vs ${y.slice(Math.max(0, i - 80), i + 80)}`;
+}
+
 /** Run a command to completion within `timeoutMs`; resolves { code, stdout, stderr }. */
 export function run(cmd, args, { cwd = ROOT, env = process.env, timeoutMs = 120000, input } = {}) {
   return new Promise((resolve, reject) => {

@@ -13,7 +13,7 @@
 //   {"query": "how do I rotate the keys", "id": "q1", "vector": [...], "relevant": ["notes/a.md"]}
 // `relevant` may also map paths to grades (0 to 10, as tune() takes them). The export writes
 // memories.jsonl as exportJsonl() gives it and the page's lines into queries.jsonl (meta first).
-import { embedding, num, obj, str, time } from "../../js/cache/validate.js";
+import { embedding, finite, record, string, time } from "../../js/cache/validate.js";
 
 const DAY = 86400000;
 const META_KEYS = ["name", "now", "note", "queryEncoder", "settings"];
@@ -87,23 +87,23 @@ export function parsePage(pageLines, { dim, paths, base = {} }) {
     try {
       if ("meta" in r) {
         if (Object.keys(r).length !== 1) throw new RangeError(`a meta line holds only "meta", not ${Object.keys(r).filter((k) => k !== "meta").join(", ")}`);
-        const m = obj("meta", "meta", r.meta);
+        const m = record("meta", "meta", r.meta);
         for (const k of Object.keys(m)) if (!META_KEYS.includes(k)) throw new RangeError(`meta.${k} is not a meta field (${META_KEYS.join(", ")})`);
-        if (m.name !== undefined) meta.name = str("meta", "name", m.name, 200);
+        if (m.name !== undefined) meta.name = string("meta", "name", m.name, 200);
         if (m.now !== undefined) meta.now = time("meta", "now", m.now);
-        if (m.note !== undefined) meta.note = str("meta", "note", m.note, 4000);
-        if (m.queryEncoder !== undefined) meta.queryEncoder = str("meta", "queryEncoder", m.queryEncoder, 100);
-        if (m.settings !== undefined) meta.settings = obj("meta", "settings", m.settings); // checked by the API with the page's settings
+        if (m.note !== undefined) meta.note = string("meta", "note", m.note, 4000);
+        if (m.queryEncoder !== undefined) meta.queryEncoder = string("meta", "queryEncoder", m.queryEncoder, 100);
+        if (m.settings !== undefined) meta.settings = record("meta", "settings", m.settings); // checked by the API with the page's settings
         continue;
       }
       for (const k of Object.keys(r)) if (!QUERY_KEYS.includes(k)) throw new RangeError(`query.${k} is not a query field (${QUERY_KEYS.join(", ")})`);
-      const q = { id: r.id === undefined ? null : str("query", "id", r.id, 200, { key: true }), text: str("search", "query.text", r.query, 4096) };
+      const q = { id: r.id === undefined ? null : string("query", "id", r.id, 200, { key: true }), text: string("search", "query.text", r.query, 4096) };
       q.vector = r.vector === undefined || r.vector === null ? null : embedding("search", "query.vector", r.vector, dim, { nonzero: true });
       if (r.relevant === undefined || r.relevant === null) q.relevant = null;
       else {
         const rel = {};
-        if (Array.isArray(r.relevant)) r.relevant.forEach((p, i) => { rel[str("tune", `relevant[${i}]`, p, 1024, { key: true })] = 1; });
-        else for (const [p, g] of Object.entries(obj("tune", "relevant", r.relevant))) rel[p] = num("tune", `relevant[${JSON.stringify(p)}]`, g, { lo: 0, hi: 10 });
+        if (Array.isArray(r.relevant)) r.relevant.forEach((p, i) => { rel[string("tune", `relevant[${i}]`, p, 1024, { key: true })] = 1; });
+        else for (const [p, g] of Object.entries(record("tune", "relevant", r.relevant))) rel[p] = finite("tune", `relevant[${JSON.stringify(p)}]`, g, { lo: 0, hi: 10 });
         const missing = Object.keys(rel).filter((p) => !paths.has(p));
         if (missing.length) {
           warnings.push(`${file} line ${line}: ${missing.length} relevant path${missing.length > 1 ? "s are" : " is"} not a memory here ` +

@@ -13,6 +13,7 @@
 // API itself (a `check` the worker gives it) about each value, so a value is refused exactly when
 // the call would refuse it, with the call's own words.
 
+/** The search arms, in the cache's order (memdomain/cache ARMS): the workbench's one list of them. */
 export const ARMS = ["lexical", "vector", "salience", "lateral"];
 export const PRESET_NAMES = ["default", "memhtml"];
 export const FUSIONS = ["score", "rrf"];

@@ -4,7 +4,7 @@
 // Writes corpus.json (memories, edges, queries, how it was made) and vectors.f32
 // (little-endian Float32: every memory's 384-dim embedding, then the topic centroids,
 // then the sub-topic directions). Same seed, same bytes, on any machine: the PRNG is
-// mulberry32 (integer arithmetic), noise is a sum of uniforms (no Math.log/cos), and
+// mulberry32 (integer arithmetic: tests/oracles/rng.js), noise is a sum of uniforms (no Math.log/cos), and
 // the only transcendental is Math.sqrt, which IEEE-754 rounds correctly everywhere.
 //
 // The embeddings are SYNTHETIC: each memory's vector is
@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FILLER, FRAME_CONFLICTS, PARAPHRASE, PEOPLE, QUALIFIERS, TOOLS, TOPICS } from "./topics.mjs";
+import { rng } from "../../tests/oracles/rng.js";
 import { queryVector } from "../lib/arms.js";
 
 export const DIM = 384;
@@ -23,19 +24,8 @@ const TYPES = ["episodic", "semantic", "procedural", "arc", "error_pattern", "ta
 const TYPE_SHARE = [0.3, 0.3, 0.14, 0.08, 0.11, 0.07];
 const PER_TOPIC = 45;
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function generate(seed = 7) {
-  const rnd = mulberry32(seed);
+  const rnd = rng(seed);
   const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
   const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
   const gauss = () => rnd() + rnd() + rnd() + rnd() - 2; // Irwin-Hall, variance 1/3

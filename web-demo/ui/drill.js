@@ -5,10 +5,9 @@
 // pairs it is in with the tokens that decided a veto.
 import { $, put, el, fmt, tidy } from "./dom.js";
 import { lostWords } from "../lib/lost.js";
-import { applies } from "../lib/settings.js";
+import { ARMS, applies } from "../lib/settings.js";
 
 let current = null;
-const ARMS = ["lexical", "vector", "salience", "lateral"];
 
 export function setup() {
   $("#drill-close").onclick = close;

@@ -1,11 +1,10 @@
 // Search: memdomain/cache's own search on the selected query (its explain(): the hits, each
 // arm's list, the fused ranks, MMR's window and order), baseline and current side by side.
 import { $, put, delta, el, fmt, move, moveMark, numberControl } from "./dom.js";
-import { notApplicable, switchComposition, tidy } from "../lib/settings.js";
+import { ARMS, notApplicable, switchComposition, tidy } from "../lib/settings.js";
 import { lostWords } from "../lib/lost.js";
 import { lambdaSlider, mmrControls } from "./mmr.js";
 
-export const ARMS = ["lexical", "vector", "salience", "lateral"];
 const NOTE = {
   lexical: "SQLite FTS5 bm25 over gist and body",
   vector: "exact cosine of the query vector, top depth (resident rows)",

@@ -1,32 +1,16 @@
-/* neighbors module: topNeighborPairs, rankCandidatePairs, and the packed
- * batch forms (all-pairs over a matrix, its tiles and their merge, the
- * 1 x n arm). Similarities come from the kernels (kernels.h), whose bits are
- * the reference's one sequential double sum per pair. */
-#include "internal.h"
+/* neighbors module, the all-pairs pass (topNeighborPairs and its packed,
+ * tiled and flat forms, the pass in parts): every pair of rows offered to the
+ * neighbour lists (neighbors_lists.c), unpruned or pruned by int16 bounds.
+ * Similarities come from the kernels (kernels.h), whose bits are the
+ * reference's one sequential double sum per pair. */
 #include "filter.h"
+#include "internal.h"
 #include "kernels.h"
-#include "rows.h"
+#include "neighbors.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------------------------------------------------------------- helpers */
-
-/* topNeighborPairs' hoisted form: norms are square roots already; NaN stays. */
-static inline double hoisted(double dot, double na, double nb) {
-    if (na == 0 || nb == 0) return 0;
-    return mdi_js_max(-1, mdi_js_min(1, dot / (na * nb)));
-}
-
-/* How many neighbours a list holds: the reference inserts, then pops while
- * length > perSourceK, so floor(k) for k >= 0, none below, all for NaN. */
-MDI_SMALL static size_t cap_of(double k) {
-    if (isnan(k)) return SIZE_MAX;
-    if (k < 0) return 0;
-    if (k >= 0x1p63) return SIZE_MAX;
-    return (size_t)floor(k);
-}
 
 static double sum_sq_f32(const float *v, size_t n) {
     double s = 0;
@@ -37,24 +21,6 @@ static double sum_sq_f32(const float *v, size_t n) {
     return s;
 }
 
-static double dot_f32(const float *a, const float *b, size_t n) {
-    double s = 0;
-    for (size_t i = 0; i < n; i++) s += (double)a[i] * (double)b[i];
-    return s;
-}
-
-/* Vectors as the reference's arrays: floats (widened, so every product is
- * exact) or doubles (products round, so no FMA anywhere), each with its own
- * length (vset is declared in rows.h). */
-static inline const float *vrow(const vset *v, size_t i) {
-    return v->base ? v->base + i * v->stride : v->f[i];
-}
-static inline size_t vlen(const vset *v, size_t i) { return v->base ? v->stride : v->len[i]; }
-static inline bool vfloat(const vset *v) { return v->base || v->f; }
-static inline double vx(const vset *v, size_t i, size_t k) {
-    return vfloat(v) ? (double)vrow(v, i)[k] : v->g[i][k];
-}
-
 /* Vector i (length d) as doubles into out. */
 MDI_SMALL static void widen_row(const vset *v, size_t i, size_t d, double *out) {
     if (vfloat(v)) {
@@ -63,230 +29,6 @@ MDI_SMALL static void widen_row(const vset *v, size_t i, size_t d, double *out) 
     } else {
         memcpy(out, v->g[i], d * sizeof(double));
     }
-}
-
-MDI_SMALL static double vsum_sq(const vset *v, size_t i) {
-    double s = 0;
-    for (size_t k = 0; k < vlen(v, i); k++) {
-        double x = vx(v, i, k);
-        s += x * x;
-    }
-    return s;
-}
-
-/* The pair's similarity as topNeighborPairs computes it: equal lengths use
- * the hoisted norms (NaN kept), others call cosine. */
-MDI_SMALL static double pair_sim(const vset *v, size_t a, size_t b, double na, double nb) {
-    size_t la = vlen(v, a), lb = vlen(v, b);
-    double s;
-    if (la != lb) {
-        if (vfloat(v)) md_cosine_f32(vrow(v, a), la, vrow(v, b), lb, &s);
-        else md_cosine(v->g[a], la, v->g[b], lb, &s);
-        return s;
-    }
-    double dot = 0;
-    if (vfloat(v)) dot = dot_f32(vrow(v, a), vrow(v, b), la);
-    else
-        for (size_t k = 0; k < la; k++) dot += v->g[a][k] * v->g[b][k];
-    return hoisted(dot, na, nb);
-}
-
-MDI_SMALL static md_status vnorms(const vset *v, double **norm) {
-    *norm = mdi_alloc_array(v->n, sizeof(double));
-    if (!*norm) return MD_ERR_NOMEM;
-    for (size_t i = 0; i < v->n; i++) (*norm)[i] = sqrt(vsum_sq(v, i));
-    return MD_OK;
-}
-
-/* ---------------------------------------------------------------- key ranks */
-
-/* rank[i]: the position of keys[i] among the distinct keys in JavaScript
- * order (equal keys share a rank). *dup: the index of some repeated key's
- * later occurrence, or SIZE_MAX. */
-MDI_SMALL static md_status key_ranks(const md_str *keys, size_t n, size_t *rank, size_t *dup) {
-    *dup = SIZE_MAX;
-    size_t *order = mdi_alloc_array(n, sizeof(size_t));
-    if (!order) return MD_ERR_NOMEM;
-    md_status st = mdi_sort_keys(keys, n, order);
-    if (st == MD_OK) {
-        size_t r = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (i > 0) {
-                if (md_key_compare(keys[order[i - 1]], keys[order[i]]) != 0) r++;
-                else if (*dup == SIZE_MAX) *dup = order[i];
-            }
-            rank[order[i]] = r;
-        }
-    }
-    free(order);
-    return st;
-}
-
-/* ---------------------------------------------------------------- selection */
-
-typedef struct entry {
-    double sim;
-    size_t dst;
-} entry;
-
-/* Per-source bounded lists: sim desc, then dst key asc; a candidate equal in
- * both to a held one goes after it. A list is identified by its source's key
- * rank, so duplicate keys share one neighbourhood as the reference's Map does. */
-typedef struct selector {
-    size_t cap;
-    double floor;
-    const size_t *rank; /* key rank of every vector index */
-    size_t n_lists;
-    entry **items;
-    size_t *len, *room;
-    size_t *src; /* a vector index carrying each list's key */
-} selector;
-
-MDI_SMALL static void sel_free(selector *s) {
-    if (s->items)
-        for (size_t i = 0; i < s->n_lists; i++) free(s->items[i]);
-    free(s->items);
-    free(s->len);
-    free(s->room);
-    free(s->src);
-    memset(s, 0, sizeof *s);
-}
-
-MDI_SMALL static md_status sel_init(selector *s, size_t n_lists, md_neighbor_options o, const size_t *rank) {
-    memset(s, 0, sizeof *s);
-    s->cap = cap_of(o.per_source_k);
-    s->floor = o.floor;
-    s->rank = rank;
-    s->n_lists = n_lists;
-    s->items = mdi_calloc_array(n_lists, sizeof(entry *));
-    s->len = mdi_calloc_array(n_lists, sizeof(size_t));
-    s->room = mdi_calloc_array(n_lists, sizeof(size_t));
-    s->src = mdi_calloc_array(n_lists, sizeof(size_t));
-    if (!s->items || !s->len || !s->room || !s->src) {
-        sel_free(s);
-        return MD_ERR_NOMEM;
-    }
-    return MD_OK;
-}
-
-/* Offer (list's source, dst, sim); the caller has checked sim >= floor. */
-__attribute__((noinline)) static md_status offer(selector *s, size_t list, size_t dst, double sim) {
-    size_t cap = s->cap, len = s->len[list];
-    if (cap == 0) return MD_OK;
-    entry *e = s->items[list];
-    size_t rd = s->rank[dst];
-    if (len == cap) {
-        const entry *last = &e[len - 1];
-        if (!(sim > last->sim || (sim == last->sim && rd < s->rank[last->dst]))) return MD_OK;
-    } else if (len == s->room[list]) {
-        /* len < cap here, so room > len; doubling stops at cap and at what size_t can count */
-        size_t room = len < 4 ? 4 : (len > SIZE_MAX / 2 ? SIZE_MAX : 2 * len);
-        if (room > cap) room = cap;
-        if (room > SIZE_MAX / sizeof(entry)) return MD_ERR_NOMEM;
-        entry *grown = realloc(e, room * sizeof(entry));
-        if (!grown) return MD_ERR_NOMEM;
-        s->items[list] = e = grown;
-        s->room[list] = room;
-    }
-    size_t at = len < cap ? len : len - 1; /* when full, the last is dropped */
-    while (at > 0 && (sim > e[at - 1].sim || (sim == e[at - 1].sim && rd < s->rank[e[at - 1].dst]))) {
-        e[at] = e[at - 1];
-        at--;
-    }
-    e[at].sim = sim;
-    e[at].dst = dst;
-    if (len < cap) s->len[list] = len + 1;
-    return MD_OK;
-}
-
-typedef struct final_ctx {
-    const md_neighbor_pair *pairs;
-    const size_t *rank;
-} final_ctx;
-
-static int final_cmp(const void *vctx, size_t a, size_t b) {
-    const final_ctx *c = vctx;
-    const md_neighbor_pair *x = &c->pairs[a], *y = &c->pairs[b];
-    if (x->sim != y->sim) return x->sim > y->sim ? -1 : 1;
-    size_t xs = c->rank[x->src], ys = c->rank[y->src];
-    if (xs != ys) return xs < ys ? -1 : 1;
-    size_t xd = c->rank[x->dst], yd = c->rank[y->dst];
-    return xd < yd ? -1 : (xd > yd ? 1 : 0);
-}
-
-/* Unsigned integers in final_cmp's order of sims (never NaN): larger sims
- * first, -0 and 0 equal. */
-static uint64_t sim_desc(double sim) {
-    if (sim == 0) sim = 0;
-    uint64_t b;
-    memcpy(&b, &sim, sizeof b);
-    b = b >> 63 ? ~b : b | (uint64_t)1 << 63; /* ascending */
-    return ~b;
-}
-
-/* order[0..m) := all[0..m) in final_cmp's order, stable: as records of
- * (sim, src rank, dst rank) for the radix sort when ranks fit 32 bits, else
- * by the comparator. */
-MDI_SMALL static md_status final_order(const md_neighbor_pair *all, size_t m, const size_t *rank, size_t *order) {
-    mdi_rec *r = mdi_alloc_array(m, sizeof(mdi_rec));
-    bool fits = r != NULL;
-    for (size_t i = 0; fits && i < m; i++) {
-        uint64_t rs = rank[all[i].src], rd = rank[all[i].dst];
-        fits = rs <= UINT32_MAX && rd <= UINT32_MAX;
-        r[i].hi = sim_desc(all[i].sim);
-        r[i].lo = rs << 32 | rd;
-        r[i].i = i;
-    }
-    md_status st = fits ? mdi_sort_records(r, m) : MD_ERR_RANGE;
-    if (st == MD_OK)
-        for (size_t i = 0; i < m; i++) order[i] = r[i].i;
-    free(r);
-    if (st == MD_OK) return MD_OK;
-    for (size_t i = 0; i < m; i++) order[i] = i;
-    final_ctx c = {all, rank};
-    return mdi_sort_indices(order, m, final_cmp, &c);
-}
-
-/* Every held pair, grouped by list; sorted and limited when `final`. */
-MDI_SMALL static md_status sel_finish(selector *s, bool final, double limit, md_neighbor_pairs *out) {
-    size_t total = 0;
-    for (size_t l = 0; l < s->n_lists; l++) total += s->len[l];
-    md_neighbor_pair *all = mdi_alloc_array(total, sizeof(md_neighbor_pair));
-    if (!all) return MD_ERR_NOMEM;
-    size_t at = 0;
-    for (size_t l = 0; l < s->n_lists; l++)
-        for (size_t i = 0; i < s->len[l]; i++) {
-            all[at].src = s->src[l];
-            all[at].dst = s->items[l][i].dst;
-            all[at].sim = s->items[l][i].sim;
-            at++;
-        }
-    if (!final) {
-        out->len = total;
-        out->pairs = all;
-        return MD_OK;
-    }
-    size_t keep = mdi_js_slice_len(total, limit);
-    size_t *order = mdi_alloc_array(total, sizeof(size_t));
-    md_neighbor_pair *res = mdi_alloc_array(keep, sizeof(md_neighbor_pair));
-    md_status st = (order && res) ? final_order(all, total, s->rank, order) : MD_ERR_NOMEM;
-    if (st == MD_OK) {
-        for (size_t i = 0; i < keep; i++) res[i] = all[order[i]];
-        out->len = keep;
-        out->pairs = res;
-        res = NULL;
-    }
-    free(res);
-    free(order);
-    free(all);
-    return st;
-}
-
-MDI_SMALL void md_neighbor_pairs_free(md_neighbor_pairs *pairs) {
-    if (!pairs) return;
-    free(pairs->pairs);
-    pairs->pairs = NULL;
-    pairs->len = 0;
 }
 
 /* ---------------------------------------------------------------- all pairs */
@@ -349,8 +91,8 @@ MDI_SMALL __attribute__((noinline)) static md_status all_pairs_rows(const vset *
                         if (b <= a) continue;
                         double sim = hoisted(block[i * P + p], norm[a], norm[b]);
                         if (!(sim >= floor)) continue;
-                        st = offer(s, s->rank[a], b, sim);
-                        if (st == MD_OK) st = offer(s, s->rank[b], a, sim);
+                        st = mdi_offer(s, s->rank[a], b, sim);
+                        if (st == MD_OK) st = mdi_offer(s, s->rank[b], a, sim);
                         if (st != MD_OK) break;
                     }
                     if (st != MD_OK) break;
@@ -495,8 +237,8 @@ MDI_SMALL static md_status offer_batch(pruner *p, pair_batch *b) {
         const size_t i = b->i[t], j = b->j[t];
         const double sim = hoisted(b->dot[t], p->norm[i], p->norm[j]);
         if (!(sim >= p->s->floor)) continue;
-        st = offer(p->s, p->s->rank[i], j, sim);
-        if (st == MD_OK) st = offer(p->s, p->s->rank[j], i, sim);
+        st = mdi_offer(p->s, p->s->rank[i], j, sim);
+        if (st == MD_OK) st = mdi_offer(p->s, p->s->rank[j], i, sim);
     }
     b->m = 0;
     return st;
@@ -628,14 +370,14 @@ MDI_SMALL static md_status zero_pairs(pruner *p, size_t b, size_t e) {
         while (z0 < nz && zero[z0] <= i) z0++; /* the zero rows after i */
         if (p->flag[i] == ROW_ZERO) {
             for (size_t j = i + 1; j < p->n && st == MD_OK; j++) {
-                st = offer(p->s, p->s->rank[i], j, 0);
-                if (st == MD_OK) st = offer(p->s, p->s->rank[j], i, 0);
+                st = mdi_offer(p->s, p->s->rank[i], j, 0);
+                if (st == MD_OK) st = mdi_offer(p->s, p->s->rank[j], i, 0);
             }
             continue;
         }
         for (size_t z = z0; z < nz && st == MD_OK; z++) {
-            st = offer(p->s, p->s->rank[i], zero[z], 0);
-            if (st == MD_OK) st = offer(p->s, p->s->rank[zero[z]], i, 0);
+            st = mdi_offer(p->s, p->s->rank[i], zero[z], 0);
+            if (st == MD_OK) st = mdi_offer(p->s, p->s->rank[zero[z]], i, 0);
         }
     }
     free(zero);
@@ -869,7 +611,7 @@ MDI_SMALL static bool prune_pays(size_t n, size_t d, size_t row_begin, size_t ro
 }
 
 /* The all-pairs pass: pruned when it pays, else (or when pruning gives up
- * before offering anything) the unpruned pass. `mode` as in rows.h. */
+ * before offering anything) the unpruned pass. `mode` as in neighbors.h. */
 static md_status all_pairs(const vset *v, size_t d, size_t row_begin, size_t row_end, selector *s,
                            int mode) {
     if (row_begin >= row_end) return MD_OK;
@@ -888,13 +630,13 @@ static md_status all_pairs(const vset *v, size_t d, size_t row_begin, size_t row
 /* Ragged vectors: equal lengths use the hoisted form, others cosine. */
 MDI_SMALL static md_status all_pairs_ragged(const vset *v, selector *s) {
     double *norm;
-    md_status st = vnorms(v, &norm);
+    md_status st = mdi_vnorms(v, &norm);
     for (size_t i = 0; i < v->n && st == MD_OK; i++) {
         for (size_t j = i + 1; j < v->n && st == MD_OK; j++) {
-            double sim = pair_sim(v, i, j, norm[i], norm[j]);
+            double sim = mdi_pair_sim(v, i, j, norm[i], norm[j]);
             if (!(sim >= s->floor)) continue;
-            st = offer(s, s->rank[i], j, sim);
-            if (st == MD_OK) st = offer(s, s->rank[j], i, sim);
+            st = mdi_offer(s, s->rank[i], j, sim);
+            if (st == MD_OK) st = mdi_offer(s, s->rank[j], i, sim);
         }
     }
     free(norm);
@@ -908,101 +650,9 @@ MDI_SMALL static md_status every_pair(const vset *v, selector *s, int mode) {
     for (size_t i = 1; i < v->n && same; i++) same = vlen(v, i) == vlen(v, 0);
     return same ? all_pairs(v, v->n ? vlen(v, 0) : 0, 0, v->n, s, mode) : all_pairs_ragged(v, s);
 }
-
-/* rankCandidatePairs' loop: norms from ss (resident sums of squares) when
- * given, else computed once. */
-MDI_SMALL static md_status rank_pairs(const vset *v, const double *ss, const uint32_t *src, const uint32_t *dst,
-                            size_t n_pairs, selector *s) {
-    double *norm = NULL;
-    md_status st = ss ? MD_OK : vnorms(v, &norm);
-    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
-        size_t a = src[p], b = dst[p];
-        if (a >= v->n || b >= v->n) continue; /* a key without a vector */
-        double sim = ss ? pair_sim(v, a, b, sqrt(ss[a]), sqrt(ss[b])) : pair_sim(v, a, b, norm[a], norm[b]);
-        if (!(sim >= s->floor)) continue;
-        s->src[s->rank[a]] = a;
-        st = offer(s, s->rank[a], b, sim);
-    }
-    free(norm);
-    return st;
-}
-
-MDI_SMALL static void clear_out(md_neighbor_pairs *out) {
-    out->len = 0;
-    out->pairs = NULL;
-}
-
-/* One list per distinct rank, each with a representative index (the
- * first). With `unique`, a repeated rank is MD_ERR_INVALID and *dup gets
- * the later index. Ranks must be < n (MD_ERR_RANGE). */
-MDI_SMALL static md_status prepare_ranks(const size_t *rank, size_t n, md_neighbor_options o, selector *s,
-                               size_t *dup, bool unique) {
-    if (dup) *dup = SIZE_MAX;
-    for (size_t i = 0; i < n; i++)
-        if (rank[i] >= n) return MD_ERR_RANGE;
-    md_status st = sel_init(s, n, o, rank);
-    if (st != MD_OK) return st;
-    for (size_t i = n; i-- > 0;) s->src[rank[i]] = i;
-    if (unique)
-        for (size_t i = 0; i < n; i++)
-            if (s->src[rank[i]] != i) {
-                if (dup) *dup = i;
-                sel_free(s);
-                return MD_ERR_INVALID;
-            }
-    return MD_OK;
-}
-
-/* Ranks from keys, then the lists. *rank is freed by the caller. */
-MDI_SMALL static md_status prepare(const md_str *keys, size_t n, md_neighbor_options o, size_t **rank,
-                         selector *s, size_t *dup, bool unique) {
-    *rank = mdi_alloc_array(n, sizeof(size_t));
-    if (!*rank) return MD_ERR_NOMEM;
-    size_t d0;
-    md_status st = key_ranks(keys, n, *rank, &d0);
-    if (st == MD_OK) st = prepare_ranks(*rank, n, o, s, dup, unique);
-    return st;
-}
-
-/* Caller ranks as size_t (NULL: the row order is the key order). */
-MDI_SMALL static md_status widen_ranks(const uint32_t *rank, size_t n, size_t **out) {
-    *out = mdi_alloc_array(n, sizeof(size_t));
-    if (!*out) return MD_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) (*out)[i] = rank ? rank[i] : i;
-    return MD_OK;
-}
-
 MDI_SMALL md_status md_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
                                 md_neighbor_options options, md_neighbor_pairs *out) {
     return mdi_top_neighbor_pairs(vectors, n, options, out, MDI_TOP_AUTO);
-}
-
-/* A vset over keyed vectors (pointer and length arrays, freed by the caller). */
-MDI_SMALL static md_status keyed_vset(const md_keyed_vector *vectors, size_t n, vset *v, md_str **keys) {
-    memset(v, 0, sizeof *v);
-    *keys = NULL;
-    if (MDI_BAD_IN(vectors, n)) return MD_ERR_NULL;
-    for (size_t i = 0; i < n; i++)
-        if (MDI_BAD_IN(vectors[i].vec, vectors[i].len)) return MD_ERR_NULL;
-    const float **f = mdi_alloc_array(n, sizeof(float *));
-    size_t *len = mdi_alloc_array(n, sizeof(size_t));
-    *keys = mdi_alloc_array(n, sizeof(md_str));
-    v->n = n;
-    v->f = f;
-    v->len = len;
-    if (!f || !len || !*keys) return MD_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        f[i] = vectors[i].vec;
-        len[i] = vectors[i].len;
-        (*keys)[i] = vectors[i].key;
-    }
-    return MD_OK;
-}
-
-MDI_SMALL static void vset_free(vset *v) {
-    free((void *)v->f);
-    free((void *)v->g);
-    free((void *)v->len);
 }
 
 MDI_SMALL md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_t n,
@@ -1014,89 +664,15 @@ MDI_SMALL md_status mdi_top_neighbor_pairs(const md_keyed_vector *vectors, size_
     size_t *rank = NULL;
     selector s;
     memset(&s, 0, sizeof s);
-    md_status st = keyed_vset(vectors, n, &v, &keys);
-    if (st == MD_OK) st = prepare(keys, n, options, &rank, &s, NULL, false);
+    md_status st = mdi_keyed_vset(vectors, n, &v, &keys);
+    if (st == MD_OK) st = mdi_prepare_keys(keys, n, options, &rank, &s, NULL, false);
     if (st == MD_OK) st = every_pair(&v, &s, mode);
-    if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
-    sel_free(&s);
+    if (st == MD_OK) st = mdi_sel_finish(&s, true, options.limit, out);
+    mdi_sel_free(&s);
     free(rank);
     free(keys);
-    vset_free(&v);
+    mdi_vset_free(&v);
     return st;
-}
-
-MDI_SMALL md_status md_rank_candidate_pairs(const md_candidate_pair *pairs, size_t n_pairs,
-                                  const md_keyed_vector *vectors, size_t n,
-                                  md_neighbor_options options, md_neighbor_pairs *out) {
-    if (!out) return MD_ERR_NULL;
-    clear_out(out);
-    if (MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
-    vset v;
-    md_str *keys;
-    size_t *rank = NULL;
-    uint32_t *a = NULL, *b = NULL;
-    selector s;
-    memset(&s, 0, sizeof s);
-    mdi_keymap map = {0, 0, NULL, NULL};
-    md_status st = keyed_vset(vectors, n, &v, &keys);
-    if (st == MD_OK && n >= UINT32_MAX) st = MD_ERR_RANGE;
-    if (st == MD_OK) st = mdi_keymap_init(&map, n);
-    /* new Map(entries): the last vector under a key wins */
-    for (size_t i = n; st == MD_OK && i-- > 0;) st = mdi_keymap_put(&map, keys[i], i, NULL, NULL);
-    if (st == MD_OK) {
-        a = mdi_alloc_array(n_pairs, sizeof(uint32_t));
-        b = mdi_alloc_array(n_pairs, sizeof(uint32_t));
-        if (!a || !b) st = MD_ERR_NOMEM;
-    }
-    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
-        size_t x = SIZE_MAX, y = SIZE_MAX;
-        mdi_keymap_get(&map, pairs[p].src, &x);
-        mdi_keymap_get(&map, pairs[p].dst, &y);
-        a[p] = x == SIZE_MAX ? UINT32_MAX : (uint32_t)x;
-        b[p] = y == SIZE_MAX ? UINT32_MAX : (uint32_t)y;
-    }
-    if (st == MD_OK) st = prepare(keys, n, options, &rank, &s, NULL, false);
-    if (st == MD_OK) st = rank_pairs(&v, NULL, a, b, n_pairs, &s);
-    if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
-    sel_free(&s);
-    mdi_keymap_free(&map);
-    free(a);
-    free(b);
-    free(rank);
-    free(keys);
-    vset_free(&v);
-    return st;
-}
-
-/* ---------------------------------------------------------------- flat forms */
-
-MDI_SMALL static md_neighbor_options opts3(double floor, double k, double limit) {
-    md_neighbor_options o = {floor, k, limit};
-    return o;
-}
-
-/* A vset over data laid out back to back: vector i is elements
- * [offsets[i] - offsets[0], offsets[i + 1] - offsets[0]) of data (floats
- * when f32, else doubles). */
-MDI_SMALL static md_status flat_vset(const void *data, bool f32, const uint32_t *offsets, size_t n, vset *v) {
-    memset(v, 0, sizeof *v);
-    if (MDI_BAD_IN(offsets, n ? n + 1 : 0)) return MD_ERR_NULL;
-    for (size_t i = 0; i < n; i++)
-        if (offsets[i + 1] < offsets[i]) return MD_ERR_RANGE;
-    if (MDI_BAD_IN(data, n ? offsets[n] - offsets[0] : 0)) return MD_ERR_NULL;
-    size_t *len = mdi_alloc_array(n, sizeof(size_t));
-    const void **p = mdi_alloc_array(n, sizeof(void *));
-    v->n = n;
-    v->len = len;
-    if (f32) v->f = (const float *const *)p;
-    else v->g = (const double *const *)p;
-    if (!len || !p) return MD_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        size_t at = offsets[i] - offsets[0];
-        p[i] = !data ? NULL : f32 ? (const void *)((const float *)data + at) : (const void *)((const double *)data + at);
-        len[i] = offsets[i + 1] - offsets[i];
-    }
-    return MD_OK;
 }
 
 MDI_SMALL static md_status flat_top(const void *data, bool f32, const uint32_t *offsets, size_t n,
@@ -1108,14 +684,14 @@ MDI_SMALL static md_status flat_top(const void *data, bool f32, const uint32_t *
     size_t *r = NULL;
     selector s;
     memset(&s, 0, sizeof s);
-    md_status st = flat_vset(data, f32, offsets, n, &v);
-    if (st == MD_OK) st = widen_ranks(rank, n, &r);
-    if (st == MD_OK) st = prepare_ranks(r, n, opts3(floor, k, limit), &s, NULL, false);
+    md_status st = mdi_flat_vset(data, f32, offsets, n, &v);
+    if (st == MD_OK) st = mdi_widen_ranks(rank, n, &r);
+    if (st == MD_OK) st = mdi_prepare_ranks(r, n, opts3(floor, k, limit), &s, NULL, false);
     if (st == MD_OK) st = every_pair(&v, &s, MDI_TOP_AUTO);
-    if (st == MD_OK) st = sel_finish(&s, true, limit, out);
-    sel_free(&s);
+    if (st == MD_OK) st = mdi_sel_finish(&s, true, limit, out);
+    mdi_sel_free(&s);
     free(r);
-    vset_free(&v);
+    mdi_vset_free(&v);
     return st;
 }
 
@@ -1129,76 +705,6 @@ MDI_SMALL md_status md_top_neighbor_pairs_f64(const double *data, const uint32_t
                                     const uint32_t *rank, double floor, double per_source_k,
                                     double limit, md_neighbor_pairs *out) {
     return flat_top(data, false, offsets, n, rank, floor, per_source_k, limit, out);
-}
-
-MDI_SMALL md_status mdi_rank_pairs_ranked(const vset *v, const double *ss, const uint32_t *rank,
-                                const uint32_t *src, const uint32_t *dst, size_t n_pairs, double floor,
-                                double k, double limit, md_neighbor_pairs *out) {
-    size_t *r = NULL;
-    selector s;
-    memset(&s, 0, sizeof s);
-    md_status st = widen_ranks(rank, v->n, &r);
-    if (st == MD_OK) st = prepare_ranks(r, v->n, opts3(floor, k, limit), &s, NULL, false);
-    if (st == MD_OK) st = rank_pairs(v, ss, src, dst, n_pairs, &s);
-    if (st == MD_OK) st = sel_finish(&s, true, limit, out);
-    sel_free(&s);
-    free(r);
-    return st;
-}
-
-MDI_SMALL static md_status flat_rank(const void *data, bool f32, const uint32_t *offsets, size_t n,
-                           const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
-                           size_t n_pairs, double floor, double k, double limit, md_neighbor_pairs *out) {
-    if (!out) return MD_ERR_NULL;
-    clear_out(out);
-    if (MDI_BAD_IN(src, n_pairs) || MDI_BAD_IN(dst, n_pairs)) return MD_ERR_NULL;
-    vset v;
-    md_status st = flat_vset(data, f32, offsets, n, &v);
-    if (st == MD_OK) st = mdi_rank_pairs_ranked(&v, NULL, rank, src, dst, n_pairs, floor, k, limit, out);
-    vset_free(&v);
-    return st;
-}
-
-MDI_SMALL md_status md_rank_candidate_pairs_f32(const float *data, const uint32_t *offsets, size_t n,
-                                      const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
-                                      size_t n_pairs, double floor, double per_source_k, double limit,
-                                      md_neighbor_pairs *out) {
-    return flat_rank(data, true, offsets, n, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
-}
-
-MDI_SMALL md_status md_rank_candidate_pairs_f64(const double *data, const uint32_t *offsets, size_t n,
-                                      const uint32_t *rank, const uint32_t *src, const uint32_t *dst,
-                                      size_t n_pairs, double floor, double per_source_k, double limit,
-                                      md_neighbor_pairs *out) {
-    return flat_rank(data, false, offsets, n, rank, src, dst, n_pairs, floor, per_source_k, limit, out);
-}
-
-MDI_SMALL md_status md_key_ranks(const uint8_t *bytes, const uint32_t *offsets, size_t n, uint32_t *rank,
-                       uint32_t *dup) {
-    if (dup) *dup = UINT32_MAX;
-    if (MDI_BAD_IN(offsets, n ? n + 1 : 0) || MDI_BAD_IN(rank, n)) return MD_ERR_NULL;
-    if (n >= UINT32_MAX) return MD_ERR_RANGE;
-    for (size_t i = 0; i < n; i++)
-        if (offsets[i + 1] < offsets[i]) return MD_ERR_RANGE;
-    if (n && offsets[n] > offsets[0] && !bytes) return MD_ERR_NULL;
-    md_str *keys = mdi_alloc_array(n, sizeof(md_str));
-    size_t *r = mdi_alloc_array(n, sizeof(size_t));
-    md_status st = keys && r ? MD_OK : MD_ERR_NOMEM;
-    size_t d0 = SIZE_MAX;
-    if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) {
-            keys[i].ptr = (const char *)bytes + offsets[i];
-            keys[i].len = offsets[i + 1] - offsets[i];
-        }
-        st = key_ranks(keys, n, r, &d0);
-    }
-    if (st == MD_OK) {
-        for (size_t i = 0; i < n; i++) rank[i] = (uint32_t)r[i];
-        if (dup && d0 != SIZE_MAX) *dup = (uint32_t)d0;
-    }
-    free(r);
-    free(keys);
-    return st;
 }
 
 /* ---------------------------------------------------------------- packed */
@@ -1228,11 +734,11 @@ MDI_SMALL static md_status packed_ranked(const float *matrix, size_t n, size_t d
     selector s;
     memset(&s, 0, sizeof s);
     md_status st = packed_vset(matrix, n, d, &v);
-    if (st == MD_OK) st = prepare_ranks(rank, n, options, &s, dup, true);
+    if (st == MD_OK) st = mdi_prepare_ranks(rank, n, options, &s, dup, true);
     if (st == MD_OK) st = all_pairs(&v, d, row_begin, row_end, &s, mode);
-    if (st == MD_OK) st = sel_finish(&s, final, options.limit, out);
-    sel_free(&s);
-    vset_free(&v);
+    if (st == MD_OK) st = mdi_sel_finish(&s, final, options.limit, out);
+    mdi_sel_free(&s);
+    mdi_vset_free(&v);
     return st;
 }
 
@@ -1246,7 +752,7 @@ MDI_SMALL md_status mdi_packed_pass(const float *matrix, size_t n, size_t d, con
     if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
     if (MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
     size_t *rank = mdi_alloc_array(n, sizeof(size_t)), d0;
-    md_status st = rank ? key_ranks(keys, n, rank, &d0) : MD_ERR_NOMEM;
+    md_status st = rank ? mdi_key_ranks(keys, n, rank, &d0) : MD_ERR_NOMEM;
     if (st == MD_OK) st = packed_ranked(matrix, n, d, rank, row_begin, row_end, options, final, out, dup, mode);
     free(rank);
     return st;
@@ -1278,53 +784,10 @@ MDI_SMALL md_status mdi_neighbor_pairs_block(const float *matrix, size_t n, size
     clear_out(out);
     if (row_begin > row_end || row_end > n) return MD_ERR_RANGE;
     size_t *r = NULL;
-    md_status st = widen_ranks(rank, n, &r);
+    md_status st = mdi_widen_ranks(rank, n, &r);
     if (st == MD_OK)
         st = packed_ranked(matrix, n, d, r, row_begin, row_end, opts3(floor, per_source_k, limit), final,
                            out, NULL, MDI_TOP_AUTO);
-    free(r);
-    return st;
-}
-
-MDI_SMALL static md_status merge_ranked(const md_neighbor_pair *pairs, size_t n_pairs, const size_t *rank,
-                              size_t n, md_neighbor_options options, md_neighbor_pairs *out, size_t *dup) {
-    if (MDI_BAD_IN(pairs, n_pairs)) return MD_ERR_NULL;
-    for (size_t p = 0; p < n_pairs; p++)
-        if (pairs[p].src >= n || pairs[p].dst >= n) return MD_ERR_RANGE;
-    selector s;
-    memset(&s, 0, sizeof s);
-    md_status st = prepare_ranks(rank, n, options, &s, dup, true);
-    for (size_t p = 0; p < n_pairs && st == MD_OK; p++) {
-        if (!(pairs[p].sim >= s.floor)) continue;
-        st = offer(&s, rank[pairs[p].src], pairs[p].dst, pairs[p].sim);
-    }
-    if (st == MD_OK) st = sel_finish(&s, true, options.limit, out);
-    sel_free(&s);
-    return st;
-}
-
-MDI_SMALL md_status md_merge_neighbor_pairs(const md_neighbor_pair *pairs, size_t n_pairs, const md_str *keys,
-                                  size_t n, md_neighbor_options options, md_neighbor_pairs *out,
-                                  size_t *dup) {
-    if (dup) *dup = SIZE_MAX;
-    if (!out) return MD_ERR_NULL;
-    clear_out(out);
-    if (MDI_BAD_IN(pairs, n_pairs) || MDI_BAD_IN(keys, n)) return MD_ERR_NULL;
-    size_t *rank = mdi_alloc_array(n, sizeof(size_t)), d0;
-    md_status st = rank ? key_ranks(keys, n, rank, &d0) : MD_ERR_NOMEM;
-    if (st == MD_OK) st = merge_ranked(pairs, n_pairs, rank, n, options, out, dup);
-    free(rank);
-    return st;
-}
-
-MDI_SMALL md_status md_merge_neighbor_pairs_ranked(const md_neighbor_pair *pairs, size_t n_pairs,
-                                         const uint32_t *rank, size_t n, double floor,
-                                         double per_source_k, double limit, md_neighbor_pairs *out) {
-    if (!out) return MD_ERR_NULL;
-    clear_out(out);
-    size_t *r = NULL;
-    md_status st = widen_ranks(rank, n, &r);
-    if (st == MD_OK) st = merge_ranked(pairs, n_pairs, r, n, opts3(floor, per_source_k, limit), out, NULL);
     free(r);
     return st;
 }
@@ -1352,8 +815,8 @@ struct md_pairs_pass {
 MDI_SMALL void md_pairs_pass_free(md_pairs_pass *pp) {
     if (!pp) return;
     if (pp->pruned) pruner_free(&pp->p);
-    sel_free(&pp->s);
-    vset_free(&pp->v);
+    mdi_sel_free(&pp->s);
+    mdi_vset_free(&pp->v);
     free(pp->rank);
     free(pp->added);
     free(pp->have);
@@ -1371,8 +834,8 @@ MDI_SMALL md_status mdi_pairs_pass_new(const float *matrix, size_t n, size_t d, 
     pp->d = d;
     pp->mode = mode;
     md_status st = packed_vset(matrix, n, d, &pp->v);
-    if (st == MD_OK) st = widen_ranks(rank, n, &pp->rank);
-    if (st == MD_OK) st = prepare_ranks(pp->rank, n, opts3(floor, per_source_k, 0), &pp->s, NULL, true);
+    if (st == MD_OK) st = mdi_widen_ranks(rank, n, &pp->rank);
+    if (st == MD_OK) st = mdi_prepare_ranks(pp->rank, n, opts3(floor, per_source_k, 0), &pp->s, NULL, true);
     if (st == MD_OK) {
         pp->added = mdi_calloc_array(n, 1);
         if (!pp->added) st = MD_ERR_NOMEM;
@@ -1491,101 +954,7 @@ MDI_SMALL md_status md_pairs_pass_pairs(md_pairs_pass *pp, bool final, double li
         compact(&pp->p);
         st = flush(&pp->p);
     }
-    if (st == MD_OK) st = sel_finish(&pp->s, final, limit, out);
+    if (st == MD_OK) st = mdi_sel_finish(&pp->s, final, limit, out);
     pp->failed = st;
-    return st;
-}
-
-/* ---------------------------------------------------------------- 1 x n */
-
-MDI_SMALL md_status md_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
-                             double *out) {
-    if (d != 0 && n > SIZE_MAX / d) return MD_ERR_RANGE;
-    if (MDI_BAD_IN(query, d) || MDI_BAD_IN(matrix, n * d) || MDI_BAD_IN(out, n)) return MD_ERR_NULL;
-    enum { CHUNK = 1024 };
-    const mdi_kernels *K = mdi_kern();
-    double *q = mdi_alloc_array(d, sizeof(double));
-    double *ss = mdi_alloc_array(CHUNK, sizeof(double));
-    if (!q || !ss) {
-        free(q);
-        free(ss);
-        return MD_ERR_NOMEM;
-    }
-    double qs = 0;
-    for (size_t k = 0; k < d; k++) {
-        q[k] = (double)query[k];
-        qs += q[k] * q[k];
-    }
-    for (size_t j0 = 0; j0 < n; j0 += CHUNK) {
-        size_t cnt = n - j0 < CHUNK ? n - j0 : CHUNK;
-        /* dots land in out, then become cosines in place */
-        K->rows_f32(q, matrix + j0 * d, cnt, d, out + j0, ss);
-        for (size_t j = 0; j < cnt; j++) out[j0 + j] = mdi_cosine_finish(out[j0 + j], qs, ss[j]);
-    }
-    free(ss);
-    free(q);
-    return MD_OK;
-}
-
-typedef struct top_ctx {
-    const double *sims;
-} top_ctx;
-
-static int top_cmp(const void *vctx, size_t a, size_t b) {
-    const top_ctx *c = vctx;
-    if (c->sims[a] != c->sims[b]) return c->sims[a] > c->sims[b] ? -1 : 1;
-    return a < b ? -1 : (a > b ? 1 : 0);
-}
-
-MDI_SMALL md_status mdi_sort_top(size_t *order, size_t m, const double *sims) {
-    top_ctx c = {sims};
-    return mdi_sort_indices(order, m, top_cmp, &c);
-}
-
-/* The k best of sims[0..m) by value desc, position asc, as positions in
- * pos[0..k) (k <= m): bounded insertion for a small k, else a stable sort.
- * The values are never NaN (cosine's), so the order is total. */
-MDI_SMALL md_status mdi_select_top(const double *sims, size_t m, size_t k, size_t *pos, double *top) {
-    if (k <= 64) {
-        size_t held = 0;
-        for (size_t t = 0; t < m; t++) {
-            double v = sims[t];
-            if (held == k && !(v > top[held - 1])) continue; /* a tie loses: its position is later */
-            size_t at = held < k ? held++ : k - 1;
-            while (at > 0 && v > top[at - 1]) {
-                top[at] = top[at - 1];
-                pos[at] = pos[at - 1];
-                at--;
-            }
-            top[at] = v;
-            pos[at] = t;
-        }
-        return MD_OK;
-    }
-    size_t *order = mdi_alloc_array(m, sizeof(size_t));
-    if (!order) return MD_ERR_NOMEM;
-    for (size_t t = 0; t < m; t++) order[t] = t;
-    md_status st = mdi_sort_top(order, m, sims);
-    if (st == MD_OK)
-        for (size_t t = 0; t < k; t++) {
-            pos[t] = order[t];
-            top[t] = sims[order[t]];
-        }
-    free(order);
-    return st;
-}
-
-md_status md_top_cosine_rows_f32(const float *query, const float *matrix, size_t n, size_t d,
-                                 size_t k, size_t *idx, double *sims, size_t *len) {
-    if (!len) return MD_ERR_NULL;
-    *len = 0;
-    size_t keep = k < n ? k : n;
-    if (MDI_BAD_IN(idx, keep) || MDI_BAD_IN(sims, keep)) return MD_ERR_NULL;
-    double *all = mdi_alloc_array(n, sizeof(double));
-    if (!all) return MD_ERR_NOMEM;
-    md_status st = md_cosine_rows_f32(query, matrix, n, d, all);
-    if (st == MD_OK && keep > 0) st = mdi_select_top(all, n, keep, idx, sims);
-    if (st == MD_OK) *len = keep;
-    free(all);
     return st;
 }

@@ -1,12 +1,13 @@
-// Bench-only access to memdomain's C exports over raw linear memory (no
+// Access to memdomain's C exports over raw linear memory (no
 // glue): the resident rows handle, the pruned top-k and the packed
 // all-pairs pass, called exactly as a wasm export is called. The package's
 // glue is not involved (it is being rewired elsewhere); what is measured is
-// the C core in wasm plus the copies any glue must make.
+// the C core in wasm plus the copies any glue must make. The benchmarks
+// (bench/allpairs.mjs, bench/resident.mjs) and tests/js/pruned.test.js use it.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
 
 /** Instantiate a build ("clang" or "emcc", or a path) and wrap its exports.
