@@ -80,6 +80,15 @@ export const LOG_MAX_PATHS = 10_000;
 const LOG_SINCE_SQL = `INSERT INTO md_meta (key, value) VALUES ('log_since', ?)
   ON CONFLICT (key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)`;
 
+/**
+ * The sleep pass's neighbour lists with their exact similarities, one row per memory with an
+ * embedding at the pass (see sleep.js): the next pass recomputes only what changed since
+ * (md_meta.neighbors_gen, the generation of the pass that wrote them, and md_log). Optional
+ * (created at open when missing; a database without lists gets a full pass).
+ */
+const NEIGHBORS_TABLE = `CREATE TABLE IF NOT EXISTS md_neighbors (src TEXT PRIMARY KEY, partial INTEGER NOT NULL,
+  dsts TEXT NOT NULL, sims BLOB) WITHOUT ROWID`;
+
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS md_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
   `CREATE TABLE IF NOT EXISTS memories (
@@ -95,6 +104,7 @@ const SCHEMA = [
     strength REAL NOT NULL, origin TEXT NOT NULL, PRIMARY KEY (src, dst, type))`,
   "CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst)",
   LOG_TABLE,
+  NEIGHBORS_TABLE,
 ];
 /** The tables a memdomain cache database holds (FTS5's shadow tables come with memories_fts). */
 const TABLES = ["edges", "md_meta", "memories", "memories_fts", "memories_vocab"];
@@ -251,6 +261,7 @@ export async function openMemoryCache(options = {}) {
       writes.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('log_since', coalesce((SELECT value FROM md_meta " +
         "WHERE key = 'generation'), '0'))" });
     }
+    if (!schema.fresh && !schema.names.includes("md_neighbors")) writes.push({ sql: NEIGHBORS_TABLE });
     if (stored === null && dim !== null) keep("dim", String(dim));
     await db.batch(writes);
     let busyMs = null;

@@ -15,7 +15,7 @@
 import {
   DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, Graph, MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD, TRIAGE_ACTIONS,
   decayConfidenceNFp, float32View, fromFp, isCommittableConfidenceChange, mergeOutcomes, scoreRetentionMany, toFp,
-  topNeighborPairsPacked, residentRows,
+  topNeighborPairsPacked, residentRows, neighborTile,
 } from "../index.js";
 import { byPath, finite, known, progressFn, record, time } from "./validate.js";
 
@@ -29,18 +29,21 @@ const same = (a, b) => Object.is(a ?? null, b ?? null);
 
 export function checkOptions(fn, options) {
   record(fn, "options", options);
-  known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "onProgress"]);
+  known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "incremental", "onProgress"]);
   const confidence = options.confidence === undefined ? {} : record(fn, "options.confidence", options.confidence);
   known(fn, "options.confidence", confidence, ["alpha", "floor"]);
   const merge = options.merge === undefined ? {} : record(fn, "options.merge", options.merge);
   known(fn, "options.merge", merge, ["threshold", "maxPairs"]);
   if (options.evict !== undefined && typeof options.evict !== "boolean") throw new TypeError(`${fn}: options.evict must be a boolean`);
+  if (options.incremental !== undefined && typeof options.incremental !== "boolean")
+    throw new TypeError(`${fn}: options.incremental must be a boolean`);
   return {
     now: time(fn, "options.now", options.now),
     floor: finite(fn, "options.floor", options.floor, { lo: -1, hi: 1, dflt: DEFAULT_SLEEP.floor }),
     perSourceK: finite(fn, "options.perSourceK", options.perSourceK, { lo: 1, hi: MAX_PER_SOURCE_K, integer: true, dflt: DEFAULT_SLEEP.perSourceK }),
     cycleMs: finite(fn, "options.cycleMs", options.cycleMs, { lo: 1, dflt: DEFAULT_SLEEP.cycleMs }),
     evict: options.evict === true,
+    incremental: options.incremental !== false,
     alpha: finite(fn, "options.confidence.alpha", confidence.alpha, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_DECAY_ALPHA }),
     confFloor: finite(fn, "options.confidence.floor", confidence.floor, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_FLOOR }),
     threshold: finite(fn, "options.merge.threshold", merge.threshold, { lo: -1, hi: 1, dflt: NEAR_DUPLICATE_THRESHOLD }),
@@ -62,7 +65,7 @@ const SPARE = 4;
  */
 export function neighbours(mems, dim, floor, perSourceK) {
   const withVec = mems.filter((m) => m.vec);
-  if (withVec.length < 2) return { pairs: [], wide: new Map(), wideK: perSourceK };
+  if (withVec.length < 2) return { pairs: [], wide: new Map(), wideK: perSourceK + SPARE, partial: new Set() };
   const matrix = new Float32Array(withVec.length * dim);
   withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
   const wideK = perSourceK + SPARE;
@@ -75,7 +78,9 @@ export function neighbours(mems, dim, floor, perSourceK) {
     list.push(p);
     if (list.length <= perSourceK) pairs.push(p);
   }
-  return { pairs, wide, wideK };
+  const partial = new Set();
+  for (const [src, list] of wide) if (list.length >= wideK) partial.add(src);
+  return { pairs, wide, wideK, partial };
 }
 
 /**
@@ -84,44 +89,158 @@ export function neighbours(mems, dim, floor, perSourceK) {
  * held no dropped path keeps it (removing non-members does not change a top-k); a
  * source whose list held one takes the first perSourceK survivors of its wide list
  * when that many are left there (or the wide list held every neighbour above the
- * floor), else gets its list again from the 1 x n arm (topCosineRows over resident
- * rows in path order: sim desc, then dst asc, the same bits).
+ * floor: the source is not in `partial`), else gets its list again from the 1 x n arm
+ * (topCosineRows over resident rows in path order: sim desc, then dst asc, the same
+ * bits). stats.lists: the rescanned sources' new wide lists, { list, partial }.
  */
-export function repairNeighbours({ pairs, wide, wideK }, live, dropped, dim, floor, perSourceK, stats = {}) {
+export function repairNeighbours({ pairs, wide, wideK, partial }, live, dropped, dim, floor, perSourceK, stats = {}) {
   const affected = new Set(pairs.filter((p) => dropped.has(p.dst) && !dropped.has(p.src)).map((p) => p.src));
   const kept = pairs.filter((p) => !dropped.has(p.src) && !affected.has(p.src));
   for (const src of affected) {
     const list = wide.get(src);
     const left = list.filter((p) => !dropped.has(p.dst));
-    if (left.length >= perSourceK || list.length < wideK) {
+    if (left.length >= perSourceK || !partial.has(src)) {
       kept.push(...left.slice(0, perSourceK));
       affected.delete(src);
       stats.refilled = (stats.refilled ?? 0) + 1;
     }
   }
-  const withVec = live.filter((m) => m.vec);
   stats.rescanned = affected.size;
-  if (affected.size && withVec.length > 1) {
-    const matrix = new Float32Array(withVec.length * dim);
-    withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
-    const rows = residentRows(matrix, dim);
-    try {
-      for (const [i, m] of withVec.entries()) {
-        if (!affected.has(m.path)) continue;
-        const { indices, sims } = rows.topCosineRows(m.vec, perSourceK + 1);
-        let taken = 0;
-        for (let j = 0; j < indices.length && taken < perSourceK; j++) {
-          if (indices[j] === i) continue;
-          taken++;
-          if (sims[j] >= floor) kept.push({ src: m.path, dst: withVec[indices[j]].path, sim: sims[j] });
-        }
-      }
-    } finally {
-      rows.free();
+  stats.lists = new Map();
+  if (affected.size) {
+    for (const [src, entry] of rescan(live, affected, dim, floor, wideK)) {
+      stats.lists.set(src, entry);
+      kept.push(...entry.list.slice(0, perSourceK));
     }
   }
   return kept.sort((a, b) => b.sim - a.sim || byPath(a.src, b.src) || byPath(a.dst, b.dst));
 }
+
+/**
+ * The wide lists of the `sources` (paths) again from the 1 x n arm over every live memory with
+ * an embedding: Map src -> { list (top k above the floor, sim desc then dst asc), partial (k
+ * reached: more may lie above the floor) }.
+ */
+function rescan(live, sources, dim, floor, k) {
+  const out = new Map();
+  const withVec = live.filter((m) => m.vec);
+  if (withVec.length < 2) {
+    for (const m of withVec) if (sources.has(m.path)) out.set(m.path, { list: [], partial: false });
+    return out;
+  }
+  const matrix = new Float32Array(withVec.length * dim);
+  withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
+  const rows = residentRows(matrix, dim);
+  try {
+    for (const [i, m] of withVec.entries()) {
+      if (!sources.has(m.path)) continue;
+      const { indices, sims } = rows.topCosineRows(m.vec, k + 1);
+      const list = [];
+      for (let j = 0; j < indices.length && list.length < k; j++) {
+        if (indices[j] === i) continue;
+        if (!(sims[j] >= floor)) break; // sim desc: the rest lie below too
+        list.push({ src: m.path, dst: withVec[indices[j]].path, sim: sims[j] });
+      }
+      out.set(m.path, { list, partial: list.length >= k });
+    }
+  } finally {
+    rows.free();
+  }
+  return out;
+}
+
+const pairOrder = (a, b) => b.sim - a.sim || byPath(a.dst, b.dst);
+
+/**
+ * The incremental form of neighbours(): the same { pairs, wide, wideK, partial } (the same pairs
+ * bit for bit; a wide list may be a shorter exact prefix, marked partial) from the lists the last
+ * pass stored (`state`: Map src -> { list, partial }, exact over the memories with embeddings then)
+ * and the paths changed since (`changed`). Changed or new memories get their lists from one tile
+ * of the packed pass with them as the first rows (every pair holding one of them, the same
+ * pruned kernel and bits as the full pass); every other source keeps its stored list less the
+ * removed or changed memories, merged with its pairs to the changed ones from that tile, exact
+ * up to the last entry it can vouch for; a source left with fewer than perSourceK known entries
+ * (and possibly more above the floor) is rescanned (1 x n). stats: { recomputed, rescanned }.
+ */
+export function incrementalNeighbours(mems, state, changed, dim, floor, perSourceK, stats = {}) {
+  const wideK = perSourceK + SPARE;
+  const withVec = mems.filter((m) => m.vec);
+  const livePaths = new Set(withVec.map((m) => m.path));
+  const added = withVec.filter((m) => changed.has(m.path) || !state.has(m.path));
+  const addedSet = new Set(added.map((m) => m.path));
+  // one tile: the added rows first, every pair (i, j > i) with i among them
+  const tileLists = new Map();
+  if (added.length && withVec.length > 1) {
+    const order = added.concat(withVec.filter((m) => !addedSet.has(m.path)));
+    const matrix = new Float32Array(order.length * dim);
+    order.forEach((m, i) => matrix.set(m.vec, i * dim));
+    const keys = order.map((m) => m.path);
+    const t = neighborTile(matrix, keys, 0, added.length, { floor, perSourceK: wideK, limit: order.length * wideK });
+    for (let i = 0; i < t.sim.length; i++) {
+      const src = keys[t.src[i]];
+      let list = tileLists.get(src);
+      if (!list) tileLists.set(src, (list = []));
+      list.push({ src, dst: keys[t.dst[i]], sim: t.sim[i] });
+    }
+    for (const list of tileLists.values()) list.sort(pairOrder);
+  }
+  const wide = new Map(), partial = new Set(), short = new Set();
+  for (const m of withVec) {
+    const src = m.path;
+    const fromTile = tileLists.get(src) ?? [];
+    if (addedSet.has(src)) { // every pair it is in was in the tile
+      wide.set(src, fromTile);
+      if (fromTile.length >= wideK) partial.add(src);
+      continue;
+    }
+    const stored = state.get(src);
+    const kept = stored.list.filter((p) => livePaths.has(p.dst) && !addedSet.has(p.dst)); // removed or changed: gone
+    const merged = kept.concat(fromTile).sort(pairOrder);
+    // exact up to the last kept entry when more may lie past it, and up to the tile's last when it was full
+    let cut = merged.length;
+    if (stored.partial) cut = kept.length ? merged.indexOf(kept[kept.length - 1]) + 1 : 0;
+    if (fromTile.length >= wideK) cut = Math.min(cut, merged.indexOf(fromTile[fromTile.length - 1]) + 1);
+    let isPartial = stored.partial || fromTile.length >= wideK;
+    let list = merged.slice(0, cut);
+    if (list.length > wideK) {
+      list = list.slice(0, wideK);
+      isPartial = true;
+    }
+    if (list.length < perSourceK && isPartial) short.add(src);
+    wide.set(src, list);
+    if (isPartial) partial.add(src);
+  }
+  stats.recomputed = added.length;
+  stats.rescanned = short.size;
+  if (short.size) {
+    for (const [src, entry] of rescan(withVec, short, dim, floor, wideK)) {
+      wide.set(src, entry.list);
+      if (entry.partial) partial.add(src);
+      else partial.delete(src);
+    }
+  }
+  const pairs = [];
+  for (const list of wide.values()) for (let i = 0; i < list.length && i < perSourceK; i++) pairs.push(list[i]);
+  pairs.sort((a, b) => b.sim - a.sim || byPath(a.src, b.src) || byPath(a.dst, b.dst));
+  return { pairs, wide, wideK, partial };
+}
+
+/** Stored lists (md_neighbors rows) as a Map src -> { list, partial, dsts, sims } (dsts and sims as stored, to compare). */
+function readState(rows) {
+  const state = new Map();
+  for (const r of rows) {
+    const dsts = JSON.parse(r.dsts);
+    const bytes = r.sims instanceof Uint8Array ? r.sims : new Uint8Array(0);
+    const copy = new Uint8Array(bytes.byteLength);
+    copy.set(bytes);
+    const sims = new Float64Array(copy.buffer, 0, copy.byteLength >>> 3);
+    if (sims.length !== dsts.length) return null;
+    state.set(r.src, { list: dsts.map((dst, i) => ({ src: r.src, dst, sim: sims[i] })), partial: r.partial !== 0, dsts: r.dsts, sims: copy });
+  }
+  return state;
+}
+
+const sameBytes = (a, b) => a.byteLength === b.byteLength && a.every((x, i) => x === b[i]);
 
 const wordCount = (body) => {
   const t = body.trim();
@@ -160,9 +279,31 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
   }
   lap("read");
 
-  // 1. neighbour pairs over every live memory with an embedding
+  // 1. neighbour pairs over every live memory with an embedding: from the stored lists and what changed since
+  // the pass that stored them when the log reaches back to it (md_log, md_meta.log_since) and the options
+  // match, else over every pair
   progress("neighbors", 0, live.length);
-  const found = neighbours(live, dim, o.floor, o.perSourceK);
+  const params = JSON.stringify({ floor: o.floor, perSourceK: o.perSourceK, dim });
+  const state = readState(await db.all("SELECT src, partial, dsts, sims FROM md_neighbors"));
+  const since = meta.neighbors_gen === undefined ? null : Number(meta.neighbors_gen);
+  let why = !o.incremental ? "option" : state === null ? "unreadable" : since === null ? "none" : meta.neighbors_params !== params ? "options"
+    : Number(meta.log_since ?? -1) > since ? "log" : null;
+  let changed = null;
+  if (why === null) {
+    changed = new Set((await db.all("SELECT DISTINCT path FROM md_log WHERE gen > ?", [since])).map((r) => r.path));
+    let n = 0, nAdded = 0;
+    for (const m of live) {
+      if (!m.vec) continue;
+      n++;
+      if (changed.has(m.path) || !state.has(m.path)) nAdded++;
+    }
+    if (nAdded * 2 > n) why = "changed";
+  }
+  const nstats = {};
+  const found = why === null ? incrementalNeighbours(live, state, changed, dim, o.floor, o.perSourceK, nstats)
+    : neighbours(live, dim, o.floor, o.perSourceK);
+  const neighborsReport = why === null ? { incremental: true, recomputed: nstats.recomputed, rescanned: nstats.rescanned }
+    : { incremental: false, recomputed: withVec, reason: why };
   let pairs = found.pairs;
   lap("neighbors");
 
@@ -172,6 +313,7 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
   const stages = Object.fromEntries(STAGES.map((s) => [s, 0]));
   const merged = [];
   const dropped = new Set();
+  let repaired = {};
   if (mergeRan) {
     progress("merge", 0, pairs.length);
     const byPathRow = new Map(live.map((m) => [m.path, m]));
@@ -195,7 +337,7 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
     if (merged.length) {
       for (const m of merged) dropped.add(m.dropPath);
       live = live.filter((m) => !dropped.has(m.path));
-      pairs = repairNeighbours(found, live, dropped, dim, o.floor, o.perSourceK); // the survivors' own neighbourhoods
+      pairs = repairNeighbours(found, live, dropped, dim, o.floor, o.perSourceK, repaired); // the survivors' own neighbourhoods
     }
   }
   lap("merge");
@@ -211,7 +353,8 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
     progress("evict", 0, evictSet.size);
     for (const p of evictSet) dropped.add(p);
     live = live.filter((m) => !evictSet.has(m.path));
-    pairs = repairNeighbours(found, live, dropped, dim, o.floor, o.perSourceK);
+    repaired = {};
+    pairs = repairNeighbours(found, live, dropped, dim, o.floor, o.perSourceK, repaired);
     d = derive(o, live, pairs, storedEdges.filter((e) => !evictSet.has(e.src) && !evictSet.has(e.dst)), () => {}, () => {});
   }
   lap("evict");
@@ -242,18 +385,26 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
     const e = { src: m.keepPath, dst: m.dropPath, type: "supersedes", strength, origin: "merge" };
     after.set(edgeKey(e), e);
   }
-  const key = (e) => `${e.src}\u0000${e.dst}\u0000${e.type}\u0000${e.strength}`;
-  const storedSleep = storedEdges.filter((e) => e.origin === "sleep" && !evictSet.has(e.src) && !evictSet.has(e.dst)).map(key).sort();
+  // the sleep edges as a diff against the stored ones: delete those no longer wanted, insert (or replace) the
+  // new and the changed; the table ends as deleting them all and inserting every wanted one would leave it
+  const storedSleep = new Map(storedEdges.filter((e) => e.origin === "sleep" && !evictSet.has(e.src) && !evictSet.has(e.dst))
+    .map((e) => [edgeKey(e), e]));
   const wanted = d.sleepEdges.filter((e) => !evictSet.has(e.src) && !evictSet.has(e.dst));
-  const edgesChanged = storedSleep.length !== wanted.length || wanted.map(key).sort().some((k, i) => k !== storedSleep[i]);
+  const wantedKeys = new Set(wanted.map(edgeKey));
+  const gone = [...storedSleep.keys()].filter((k) => !wantedKeys.has(k));
+  const fresh = wanted.filter((e) => { const s = storedSleep.get(edgeKey(e)); return !s || !Object.is(s.strength, e.strength); });
+  const edgesChanged = gone.length > 0 || fresh.length > 0;
   if (edgesChanged) {
-    st.push({ sql: "DELETE FROM edges WHERE origin = 'sleep'" });
-    for (const [k, e] of after) if (e.origin === "sleep") after.delete(k);
-    for (const e of wanted) {
+    for (const k of gone) {
+      const e = storedSleep.get(k);
+      st.push({ sql: "DELETE FROM edges WHERE src = ? AND dst = ? AND type = ?", params: [e.src, e.dst, e.type] });
+    }
+    for (const e of fresh) {
       st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, ?, ?, 'sleep')",
         params: [e.src, e.dst, e.type, e.strength] });
-      after.set(edgeKey(e), { ...e, origin: "sleep" });
     }
+    for (const [k, e] of after) if (e.origin === "sleep") after.delete(k);
+    for (const e of wanted) after.set(edgeKey(e), { ...e, origin: "sleep" });
   }
   if (evictSet.size) {
     const json = JSON.stringify([...evictSet]);
@@ -264,6 +415,34 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
   }
   if (mergeRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('merge_cycle', ?)", params: [String(cycle)] });
   if (evictRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('evict_cycle', ?)", params: [String(cycle)] });
+  const statements = st.length;
+  // the neighbour lists over the memories left, with the pass's generation (md_neighbors: only the rows that changed)
+  if (st.length || meta.neighbors_params !== params || why === null) {
+    const lists = new Map();
+    for (const m of live) {
+      if (!m.vec) continue;
+      const again = repaired.lists?.get(m.path);
+      if (again) lists.set(m.path, again);
+      else lists.set(m.path, { list: (found.wide.get(m.path) ?? []).filter((p) => !dropped.has(p.dst)), partial: found.partial.has(m.path) });
+    }
+    const stateSt = [];
+    for (const [src, { list, partial: isPartial }] of lists) {
+      const dsts = JSON.stringify(list.map((p) => p.dst));
+      const sims = new Uint8Array(Float64Array.from(list, (p) => p.sim).buffer);
+      const prev = state?.get(src);
+      if (prev && prev.partial === isPartial && prev.dsts === dsts && sameBytes(prev.sims, sims)) continue;
+      stateSt.push({ sql: "INSERT OR REPLACE INTO md_neighbors (src, partial, dsts, sims) VALUES (?, ?, ?, ?)",
+        params: [src, isPartial ? 1 : 0, dsts, sims] });
+    }
+    const stale = state ? [...state.keys()].filter((src) => !lists.has(src)) : [];
+    if (state === null) stateSt.unshift({ sql: "DELETE FROM md_neighbors" });
+    else if (stale.length) stateSt.push({ sql: "DELETE FROM md_neighbors WHERE src IN (SELECT value FROM json_each(?))", params: [JSON.stringify(stale)] });
+    if (st.length || stateSt.length) { // nothing else to write and the same lists: the pass writes nothing (idempotence)
+      st.push(...stateSt);
+      st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) SELECT 'neighbors_gen', value FROM md_meta WHERE key = 'generation'" });
+      if (meta.neighbors_params !== params) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('neighbors_params', ?)", params: [params] });
+    }
+  }
   const removed = [...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
   await write(st, { removed, edges: merged.length || edgesChanged || evictSet.size ? [...after.values()] : null });
   lap("write");
@@ -290,8 +469,9 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
       links: d.graphEdges.length - d.sleepEdges.length,
     },
     communities: { count: sizes.size, largest, members },
+    neighbors: neighborsReport,
     confidence: { decayed: d.decayed },
-    written: { memories: memoryRows, edges: edgesChanged ? wanted.length : 0, statements: st.length },
+    written: { memories: memoryRows, edges: edgesChanged ? wanted.length : 0, statements },
     timings: T,
   };
 }
