@@ -15,7 +15,7 @@ initSync(wasm);
 const d1Backend = (db) => ({
   name: "d1",
   async create() {
-    await db.batch(["memories_vocab", "memories_fts", "edges", "memories", "md_log", "md_meta"].map((t) => db.prepare(`DROP TABLE IF EXISTS ${t}`)));
+    await db.batch(["memories_vocab", "memories_fts", "edges", "memories", "md_log", "md_neighbors", "md_meta"].map((t) => db.prepare(`DROP TABLE IF EXISTS ${t}`)));
     return { adapter: () => d1Adapter(db), dispose: async () => {} };
   },
 });

@@ -11,7 +11,7 @@ import { NOW, scenario, searches } from "./cache-scenario.js";
 
 initSync(wasm);
 
-const TABLES = ["memories_vocab", "memories_fts", "edges", "memories", "md_log", "md_meta"];
+const TABLES = ["memories_vocab", "memories_fts", "edges", "memories", "md_log", "md_neighbors", "md_meta"];
 
 /** The harness's backend on one object's storage: emptied for each case; every adapter is the storage itself. */
 const doBackend = (storage) => ({
