@@ -10,7 +10,8 @@ import { readFileSync, readdirSync } from "node:fs";
 const ROOT = new URL("../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, ROOT), "utf8");
 
-/** [{ kind: "export"|"test", name, args: [{name, type}], result }] */
+/** [{ kind: "export"|"test", name, args: [{name, type, js}], result }]; js: the
+ * JavaScript name an error from C shows for the argument ("" when none). */
 export function table() {
   const rows = [];
   for (const raw of read("wasm/boundary.def").split("\n")) {
@@ -19,8 +20,9 @@ export function table() {
     const m = line.match(/^(export|test)\s+([a-z0-9_]+)\((.*)\)\s*->\s*(\w+)$/);
     if (!m) throw new Error(`wasm/boundary.def: cannot read "${raw}"`);
     const args = m[3].trim() ? m[3].split(",").map((a) => {
-      const [name, type] = a.trim().split(":");
-      return { name, type };
+      const m = a.trim().match(/^([a-z0-9_]+):([a-z0-9]+)(?:=(\S+))?$/);
+      if (!m) throw new Error(`wasm/boundary.def: cannot read argument "${a.trim()}" of ${raw}`);
+      return { name: m[1], type: m[2], js: m[3] ?? "" };
     }) : [];
     rows.push({ kind: m[1], name: m[2], args, result: m[4] });
   }

@@ -43,13 +43,13 @@ int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n_t
                        const uint32_t *drop_text, const double *similarity, size_t n, double max_pairs,
                        double threshold, uint8_t *stages_out) {
     md_str *k = NULL;
-    if (n_texts > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, 2, NULL);
+    if (n_texts > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, MDW_ARG_merge_outcomes_n_texts, NULL);
     md_status st = mdw_keys(bytes, offsets, 2 * n_texts, &k);
     if (st == MD_OK)
         st = md_merge_outcomes_indexed(k, n_texts, keep_path, drop_path, n_paths, keep_text, drop_text, similarity,
                                        n, max_pairs, threshold, stages_out);
     free(k);
-    return st == MD_OK ? MD_OK : mdw_fail(st, -1, NULL);
+    return st == MD_OK ? MD_OK : mdw_fail(st, MDW_ARG_NONE, NULL);
 }
 
 /* keys: edge i's ends are keys[2i], keys[2i+1]. out: [block, n_members,
@@ -110,9 +110,9 @@ MDW_EXPORT("mdw_components_ids")
 int mdw_components_ids(const uint8_t *bytes, const uint32_t *offsets, size_t n, const uint32_t *ends, size_t m,
                        size_t *out) {
     md_str *k = NULL;
-    if (m > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, 0, NULL);
+    if (m > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, MDW_ARG_components_ids_bytes, NULL);
     for (size_t i = 0; i < 2 * m; i++)
-        if (ends[i] >= n) return mdw_fail(MD_ERR_INVALID, 0, "names a key outside the table");
+        if (ends[i] >= n) return mdw_fail(MD_ERR_INVALID, MDW_ARG_components_ids_bytes, "names a key outside the table");
     md_status st = mdw_keys(bytes, offsets, n, &k);
     size_t *order = NULL, *rank = NULL, *parent = NULL, *count = NULL, *comp = NULL;
     uint32_t *block = NULL;
@@ -157,5 +157,5 @@ int mdw_components_ids(const uint8_t *bytes, const uint32_t *offsets, size_t n, 
         }
     }
     free(k); free(order); free(rank); free(parent); free(comp); free(count);
-    return st == MD_OK ? MD_OK : mdw_fail(st, 0, NULL);
+    return st == MD_OK ? MD_OK : mdw_fail(st, MDW_ARG_components_ids_bytes, NULL);
 }

@@ -79,7 +79,7 @@ int mdw_neighbors_packed(const uint8_t *bytes, const uint32_t *offsets, size_t n
     if (st == MD_OK) st = pack_pairs(&res, out);
     md_neighbor_pairs_free(&res);
     free(keys);
-    return st != MD_OK && dup != SIZE_MAX ? mdw_fail(MD_ERR_RANGE, 0, DUP) : st;
+    return st != MD_OK && dup != SIZE_MAX ? mdw_fail(MD_ERR_RANGE, MDW_ARG_neighbors_packed_bytes, DUP) : st;
 }
 
 /* Candidate pairs as three arrays (sim, src, dst); an index >= n is named as tiles'. */
@@ -108,8 +108,8 @@ int mdw_merge_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size
     md_neighbor_pairs_free(&res);
     free(pairs);
     free(keys);
-    if (st != MD_OK && dup != SIZE_MAX) return mdw_fail(MD_ERR_RANGE, 0, DUP);
-    return st == MD_ERR_RANGE ? mdw_fail(st, 3, "name a key index >= keys.length") : st;
+    if (st != MD_OK && dup != SIZE_MAX) return mdw_fail(MD_ERR_RANGE, MDW_ARG_merge_neighbor_pairs_bytes, DUP);
+    return st == MD_ERR_RANGE ? mdw_fail(st, MDW_ARG_merge_neighbor_pairs_sim, "name a key index >= keys.length") : st;
 }
 
 /* applyMmr over a resident md_rows handle (md_rows_apply_mmr), naming `rows`
@@ -118,5 +118,5 @@ MDW_EXPORT("mdw_rows_apply_mmr")
 int mdw_rows_apply_mmr(const md_rows *r, const uint32_t *rows, const double *scores, size_t n, double limit,
                        double lambda, uint32_t *out, size_t *len) {
     md_status st = md_rows_apply_mmr(r, rows, scores, n, limit, lambda, out, len);
-    return st == MD_ERR_RANGE ? mdw_fail(st, 1, "names a row >= n") : st;
+    return st == MD_ERR_RANGE ? mdw_fail(st, MDW_ARG_rows_apply_mmr_rows, "names a row >= n") : st;
 }

@@ -100,12 +100,12 @@ int mdw_fuse_ids(const uint32_t *ids, const double *ranks, size_t n, const size_
                  uint32_t *out_ids, double *out_scores) {
     size_t total = 0;
     for (size_t a = 0; a < n_arms; a++) {
-        if (arm_lens[a] > n - total) return -mdw_fail(MD_ERR_INVALID, 0, "arm lengths overrun the hits");
+        if (arm_lens[a] > n - total) return -mdw_fail(MD_ERR_INVALID, MDW_ARG_fuse_ids_ids, "arm lengths overrun the hits");
         total += arm_lens[a];
     }
-    if (total != n) return -mdw_fail(MD_ERR_INVALID, 0, "arm lengths do not cover the hits");
+    if (total != n) return -mdw_fail(MD_ERR_INVALID, MDW_ARG_fuse_ids_ids, "arm lengths do not cover the hits");
     for (size_t i = 0; i < n; i++)
-        if (ids[i] >= n_space) return -mdw_fail(MD_ERR_INVALID, 0, "names an id outside the intern table");
+        if (ids[i] >= n_space) return -mdw_fail(MD_ERR_INVALID, MDW_ARG_fuse_ids_ids, "names an id outside the intern table");
     return (int)mdi_fuse_ids(ids, ranks, arm_lens, n_arms, weights, n_weights, k, slot, out_ids, out_scores);
 }
 
@@ -114,5 +114,5 @@ int mdw_fuse_ids(const uint32_t *ids, const double *ranks, size_t n, const size_
 MDW_EXPORT("mdw_rank_scores")
 int mdw_rank_scores(const double *scores, size_t n, size_t *order) {
     md_status st = mdi_rank_scores(scores, n, order);
-    return st == MD_OK ? MD_OK : mdw_fail(st, 0, NULL);
+    return st == MD_OK ? MD_OK : mdw_fail(st, MDW_ARG_rank_scores_scores, NULL);
 }

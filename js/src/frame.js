@@ -43,7 +43,7 @@ export function frameKeysOf(gists) {
 }
 
 function keysOf(fn, gists) {
-  return call(fn, "mdw_frame_keys_of", [keys(gists), gists.length, slots], [], (r) => {
+  return call(fn, "mdw_frame_keys_of", [keys(gists), gists.length, slots], (r) => {
     const block = r.block(0), used = r.slot(1), wtf = r.slot(2) !== 0;
     const { u8, u32 } = r.heap;
     const n = gists.length, info = block >>> 2;

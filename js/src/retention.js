@@ -40,7 +40,7 @@ function classify(fn, names) {
   const codes = new Map();
   if (fresh.length === 0) return codes;
   const types = out.u8(fresh.length);
-  call(fn, "mdw_memory_types_of", [keys(fresh), fresh.length, types], ["memoryType", "memoryType", "memoryType", ""],
+  call(fn, "mdw_memory_types_of", [keys(fresh), fresh.length, types],
     (r) => {
       const t = r.view(types);
       for (let i = 0; i < fresh.length; i++) codes.set(fresh[i], t[i]);
@@ -313,14 +313,12 @@ export function scoreRetentionMany(columns, options) {
 
   const score = out.f64(n), action = out.u8(n), signals = wantSignals ? out.f64(8 * n) : null;
   const args = [n, u8(codes), ...cols.map((c) => f64(c, n)), score, action, signals ?? addr(0)]; // NULL: no signals
-  const names = ["columns", "columns.memoryType", ...COLUMNS.map((c) => `columns.${c}`), "", "", ""];
   // Under a policy: each class as 9 doubles in md_retention_class's layout, then the thresholds.
   const table = classes ? fill.f64(9 * classes.length + 2) : null;
   if (classes) {
     args.push(table, classes.length);
-    names.push("options.policy", "options.policy");
   }
-  return call(fn, classes ? "mdw_score_retention_many_policy" : "mdw_score_retention_many", args, names, (r) => {
+  return call(fn, classes ? "mdw_score_retention_many_policy" : "mdw_score_retention_many", args, (r) => {
     const res = { score: r.view(score).slice(), action: r.view(action).slice() };
     if (signals) {
       const all = r.view(signals).slice();

@@ -49,7 +49,7 @@ export function fuseArms(armResults, weights, k = RRF_K) {
   const slots = internSlots(fn); // may grow memory
   const count = exportsOf().mdw_fuse_ids(base, base + oRanks, total, base + oLens, nArms, base + oW,
     weights.length, k, slots, internStrings().length, base + oOutIds, base + oOutS);
-  if (count < 0) raiseRecord(fn, ["armResults"]);
+  if (count < 0) raiseRecord(fn, "mdw_fuse_ids");
   ({ u32, f64 } = views());
   const keys = internStrings(), out = new Map();
   const po = (base + oOutIds) >>> 2, ps = (base + oOutS) >>> 3;
@@ -83,7 +83,7 @@ export function rankFused(fused) {
     i++;
   }
   const st = exportsOf().mdw_rank_scores(base, n, base + oOrder);
-  if (st !== 0) raiseRecord(fn, ["fused"]);
+  if (st !== 0) raiseRecord(fn, "mdw_rank_scores");
   const h = views();
   const o = (base + oOrder) >>> 2, sc = h.f64, ord = h.u32;
   const out = new Array(n);
@@ -126,8 +126,7 @@ export function fuseLateral(fused, order, weight, k = RRF_K) {
   const all = paths.slice();
   for (let i = 0; i < order.length; i++) all.push(str(fn, `order[${i}]`, order[i]));
   // The result block: [f64 scores][u32 key indices].
-  return call(fn, "mdw_fuse_lateral", [keys(all), paths.length, f64(scores), order.length, weight, k, slots],
-    ["fused", "fused", "fused", "fused", "order", "weight", "k", ""], (r) => {
+  return call(fn, "mdw_fuse_lateral", [keys(all), paths.length, f64(scores), order.length, weight, k, slots], (r) => {
       const block = r.block(0), len = r.slot(1);
       const { f64: h64, u32: h32 } = r.heap;
       const s0 = block >>> 3, i0 = (block + len * 8) >>> 2; // f64s: the u32s start 8-aligned

@@ -4,6 +4,7 @@
 // parameter count), against the test build, and against every call the glue
 // makes (js/src/*.js may call only what the table lists, test rows never).
 import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { cDefinitions, table } from "../../tools/boundary.mjs";
 import { ROOT } from "./golden/runner.js";
 
@@ -33,6 +34,27 @@ test("every MDW_EXPORT / MDW_HOT_EXPORT / MDW_TEST_EXPORT in wasm/ has its row, 
   }
   // ...and every mdw_ row is marked in some wasm/*.c (a row with no definition there is not exported).
   for (const r of rows) if (r.name.startsWith("mdw_")) expect([r.name, marked.has(r.name)]).toEqual([r.name, true]);
+});
+
+test("the generated files (js/src/constants.js, wasm/boundary_gen.h) are what tools/gen-boundary.mjs writes from the table", () => {
+  const r = spawnSync(process.execPath, [`${ROOT}tools/gen-boundary.mjs`, "--check"], { encoding: "utf8" });
+  expect([r.status, r.stderr]).toEqual([0, ""]);
+});
+
+test("each boundary function names only its own arguments (MDW_ARG_<function>_<argument>)", () => {
+  let uses = 0;
+  for (const f of readdirSync(`${ROOT}wasm`).filter((x) => x.endsWith(".c"))) {
+    const src = readFileSync(`${ROOT}wasm/${f}`, "utf8");
+    for (const m of src.matchAll(/^[a-z_0-9 *]+?\b(mdw_[a-z0-9_]+)\([^)]*\)\s*\{([\s\S]*?)^\}/gm)) {
+      const id = m[1].replace(/^mdw_/, "");
+      for (const a of m[2].matchAll(/\bMDW_ARG_([a-z0-9_]+)/g)) {
+        uses++;
+        const arg = a[1].startsWith(`${id}_`) ? a[1].slice(id.length + 1) : null;
+        expect([m[1], a[0], byName.get(m[1])?.args.some((x) => x.name === arg)]).toEqual([m[1], a[0], true]);
+      }
+    }
+  }
+  expect(uses).toBeGreaterThan(10);
 });
 
 for (const [file, withTests] of [["memdomain.wasm", false], ["memdomain.emcc.wasm", false], ["memdomain.test.wasm", true],
