@@ -62,7 +62,11 @@ const lines = [
   "// `make` regenerates it; `make test` fails when it is stale.",
   "",
 ];
-for (const n of NUMBERS) lines.push(`export const ${n} = ${define(n)};`);
+// Primitive constants come first: esbuild inlines a module's top-level
+// constants only up to its first statement that calls a function (the
+// Object.freeze tables), so these cost the minified glue nothing where used.
+const prim = [];
+for (const n of NUMBERS) prim.push(`export const ${n} = ${define(n)};`);
 const list = (a) => `/* @__PURE__ */ Object.freeze([${a.map((s) => JSON.stringify(s)).join(", ")}])`;
 lines.push(`export const SIGNAL_NAMES = ${list(names("src/retention.c", "md_signal_names"))};`);
 lines.push(`export const TRIAGE_ACTIONS = ${list(names("src/retention.c", "md_triage_actions"))};`);
@@ -80,9 +84,9 @@ const statusEnum = header.match(/typedef enum md_status \{([\s\S]*?)\} md_status
 if (!statusEnum) throw new Error("gen-boundary: no typedef enum md_status in include/memdomain.h");
 const statuses = [...statusEnum[1].matchAll(/^\s*MD_([A-Z_]+) = (\d+)/gm)].map((m) => [m[1], Number(m[2])]);
 if (statuses.length < 2) throw new Error("gen-boundary: md_status has no MD_* = N members");
-lines.push(`/** md_status (include/memdomain.h). */`);
-for (const [n, v] of statuses) lines.push(`export const ${n} = ${v};`);
-lines.push(`export const STATUS_LAST = ${Math.max(...statuses.map(([, v]) => v))};`);
+prim.push(`/** md_status (include/memdomain.h). */`);
+for (const [n, v] of statuses) prim.push(`export const ${n} = ${v};`);
+prim.push(`export const STATUS_LAST = ${Math.max(...statuses.map(([, v]) => v))};`);
 const rows = table();
 // The JavaScript names C's error record can pick (its argument index into the row).
 const named = rows.filter((r) => r.kind === "export" && r.args.some((a) => a.js)).map((r) => {
@@ -92,24 +96,66 @@ const named = rows.filter((r) => r.kind === "export" && r.args.some((a) => a.js)
 });
 lines.push(`/** wasm/boundary.def's argument names (arg:kind=name): the name an error from C shows for argument i. */`);
 lines.push(`export const ARG_NAMES = {\n  ${named.join(",\n  ")},\n};`);
+// Out slots and result blocks: which slot holds what, and where each array of a
+// block starts (AT_<LAYOUT>_<FIELD> bytes per element of len; esbuild inlines
+// these, so the glue's bytes do not change).
+const SIZE = { f64: 8, f32: 4, u32: 4, u8: 1 };
+const layouts = [];
+for (const [lname, fields] of rows.layouts) {
+  let at = 0, prev = Infinity;
+  const f = fields.map(({ type, name }) => {
+    if (SIZE[type] > prev) throw new Error(`gen-boundary: layout ${lname}: ${name} is wider than the field before it`);
+    prev = SIZE[type];
+    const o = [name, at];
+    at += SIZE[type];
+    return o;
+  });
+  const users = rows.filter((r) => r.args.some((a) => a.slots?.some(([, l]) => l === lname)));
+  if (users.length === 0) throw new Error(`gen-boundary: layout ${lname}: no row's out slots hold it`);
+  const slots = users[0].args.find((a) => a.slots?.some(([, l]) => l === lname)).slots;
+  for (const r of users) {
+    const s = r.args.find((a) => a.slots?.some(([, l]) => l === lname)).slots;
+    if (JSON.stringify(s) !== JSON.stringify(slots)) throw new Error(`gen-boundary: ${r.name} holds a ${lname} block in other slots than ${users[0].name}`);
+  }
+  layouts.push({ name: lname, fields: f, size: at, slots: slots.map(([n]) => n) });
+}
+for (const r of rows) for (const a of r.args) if (a.slots) for (const [, l] of a.slots)
+  if (l && !rows.layouts.has(l)) throw new Error(`gen-boundary: ${r.name}: no layout ${l}`);
+const id = (r) => r.name.replace(/^mdw?_/, "");
+const up = (s) => s.toUpperCase();
+prim.push("/** Out slots (arg:ptr[a b ...] in wasm/boundary.def): OUT_<FUNCTION>_<SLOT> is the slot's index. */");
+for (const r of rows) for (const a of r.args) if (a.slots && r.kind === "export")
+  prim.push(`export const ${a.slots.map(([n], i) => `OUT_${up(id(r))}_${up(n)} = ${i}`).join(", ")};`);
+prim.push("/** Result blocks (layout rows): their slots, each array's start in bytes per element of len, the bytes per element of len. */");
+for (const l of layouts)
+  prim.push(`export const ${[...l.slots.map((n, i) => `OUT_${up(l.name)}_${up(n)} = ${i}`),
+    ...l.fields.map(([n, at]) => `AT_${up(l.name)}_${up(n)} = ${at}`), `SIZE_${up(l.name)} = ${l.size}`].join(", ")};`);
 const sigs = rows.filter((r) => r.kind === "export").map((r) => `${r.name}: "${r.args.map((a) => (a.type === "ptr" ? "p" : "n")).join("")}"`);
 // The signature table's export rows as argument kinds, one letter each (p: an
 // address, n: a number): the tests check every call() against them.
 lines.push(`/** wasm/boundary.def's export rows: each argument an address (p) or a number (n). */`);
 lines.push(`export const SIGNATURES = /* @__PURE__ */ Object.freeze({\n  ${sigs.join(",\n  ")},\n});`);
+lines.splice(3, 0, ...prim);
 const out = lines.join("\n") + "\n";
 
-// wasm/boundary_gen.h: the argument indices of every row defined in wasm/*.c.
-const id = (r) => r.name.replace(/^mdw?_/, "");
+// wasm/boundary_gen.h: the argument indices and out slots of every row defined in wasm/*.c.
 const h = ["/* GENERATED by tools/gen-boundary.mjs from wasm/boundary.def: do not edit.",
   " * `make` regenerates it; `make test` fails when it is stale.",
   " * MDW_ARG_<function>_<argument>: the argument's index in its row, what",
-  " * mdw_fail records (the glue shows the row's JavaScript name for it). */",
+  " * mdw_fail records (the glue shows the row's JavaScript name for it).",
+  " * MDW_OUT_<function>_<slot>: an out slot's index (arg:ptr[a b ...]).",
+  " * MDW_OUT_<layout>_<slot>, MDW_AT_<layout>_<field>, MDW_SIZE_<layout>: a result",
+  " * block's slots, each array's start in bytes per element of len, and the",
+  " * bytes per element of len (the layout rows). */",
   "#ifndef MEMDOMAIN_BOUNDARY_GEN_H", "#define MEMDOMAIN_BOUNDARY_GEN_H", ""];
 for (const r of rows) {
   if (!r.name.startsWith("mdw_") || r.args.length === 0) continue;
   h.push(`enum { ${r.args.map((a, i) => `MDW_ARG_${id(r)}_${a.name} = ${i}`).join(", ")} };`);
+  for (const a of r.args) if (a.slots) h.push(`enum { ${a.slots.map(([n], i) => `MDW_OUT_${id(r)}_${n} = ${i}`).join(", ")} };`);
 }
+for (const l of layouts)
+  h.push(`enum { ${[...l.slots.map((n, i) => `MDW_OUT_${l.name}_${n} = ${i}`), ...l.fields.map(([n, at]) => `MDW_AT_${l.name}_${n} = ${at}`),
+    `MDW_SIZE_${l.name} = ${l.size}`].join(", ")} };`);
 h.push("", "#endif");
 const outputs = [["js/src/constants.js", out], ["wasm/boundary_gen.h", h.join("\n") + "\n"]];
 

@@ -14,9 +14,9 @@ int mdw_frame_key_of(const char *s, size_t len, size_t *out) {
     md_str in = {s, len};
     md_status st = md_frame_key_of(in, &t, &found);
     if (st != MD_OK) return mdw_fail(st, MDW_ARG_frame_key_of_s, st == MD_ERR_INVALID ? "is not valid UTF-8" : NULL);
-    out[0] = (size_t)t.ptr;
-    out[1] = t.len;
-    out[2] = found;
+    out[MDW_OUT_frame_key_of_text] = (size_t)t.ptr;
+    out[MDW_OUT_frame_key_of_len] = t.len;
+    out[MDW_OUT_frame_key_of_found] = found;
     return MD_OK;
 }
 
@@ -127,8 +127,8 @@ int mdw_frame_keys_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, s
     free(work);
     free(k);
     if (st != MD_OK) { free(block); return mdw_fail(st, MDW_ARG_frame_keys_of_bytes, NULL); }
-    out[0] = (size_t)block;
-    out[1] = used;
-    out[2] = wtf;
+    out[MDW_OUT_frame_keys_of_block] = (size_t)block;
+    out[MDW_OUT_frame_keys_of_used] = used;
+    out[MDW_OUT_frame_keys_of_wtf] = wtf;
     return MD_OK;
 }

@@ -33,9 +33,9 @@ int mdw_graph_new(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes,
     md_status st = build(bytes, offsets, n_nodes, src, dst, strength, n_edges, &g);
     if (st != MD_OK) return mdw_fail(st, MDW_ARG_NONE, NULL);
     write_first(g, first_out);
-    out[0] = (size_t)g;
-    out[1] = md_graph_node_count(g);
-    out[2] = md_graph_edge_count(g);
+    out[MDW_OUT_graph_new_graph] = (size_t)g;
+    out[MDW_OUT_graph_new_nodes] = md_graph_node_count(g);
+    out[MDW_OUT_graph_new_edges] = md_graph_edge_count(g);
     return MD_OK;
 }
 

@@ -1,24 +1,26 @@
 /* Boundary for the neighbors module. Pair results are packed into one block
- * [f64 sim[len]][u32 src[len]][u32 dst[len]] (src/dst index the input
- * vectors); out[0] = block, out[1] = len. */
+ * laid out as wasm/boundary.def's `layout pairs` ([f64 sim[len]][u32 src[len]]
+ * [u32 dst[len]]; src/dst index the input vectors), in the out slots
+ * [block:pairs len]. */
 #include "boundary.h"
 
 #include <stdlib.h>
 
 static md_status pack_pairs(const md_neighbor_pairs *p, size_t *out) {
     size_t len = p->len;
-    uint8_t *block = malloc(len * (sizeof(double) + 2 * sizeof(uint32_t)) + 8);
+    uint8_t *block = malloc(len * MDW_SIZE_pairs + 8);
     if (!block) return MD_ERR_NOMEM;
     double *sim = (double *)block;
-    uint32_t *src = (uint32_t *)(block + len * sizeof(double));
-    uint32_t *dst = src + len;
+    uint32_t *src = (uint32_t *)(block + len * MDW_AT_pairs_src);
+    uint32_t *dst = src + len; /* MDW_AT_pairs_dst */
+    _Static_assert(MDW_AT_pairs_sim == 0 && MDW_AT_pairs_dst == MDW_AT_pairs_src + sizeof(uint32_t), "layout pairs");
     for (size_t i = 0; i < len; i++) {
         sim[i] = p->pairs[i].sim;
         src[i] = (uint32_t)p->pairs[i].src;
         dst[i] = (uint32_t)p->pairs[i].dst;
     }
-    out[0] = (size_t)block;
-    out[1] = len;
+    out[MDW_OUT_pairs_block] = (size_t)block;
+    out[MDW_OUT_pairs_len] = len;
     return MD_OK;
 }
 

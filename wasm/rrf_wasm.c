@@ -8,19 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Pack a md_fused as [f64 scores[len]][u32 key index[len]] into one block. */
+/* Pack a md_fused as wasm/boundary.def's `layout fused` ([f64 scores[len]]
+ * [u32 key index[len]]) into one block, in the out slots [block:fused len]. */
 static md_status pack_fused(const md_fused *f, const md_str *keys, size_t n_keys, size_t *out) {
     size_t len = f->len;
-    uint8_t *block = malloc(mdw_align8(len * sizeof(double)) + len * sizeof(uint32_t) + 8);
+    uint8_t *block = malloc(len * MDW_SIZE_fused + 8);
     if (!block) return MD_ERR_NOMEM;
     double *scores = (double *)block;
-    uint32_t *index = (uint32_t *)(block + mdw_align8(len * sizeof(double)));
+    uint32_t *index = (uint32_t *)(block + len * MDW_AT_fused_key);
+    _Static_assert(MDW_AT_fused_score == 0, "layout fused");
     for (size_t i = 0; i < len; i++) {
         scores[i] = f->scores[i];
         index[i] = (uint32_t)mdw_key_index(keys, n_keys, f->paths[i]);
     }
-    out[0] = (size_t)block;
-    out[1] = len;
+    out[MDW_OUT_fused_block] = (size_t)block;
+    out[MDW_OUT_fused_len] = len;
     return MD_OK;
 }
 

@@ -30,6 +30,34 @@ export const MIN_COMMUNITY_SIZE = 3;
 export const LABEL_PROPAGATION_MAX_SWEEPS = 100;
 export const NEAR_DUPLICATE_THRESHOLD = 0.92;
 export const MAX_MERGE_PAIRS = 100;
+/** md_status (include/memdomain.h). */
+export const OK = 0;
+export const ERR_NULL = 1;
+export const ERR_NOMEM = 2;
+export const ERR_RANGE = 3;
+export const ERR_INVALID = 4;
+export const STATUS_LAST = 4;
+/** Out slots (arg:ptr[a b ...] in wasm/boundary.def): OUT_<FUNCTION>_<SLOT> is the slot's index. */
+export const OUT_APPLY_MMR_LEN = 0;
+export const OUT_FUSE_LATERAL_BLOCK = 0, OUT_FUSE_LATERAL_LEN = 1;
+export const OUT_NEIGHBOR_PAIRS_BLOCK = 0, OUT_NEIGHBOR_PAIRS_LEN = 1;
+export const OUT_NEIGHBORS_PACKED_BLOCK = 0, OUT_NEIGHBORS_PACKED_LEN = 1;
+export const OUT_MERGE_NEIGHBOR_PAIRS_BLOCK = 0, OUT_MERGE_NEIGHBOR_PAIRS_LEN = 1;
+export const OUT_TOP_COSINE_ROWS_F32_LEN = 0;
+export const OUT_PAIRS_PASS_NEW_PASS = 0;
+export const OUT_PAIRS_PASS_NEW_PART_PASS = 0;
+export const OUT_ROWS_NEW_ROWS = 0;
+export const OUT_ROWS_TOP_COSINE_LEN = 0;
+export const OUT_ROWS_APPLY_MMR_LEN = 0;
+export const OUT_APPLY_MMR_PACKED_LEN = 0;
+export const OUT_GRAPH_NEW_GRAPH = 0, OUT_GRAPH_NEW_NODES = 1, OUT_GRAPH_NEW_EDGES = 2;
+export const OUT_FRAME_KEY_OF_TEXT = 0, OUT_FRAME_KEY_OF_LEN = 1, OUT_FRAME_KEY_OF_FOUND = 2;
+export const OUT_FRAME_KEYS_OF_BLOCK = 0, OUT_FRAME_KEYS_OF_USED = 1, OUT_FRAME_KEYS_OF_WTF = 2;
+export const OUT_MERGE_PREDICATE_RESULT = 0;
+export const OUT_COMPONENTS_IDS_BLOCK = 0, OUT_COMPONENTS_IDS_MEMBERS = 1, OUT_COMPONENTS_IDS_COMPONENTS = 2;
+/** Result blocks (layout rows): their slots, each array's start in bytes per element of len, the bytes per element of len. */
+export const OUT_PAIRS_BLOCK = 0, OUT_PAIRS_LEN = 1, AT_PAIRS_SIM = 0, AT_PAIRS_SRC = 8, AT_PAIRS_DST = 12, SIZE_PAIRS = 16;
+export const OUT_FUSED_BLOCK = 0, OUT_FUSED_LEN = 1, AT_FUSED_SCORE = 0, AT_FUSED_KEY = 8, SIZE_FUSED = 12;
 export const SIGNAL_NAMES = /* @__PURE__ */ Object.freeze(["recency", "accessFrequency", "confidence", "pagerank", "bridgeImportance", "reinforcementCount", "contentDensity", "contestedStatus"]);
 export const TRIAGE_ACTIONS = /* @__PURE__ */ Object.freeze(["keep", "compress", "evict"]);
 export const REINFORCE_SIGNALS = /* @__PURE__ */ Object.freeze(["positive", "negative", "neutral"]);
@@ -41,13 +69,6 @@ export const DEFAULT_PROFILE = [0.15, 0.15, 0.15, 0.15, 0.1, 0.1, 0.1, 0.1];
 /** Half-lives in md_memory_type order (null: no decay): episodic, semantic, procedural, arc, error_pattern, task, then any other type. */
 export const HALF_LIFE_TABLE = /* @__PURE__ */ Object.freeze([10, 90, null, 30, 14, null, 30]);
 export const MEMORY_TYPE_NAMES = /* @__PURE__ */ Object.freeze(["episodic", "semantic", "procedural", "arc", "error_pattern", "task"]);
-/** md_status (include/memdomain.h). */
-export const OK = 0;
-export const ERR_NULL = 1;
-export const ERR_NOMEM = 2;
-export const ERR_RANGE = 3;
-export const ERR_INVALID = 4;
-export const STATUS_LAST = 4;
 /** wasm/boundary.def's argument names (arg:kind=name): the name an error from C shows for argument i. */
 export const ARG_NAMES = {
   mdw_apply_negative_hits_fp: [, , "hits"],

@@ -4,6 +4,7 @@
 import { addr, call, exportsOf, finalizer, f64, fill, keys, out, slots, u32 } from "./core.js";
 import { arr, count, map, numNullish, obj, typeError } from "./validate.js";
 
+import { OUT_GRAPH_NEW_EDGES, OUT_GRAPH_NEW_GRAPH, OUT_GRAPH_NEW_NODES } from "./constants.js";
 import { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
   PAGERANK_TOLERANCE } from "./constants.js";
 
@@ -107,10 +108,10 @@ function build(fn, nodes, edges, index) {
   const src = fill.u32(m), dst = fill.u32(m), w = fill.f64(m), first = out.u32(n);
   return call(fn, "mdw_graph_new", [keys(nodes), n, src, dst, w, m, first, slots],
     (r) => {
-      const count = r.slot(1), firsts = r.view(first).slice(0, count);
+      const count = r.slot(OUT_GRAPH_NEW_NODES), firsts = r.view(first).slice(0, count);
       const sorted = new Array(count);
       for (let i = 0; i < count; i++) sorted[i] = nodes[firsts[i]];
-      return { ptr: r.slot(0), sorted, firsts, edgeCount: r.slot(2) };
+      return { ptr: r.slot(OUT_GRAPH_NEW_GRAPH), sorted, firsts, edgeCount: r.slot(OUT_GRAPH_NEW_EDGES) };
     },
     (r) => {
       const s = r.view(src), d = r.view(dst), sw = r.view(w);

@@ -2,7 +2,8 @@
 // guard, connectedComponents and excludeSelfSupersede.
 import { call, keys, out, slots, u32, f64 } from "./core.js";
 import { arr, count, num, numNullish, obj, str, typeError } from "./validate.js";
-import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD } from "./constants.js";
+import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD, OUT_COMPONENTS_IDS_BLOCK, OUT_COMPONENTS_IDS_COMPONENTS,
+  OUT_COMPONENTS_IDS_MEMBERS, OUT_MERGE_PREDICATE_RESULT } from "./constants.js";
 
 export { MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD };
 
@@ -29,7 +30,7 @@ export function joinMergeText(text) {
 
 function predicate(fn, which, strings) {
   return call(fn, "mdw_merge_predicate", [keys(strings), strings.length, which, slots],
-    (r) => r.slot(0));
+    (r) => r.slot(OUT_MERGE_PREDICATE_RESULT));
 }
 
 /** True when exactly one side carries a negation marker. */
@@ -166,7 +167,8 @@ export function connectedComponents(edges) {
     ends[2 * i + 1] = ib;
   }
   return call(fn, "mdw_components_ids", [keys(names), names.length, u32(ends), m, slots], (r) => {
-    const block = r.block(0) >>> 2, nMembers = r.slot(1), nComp = r.slot(2);
+    const block = r.block(OUT_COMPONENTS_IDS_BLOCK) >>> 2, nMembers = r.slot(OUT_COMPONENTS_IDS_MEMBERS),
+      nComp = r.slot(OUT_COMPONENTS_IDS_COMPONENTS);
     const { u32: h } = r.heap;
     const comps = new Array(nComp);
     for (let c = 0; c < nComp; c++) {

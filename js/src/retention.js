@@ -8,7 +8,7 @@ import { arr, num, numNullish, obj, rangeError, str, typeError, vector } from ".
 import { DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROFILE, EVICT_THRESHOLD, HALF_LIFE_TABLE, KEEP_THRESHOLD, MAX_REPRIEVES,
   MEMORY_TYPE_NAMES, PROFILE_TABLE, REPRIEVE_DAYS, REPRIEVE_FLOOR, REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE,
   REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY, SALIENCE_DECAY_RATE, SCORE_PRECISION, SIGNAL_NAMES,
-  TRIAGE_ACTIONS } from "./constants.js";
+  OK, TRIAGE_ACTIONS } from "./constants.js";
 
 export { DEFAULT_HALF_LIFE_DAYS, EVICT_THRESHOLD, KEEP_THRESHOLD, MAX_REPRIEVES, REPRIEVE_DAYS, REPRIEVE_FLOOR,
   REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE, REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY, SALIENCE_DECAY_RATE,
@@ -118,7 +118,7 @@ export function computeSignals(input) {
   const a = readInput(fn, input);
   const at = scratch();
   const st = exportsOf().mdw_retention(0, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
-  if (st !== 0) raise(st, fn);
+  if (st !== OK) raise(st, fn);
   return signalsAt(views().f64, at >>> 3);
 }
 
@@ -239,7 +239,7 @@ function scorePolicy(fn, a, memoryType, pol) {
   f64[i + 9] = pol.keep;
   f64[i + 10] = pol.evict;
   const st = exportsOf().mdw_score_retention_policy(at, a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at + 88);
-  if (st !== 0) raise(st, fn);
+  if (st !== OK) raise(st, fn);
   f64 = views().f64;
   return { score: f64[i + 11], action: TRIAGE_ACTIONS[f64[i + 20]], signals: signalsAt(f64, i + 12) };
 }

@@ -4,7 +4,7 @@
 // are ordered here with JavaScript's own string order).
 import { align8, call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, raiseRecord, region, slots, views } from "./core.js";
 import { arr, map, num, numOr, obj, str, typeError } from "./validate.js";
-import { RRF_K } from "./constants.js";
+import { AT_FUSED_KEY, OK, OUT_FUSED_BLOCK, OUT_FUSED_LEN, RRF_K } from "./constants.js";
 
 /** weight / (rank + k). */
 export function rrfScore(rank, weight, k = RRF_K) {
@@ -83,7 +83,7 @@ export function rankFused(fused) {
     i++;
   }
   const st = exportsOf().mdw_rank_scores(base, n, base + oOrder);
-  if (st !== 0) raiseRecord(fn, "mdw_rank_scores");
+  if (st !== OK) raiseRecord(fn, "mdw_rank_scores");
   const h = views();
   const o = (base + oOrder) >>> 2, sc = h.f64, ord = h.u32;
   const out = new Array(n);
@@ -125,11 +125,11 @@ export function fuseLateral(fused, order, weight, k = RRF_K) {
   k = numOr(fn, "k", k, RRF_K);
   const all = paths.slice();
   for (let i = 0; i < order.length; i++) all.push(str(fn, `order[${i}]`, order[i]));
-  // The result block: [f64 scores][u32 key indices].
+  // The result block: wasm/boundary.def's layout fused, [f64 scores][u32 key indices].
   return call(fn, "mdw_fuse_lateral", [keys(all), paths.length, f64(scores), order.length, weight, k, slots], (r) => {
-      const block = r.block(0), len = r.slot(1);
+      const block = r.block(OUT_FUSED_BLOCK), len = r.slot(OUT_FUSED_LEN);
       const { f64: h64, u32: h32 } = r.heap;
-      const s0 = block >>> 3, i0 = (block + len * 8) >>> 2; // f64s: the u32s start 8-aligned
+      const s0 = block >>> 3, i0 = (block + AT_FUSED_KEY * len) >>> 2;
       const m = new Map();
       for (let i = 0; i < len; i++) m.set(all[h32[i0 + i]], h64[s0 + i]);
       return m;

@@ -57,6 +57,15 @@ test("each boundary function names only its own arguments (MDW_ARG_<function>_<a
   expect(uses).toBeGreaterThan(10);
 });
 
+test("out slots fit the glue's slots block (16 u32), and the glue's shared readers agree with every row they read", async () => {
+  for (const r of rows) for (const a of r.args) if (a.slots) expect([r.name, a.slots.length <= 16]).toEqual([r.name, true]);
+  const c = await import("../../js/src/constants.js");
+  // neighbors.js's topRows reads both rows' len through one constant.
+  expect(c.OUT_ROWS_TOP_COSINE_LEN).toBe(c.OUT_TOP_COSINE_ROWS_F32_LEN);
+  // A layout's first array starts the block (the glue reads it at the block's address).
+  for (const [name, fields] of rows.layouts) expect([name, c[`AT_${name.toUpperCase()}_${fields[0].name.toUpperCase()}`]]).toEqual([name, 0]);
+});
+
 for (const [file, withTests] of [["memdomain.wasm", false], ["memdomain.emcc.wasm", false], ["memdomain.test.wasm", true],
   ["memdomain.emcc.test.wasm", true]]) {
   test(`${file} exports exactly the table's ${withTests ? "export and test" : "export"} rows, with their arity`, () => {
