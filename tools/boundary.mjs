@@ -43,17 +43,25 @@ export function table() {
   return rows;
 }
 
-// C type -> the table's notation (wasm32: pointers and size_t are 32-bit).
+// C type -> the table's notation (wasm32: pointers and size_t are 32-bit). A
+// boundary function's `int` result may be a status (mdw_fail returns int): the
+// table says which (resultMatches).
 export function cType(t) {
   t = t.replace(/\bconst\b/g, "").replace(/\s+/g, " ").trim();
   if (/\*$/.test(t)) return "ptr";
   if (t === "double") return "f64";
   if (t === "float") return "f32";
   if (t === "size_t" || t === "uint32_t" || t === "unsigned") return "u32";
-  if (t === "int" || t === "int32_t" || t === "md_status" || t === "md_memory_type" || t === "md_triage_action") return "i32";
+  if (t === "md_status") return "status";
+  if (t === "int" || t === "int32_t" || t === "md_memory_type" || t === "md_triage_action") return "i32";
   if (t === "bool") return "bool";
   if (t === "void") return "void";
   return `?${t}`;
+}
+
+/** Whether a row's result agrees with its C definition's: an `int` (i32) may be a status. */
+export function resultMatches(row, c) {
+  return row.result === c || (row.result === "status" && c === "i32" && row.name.startsWith("mdw_"));
 }
 
 /** Every C definition of an exported function: name -> { args: [type], result }. */
