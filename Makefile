@@ -25,7 +25,7 @@ AR      ?= ar
 
 SRCS    := $(sort $(wildcard src/*.c))
 WSRCS   := $(sort $(wildcard wasm/*.c))
-HDRS    := include/memdomain.h $(wildcard src/*.h) $(wildcard wasm/*.h)
+HDRS    := include/memdomain.h $(wildcard src/*.h) $(sort $(wildcard wasm/*.h) wasm/boundary_gen.h)
 
 # C11, warnings are errors, no floating-point contraction, never fast-math.
 STD_FLAGS  := -std=c11 -Wall -Wextra -Werror -ffp-contract=off -fno-fast-math
