@@ -1,9 +1,9 @@
 # The boundary protocol's own checks: the signature table against the C
 # definitions, the builds' exports and the glue's calls (Jest,
-# tests/js/boundary.test.js, part of test-js), and the generated constants.
+# tests/js/boundary.test.js, part of test-js), and the generated files (js/src/constants.js, wasm/boundary_gen.h).
 .PHONY: test-boundary
 test-boundary:
-	node tools/gen-constants.mjs --check
+	node tools/gen-boundary.mjs --check
 TEST_EXTRA += test-boundary
 
 # bench/boundary.mjs with a third side: the glue and wasm of another git ref

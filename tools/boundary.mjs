@@ -10,34 +10,58 @@ import { readFileSync, readdirSync } from "node:fs";
 const ROOT = new URL("../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, ROOT), "utf8");
 
-/** [{ kind: "export"|"test", name, args: [{name, type}], result }] */
+/** [{ kind: "export"|"test", name, args: [{name, type, js, slots}], result }]; js: the
+ * JavaScript name an error from C shows for the argument ("" when none); slots:
+ * for an out-slot array, its slots' names in order, each [name, layout] (null when
+ * the argument names none). The `layout` rows are in table.layouts. */
 export function table() {
   const rows = [];
+  rows.layouts = new Map();
   for (const raw of read("wasm/boundary.def").split("\n")) {
     const line = raw.replace(/#.*/, "").trim();
     if (!line) continue;
+    const lay = line.match(/^layout\s+([a-z0-9_]+):\s*(.*)$/);
+    if (lay) {
+      const fields = lay[2].split(",").map((f) => {
+        const m = f.trim().match(/^(f64|u32|f32|u8)\s+([a-z0-9_]+)\[len\]$/);
+        if (!m) throw new Error(`wasm/boundary.def: cannot read layout field "${f.trim()}" of ${raw}`);
+        return { type: m[1], name: m[2] };
+      });
+      rows.layouts.set(lay[1], fields);
+      continue;
+    }
     const m = line.match(/^(export|test)\s+([a-z0-9_]+)\((.*)\)\s*->\s*(\w+)$/);
     if (!m) throw new Error(`wasm/boundary.def: cannot read "${raw}"`);
     const args = m[3].trim() ? m[3].split(",").map((a) => {
-      const [name, type] = a.trim().split(":");
-      return { name, type };
+      const m = a.trim().match(/^([a-z0-9_]+):([a-z0-9]+)(?:\[([a-z0-9_: ]+)\])?(?:=(\S+))?$/);
+      if (!m) throw new Error(`wasm/boundary.def: cannot read argument "${a.trim()}" of ${raw}`);
+      const slots = m[3] ? m[3].trim().split(/\s+/).map((s) => { const [n, l] = s.split(":"); return [n, l ?? null]; }) : null;
+      return { name: m[1], type: m[2], js: m[4] ?? "", slots };
     }) : [];
     rows.push({ kind: m[1], name: m[2], args, result: m[4] });
   }
   return rows;
 }
 
-// C type -> the table's notation (wasm32: pointers and size_t are 32-bit).
+// C type -> the table's notation (wasm32: pointers and size_t are 32-bit). A
+// boundary function's `int` result may be a status (mdw_fail returns int): the
+// table says which (resultMatches).
 export function cType(t) {
   t = t.replace(/\bconst\b/g, "").replace(/\s+/g, " ").trim();
   if (/\*$/.test(t)) return "ptr";
   if (t === "double") return "f64";
   if (t === "float") return "f32";
   if (t === "size_t" || t === "uint32_t" || t === "unsigned") return "u32";
-  if (t === "int" || t === "int32_t" || t === "md_status" || t === "md_memory_type" || t === "md_triage_action") return "i32";
+  if (t === "md_status") return "status";
+  if (t === "int" || t === "int32_t" || t === "md_memory_type" || t === "md_triage_action") return "i32";
   if (t === "bool") return "bool";
   if (t === "void") return "void";
   return `?${t}`;
+}
+
+/** Whether a row's result agrees with its C definition's: an `int` (i32) may be a status. */
+export function resultMatches(row, c) {
+  return row.result === c || (row.result === "status" && c === "i32" && row.name.startsWith("mdw_"));
 }
 
 /** Every C definition of an exported function: name -> { args: [type], result }. */

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-mdw_error_record mdw_err = {0, -1, NULL};
+mdw_error_record mdw_err = {0, MDW_ARG_NONE, NULL};
 
 int mdw_fail(md_status st, int arg, const char *message) {
     mdw_err.code = (int32_t)st;
-    mdw_err.arg = st == MD_ERR_NOMEM ? -1 : arg;
+    mdw_err.arg = st == MD_ERR_NOMEM ? MDW_ARG_NONE : arg;
     mdw_err.message = message ? message : md_status_string(st);
     return (int)st;
 }
@@ -44,7 +44,7 @@ md_status mdw_keys(const uint8_t *bytes, const uint32_t *offsets, size_t n, md_s
  * MD_ERR_INVALID when the lengths do not fit the n_bytes bytes. */
 MDW_HOT_EXPORT("mdw_key_offsets")
 int mdw_key_offsets(const uint8_t *bytes, size_t n_bytes, const uint32_t *lens, size_t n, uint32_t *offsets) {
-    if (MDI_BAD_IN(lens, n) || MDI_BAD_IN(bytes, n_bytes) || !offsets) return mdw_fail(MD_ERR_NULL, -1, NULL);
+    if (MDI_BAD_IN(lens, n) || MDI_BAD_IN(bytes, n_bytes) || !offsets) return mdw_fail(MD_ERR_NULL, MDW_ARG_NONE, NULL);
     size_t pos = 0;
     offsets[0] = 0;
     for (size_t i = 0; i < n; i++) {
@@ -55,11 +55,11 @@ int mdw_key_offsets(const uint8_t *bytes, size_t n_bytes, const uint32_t *lens, 
                 memcpy(&w, bytes + pos, 8);
                 if (!(w & 0x8080808080808080ull)) { pos += 8; units -= 8; continue; }
             }
-            if (pos >= n_bytes) return mdw_fail(MD_ERR_INVALID, -1, "key table: lengths exceed the bytes");
+            if (pos >= n_bytes) return mdw_fail(MD_ERR_INVALID, MDW_ARG_NONE, "key table: lengths exceed the bytes");
             uint8_t b = bytes[pos];
             size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
             size_t u = len == 4 ? 2 : 1;
-            if (u > units || len > n_bytes - pos) return mdw_fail(MD_ERR_INVALID, -1, "key table: lengths exceed the bytes");
+            if (u > units || len > n_bytes - pos) return mdw_fail(MD_ERR_INVALID, MDW_ARG_NONE, "key table: lengths exceed the bytes");
             units -= u;
             pos += len;
         }

@@ -17,6 +17,7 @@
 #define MEMDOMAIN_BOUNDARY_H
 
 #include "internal.h"
+#include "boundary_gen.h" /* MDW_ARG_<function>_<argument>, from wasm/boundary.def */
 
 #include <stdint.h>
 
@@ -54,7 +55,11 @@ typedef struct mdw_error_record {
 
 extern mdw_error_record mdw_err;
 
-/* Fill the error record and return `st` (for `return mdw_fail(...)`). A NULL
+/* No argument to name (mdw_fail's arg). */
+#define MDW_ARG_NONE (-1)
+
+/* Fill the error record and return `st` (for `return mdw_fail(...)`). arg is
+ * an MDW_ARG_<function>_<argument> (wasm/boundary_gen.h) or MDW_ARG_NONE. A NULL
  * message means md_status_string(st). Running out of memory names no
  * argument (arg is recorded as -1 for MD_ERR_NOMEM). */
 int mdw_fail(md_status st, int arg, const char *message);

@@ -18,24 +18,24 @@ static double value_or_fail(md_status st, double v, int arg, const char *msg) {
 MDW_EXPORT("mdw_apply_outcomes_fp")
 double mdw_apply_outcomes_fp(double alpha_fp, double prev_fp, const double *signals, size_t n) {
     double v = 0;
-    return value_or_fail(md_apply_outcomes_fp(alpha_fp, prev_fp, signals, n, &v), v, 2, NULL);
+    return value_or_fail(md_apply_outcomes_fp(alpha_fp, prev_fp, signals, n, &v), v, MDW_ARG_apply_outcomes_fp_signals, NULL);
 }
 
 MDW_EXPORT("mdw_apply_negative_hits_fp")
 double mdw_apply_negative_hits_fp(double alpha_fp, double prev_fp, double hits) {
     double v = 0;
     md_status st = md_apply_negative_hits_fp(alpha_fp, prev_fp, hits, &v);
-    return value_or_fail(st, v, 2, "is not a valid array length");
+    return value_or_fail(st, v, MDW_ARG_apply_negative_hits_fp_hits, "is not a valid array length");
 }
 
 MDW_EXPORT("mdw_decay_confidence_n_fp")
 double mdw_decay_confidence_n_fp(double alpha_fp, double conf_fp, double floor_fp, double cycles) {
     double v = 0;
-    return value_or_fail(md_decay_confidence_n_fp(alpha_fp, conf_fp, floor_fp, cycles, &v), v, 3, ENDLESS);
+    return value_or_fail(md_decay_confidence_n_fp(alpha_fp, conf_fp, floor_fp, cycles, &v), v, MDW_ARG_decay_confidence_n_fp_cycles, ENDLESS);
 }
 
 MDW_EXPORT("mdw_decay_confidence_n")
 double mdw_decay_confidence_n(double confidence, double cycles, double alpha, double floor_) {
     double v = 0;
-    return value_or_fail(md_decay_confidence_n(confidence, cycles, alpha, floor_, &v), v, 1, ENDLESS);
+    return value_or_fail(md_decay_confidence_n(confidence, cycles, alpha, floor_, &v), v, MDW_ARG_decay_confidence_n_cycles, ENDLESS);
 }

@@ -13,10 +13,10 @@ int mdw_frame_key_of(const char *s, size_t len, size_t *out) {
     bool found = false;
     md_str in = {s, len};
     md_status st = md_frame_key_of(in, &t, &found);
-    if (st != MD_OK) return mdw_fail(st, 0, st == MD_ERR_INVALID ? "is not valid UTF-8" : NULL);
-    out[0] = (size_t)t.ptr;
-    out[1] = t.len;
-    out[2] = found;
+    if (st != MD_OK) return mdw_fail(st, MDW_ARG_frame_key_of_s, st == MD_ERR_INVALID ? "is not valid UTF-8" : NULL);
+    out[MDW_OUT_frame_key_of_text] = (size_t)t.ptr;
+    out[MDW_OUT_frame_key_of_len] = t.len;
+    out[MDW_OUT_frame_key_of_found] = found;
     return MD_OK;
 }
 
@@ -72,8 +72,8 @@ MDW_HOT_EXPORT("mdw_frame_keys_of")
 int mdw_frame_keys_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, size_t *out) {
     md_str *k = NULL;
     md_status st = mdw_keys(bytes, offsets, n, &k);
-    if (st != MD_OK) return mdw_fail(st, 0, NULL);
-    if (n > UINT32_MAX / 16) { free(k); return mdw_fail(MD_ERR_RANGE, 0, NULL); }
+    if (st != MD_OK) return mdw_fail(st, MDW_ARG_frame_keys_of_bytes, NULL);
+    if (n > UINT32_MAX / 16) { free(k); return mdw_fail(MD_ERR_RANGE, MDW_ARG_frame_keys_of_bytes, NULL); }
     size_t cap = 16 * n + 64, used = 16 * n, u16 = 0, work_cap = 0;
     uint8_t *block = malloc(cap), *work = NULL;
     seen_keys seen = {NULL, 0, 0};
@@ -126,9 +126,9 @@ int mdw_frame_keys_of(const uint8_t *bytes, const uint32_t *offsets, size_t n, s
     free(seen.slot);
     free(work);
     free(k);
-    if (st != MD_OK) { free(block); return mdw_fail(st, 0, NULL); }
-    out[0] = (size_t)block;
-    out[1] = used;
-    out[2] = wtf;
+    if (st != MD_OK) { free(block); return mdw_fail(st, MDW_ARG_frame_keys_of_bytes, NULL); }
+    out[MDW_OUT_frame_keys_of_block] = (size_t)block;
+    out[MDW_OUT_frame_keys_of_used] = used;
+    out[MDW_OUT_frame_keys_of_wtf] = wtf;
     return MD_OK;
 }

@@ -31,11 +31,11 @@ int mdw_graph_new(const uint8_t *bytes, const uint32_t *offsets, size_t n_nodes,
                   size_t *out) {
     md_graph *g = NULL;
     md_status st = build(bytes, offsets, n_nodes, src, dst, strength, n_edges, &g);
-    if (st != MD_OK) return mdw_fail(st, -1, NULL);
+    if (st != MD_OK) return mdw_fail(st, MDW_ARG_NONE, NULL);
     write_first(g, first_out);
-    out[0] = (size_t)g;
-    out[1] = md_graph_node_count(g);
-    out[2] = md_graph_edge_count(g);
+    out[MDW_OUT_graph_new_graph] = (size_t)g;
+    out[MDW_OUT_graph_new_nodes] = md_graph_node_count(g);
+    out[MDW_OUT_graph_new_edges] = md_graph_edge_count(g);
     return MD_OK;
 }
 
@@ -76,7 +76,7 @@ int mdw_graph_pagerank(const md_graph *g, double damping, double max_iterations,
                        size_t n_seeds, double *scores) {
     md_status st = run_pagerank(g, damping, max_iterations, tolerance, has_seeds, seed_inputs, seed_weights,
                                 n_seeds, scores);
-    return st == MD_OK ? MD_OK : mdw_fail(st, st == MD_ERR_RANGE ? 2 : -1, st == MD_ERR_RANGE ? ENDLESS : NULL);
+    return st == MD_OK ? MD_OK : mdw_fail(st, st == MD_ERR_RANGE ? MDW_ARG_graph_pagerank_max_iterations : MDW_ARG_NONE, st == MD_ERR_RANGE ? ENDLESS : NULL);
 }
 
 static md_status run_lp(const md_graph *g, double min_size, double max_sweeps, uint32_t *community) {
@@ -94,7 +94,7 @@ static md_status run_lp(const md_graph *g, double min_size, double max_sweeps, u
 MDW_EXPORT("mdw_graph_label_propagation")
 int mdw_graph_label_propagation(const md_graph *g, double min_size, double max_sweeps, uint32_t *community) {
     md_status st = run_lp(g, min_size, max_sweeps, community);
-    return st == MD_OK ? MD_OK : mdw_fail(st, st == MD_ERR_RANGE ? 2 : -1, st == MD_ERR_RANGE ? ENDLESS : NULL);
+    return st == MD_OK ? MD_OK : mdw_fail(st, st == MD_ERR_RANGE ? MDW_ARG_graph_label_propagation_max_sweeps : MDW_ARG_NONE, st == MD_ERR_RANGE ? ENDLESS : NULL);
 }
 
 static md_status run_bridges(const md_graph *g, const uint32_t *labels, uint32_t *counts) {
@@ -116,5 +116,5 @@ static md_status run_bridges(const md_graph *g, const uint32_t *labels, uint32_t
 MDW_EXPORT("mdw_graph_bridge_counts")
 int mdw_graph_bridge_counts(const md_graph *g, const uint32_t *labels, uint32_t *counts) {
     md_status st = run_bridges(g, labels, counts);
-    return st == MD_OK ? MD_OK : mdw_fail(st, -1, NULL);
+    return st == MD_OK ? MD_OK : mdw_fail(st, MDW_ARG_NONE, NULL);
 }

@@ -29,7 +29,7 @@ int mdw_merge_predicate(const uint8_t *bytes, const uint32_t *offsets, size_t n,
         default: st = MD_ERR_INVALID;
         }
     }
-    if (st == MD_OK) out[0] = which == 3 ? reasons : (size_t)b;
+    if (st == MD_OK) out[MDW_OUT_merge_predicate_result] = which == 3 ? reasons : (size_t)b;
     free(k);
     return st;
 }
@@ -43,13 +43,13 @@ int mdw_merge_outcomes(const uint8_t *bytes, const uint32_t *offsets, size_t n_t
                        const uint32_t *drop_text, const double *similarity, size_t n, double max_pairs,
                        double threshold, uint8_t *stages_out) {
     md_str *k = NULL;
-    if (n_texts > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, 2, NULL);
+    if (n_texts > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, MDW_ARG_merge_outcomes_n_texts, NULL);
     md_status st = mdw_keys(bytes, offsets, 2 * n_texts, &k);
     if (st == MD_OK)
         st = md_merge_outcomes_indexed(k, n_texts, keep_path, drop_path, n_paths, keep_text, drop_text, similarity,
                                        n, max_pairs, threshold, stages_out);
     free(k);
-    return st == MD_OK ? MD_OK : mdw_fail(st, -1, NULL);
+    return st == MD_OK ? MD_OK : mdw_fail(st, MDW_ARG_NONE, NULL);
 }
 
 /* keys: edge i's ends are keys[2i], keys[2i+1]. out: [block, n_members,
@@ -68,9 +68,9 @@ int mdw_connected_components(const uint8_t *bytes, const uint32_t *offsets, size
         } else {
             for (size_t i = 0; i < c.n_members; i++) block[i] = (uint32_t)mdw_key_index(k, 2 * n_edges, c.members[i]);
             for (size_t i = 0; i <= c.n_components; i++) block[c.n_members + i] = (uint32_t)c.starts[i];
-            out[0] = (size_t)block;
-            out[1] = c.n_members;
-            out[2] = c.n_components;
+            out[MDW_OUT_connected_components_block] = (size_t)block;
+            out[MDW_OUT_connected_components_members] = c.n_members;
+            out[MDW_OUT_connected_components_components] = c.n_components;
         }
     }
     md_components_free(&c);
@@ -96,8 +96,8 @@ int mdw_merge_tokens(const char *s, size_t len, size_t *out) {
     md_str in = {s, len};
     md_status st = mdi_merge_tokens(in, &t);
     if (st != MD_OK) return st;
-    out[0] = (size_t)t.ptr;
-    out[1] = t.len;
+    out[MDW_OUT_merge_tokens_text] = (size_t)t.ptr;
+    out[MDW_OUT_merge_tokens_len] = t.len;
     return MD_OK;
 }
 
@@ -110,9 +110,9 @@ MDW_EXPORT("mdw_components_ids")
 int mdw_components_ids(const uint8_t *bytes, const uint32_t *offsets, size_t n, const uint32_t *ends, size_t m,
                        size_t *out) {
     md_str *k = NULL;
-    if (m > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, 0, NULL);
+    if (m > SIZE_MAX / 2) return mdw_fail(MD_ERR_RANGE, MDW_ARG_components_ids_bytes, NULL);
     for (size_t i = 0; i < 2 * m; i++)
-        if (ends[i] >= n) return mdw_fail(MD_ERR_INVALID, 0, "names a key outside the table");
+        if (ends[i] >= n) return mdw_fail(MD_ERR_INVALID, MDW_ARG_components_ids_bytes, "names a key outside the table");
     md_status st = mdw_keys(bytes, offsets, n, &k);
     size_t *order = NULL, *rank = NULL, *parent = NULL, *count = NULL, *comp = NULL;
     uint32_t *block = NULL;
@@ -151,11 +151,11 @@ int mdw_components_ids(const uint8_t *bytes, const uint32_t *offsets, size_t n, 
             for (size_t c = 0; c < n_comp; c++) count[c + 1] += count[c];
             for (size_t c = 0; c <= n_comp; c++) block[n + c] = (uint32_t)count[c];
             for (size_t r = 0; r < n; r++) block[count[comp[parent[r]]]++] = (uint32_t)order[r];
-            out[0] = (size_t)block;
-            out[1] = n;
-            out[2] = n_comp;
+            out[MDW_OUT_components_ids_block] = (size_t)block;
+            out[MDW_OUT_components_ids_members] = n;
+            out[MDW_OUT_components_ids_components] = n_comp;
         }
     }
     free(k); free(order); free(rank); free(parent); free(comp); free(count);
-    return st == MD_OK ? MD_OK : mdw_fail(st, 0, NULL);
+    return st == MD_OK ? MD_OK : mdw_fail(st, MDW_ARG_components_ids_bytes, NULL);
 }

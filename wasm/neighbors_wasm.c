@@ -1,24 +1,26 @@
 /* Boundary for the neighbors module. Pair results are packed into one block
- * [f64 sim[len]][u32 src[len]][u32 dst[len]] (src/dst index the input
- * vectors); out[0] = block, out[1] = len. */
+ * laid out as wasm/boundary.def's `layout pairs` ([f64 sim[len]][u32 src[len]]
+ * [u32 dst[len]]; src/dst index the input vectors), in the out slots
+ * [block:pairs len]. */
 #include "boundary.h"
 
 #include <stdlib.h>
 
 static md_status pack_pairs(const md_neighbor_pairs *p, size_t *out) {
     size_t len = p->len;
-    uint8_t *block = malloc(len * (sizeof(double) + 2 * sizeof(uint32_t)) + 8);
+    uint8_t *block = malloc(len * MDW_SIZE_pairs + 8);
     if (!block) return MD_ERR_NOMEM;
     double *sim = (double *)block;
-    uint32_t *src = (uint32_t *)(block + len * sizeof(double));
-    uint32_t *dst = src + len;
+    uint32_t *src = (uint32_t *)(block + len * MDW_AT_pairs_src);
+    uint32_t *dst = src + len; /* MDW_AT_pairs_dst */
+    _Static_assert(MDW_AT_pairs_sim == 0 && MDW_AT_pairs_dst == MDW_AT_pairs_src + sizeof(uint32_t), "layout pairs");
     for (size_t i = 0; i < len; i++) {
         sim[i] = p->pairs[i].sim;
         src[i] = (uint32_t)p->pairs[i].src;
         dst[i] = (uint32_t)p->pairs[i].dst;
     }
-    out[0] = (size_t)block;
-    out[1] = len;
+    out[MDW_OUT_pairs_block] = (size_t)block;
+    out[MDW_OUT_pairs_len] = len;
     return MD_OK;
 }
 
@@ -79,7 +81,7 @@ int mdw_neighbors_packed(const uint8_t *bytes, const uint32_t *offsets, size_t n
     if (st == MD_OK) st = pack_pairs(&res, out);
     md_neighbor_pairs_free(&res);
     free(keys);
-    return st != MD_OK && dup != SIZE_MAX ? mdw_fail(MD_ERR_RANGE, 0, DUP) : st;
+    return st != MD_OK && dup != SIZE_MAX ? mdw_fail(MD_ERR_RANGE, MDW_ARG_neighbors_packed_bytes, DUP) : st;
 }
 
 /* Candidate pairs as three arrays (sim, src, dst); an index >= n is named as tiles'. */
@@ -108,8 +110,8 @@ int mdw_merge_neighbor_pairs(const uint8_t *bytes, const uint32_t *offsets, size
     md_neighbor_pairs_free(&res);
     free(pairs);
     free(keys);
-    if (st != MD_OK && dup != SIZE_MAX) return mdw_fail(MD_ERR_RANGE, 0, DUP);
-    return st == MD_ERR_RANGE ? mdw_fail(st, 3, "name a key index >= keys.length") : st;
+    if (st != MD_OK && dup != SIZE_MAX) return mdw_fail(MD_ERR_RANGE, MDW_ARG_merge_neighbor_pairs_bytes, DUP);
+    return st == MD_ERR_RANGE ? mdw_fail(st, MDW_ARG_merge_neighbor_pairs_sim, "name a key index >= keys.length") : st;
 }
 
 /* applyMmr over a resident md_rows handle (md_rows_apply_mmr), naming `rows`
@@ -118,5 +120,5 @@ MDW_EXPORT("mdw_rows_apply_mmr")
 int mdw_rows_apply_mmr(const md_rows *r, const uint32_t *rows, const double *scores, size_t n, double limit,
                        double lambda, uint32_t *out, size_t *len) {
     md_status st = md_rows_apply_mmr(r, rows, scores, n, limit, lambda, out, len);
-    return st == MD_ERR_RANGE ? mdw_fail(st, 1, "names a row >= n") : st;
+    return st == MD_ERR_RANGE ? mdw_fail(st, MDW_ARG_rows_apply_mmr_rows, "names a row >= n") : st;
 }

@@ -8,19 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Pack a md_fused as [f64 scores[len]][u32 key index[len]] into one block. */
+/* Pack a md_fused as wasm/boundary.def's `layout fused` ([f64 scores[len]]
+ * [u32 key index[len]]) into one block, in the out slots [block:fused len]. */
 static md_status pack_fused(const md_fused *f, const md_str *keys, size_t n_keys, size_t *out) {
     size_t len = f->len;
-    uint8_t *block = malloc(mdw_align8(len * sizeof(double)) + len * sizeof(uint32_t) + 8);
+    uint8_t *block = malloc(len * MDW_SIZE_fused + 8);
     if (!block) return MD_ERR_NOMEM;
     double *scores = (double *)block;
-    uint32_t *index = (uint32_t *)(block + mdw_align8(len * sizeof(double)));
+    uint32_t *index = (uint32_t *)(block + len * MDW_AT_fused_key);
+    _Static_assert(MDW_AT_fused_score == 0, "layout fused");
     for (size_t i = 0; i < len; i++) {
         scores[i] = f->scores[i];
         index[i] = (uint32_t)mdw_key_index(keys, n_keys, f->paths[i]);
     }
-    out[0] = (size_t)block;
-    out[1] = len;
+    out[MDW_OUT_fused_block] = (size_t)block;
+    out[MDW_OUT_fused_len] = len;
     return MD_OK;
 }
 
@@ -100,12 +102,12 @@ int mdw_fuse_ids(const uint32_t *ids, const double *ranks, size_t n, const size_
                  uint32_t *out_ids, double *out_scores) {
     size_t total = 0;
     for (size_t a = 0; a < n_arms; a++) {
-        if (arm_lens[a] > n - total) return -mdw_fail(MD_ERR_INVALID, 0, "arm lengths overrun the hits");
+        if (arm_lens[a] > n - total) return -mdw_fail(MD_ERR_INVALID, MDW_ARG_fuse_ids_ids, "arm lengths overrun the hits");
         total += arm_lens[a];
     }
-    if (total != n) return -mdw_fail(MD_ERR_INVALID, 0, "arm lengths do not cover the hits");
+    if (total != n) return -mdw_fail(MD_ERR_INVALID, MDW_ARG_fuse_ids_ids, "arm lengths do not cover the hits");
     for (size_t i = 0; i < n; i++)
-        if (ids[i] >= n_space) return -mdw_fail(MD_ERR_INVALID, 0, "names an id outside the intern table");
+        if (ids[i] >= n_space) return -mdw_fail(MD_ERR_INVALID, MDW_ARG_fuse_ids_ids, "names an id outside the intern table");
     return (int)mdi_fuse_ids(ids, ranks, arm_lens, n_arms, weights, n_weights, k, slot, out_ids, out_scores);
 }
 
@@ -114,5 +116,5 @@ int mdw_fuse_ids(const uint32_t *ids, const double *ranks, size_t n, const size_
 MDW_EXPORT("mdw_rank_scores")
 int mdw_rank_scores(const double *scores, size_t n, size_t *order) {
     md_status st = mdi_rank_scores(scores, n, order);
-    return st == MD_OK ? MD_OK : mdw_fail(st, 0, NULL);
+    return st == MD_OK ? MD_OK : mdw_fail(st, MDW_ARG_rank_scores_scores, NULL);
 }

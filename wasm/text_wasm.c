@@ -5,11 +5,13 @@
 
 #include <stdlib.h>
 
-/* out: [block, len]; the block holds the WTF-8 result (freed by the glue). */
+/* out: [text len]; the block holds the WTF-8 result (freed by the glue). */
+_Static_assert(MDW_OUT_nfc_text == MDW_OUT_to_lower_text && MDW_OUT_nfc_len == MDW_OUT_to_lower_len,
+               "mdw_nfc and mdw_to_lower share their out slots");
 static int text_result(md_status st, md_text *t, size_t *out) {
     if (st != MD_OK) return st;
-    out[0] = (size_t)t->ptr;
-    out[1] = t->len;
+    out[MDW_OUT_nfc_text] = (size_t)t->ptr;
+    out[MDW_OUT_nfc_len] = t->len;
     return MD_OK;
 }
 
@@ -35,7 +37,7 @@ int mdw_key_compare(const uint8_t *bytes, const uint32_t *offsets, size_t n, siz
     if (st == MD_OK && (i >= n || j >= n)) st = MD_ERR_RANGE;
     if (st == MD_OK) {
         int c = md_key_compare(keys[i], keys[j]);
-        out[0] = c < 0 ? -1 : c > 0;
+        out[MDW_OUT_key_compare_order] = c < 0 ? -1 : c > 0;
     }
     free(keys);
     return st;

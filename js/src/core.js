@@ -6,6 +6,7 @@
 // integers.
 
 import { rangeError } from "./validate.js";
+import { ARG_NAMES, ERR_INVALID, ERR_NOMEM, ERR_RANGE, OK, STATUS_LAST } from "./constants.js";
 
 /** @type {any} */
 let wasm = null;
@@ -213,30 +214,30 @@ export function done() {
 
 /** The md_status names, read from C at init ("ok", "null pointer", ...). */
 export function statusName(status) {
-  return status >= 0 && status <= 4 ? cString(views().u8, exportsOf().mdw_status_string(status)) : `status ${status}`;
+  return status >= OK && status <= STATUS_LAST ? cString(views().u8, exportsOf().mdw_status_string(status)) : `status ${status}`;
 }
 
 function errorFor(status, msg) {
-  if (status === 4) return new TypeError(msg);
-  if (status === 2 || status === 3) return new RangeError(msg);
+  if (status === ERR_INVALID) return new TypeError(msg);
+  if (status === ERR_NOMEM || status === ERR_RANGE) return new RangeError(msg);
   return new Error(`${msg} (internal error in memdomain)`);
 }
 
 /**
- * Throw the error C recorded. `args` names the call's arguments in
- * signature-table order (the record's argument index picks one), and
- * `values` optionally gives their values for the message.
+ * Throw the error C recorded for export `name`: the record's argument index
+ * picks the JavaScript name wasm/boundary.def gives that argument (ARG_NAMES),
+ * and `values` optionally gives the arguments' values (in the row's order) for the message.
  */
-export function raiseRecord(fn, args, values) {
+export function raiseRecord(fn, name, values) {
   const { i32, u32, u8 } = views();
   const at = errPtr >>> 2;
   const code = i32[at], arg = i32[at + 1], msgPtr = u32[at + 2];
   i32[at] = 0;
-  if (code === 0) return;
+  if (code === OK) return;
   const msg = msgPtr ? cString(u8, msgPtr) : statusName(code);
-  const name = arg >= 0 && args && arg < args.length ? args[arg] : "";
-  const shown = name && values && values[arg] !== undefined ? ` (${values[arg]})` : "";
-  throw errorFor(code, `${fn}: ${name ? name + shown + " " : ""}${msg}`);
+  const js = ARG_NAMES[name]?.[arg];
+  const shown = js && values && values[arg] !== undefined ? ` (${values[arg]})` : "";
+  throw errorFor(code, `${fn}: ${js ? js + shown + " " : ""}${msg}`);
 }
 
 /** Clear a recorded error without throwing (a call that handled its status itself). */
@@ -541,15 +542,15 @@ export function checkCalls(check) {
  * One call into wasm with its array arguments placed in the exchange region:
  * `name` is an export row of wasm/boundary.def, `args` its arguments in the
  * table's order (numbers as they are, Arg values for what crosses by
- * address), `names` the JavaScript name of each (what an error from C names).
- * The tests check the argument kinds against the table (checkCalls). `write(results)`, when given,
+ * address; a key table is two of the row's arguments). An error from C names
+ * the argument as the row does (ARG_NAMES). The tests check the argument kinds against the table (checkCalls). `write(results)`, when given,
  * fills the `fill` regions before the call. On success returns
  * `read(results)`; otherwise throws the error C recorded.
  *
  * The layout: 64 bytes of out slots (zeroed), each array region 8-aligned,
  * then the key tables' bytes; no allocation unless the region must grow.
  */
-export function call(fn, name, args, names, read, write) {
+export function call(fn, name, args, read, write) {
   const f = { fn, size: 64, base: 0, cap: 0, own: xBusy, tables: [], results: [] };
   xBusy = true;
   try {
@@ -582,9 +583,9 @@ export function call(fn, name, args, names, read, write) {
     const r = new Results(f);
     if (write) write(r);
     const st = exportsOf()[name](...flat);
-    if (st !== 0) {
-      if (views().i32[errPtr >>> 2] !== 0)
-        raiseRecord(fn, own.map((i) => names[i]), own.map((i, j) => (args[i] instanceof Arg ? undefined : flat[j])));
+    if (st !== OK) {
+      if (views().i32[errPtr >>> 2] !== OK)
+        raiseRecord(fn, name, own.map((i, j) => (args[i] instanceof Arg ? undefined : flat[j])));
       raise(st, fn);
     }
     return read(r);

@@ -40,18 +40,17 @@ export function applyOutcomesFp(alphaFp, prevFp, signalsFp) {
 }
 
 /** The result of a fold, or the error C recorded (its argument named). */
-function fold(fn, r, names, values) {
+function fold(fn, r, name, values) {
   if (r === r) return r;
-  raiseRecord(fn, names, values);
+  raiseRecord(fn, name, values);
   return r; // a NaN the fold computed
 }
 
-const HITS = ["alphaFp", "prevFp", "hits"];
 /** Decay a score toward -1.0 over `hits` negative corrections; hits <= 0 is a no-op. */
 export function applyNegativeHitsFp(alphaFp, prevFp, hits) {
   const fn = "applyNegativeHitsFp";
   const r = exportsOf().mdw_apply_negative_hits_fp(num(fn, "alphaFp", alphaFp), num(fn, "prevFp", prevFp), num(fn, "hits", hits));
-  return fold(fn, r, HITS, [alphaFp, prevFp, hits]);
+  return fold(fn, r, "mdw_apply_negative_hits_fp", [alphaFp, prevFp, hits]);
 }
 
 /** One confidence-decay step on the grid: EWMA toward the floor, then a min with the previous value. */
@@ -60,13 +59,12 @@ export function decayConfidenceFp(alphaFp, confFp, floorFp) {
   return exportsOf().md_decay_confidence_fp(num(fn, "alphaFp", alphaFp), num(fn, "confFp", confFp), num(fn, "floorFp", floorFp));
 }
 
-const NFP = ["alphaFp", "confFp", "floorFp", "cycles"];
 /** Fold `cycles` decay steps; cycles <= 0 is a no-op. */
 export function decayConfidenceNFp(alphaFp, confFp, floorFp, cycles) {
   const fn = "decayConfidenceNFp";
   const r = exportsOf().mdw_decay_confidence_n_fp(num(fn, "alphaFp", alphaFp), num(fn, "confFp", confFp),
     num(fn, "floorFp", floorFp), num(fn, "cycles", cycles));
-  return fold(fn, r, NFP, [alphaFp, confFp, floorFp, cycles]);
+  return fold(fn, r, "mdw_decay_confidence_n_fp", [alphaFp, confFp, floorFp, cycles]);
 }
 
 /** One confidence-decay step in [0, 1] float space. */
@@ -80,7 +78,6 @@ export function decayConfidence(confidence, alpha = DEFAULT_CONFIDENCE_DECAY_ALP
 // literals for the short fold: V8 folds a literal constant, not an imported binding (about 15% of the
 // call); tests/js/fastpaths.test.js holds each to C's.
 const GRID = 10000;
-const N = ["confidence", "cycles", "alpha", "floor"];
 /** decayConfidence folded over `cycles` unreinforced sleep cycles. */
 export function decayConfidenceN(confidence, cycles, alpha = 0.1, floor = 0.2) {
   const fn = "decayConfidenceN";
@@ -110,7 +107,7 @@ export function decayConfidenceN(confidence, cycles, alpha = 0.1, floor = 0.2) {
     return v / GRID;
   }
   const r = ex.mdw_decay_confidence_n(confidence, cycles, alpha, floor);
-  return r === r ? r : fold(fn, r, N, [confidence, cycles, alpha, floor]);
+  return r === r ? r : fold(fn, r, "mdw_decay_confidence_n", [confidence, cycles, alpha, floor]);
 }
 
 /** True when a decayed confidence differs enough from the stored one to be worth a commit. */

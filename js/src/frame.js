@@ -1,6 +1,8 @@
 // frame module: frameKeyOf, the claim's slot key or null.
 import { call, decodeWtf8, done, exportsOf, keys, raise, region, slots, views } from "./core.js";
 import { arr, str } from "./validate.js";
+import { OK, OUT_FRAME_KEY_OF_FOUND, OUT_FRAME_KEY_OF_LEN, OUT_FRAME_KEY_OF_TEXT, OUT_FRAME_KEYS_OF_BLOCK, OUT_FRAME_KEYS_OF_USED,
+  OUT_FRAME_KEYS_OF_WTF } from "./constants.js";
 
 const decoder = new TextDecoder("utf-8");
 const CHUNK_BYTES = 1 << 14;
@@ -20,10 +22,10 @@ export function frameKeyOf(gist) {
   const ex = exportsOf(), cap = 16 + 3 * gist.length, p = region(fn, cap);
   const len = encoder.encodeInto(gist, views().u8.subarray(p + 16, p + cap)).written;
   const st = ex.mdw_frame_key_of(p + 16, len, p);
-  if (st !== 0) raise(st, fn);
-  const { u8, u32 } = views(), block = u32[p >>> 2];
+  if (st !== OK) raise(st, fn);
+  const { u8, u32 } = views(), block = u32[(p >>> 2) + OUT_FRAME_KEY_OF_TEXT];
   try {
-    return u32[(p >>> 2) + 2] ? decodeWtf8(u8, block, u32[(p >>> 2) + 1]) : null;
+    return u32[(p >>> 2) + OUT_FRAME_KEY_OF_FOUND] ? decodeWtf8(u8, block, u32[(p >>> 2) + OUT_FRAME_KEY_OF_LEN]) : null;
   } finally {
     if (block) ex.md_free(block);
     done();
@@ -43,8 +45,8 @@ export function frameKeysOf(gists) {
 }
 
 function keysOf(fn, gists) {
-  return call(fn, "mdw_frame_keys_of", [keys(gists), gists.length, slots], [], (r) => {
-    const block = r.block(0), used = r.slot(1), wtf = r.slot(2) !== 0;
+  return call(fn, "mdw_frame_keys_of", [keys(gists), gists.length, slots], (r) => {
+    const block = r.block(OUT_FRAME_KEYS_OF_BLOCK), used = r.slot(OUT_FRAME_KEYS_OF_USED), wtf = r.slot(OUT_FRAME_KEYS_OF_WTF) !== 0;
     const { u8, u32 } = r.heap;
     const n = gists.length, info = block >>> 2;
     const out = new Array(n);

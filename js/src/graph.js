@@ -4,6 +4,7 @@
 import { addr, call, exportsOf, finalizer, f64, fill, keys, out, slots, u32 } from "./core.js";
 import { arr, count, map, numNullish, obj, typeError } from "./validate.js";
 
+import { OUT_GRAPH_NEW_EDGES, OUT_GRAPH_NEW_GRAPH, OUT_GRAPH_NEW_NODES } from "./constants.js";
 import { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
   PAGERANK_TOLERANCE } from "./constants.js";
 
@@ -106,12 +107,11 @@ function build(fn, nodes, edges, index) {
   const n = nodes.length;
   const src = fill.u32(m), dst = fill.u32(m), w = fill.f64(m), first = out.u32(n);
   return call(fn, "mdw_graph_new", [keys(nodes), n, src, dst, w, m, first, slots],
-    ["nodes", "nodes", "edges", "edges", "edges", "edges", "nodes", ""],
     (r) => {
-      const count = r.slot(1), firsts = r.view(first).slice(0, count);
+      const count = r.slot(OUT_GRAPH_NEW_NODES), firsts = r.view(first).slice(0, count);
       const sorted = new Array(count);
       for (let i = 0; i < count; i++) sorted[i] = nodes[firsts[i]];
-      return { ptr: r.slot(0), sorted, firsts, edgeCount: r.slot(2) };
+      return { ptr: r.slot(OUT_GRAPH_NEW_GRAPH), sorted, firsts, edgeCount: r.slot(OUT_GRAPH_NEW_EDGES) };
     },
     (r) => {
       const s = r.view(src), d = r.view(dst), sw = r.view(w);
@@ -136,20 +136,18 @@ function runPagerank(fn, ptr, n, a) {
   const seeds = a.seeds, scores = out.f64(n);
   return call(fn, "mdw_graph_pagerank", [addr(ptr), a.damping, a.maxIterations, a.tolerance, seeds ? 1 : 0,
     seeds ? u32(seeds.at) : u32([]), seeds ? f64(seeds.w) : f64([]), seeds ? seeds.at.length : 0, scores],
-  ["graph", "options.damping", "options.maxIterations", "options.tolerance", "options.seeds", "options.seeds",
-    "options.seeds", "options.seeds", ""],
   (r) => r.view(scores).slice());
 }
 
 function runLabels(fn, ptr, n, a) {
   const community = out.u32(n);
   return call(fn, "mdw_graph_label_propagation", [addr(ptr), a.minCommunitySize, a.maxSweeps, community],
-    ["graph", "options.minCommunitySize", "options.maxSweeps", ""], (r) => r.view(community).slice());
+    (r) => r.view(community).slice());
 }
 
 function runBridges(fn, ptr, labels) {
   const counts = out.u32(labels.length);
-  return call(fn, "mdw_graph_bridge_counts", [addr(ptr), u32(labels), counts], ["graph", "communities", ""],
+  return call(fn, "mdw_graph_bridge_counts", [addr(ptr), u32(labels), counts],
     (r) => r.view(counts).slice());
 }
 

@@ -2,7 +2,8 @@
 // guard, connectedComponents and excludeSelfSupersede.
 import { call, keys, out, slots, u32, f64 } from "./core.js";
 import { arr, count, num, numNullish, obj, str, typeError } from "./validate.js";
-import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD } from "./constants.js";
+import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD, OUT_COMPONENTS_IDS_BLOCK, OUT_COMPONENTS_IDS_COMPONENTS,
+  OUT_COMPONENTS_IDS_MEMBERS, OUT_MERGE_PREDICATE_RESULT } from "./constants.js";
 
 export { MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD };
 
@@ -28,8 +29,8 @@ export function joinMergeText(text) {
 }
 
 function predicate(fn, which, strings) {
-  return call(fn, "mdw_merge_predicate", [keys(strings), strings.length, which, slots], ["texts", "texts", "", ""],
-    (r) => r.slot(0));
+  return call(fn, "mdw_merge_predicate", [keys(strings), strings.length, which, slots],
+    (r) => r.slot(OUT_MERGE_PREDICATE_RESULT));
 }
 
 /** True when exactly one side carries a negation marker. */
@@ -118,8 +119,6 @@ function stagesOf(fn, pairs, options) {
   const stages = out.u8(n), at = (k) => u32(ids.subarray(k * n, (k + 1) * n));
   return call(fn, "mdw_merge_outcomes", [keys(strings), strings.length >>> 1, at(0), at(1), nPaths, at(2), at(3),
     f64(sims), n, maxPairs, threshold, stages],
-  ["pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "pairs", "options.maxPairs",
-    "options.threshold", ""],
   (r) => r.view(stages).slice());
 }
 
@@ -167,9 +166,9 @@ export function connectedComponents(edges) {
     ends[2 * i] = ia;
     ends[2 * i + 1] = ib;
   }
-  return call(fn, "mdw_components_ids", [keys(names), names.length, u32(ends), m, slots], ["edges", "edges", "edges",
-    "edges", "edges", ""], (r) => {
-    const block = r.block(0) >>> 2, nMembers = r.slot(1), nComp = r.slot(2);
+  return call(fn, "mdw_components_ids", [keys(names), names.length, u32(ends), m, slots], (r) => {
+    const block = r.block(OUT_COMPONENTS_IDS_BLOCK) >>> 2, nMembers = r.slot(OUT_COMPONENTS_IDS_MEMBERS),
+      nComp = r.slot(OUT_COMPONENTS_IDS_COMPONENTS);
     const { u32: h } = r.heap;
     const comps = new Array(nComp);
     for (let c = 0; c < nComp; c++) {
@@ -192,8 +191,7 @@ export function excludeSelfSupersede(canonicalPath, memberPaths) {
   all[0] = canonicalPath;
   for (let i = 0; i < memberPaths.length; i++) all[i + 1] = str(fn, `memberPaths[${i}]`, memberPaths[i]);
   const keep = out.u8(memberPaths.length);
-  return call(fn, "mdw_exclude_self_supersede", [keys(all), memberPaths.length, keep], ["memberPaths", "memberPaths",
-    "memberPaths", ""], (r) => {
+  return call(fn, "mdw_exclude_self_supersede", [keys(all), memberPaths.length, keep], (r) => {
     const k = r.view(keep);
     return memberPaths.filter((_, i) => k[i] !== 0);
   });

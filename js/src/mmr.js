@@ -2,7 +2,7 @@
 // per-candidate max), and applyMmrPacked over a packed matrix.
 import { call, put, f64, fill, out, slots, u32, u8 } from "./core.js";
 import { arr, MAX_ELEMENTS, num, numOr, obj, per, rangeError, typeError, vector } from "./validate.js";
-import { MMR_LAMBDA } from "./constants.js";
+import { MMR_LAMBDA, OUT_APPLY_MMR_LEN, OUT_APPLY_MMR_PACKED_LEN } from "./constants.js";
 
 
 /** Greedily reorder candidates by lambda * relevance - (1 - lambda) * maxSimilarityToSelected. */
@@ -25,8 +25,8 @@ export function applyMmr(candidates, limit, lambda = MMR_LAMBDA) {
   if (limit <= 0) return [];
   if (lambda >= 1 || n <= 1) return candidates.slice(0, limit);
   const data = fill.f64(total), po = out.u32(n);
-  return call(fn, "mdw_apply_mmr", [f64(scores), u8(has), u32(lens), data, n, limit, lambda, po, slots], [], (r) => {
-    const idx = r.view(po), len = r.slot(0), out = new Array(len);
+  return call(fn, "mdw_apply_mmr", [f64(scores), u8(has), u32(lens), data, n, limit, lambda, po, slots], (r) => {
+    const idx = r.view(po), len = r.slot(OUT_APPLY_MMR_LEN), out = new Array(len);
     for (let i = 0; i < len; i++) out[i] = candidates[idx[i]];
     return out;
   }, (r) => {
@@ -55,6 +55,6 @@ export function applyMmrPacked(scores, matrix, limit, lambda = MMR_LAMBDA) {
   num(fn, "limit", limit);
   lambda = numOr(fn, "lambda", lambda, MMR_LAMBDA);
   const n = s.length, d = per(fn, matrix, n, "scores.length"), po = out.u32(n);
-  return call(fn, "md_apply_mmr_packed", [f64(s), f64(matrix), n, d, limit, lambda, po, slots], [],
-    (r) => r.view(po).slice(0, r.slot(0)));
+  return call(fn, "md_apply_mmr_packed", [f64(s), f64(matrix), n, d, limit, lambda, po, slots],
+    (r) => r.view(po).slice(0, r.slot(OUT_APPLY_MMR_PACKED_LEN)));
 }

@@ -4,7 +4,8 @@
 // constant number of times.
 import { addr, call, finalizer, f32, f64, fill, keys as keyTable, out, put, slots, u32, exportsOf } from "./core.js";
 import { arr, count, MAX_ELEMENTS, num, numOr, obj, per, rangeError, str, typeError, vector } from "./validate.js";
-import { MMR_LAMBDA } from "./constants.js";
+import { AT_PAIRS_DST, AT_PAIRS_SRC, MMR_LAMBDA, OUT_PAIRS_BLOCK, OUT_PAIRS_LEN, OUT_ROWS_APPLY_MMR_LEN,
+  OUT_ROWS_NEW_ROWS, OUT_TOP_COSINE_ROWS_F32_LEN } from "./constants.js";
 
 
 /** A Float32Array over stored bytes: in place when aligned, a copy when not;
@@ -70,7 +71,7 @@ function pairsCall(fn, { keys, vecs, total, wide = 0 }, options_, pairs, ptr) {
     }
   }
   return call(fn, "mdw_neighbor_pairs", [keyTable(keys), n, data, wide | (pairs ? 2 : 0) | (ptr ? 4 : 0), offs, u32(src),
-    u32(dst), m, o.floor, o.perSourceK, o.limit, slots], [], (r) => readPairs(r, keys), ptr ? null : (r) => {
+    u32(dst), m, o.floor, o.perSourceK, o.limit, slots], (r) => readPairs(r, keys), ptr ? null : (r) => {
     const d = r.view(data), l = r.view(offs);
     let p = 0;
     for (let i = 0; i < n; i++) {
@@ -82,11 +83,11 @@ function pairsCall(fn, { keys, vecs, total, wide = 0 }, options_, pairs, ptr) {
   });
 }
 
-/** Read a pair block ([f64 sim][u32 src][u32 dst]) as NeighborPair objects. */
+/** Read a pair block (wasm/boundary.def's layout pairs: [f64 sim][u32 src][u32 dst]) as NeighborPair objects. */
 function readPairs(r, keys) {
-  const block = r.block(0), len = r.slot(1);
+  const block = r.block(OUT_PAIRS_BLOCK), len = r.slot(OUT_PAIRS_LEN);
   const { f64, u32 } = r.heap;
-  const s0 = block >>> 3, a0 = (block + 8 * len) >>> 2, b0 = a0 + len;
+  const s0 = block >>> 3, a0 = (block + AT_PAIRS_SRC * len) >>> 2, b0 = (block + AT_PAIRS_DST * len) >>> 2;
   const out = new Array(len);
   for (let i = 0; i < len; i++) out[i] = { src: keys[u32[a0 + i]], dst: keys[u32[b0 + i]], sim: f64[s0 + i] };
   return out;
@@ -120,7 +121,7 @@ function packedDim(fn, matrix, keys) {
 function packedCall(fn, matrix, keys, o, rowBegin, rowEnd, read) {
   const d = packedDim(fn, matrix, keys);
   return call(fn, "mdw_neighbors_packed", [keyTable(keys), keys.length, f32(matrix), d, rowBegin, rowEnd,
-    o.floor, o.perSourceK, o.limit, slots], ["keys"], read);
+    o.floor, o.perSourceK, o.limit, slots], read);
 }
 
 /**
@@ -148,11 +149,11 @@ export function neighborTile(matrix, keys, rowBegin, rowEnd, options_) {
   if (!Number.isInteger(rowBegin) || !Number.isInteger(rowEnd) || rowBegin < 0 || rowEnd < rowBegin || rowEnd > n)
     throw rangeError(fn, "rowBegin/rowEnd", `must satisfy 0 <= rowBegin <= rowEnd <= ${n} (integers)`);
   return packedCall(fn, matrix, keys, o, rowBegin, rowEnd, (r) => {
-    const block = r.block(0), len = r.slot(1), { buffer } = r.heap;
+    const block = r.block(OUT_PAIRS_BLOCK), len = r.slot(OUT_PAIRS_LEN), { buffer } = r.heap;
     return {
-      sim: new Float64Array(buffer, block, len).slice(),
-      src: new Uint32Array(buffer, block + 8 * len, len).slice(),
-      dst: new Uint32Array(buffer, block + 12 * len, len).slice(),
+      sim: new Float64Array(buffer, block, len).slice(), // a layout's first array starts the block
+      src: new Uint32Array(buffer, block + AT_PAIRS_SRC * len, len).slice(),
+      dst: new Uint32Array(buffer, block + AT_PAIRS_DST * len, len).slice(),
     };
   });
 }
@@ -180,7 +181,7 @@ export function mergeNeighborTiles(keys, tiles, options_) {
   }
   const ps = fill.f64(m), pa = fill.u32(m), pb = fill.u32(m);
   return call(fn, "mdw_merge_neighbor_pairs", [keyTable(keys), n, ps, pa, pb, m, o.floor, o.perSourceK, o.limit,
-    slots], ["keys", "", "tiles"], (r) => readPairs(r, keys), (r) => {
+    slots], (r) => readPairs(r, keys), (r) => {
     const s = r.view(ps), a = r.view(pa), b = r.view(pb);
     let at = 0;
     for (const x of tiles) {
@@ -202,15 +203,15 @@ function rowsOf(fn, query, matrix) {
 /** The cosine of every one of n rows: export `name` with `head` (its arguments before the output). */
 function rows(fn, n, name, head) {
   const po = out.f64(n);
-  return call(fn, name, [...head, po], [], (r) => r.view(po).slice());
+  return call(fn, name, [...head, po], (r) => r.view(po).slice());
 }
 
 /** The k best of n rows, as { indices, sims }: export `name` with `head` (its arguments before k). */
 function topRows(fn, n, k, name, head) {
   num(fn, "k", k);
   const t = Math.trunc(k), keep = t > 0 ? Math.min(n, t) : 0, pi = out.u32(keep), ps = out.f64(keep);
-  return call(fn, name, [...head, keep, pi, ps, slots], [], (r) => {
-    const len = r.slot(0);
+  return call(fn, name, [...head, keep, pi, ps, slots], (r) => {
+    const len = r.slot(OUT_TOP_COSINE_ROWS_F32_LEN); // = OUT_ROWS_TOP_COSINE_LEN (boundary.test.js)
     return { indices: r.view(pi).slice(0, len), sims: r.view(ps).slice(0, len) };
   });
 }
@@ -256,9 +257,9 @@ export function residentRows(matrix, d) {
   // The rows live in an md_rows handle (issue 16): each row's sum of squares
   // computed once (the same bits as per query) and an int8 copy that lets
   // top-k skip the exact sum for rows that cannot reach the answer.
-  const ptr = call(fn, "md_rows_new", [d, slots], ["d"], (r) => r.slot(0));
+  const ptr = call(fn, "md_rows_new", [d, slots], (r) => r.slot(OUT_ROWS_NEW_ROWS));
   try {
-    call(fn, "md_rows_append", [addr(ptr), f32(matrix), n], ["", "matrix"], () => 0);
+    call(fn, "md_rows_append", [addr(ptr), f32(matrix), n], () => 0);
   } catch (e) {
     ex.md_rows_free(ptr);
     throw e;
@@ -296,7 +297,7 @@ export function residentRows(matrix, d) {
       const s = vector(name, "scores", scores), m = s.length, po = out.u32(m);
       if (rowIds.length !== m) throw rangeError(name, "rows", `has ${rowIds.length} entries, scores ${m}`);
       return call(name, "mdw_rows_apply_mmr", [addr(ptr), u32(rowIds), f64(s), m, num(name, "limit", limit),
-        numOr(name, "lambda", lambda, MMR_LAMBDA), po, slots], ["", "rows"], (r) => r.view(po).slice(0, r.slot(0)));
+        numOr(name, "lambda", lambda, MMR_LAMBDA), po, slots], (r) => r.view(po).slice(0, r.slot(OUT_ROWS_APPLY_MMR_LEN)));
     },
     free() {
       if (!live) return;

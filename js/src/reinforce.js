@@ -43,8 +43,7 @@ export function partitionByCooldown(entries, now, cooldownSeconds = REINFORCE_CO
     if (t !== undefined) { has[i] = 1; last[i] = t; }
   }
   const bump = out.u8(n);
-  return call(fn, "md_partition_by_cooldown", [u8(has), f64(last), n, nowMs, cd, bump],
-    ["entries", "entries", "entries", "now", "cooldownSeconds", ""], (r) => {
+  return call(fn, "md_partition_by_cooldown", [u8(has), f64(last), n, nowMs, cd, bump], (r) => {
       const b = r.view(bump), bumped = [], cooledDown = [];
       for (let i = 0; i < n; i++) (b[i] ? bumped : cooledDown).push(paths[i]);
       return { bumped, cooledDown };

@@ -8,7 +8,7 @@ import { arr, num, numNullish, obj, rangeError, str, typeError, vector } from ".
 import { DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROFILE, EVICT_THRESHOLD, HALF_LIFE_TABLE, KEEP_THRESHOLD, MAX_REPRIEVES,
   MEMORY_TYPE_NAMES, PROFILE_TABLE, REPRIEVE_DAYS, REPRIEVE_FLOOR, REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE,
   REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY, SALIENCE_DECAY_RATE, SCORE_PRECISION, SIGNAL_NAMES,
-  TRIAGE_ACTIONS } from "./constants.js";
+  OK, TRIAGE_ACTIONS } from "./constants.js";
 
 export { DEFAULT_HALF_LIFE_DAYS, EVICT_THRESHOLD, KEEP_THRESHOLD, MAX_REPRIEVES, REPRIEVE_DAYS, REPRIEVE_FLOOR,
   REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE, REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY, SALIENCE_DECAY_RATE,
@@ -40,7 +40,7 @@ function classify(fn, names) {
   const codes = new Map();
   if (fresh.length === 0) return codes;
   const types = out.u8(fresh.length);
-  call(fn, "mdw_memory_types_of", [keys(fresh), fresh.length, types], ["memoryType", "memoryType", "memoryType", ""],
+  call(fn, "mdw_memory_types_of", [keys(fresh), fresh.length, types],
     (r) => {
       const t = r.view(types);
       for (let i = 0; i < fresh.length; i++) codes.set(fresh[i], t[i]);
@@ -118,7 +118,7 @@ export function computeSignals(input) {
   const a = readInput(fn, input);
   const at = scratch();
   const st = exportsOf().mdw_retention(0, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
-  if (st !== 0) raise(st, fn);
+  if (st !== OK) raise(st, fn);
   return signalsAt(views().f64, at >>> 3);
 }
 
@@ -239,7 +239,7 @@ function scorePolicy(fn, a, memoryType, pol) {
   f64[i + 9] = pol.keep;
   f64[i + 10] = pol.evict;
   const st = exportsOf().mdw_score_retention_policy(at, a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at + 88);
-  if (st !== 0) raise(st, fn);
+  if (st !== OK) raise(st, fn);
   f64 = views().f64;
   return { score: f64[i + 11], action: TRIAGE_ACTIONS[f64[i + 20]], signals: signalsAt(f64, i + 12) };
 }
@@ -313,14 +313,12 @@ export function scoreRetentionMany(columns, options) {
 
   const score = out.f64(n), action = out.u8(n), signals = wantSignals ? out.f64(8 * n) : null;
   const args = [n, u8(codes), ...cols.map((c) => f64(c, n)), score, action, signals ?? addr(0)]; // NULL: no signals
-  const names = ["columns", "columns.memoryType", ...COLUMNS.map((c) => `columns.${c}`), "", "", ""];
   // Under a policy: each class as 9 doubles in md_retention_class's layout, then the thresholds.
   const table = classes ? fill.f64(9 * classes.length + 2) : null;
   if (classes) {
     args.push(table, classes.length);
-    names.push("options.policy", "options.policy");
   }
-  return call(fn, classes ? "mdw_score_retention_many_policy" : "mdw_score_retention_many", args, names, (r) => {
+  return call(fn, classes ? "mdw_score_retention_many_policy" : "mdw_score_retention_many", args, (r) => {
     const res = { score: r.view(score).slice(), action: r.view(action).slice() };
     if (signals) {
       const all = r.view(signals).slice();

@@ -4,7 +4,7 @@
 // are ordered here with JavaScript's own string order).
 import { align8, call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, raiseRecord, region, slots, views } from "./core.js";
 import { arr, map, num, numOr, obj, str, typeError } from "./validate.js";
-import { RRF_K } from "./constants.js";
+import { AT_FUSED_KEY, OK, OUT_FUSED_BLOCK, OUT_FUSED_LEN, RRF_K } from "./constants.js";
 
 /** weight / (rank + k). */
 export function rrfScore(rank, weight, k = RRF_K) {
@@ -49,7 +49,7 @@ export function fuseArms(armResults, weights, k = RRF_K) {
   const slots = internSlots(fn); // may grow memory
   const count = exportsOf().mdw_fuse_ids(base, base + oRanks, total, base + oLens, nArms, base + oW,
     weights.length, k, slots, internStrings().length, base + oOutIds, base + oOutS);
-  if (count < 0) raiseRecord(fn, ["armResults"]);
+  if (count < 0) raiseRecord(fn, "mdw_fuse_ids");
   ({ u32, f64 } = views());
   const keys = internStrings(), out = new Map();
   const po = (base + oOutIds) >>> 2, ps = (base + oOutS) >>> 3;
@@ -83,7 +83,7 @@ export function rankFused(fused) {
     i++;
   }
   const st = exportsOf().mdw_rank_scores(base, n, base + oOrder);
-  if (st !== 0) raiseRecord(fn, ["fused"]);
+  if (st !== OK) raiseRecord(fn, "mdw_rank_scores");
   const h = views();
   const o = (base + oOrder) >>> 2, sc = h.f64, ord = h.u32;
   const out = new Array(n);
@@ -125,12 +125,11 @@ export function fuseLateral(fused, order, weight, k = RRF_K) {
   k = numOr(fn, "k", k, RRF_K);
   const all = paths.slice();
   for (let i = 0; i < order.length; i++) all.push(str(fn, `order[${i}]`, order[i]));
-  // The result block: [f64 scores][u32 key indices].
-  return call(fn, "mdw_fuse_lateral", [keys(all), paths.length, f64(scores), order.length, weight, k, slots],
-    ["fused", "fused", "fused", "fused", "order", "weight", "k", ""], (r) => {
-      const block = r.block(0), len = r.slot(1);
+  // The result block: wasm/boundary.def's layout fused, [f64 scores][u32 key indices].
+  return call(fn, "mdw_fuse_lateral", [keys(all), paths.length, f64(scores), order.length, weight, k, slots], (r) => {
+      const block = r.block(OUT_FUSED_BLOCK), len = r.slot(OUT_FUSED_LEN);
       const { f64: h64, u32: h32 } = r.heap;
-      const s0 = block >>> 3, i0 = (block + len * 8) >>> 2; // f64s: the u32s start 8-aligned
+      const s0 = block >>> 3, i0 = (block + AT_FUSED_KEY * len) >>> 2;
       const m = new Map();
       for (let i = 0; i < len; i++) m.set(all[h32[i0 + i]], h64[s0 + i]);
       return m;

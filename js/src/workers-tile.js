@@ -25,6 +25,7 @@
 import { exportsOf, init, isInitialized, raise, views } from "./core.js";
 import { rangeError } from "./validate.js";
 import { tileRunsOf } from "./tile-runs.js";
+import { OK } from "./constants.js";
 
 const fn = "topNeighborPairsParallel";
 let pass = null; // { h, matrix, slot, limit, bounds, n, learned }: the pass in progress
@@ -61,7 +62,7 @@ function exchange(p, { part, rows, buf }, d) {
   const scratch = alloc(Math.max(1, most * rec), "matrix"), at = rows[part], len = (rows[part + 1] - at) * rec;
   try {
     const st = ex.md_pairs_pass_rows(p.h, scratch, at, rows[part + 1], false);
-    if (st !== 0) raise(st, fn);
+    if (st !== OK) raise(st, fn);
     bytes.set(views().u8.subarray(scratch, scratch + len), at * rec);
     Atomics.store(flags, part, 1);
   } catch (e) {
@@ -111,7 +112,7 @@ function beginPass({ matrix, rank, options, share, learned, split }) {
     split.rows[split.part], split.rows[split.part + 1], p.slot)
     : ex.md_pairs_pass_new(p.matrix, n, d, r, options.floor, options.perSourceK, p.slot);
   ex.md_free(r);
-  if (st !== 0) raise(st, fn);
+  if (st !== OK) raise(st, fn);
   p.h = views().u32[p.slot >>> 2];
   if (split) exchange(p, split, d);
 }
@@ -120,7 +121,7 @@ function beginPass({ matrix, rank, options, share, learned, split }) {
 function end() {
   const ex = exportsOf(), { slot } = pass;
   const st = ex.md_pairs_pass_pairs(pass.h, false, pass.limit, slot);
-  if (st !== 0) raise(st, fn);
+  if (st !== OK) raise(st, fn);
   const { u32, f64 } = views(), len = u32[slot >>> 2], at = u32[(slot >>> 2) + 1];
   // md_neighbor_pair on wasm32: u32 src, u32 dst, f64 sim (16 bytes)
   const sim = new Float64Array(len), src = new Uint32Array(len), dst = new Uint32Array(len);
@@ -143,13 +144,13 @@ function end() {
 function add(range, bounds) {
   const ex = exportsOf(), at = pass.bounds >>> 2, n = pass.n;
   const others = pass.learned ?? (bounds?.length === n ? bounds : null);
-  const share = () => { const sb = ex.md_pairs_pass_share(pass.h, pass.bounds); if (sb !== 0) raise(sb, fn); };
+  const share = () => { const sb = ex.md_pairs_pass_share(pass.h, pass.bounds); if (sb !== OK) raise(sb, fn); };
   if (pass.bounds && others) { // raise this pass's thresholds to the others' before the tile
     views().f32.set(others, at);
     share();
   }
   const st = ex.md_pairs_pass_add(pass.h, range[0], range[1]);
-  if (st !== 0) raise(st, fn);
+  if (st !== OK) raise(st, fn);
   if (!pass.bounds) return undefined;
   share(); // then hand back the higher of each: what this pass learned, for the others
   const f32 = views().f32, l = pass.learned;

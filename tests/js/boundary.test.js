@@ -4,7 +4,8 @@
 // parameter count), against the test build, and against every call the glue
 // makes (js/src/*.js may call only what the table lists, test rows never).
 import { readFileSync, readdirSync, existsSync } from "node:fs";
-import { cDefinitions, table } from "../../tools/boundary.mjs";
+import { spawnSync } from "node:child_process";
+import { cDefinitions, resultMatches, table } from "../../tools/boundary.mjs";
 import { ROOT } from "./golden/runner.js";
 
 const rows = table();
@@ -19,7 +20,7 @@ test("every row names a C definition with the same arguments and result", () => 
     const d = defs.get(r.name);
     expect([r.name, d !== undefined]).toEqual([r.name, true]);
     expect([r.name, r.args.map((a) => a.type)]).toEqual([r.name, d.args]);
-    expect([r.name, r.result]).toEqual([r.name, d.result]);
+    expect([r.name, r.result, resultMatches(r, d.result)]).toEqual([r.name, r.result, true]);
   }
 });
 
@@ -33,6 +34,36 @@ test("every MDW_EXPORT / MDW_HOT_EXPORT / MDW_TEST_EXPORT in wasm/ has its row, 
   }
   // ...and every mdw_ row is marked in some wasm/*.c (a row with no definition there is not exported).
   for (const r of rows) if (r.name.startsWith("mdw_")) expect([r.name, marked.has(r.name)]).toEqual([r.name, true]);
+});
+
+test("the generated files (js/src/constants.js, wasm/boundary_gen.h) are what tools/gen-boundary.mjs writes from the table", () => {
+  const r = spawnSync(process.execPath, [`${ROOT}tools/gen-boundary.mjs`, "--check"], { encoding: "utf8" });
+  expect([r.status, r.stderr]).toEqual([0, ""]);
+});
+
+test("each boundary function names only its own arguments (MDW_ARG_<function>_<argument>)", () => {
+  let uses = 0;
+  for (const f of readdirSync(`${ROOT}wasm`).filter((x) => x.endsWith(".c"))) {
+    const src = readFileSync(`${ROOT}wasm/${f}`, "utf8");
+    for (const m of src.matchAll(/^[a-z_0-9 *]+?\b(mdw_[a-z0-9_]+)\([^)]*\)\s*\{([\s\S]*?)^\}/gm)) {
+      const id = m[1].replace(/^mdw_/, "");
+      for (const a of m[2].matchAll(/\bMDW_ARG_([a-z0-9_]+)/g)) {
+        uses++;
+        const arg = a[1].startsWith(`${id}_`) ? a[1].slice(id.length + 1) : null;
+        expect([m[1], a[0], byName.get(m[1])?.args.some((x) => x.name === arg)]).toEqual([m[1], a[0], true]);
+      }
+    }
+  }
+  expect(uses).toBeGreaterThan(10);
+});
+
+test("out slots fit the glue's slots block (16 u32), and the glue's shared readers agree with every row they read", async () => {
+  for (const r of rows) for (const a of r.args) if (a.slots) expect([r.name, a.slots.length <= 16]).toEqual([r.name, true]);
+  const c = await import("../../js/src/constants.js");
+  // neighbors.js's topRows reads both rows' len through one constant.
+  expect(c.OUT_ROWS_TOP_COSINE_LEN).toBe(c.OUT_TOP_COSINE_ROWS_F32_LEN);
+  // A layout's first array starts the block (the glue reads it at the block's address).
+  for (const [name, fields] of rows.layouts) expect([name, c[`AT_${name.toUpperCase()}_${fields[0].name.toUpperCase()}`]]).toEqual([name, 0]);
 });
 
 for (const [file, withTests] of [["memdomain.wasm", false], ["memdomain.emcc.wasm", false], ["memdomain.test.wasm", true],

@@ -9,12 +9,12 @@ import { BUILD, testWasmBytes as wasmBytes } from "./build.js";
 
 function mdSort(strings) {
   const po = out.u32(strings.length);
-  return call("mdSort", "mdw_sort_keys", [keys(strings), strings.length, po], [],
+  return call("mdSort", "mdw_sort_keys", [keys(strings), strings.length, po],
     (r) => Array.from(r.view(po), (i) => strings[i]));
 }
 
 function mdCompare(a, b) {
-  return call("mdCompare", "mdw_key_compare", [keys([a, b]), 2, 0, 1, slots], [], (r) => r.slot(0) | 0);
+  return call("mdCompare", "mdw_key_compare", [keys([a, b]), 2, 0, 1, slots], (r) => r.slot(0) | 0);
 }
 
 const jsCompare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -53,7 +53,7 @@ const prefixed = fc.tuple(fc.constantFrom("", "a", "\ud83d", "\ud83d\ude00", "\u
     test("large sorts (the radix levels over each key's 16 bytes after the common prefix) are stable and JavaScript's order", () => {
       const order = (strings) => {
         const po = out.u32(strings.length);
-        return call("mdSort", "mdw_sort_keys", [keys(strings), strings.length, po], [], (r) => Array.from(r.view(po)));
+        return call("mdSort", "mdw_sort_keys", [keys(strings), strings.length, po], (r) => Array.from(r.view(po)));
       };
       const stable = (strings) => strings.map((_, i) => i)
         .sort((a, b) => (strings[a] < strings[b] ? -1 : strings[a] > strings[b] ? 1 : a - b));

@@ -124,7 +124,7 @@ function shuffle(arr, seed) {
     test("the guards' tokens equal the reference's on random texts and contraction soup", () => {
       const mdTokens = (s) => {
         const bytes = new Uint8Array(3 * s.length), len = encodeWtf8(s, bytes, 0); // WTF-8, as a key table holds it
-        return call("mdTokens", "mdw_merge_tokens", [u8(bytes, len), len, slots], [], (r) => {
+        return call("mdTokens", "mdw_merge_tokens", [u8(bytes, len), len, slots], (r) => {
           const block = r.block(0), n = r.slot(1);
           const joined = new TextDecoder().decode(r.heap.u8.slice(block, block + n));
           return joined ? joined.split(" ") : [];

@@ -6,6 +6,7 @@
 // (bench/allpairs.mjs, bench/resident.mjs) and tests/js/pruned.test.js use it.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { table } from "../../tools/boundary.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
@@ -22,6 +23,21 @@ export function rawModule(build = "clang") {
   return rawInstance(module);
 }
 
+// The signature table's `status` rows, each as a function of its row's
+// arguments that throws when the status is not 0 (built from
+// wasm/boundary.def once: the arity is the row's, so a call with the wrong
+// argument count is a mistake the wrapper reports).
+const STATUS_ROWS = table().filter((r) => r.result === "status");
+const checked = (ex) => Object.fromEntries(STATUS_ROWS.filter((r) => typeof ex[r.name] === "function").map((r) => {
+  const args = r.args.map((a) => a.name).join(", ");
+  // eslint-disable-next-line no-new-func -- one fixed-arity closure per row (no rest/spread on the call)
+  return [r.name, new Function("ex", `return function ${r.name}(${args}) {
+    if (arguments.length !== ${r.args.length}) throw new TypeError("${r.name}: takes ${r.args.length} arguments (wasm/boundary.def)");
+    const st = ex.${r.name}(${args});
+    if (st !== 0) throw new Error("${r.name}: status " + st);
+  };`)(ex)];
+}));
+
 export function rawInstance(module) {
   const inst = new WebAssembly.Instance(module, IMPORTS);
   const ex = inst.exports;
@@ -36,18 +52,20 @@ export function rawInstance(module) {
     return p;
   };
   const check = (st, what) => { if (st !== 0) throw new Error(`${what}: status ${st}`); };
+  /** Every status row of the table, throwing on a nonzero status (`st.md_rows_new(d, out)`). */
+  const st = checked(ex);
   const slot = alloc(64); // out-parameters
 
   /** A resident rows handle over a Float32Array of n x d (copied in once). */
   function rows(matrix, d) {
-    check(ex.md_rows_new(d, slot), "md_rows_new");
+    st.md_rows_new(d, slot);
     const h = u32()[slot >>> 2];
     const n = matrix.length / d, chunk = 8192;
     const buf = alloc(Math.min(n, chunk) * d * 4);
     for (let i = 0; i < n; i += chunk) {
       const c = Math.min(chunk, n - i);
       f32().set(matrix.subarray(i * d, (i + c) * d), buf >>> 2);
-      check(ex.md_rows_append(h, buf, c), "md_rows_append");
+      st.md_rows_append(h, buf, c);
     }
     ex.md_free(buf);
     const q = alloc(d * 4);
@@ -61,7 +79,7 @@ export function rawInstance(module) {
           kmax = k; idx = alloc(4 * k); sims = alloc(8 * k);
         }
         f32().set(query, q >>> 2);
-        check(ex.md_rows_top_cosine(h, q, k, idx, sims, slot), "md_rows_top_cosine");
+        st.md_rows_top_cosine(h, q, k, idx, sims, slot);
         const len = u32()[slot >>> 2];
         return { indices: u32().slice(idx >>> 2, (idx >>> 2) + len), sims: f64().slice(sims >>> 3, (sims >>> 3) + len) };
       },
@@ -72,7 +90,7 @@ export function rawInstance(module) {
           kmax = k; idx = alloc(4 * k); sims = alloc(8 * k);
         }
         f32().set(query, q >>> 2);
-        check(ex.md_top_cosine_rows_f32(q, ex.md_rows_data(h), n, d, k, idx, sims, slot), "md_top_cosine_rows_f32");
+        st.md_top_cosine_rows_f32(q, ex.md_rows_data(h), n, d, k, idx, sims, slot);
         const len = u32()[slot >>> 2];
         return { indices: u32().slice(idx >>> 2, (idx >>> 2) + len), sims: f64().slice(sims >>> 3, (sims >>> 3) + len) };
       },
@@ -102,7 +120,7 @@ export function rawInstance(module) {
       n, d,
       /** md_neighbor_pairs_ranked: the whole pass (final) or one tile [b, e). */
       pass(o, b = 0, e = n, final = true) {
-        check(ex.md_neighbor_pairs_ranked(mp, n, d, 0, b, e, o.floor, o.perSourceK, o.limit, final, out), "md_neighbor_pairs_ranked");
+        st.md_neighbor_pairs_ranked(mp, n, d, 0, b, e, o.floor, o.perSourceK, o.limit, final, out);
         return readPairs(out);
       },
       free() { ex.md_free(mp); ex.md_free(out); },
@@ -113,17 +131,17 @@ export function rawInstance(module) {
   function passInParts(matrix, d, o, part = null) {
     const n = matrix.length / d, mp = alloc(matrix.length * 4 + 4), out = alloc(16);
     f32().set(matrix, mp >>> 2);
-    if (part) check(ex.md_pairs_pass_new_part(mp, n, d, 0, o.floor, o.perSourceK, part[0], part[1], slot), "md_pairs_pass_new_part");
-    else check(ex.md_pairs_pass_new(mp, n, d, 0, o.floor, o.perSourceK, slot), "md_pairs_pass_new");
+    if (part) st.md_pairs_pass_new_part(mp, n, d, 0, o.floor, o.perSourceK, part[0], part[1], slot);
+    else st.md_pairs_pass_new(mp, n, d, 0, o.floor, o.perSourceK, slot);
     const h = u32()[slot >>> 2];
     return {
       n, d,
-      add(b, e) { check(ex.md_pairs_pass_add(h, b, e), "md_pairs_pass_add"); },
+      add(b, e) { st.md_pairs_pass_add(h, b, e); },
       /** md_pairs_pass_rows: rows [b, e) written to (take = false) or read from (take = true) bytes. */
       rows(bytes, b, e, take) {
         const p = alloc(Math.max(1, bytes.length));
         if (take) new Uint8Array(mem.buffer).set(bytes, p);
-        check(ex.md_pairs_pass_rows(h, p, b, e, take), "md_pairs_pass_rows");
+        st.md_pairs_pass_rows(h, p, b, e, take);
         if (!take) bytes.set(new Uint8Array(mem.buffer, p, bytes.length));
         ex.md_free(p);
       },
@@ -131,13 +149,13 @@ export function rawInstance(module) {
       share(b) {
         const p = alloc(4 * n);
         f32().set(b, p >>> 2);
-        check(ex.md_pairs_pass_share(h, p), "md_pairs_pass_share");
+        st.md_pairs_pass_share(h, p);
         const out = f32().slice(p >>> 2, (p >>> 2) + n);
         ex.md_free(p);
         return out;
       },
       pairs(final = false) {
-        check(ex.md_pairs_pass_pairs(h, final, o.limit, out), "md_pairs_pass_pairs");
+        st.md_pairs_pass_pairs(h, final, o.limit, out);
         return readPairs(out);
       },
       free() { ex.md_pairs_pass_free(h); ex.md_free(mp); ex.md_free(out); },
@@ -156,12 +174,12 @@ export function rawInstance(module) {
         w[(p >>> 2) + 4 * at + 1] = t.dst[i];
         d[(p >>> 3) + 2 * at + 1] = t.sim[i];
       }
-    check(ex.md_merge_neighbor_pairs_ranked(p, m, 0, n, o.floor, o.perSourceK, o.limit, out), "md_merge_neighbor_pairs_ranked");
+    st.md_merge_neighbor_pairs_ranked(p, m, 0, n, o.floor, o.perSourceK, o.limit, out);
     const r = readPairs(out);
     ex.md_free(p);
     ex.md_free(out);
     return r;
   }
 
-  return { ex, alloc, check, slot, u32, f32, f64, rows, packed, passInParts, merge, memory: () => mem.buffer.byteLength };
+  return { ex, st, alloc, check, slot, u32, f32, f64, rows, packed, passInParts, merge, memory: () => mem.buffer.byteLength };
 }
