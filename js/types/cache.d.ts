@@ -372,6 +372,12 @@ export interface SleepOptions {
    * pass stores is then computed over the survivors, so a second pass at the same now writes nothing.
    */
   readonly evict?: boolean;
+  /**
+   * Recompute neighbour lists only for the memories changed since the last pass (default true;
+   * the same result as a full pass, bit for bit). false: a full pass, e.g. after embeddings were
+   * rewritten by SQL outside any memdomain cache.
+   */
+  readonly incremental?: boolean;
   readonly confidence?: { readonly alpha?: number; readonly floor?: number };
   readonly merge?: { readonly threshold?: number; readonly maxPairs?: number };
   readonly onProgress?: (p: Progress) => void;
@@ -395,6 +401,15 @@ export interface SleepReport {
   readonly communities: { readonly count: number; readonly largest: number; readonly members: number };
   readonly confidence: { readonly decayed: number };
   readonly written: { readonly memories: number; readonly edges: number; readonly statements: number };
+  /**
+   * How the neighbour lists were found: incrementally (`recomputed` memories changed since the last
+   * pass, `rescanned` lists left short and scanned again) or by a full pass, and why
+   * ("option", "none": no stored lists, "options": other floor/perSourceK/dim, "log": the change
+   * log no longer reaches back, "changed": more than half changed, "unreadable").
+   */
+  readonly neighbors:
+    | { readonly incremental: true; readonly recomputed: number; readonly rescanned: number }
+    | { readonly incremental: false; readonly recomputed: number; readonly reason: "option" | "none" | "options" | "log" | "changed" | "unreadable" };
   readonly timings: { readonly [phase: string]: number };
 }
 
