@@ -14,7 +14,7 @@
 // pre-eviction scores, or evicted again within the cycle, would never settle).
 import {
   DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, Graph, MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD, TRIAGE_ACTIONS,
-  decayConfidenceNFp, float32View, fromFp, isCommittableConfidenceChange, mergeOutcomes, scoreRetentionMany, toFp,
+  decayConfidenceNFp, fromFp, isCommittableConfidenceChange, mergeOutcomes, scoreRetentionMany, toFp,
   topNeighborPairsPacked, residentRows, neighborTile,
 } from "../index.js";
 import { byPath, finite, known, progressFn, record, time } from "./validate.js";
@@ -262,16 +262,15 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
   const progress = (phase, done, total) => o.progress({ phase, done, total });
 
   progress("read", 0, 1);
-  const rows = await db.all(`SELECT id, path, type, gist, body, embedding, created_at, access_count, confidence,
+  // the embeddings are the resident copy (the operation resynced it with the database; the batch's
+  // generation guard refuses the write if anything committed since): 4 n d bytes not read again
+  const rows = await db.all(`SELECT id, path, type, gist, body, created_at, access_count, confidence,
     reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count, retention_score, band
     FROM memories WHERE superseded_by IS NULL`);
   const storedEdges = await db.all("SELECT src, dst, type, strength, origin FROM edges");
   const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
   const dim = resident.dim;
-  let live = rows.map((r) => {
-    const v = r.embedding ? float32View(r.embedding) : undefined;
-    return { ...r, vec: v && v.length === dim ? v : null };
-  }).sort((a, b) => byPath(a.path, b.path));
+  let live = rows.map((r) => ({ ...r, vec: resident.vecs.get(r.path) ?? null })).sort((a, b) => byPath(a.path, b.path));
   const withVec = live.reduce((n, m) => n + (m.vec ? 1 : 0), 0);
   if (withVec * o.perSourceK > limits.sleepEdges) {
     throw new RangeError(`${fn}: options.perSourceK ${o.perSourceK} over ${withVec} memories with embeddings allows ${withVec * o.perSourceK} ` +
