@@ -7,7 +7,7 @@ import wasm from "./memdomain.wasm";
 import { initSync } from "../../js/index.js";
 import { d1Adapter, openMemoryCache } from "../../js/cache/index.js";
 import { adapterFaults, progressFaults, twoOpeners } from "../js/cache-faults-lib.js";
-import { NOW, scenario, searches } from "./cache-scenario.js";
+import { NOW, TABLES_SQL, dropOrder, scenario, searches } from "./cache-scenario.js";
 
 initSync(wasm);
 
@@ -15,7 +15,8 @@ initSync(wasm);
 const d1Backend = (db) => ({
   name: "d1",
   async create() {
-    await db.batch(["memories_vocab", "memories_fts", "edges", "memories", "md_log", "md_neighbors", "md_meta"].map((t) => db.prepare(`DROP TABLE IF EXISTS ${t}`)));
+    const names = dropOrder((await db.prepare(TABLES_SQL).all()).results.map((r) => r.name));
+    if (names.length) await db.batch(names.map((t) => db.prepare(`DROP TABLE IF EXISTS "${t}"`)));
     return { adapter: () => d1Adapter(db), dispose: async () => {} };
   },
 });

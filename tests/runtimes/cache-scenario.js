@@ -5,6 +5,12 @@ import { makeCorpus, makeQueries, T0 } from "../js/cache-corpus.js";
 
 export const N = 150, D = 16;
 export const NOW = T0 + 300 * 86_400_000;
+
+/** The tables in sqlite_master a harness drops to empty a database: every one but SQLite's, the
+ * platform's (_cf_) and FTS5's shadow tables, the FTS5 table first (dropping it drops its shadows). */
+export const TABLES_SQL = "SELECT name FROM sqlite_master WHERE type = 'table'";
+export const dropOrder = (names) => names.filter((n) => !/^(sqlite_|_cf_|memories_fts_)/.test(n))
+  .sort((a, b) => (b === "memories_fts") - (a === "memories_fts"));
 const corpus = () => makeCorpus(N, D, 21, { dupEvery: 10 });
 const queries = () => makeQueries(corpus(), 5, 22);
 const clean = (r) => ({ ...r, timings: undefined });

@@ -7,17 +7,17 @@ import wasm from "./memdomain.wasm";
 import { initSync } from "../../js/index.js";
 import { durableObjectAdapter, openMemoryCache } from "../../js/cache/index.js";
 import { adapterFaults, progressFaults, twoOpeners } from "../js/cache-faults-lib.js";
-import { NOW, scenario, searches } from "./cache-scenario.js";
+import { NOW, TABLES_SQL, dropOrder, scenario, searches } from "./cache-scenario.js";
 
 initSync(wasm);
-
-const TABLES = ["memories_vocab", "memories_fts", "edges", "memories", "md_log", "md_neighbors", "md_meta"];
 
 /** The harness's backend on one object's storage: emptied for each case; every adapter is the storage itself. */
 const doBackend = (storage) => ({
   name: "durable-object",
   async create() {
-    storage.transactionSync(() => { for (const t of TABLES) storage.sql.exec(`DROP TABLE IF EXISTS ${t}`); });
+    storage.transactionSync(() => {
+      for (const t of dropOrder(storage.sql.exec(TABLES_SQL).toArray().map((r) => r.name))) storage.sql.exec(`DROP TABLE IF EXISTS "${t}"`);
+    });
     return { adapter: () => durableObjectAdapter(storage), dispose: async () => {} };
   },
 });
