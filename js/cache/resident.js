@@ -319,8 +319,7 @@ export class Resident {
     const kind = links ? "links" : "all";
     const delta = this._graphDelta[kind];
     if (this._graphs[kind] && !this._graphStale[kind] && delta.size) {
-      let keep = seeds.every((x) => delta.get(x.path) !== true);
-      for (const p of delta.keys()) if (keep && this._hasEdges(p, links)) keep = false;
+      const keep = seeds.every((x) => delta.get(x.path) !== true) && ![...delta.keys()].some((p) => this._hasEdges(p, links));
       if (!keep) this._graphStale[kind] = true;
     }
     if (this._graphStale[kind] || !this._graphs[kind]) {
