@@ -66,15 +66,63 @@ function pragmaMethods(pragma, exec) {
 /** Wrap an open `@sqlite.org/sqlite-wasm` oo1 database (`new sqlite3.oo1.DB(...)`, or an OPFS pool db). */
 export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
   const stmts = statementCache((sql) => db.prepare(sql), (st) => st.finalize());
+  const ex = sqlite3.wasm.exports, capi = sqlite3.capi;
+  const ROW = capi.SQLITE_ROW, DONE = capi.SQLITE_DONE;
+  // Binding and reading go through the raw exports where the value is a number or null (oo1's
+  // Stmt.bind/get cost several times more per value); the same SQLite calls oo1 makes for them:
+  // an int32 as int, another integer as int64 (from 2^63 on as the double it is: int64 would
+  // wrap), anything else numeric as double. Strings, blobs and the rest take oo1's own path.
   const bind = (st, params) => {
     st.reset(true);
     if (!params || !params.length) return;
-    st.bind(params);
-    // sqlite-wasm binds an integral number as an int64 through BigInt, which wraps from 2^63 on
-    // (2^63 would read back as -2^63, 1e300 as 0): those bind as the doubles they are
+    const ptr = st.pointer;
     for (let i = 0; i < params.length; i++) {
       const v = params[i];
-      if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) >= 2 ** 63) sqlite3.capi.sqlite3_bind_double(st.pointer, i + 1, v);
+      let rc;
+      if (typeof v === "number") {
+        if (v === (v | 0)) rc = ex.sqlite3_bind_int(ptr, i + 1, v);
+        else if (Number.isInteger(v) && Math.abs(v) < 2 ** 63) rc = ex.sqlite3_bind_int64(ptr, i + 1, BigInt(v));
+        else rc = ex.sqlite3_bind_double(ptr, i + 1, v);
+      } else if (v === null || v === undefined) rc = ex.sqlite3_bind_null(ptr, i + 1);
+      else if (typeof v === "string" && v.length <= 4096 && v.isWellFormed?.()) rc = bindText(ptr, i + 1, v);
+      else {
+        st.bind(i + 1, v);
+        continue;
+      }
+      if (rc) sqlite3.oo1.DB.checkRc(db, rc);
+    }
+  };
+  // a short well-formed string: its UTF-8 in a scratch buffer, bound SQLITE_TRANSIENT (SQLite copies it)
+  const encoder = new TextEncoder();
+  let scratch = 0;
+  const bindText = (ptr, i, v) => {
+    if (!scratch) scratch = Number(sqlite3.wasm.alloc(3 * 4096));
+    const { written } = encoder.encodeInto(v, sqlite3.wasm.heap8u().subarray(scratch, scratch + 3 * 4096));
+    return ex.sqlite3_bind_text(ptr, i, scratch, written, -1);
+  };
+  const fail = (rc) => {
+    throw new Error(`SQLite: ${capi.sqlite3_errmsg(db.pointer)} (${capi.sqlite3_js_rc_str(rc)})`);
+  };
+  const decoder = new TextDecoder();
+  const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+  // One column of the current row as oo1's Stmt.get returns it: an integer as a number when it is
+  // safe (a double from -2^53 to 2^53 is the integer exactly), else a BigInt.
+  const column = (ptr, c) => {
+    switch (ex.sqlite3_column_type(ptr, c)) {
+      case 1: { // SQLITE_INTEGER
+        const d = ex.sqlite3_column_double(ptr, c);
+        return d >= -MAX_SAFE && d <= MAX_SAFE ? d : ex.sqlite3_column_int64(ptr, c);
+      }
+      case 2: return ex.sqlite3_column_double(ptr, c); // SQLITE_FLOAT
+      case 3: { // SQLITE_TEXT
+        const p = Number(ex.sqlite3_column_text(ptr, c)), n = ex.sqlite3_column_bytes(ptr, c);
+        return n ? decoder.decode(sqlite3.wasm.heap8u().subarray(p, p + n)) : "";
+      }
+      case 4: { // SQLITE_BLOB
+        const p = Number(ex.sqlite3_column_blob(ptr, c)), n = ex.sqlite3_column_bytes(ptr, c);
+        return n ? sqlite3.wasm.heap8u().slice(p, p + n) : new Uint8Array(0);
+      }
+      default: return null;
     }
   };
   const pragma = (name) => {
@@ -90,9 +138,16 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
     async all(sql, params) {
       const st = stmts.get(sql);
       bind(st, params);
-      const rows = [];
+      const ptr = st.pointer, nc = st.columnCount, names = st.getColumnNames([]), rows = [];
       try {
-        while (st.step()) rows.push(st.get({}));
+        for (;;) {
+          const rc = ex.sqlite3_step(ptr);
+          if (rc === DONE) break;
+          if (rc !== ROW) fail(rc);
+          const row = {};
+          for (let c = 0; c < nc; c++) row[names[c]] = column(ptr, c);
+          rows.push(row);
+        }
       } finally {
         st.reset(true);
       }
@@ -102,13 +157,13 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
       // step and read through the raw exports: a third of the per-row cost of Stmt.get
       const st = stmts.get(sql);
       bind(st, params);
-      const ex = sqlite3.wasm.exports, ptr = st.pointer, nc = st.columnCount;
+      const ptr = st.pointer, nc = st.columnCount;
       const cols = Array.from({ length: nc }, () => []);
       try {
         for (;;) {
           const rc = ex.sqlite3_step(ptr);
-          if (rc === sqlite3.capi.SQLITE_DONE) break;
-          if (rc !== sqlite3.capi.SQLITE_ROW) throw new Error(`SQLite: ${sqlite3.capi.sqlite3_errmsg(db.pointer)} (${sqlite3.capi.sqlite3_js_rc_str(rc)})`);
+          if (rc === DONE) break;
+          if (rc !== ROW) fail(rc);
           for (let c = 0; c < nc; c++) cols[c].push(ex.sqlite3_column_double(ptr, c));
         }
       } finally {
@@ -125,7 +180,8 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
           const st = stmts.get(sql);
           bind(st, params);
           try {
-            st.step();
+            const rc = ex.sqlite3_step(st.pointer);
+            if (rc !== DONE && rc !== ROW) fail(rc);
           } finally {
             st.reset(true);
           }
@@ -138,6 +194,8 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
     },
     async close() {
       stmts.clear();
+      if (scratch) sqlite3.wasm.dealloc(scratch);
+      scratch = 0;
       db.close();
       if (onClose) await onClose();
     },
