@@ -194,6 +194,14 @@ export function incrementalNeighbours(mems, state, changed, dim, floor, perSourc
       continue;
     }
     const stored = state.get(src);
+    if (!fromTile.length && stored.list.length <= wideK &&
+      stored.list.every((p, i) => livePaths.has(p.dst) && !addedSet.has(p.dst) && (i === 0 || pairOrder(stored.list[i - 1], p) < 0))) {
+      // nothing gone, nothing new, in pairOrder: the stored list as it is
+      if (stored.list.length < perSourceK && stored.partial) short.add(src);
+      wide.set(src, stored.list);
+      if (stored.partial) partial.add(src);
+      continue;
+    }
     const kept = stored.list.filter((p) => livePaths.has(p.dst) && !addedSet.has(p.dst)); // removed or changed: gone
     const merged = kept.concat(fromTile).sort(pairOrder);
     // exact up to the last kept entry when more may lie past it, and up to the tile's last when it was full
@@ -270,7 +278,8 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
   const storedEdges = await db.all("SELECT src, dst, type, strength, origin FROM edges");
   const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
   const dim = resident.dim;
-  let live = rows.map((r) => ({ ...r, vec: resident.vecs.get(r.path) ?? null })).sort((a, b) => byPath(a.path, b.path));
+  for (const r of rows) r.vec = resident.vecs.get(r.path) ?? null;
+  let live = rows.slice().sort((a, b) => byPath(a.path, b.path));
   const withVec = live.reduce((n, m) => n + (m.vec ? 1 : 0), 0);
   if (withVec * o.perSourceK > limits.sleepEdges) {
     throw new RangeError(`${fn}: options.perSourceK ${o.perSourceK} over ${withVec} memories with embeddings allows ${withVec * o.perSourceK} ` +
