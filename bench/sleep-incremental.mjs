@@ -3,7 +3,9 @@
 // stores the neighbour lists), re-put `--changed` (default 1%) of the memories with new
 // vectors, then on a copy of that database a full pass (incremental: false) and on the
 // original the incremental pass, both at the next day's `now`; their reports must agree.
-//   node bench/sleep-incremental.mjs --sizes=10000,100000 --changed=0.01 --d=64 --floor=0.8
+// With --workers=N, the same two passes again with the neighbour pairs on a memdomain/workers
+// pool of N (sleep({ workers })), reports equal to the single-thread ones.
+//   node bench/sleep-incremental.mjs --sizes=10000,100000 --changed=0.01 --d=64 --floor=0.8 --workers=2
 import { readFileSync } from "node:fs";
 const arg = (k, d) => process.argv.find((a) => a.startsWith(`--${k}=`))?.slice(k.length + 3) ?? d;
 const md = await import("../js/index.js");
@@ -13,6 +15,8 @@ const { rng } = await import("../tests/oracles/rng.js");
 md.initSync(readFileSync(new URL("../build/memdomain.wasm", import.meta.url)));
 
 const SIZES = arg("sizes", "10000").split(",").map(Number);
+const WORKERS = Number(arg("workers", 0));
+const pool = WORKERS ? await (await import("../js/src/workers.js")).createNeighborPool({ workers: WORKERS }) : null;
 const CHANGED = Number(arg("changed", 0.01)), D = Number(arg("d", 64)), FLOOR = Number(arg("floor", 0.8));
 const DAY = 86_400_000, f1 = (x) => x.toFixed(1);
 const strip = ({ timings, neighbors, written, ...rest }) => rest;
@@ -29,7 +33,8 @@ for (const n of SIZES) {
     changed.push({ ...m, embedding: Float32Array.from(m.embedding, (x) => x + (r() - 0.5) * 0.2) });
   }
   await cache.put([...new Map(changed.map((m) => [m.path, m])).values()]);
-  const copy = await openMemoryCache({ bytes: await cache.exportBytes() });
+  const before = await cache.exportBytes();
+  const copy = await openMemoryCache({ bytes: before });
   const full = await copy.sleep({ now: T0 + 301 * DAY, floor: FLOOR, incremental: false });
   const inc = await cache.sleep({ now: T0 + 301 * DAY, floor: FLOOR });
   const same = JSON.stringify(strip(full)) === JSON.stringify(strip(inc));
@@ -37,6 +42,19 @@ for (const n of SIZES) {
   console.log(`  full pass        ${show(full)}`);
   console.log(`  incremental pass ${show(inc)}  ${JSON.stringify(inc.neighbors)}`);
   console.log(`  ratio ${f1(100 * inc.timings.total / full.timings.total)}% (neighbours step ${f1(100 * inc.timings.neighbors / full.timings.neighbors)}%); reports ${same ? "equal" : "DIFFER"}`);
+  if (pool) { // the same two passes on fresh copies of the database before them, the pairs on the pool
+    const [a, b] = [await openMemoryCache({ bytes: before }), await openMemoryCache({ bytes: before })];
+    const pfull = await a.sleep({ now: T0 + 301 * DAY, floor: FLOOR, incremental: false, workers: pool });
+    const pinc = await b.sleep({ now: T0 + 301 * DAY, floor: FLOOR, workers: pool });
+    const psame = [pfull, pinc].every((r) => JSON.stringify(strip(r)) === JSON.stringify(strip(full)));
+    console.log(`  ${WORKERS} workers: full pass        ${show(pfull)}`);
+    console.log(`  ${WORKERS} workers: incremental pass ${show(pinc)}  ${JSON.stringify(pinc.neighbors)}`);
+    console.log(`  ${WORKERS} workers: ratio ${f1(100 * pinc.timings.total / pfull.timings.total)}%, full pass ${f1(full.timings.total / pfull.timings.total)}x ` +
+      `faster than on one thread; reports ${psame ? "equal" : "DIFFER"}`);
+    await a.close();
+    await b.close();
+  }
   await copy.close();
   await cache.close();
 }
+await pool?.close();

@@ -17,7 +17,7 @@ import {
   decayConfidenceNFp, fromFp, isCommittableConfidenceChange, mergeOutcomes, scoreRetentionMany, toFp,
   topNeighborPairsPacked, residentRows, neighborTile,
 } from "../index.js";
-import { byPath, finite, known, progressFn, record, time } from "./validate.js";
+import { byPath, finite, known, progressFn, record, time, typeError } from "./validate.js";
 
 export const DAY_MS = 86_400_000;
 export const DEFAULT_SLEEP = Object.freeze({ floor: 0.8, perSourceK: 5, cycleMs: DAY_MS });
@@ -29,7 +29,7 @@ const same = (a, b) => Object.is(a ?? null, b ?? null);
 
 export function checkOptions(fn, options) {
   record(fn, "options", options);
-  known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "incremental", "onProgress"]);
+  known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "incremental", "workers", "onProgress"]);
   const confidence = options.confidence === undefined ? {} : record(fn, "options.confidence", options.confidence);
   known(fn, "options.confidence", confidence, ["alpha", "floor"]);
   const merge = options.merge === undefined ? {} : record(fn, "options.merge", options.merge);
@@ -37,7 +37,11 @@ export function checkOptions(fn, options) {
   if (options.evict !== undefined && typeof options.evict !== "boolean") throw new TypeError(`${fn}: options.evict must be a boolean`);
   if (options.incremental !== undefined && typeof options.incremental !== "boolean")
     throw new TypeError(`${fn}: options.incremental must be a boolean`);
+  const pool = options.workers;
+  if (pool !== undefined && (pool === null || typeof pool !== "object" || typeof pool.topNeighborPairs !== "function" || !(pool.size >= 1)))
+    throw typeError(fn, "options.workers", "a pool from memdomain/workers' createNeighborPool", pool);
   return {
+    workers: pool ?? null,
     now: time(fn, "options.now", options.now),
     floor: finite(fn, "options.floor", options.floor, { lo: -1, hi: 1, dflt: DEFAULT_SLEEP.floor }),
     perSourceK: finite(fn, "options.perSourceK", options.perSourceK, { lo: 1, hi: MAX_PER_SOURCE_K, integer: true, dflt: DEFAULT_SLEEP.perSourceK }),
@@ -64,12 +68,30 @@ const SPARE = 4;
  * source's first perSourceK kept, in the same global order.
  */
 export function neighbours(mems, dim, floor, perSourceK) {
+  const p = packedInput(mems, dim, floor, perSourceK);
+  return p.keys.length < 2 ? emptyNeighbours(perSourceK) : groupPairs(topNeighborPairsPacked(p.matrix, p.keys, p.options), perSourceK);
+}
+
+/** neighbours() with the pairs computed split over a memdomain/workers pool (the same answer). */
+async function neighboursOn(pool, mems, dim, floor, perSourceK) {
+  const p = packedInput(mems, dim, floor, perSourceK);
+  return p.keys.length < 2 ? emptyNeighbours(perSourceK) : groupPairs(await pool.topNeighborPairs(p.matrix, p.keys, p.options), perSourceK);
+}
+
+const emptyNeighbours = (perSourceK) => ({ pairs: [], wide: new Map(), wideK: perSourceK + SPARE, partial: new Set() });
+
+/** The packed pass's input over the memories with embeddings, in the given order: the wide lists' k. */
+function packedInput(mems, dim, floor, perSourceK) {
   const withVec = mems.filter((m) => m.vec);
-  if (withVec.length < 2) return { pairs: [], wide: new Map(), wideK: perSourceK + SPARE, partial: new Set() };
   const matrix = new Float32Array(withVec.length * dim);
   withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
   const wideK = perSourceK + SPARE;
-  const all = topNeighborPairsPacked(matrix, withVec.map((m) => m.path), { floor, perSourceK: wideK, limit: withVec.length * wideK });
+  return { matrix, keys: withVec.map((m) => m.path), options: { floor, perSourceK: wideK, limit: withVec.length * wideK } };
+}
+
+/** The packed pass's answer (pairs in its order, each source's top wideK) as { pairs, wide, wideK, partial }. */
+function groupPairs(all, perSourceK) {
+  const wideK = perSourceK + SPARE;
   const wide = new Map();
   const pairs = [];
   for (const p of all) {
@@ -162,25 +184,30 @@ const pairOrder = (a, b) => b.sim - a.sim || byPath(a.dst, b.dst);
  * up to the last entry it can vouch for; a source left with fewer than perSourceK known entries
  * (and possibly more above the floor) is rescanned (1 x n). stats: { recomputed, rescanned }.
  */
-export function incrementalNeighbours(mems, state, changed, dim, floor, perSourceK, stats = {}) {
+export async function incrementalNeighbours(mems, state, changed, dim, floor, perSourceK, stats = {}, pool = null) {
   const wideK = perSourceK + SPARE;
   const withVec = mems.filter((m) => m.vec);
   const livePaths = new Set(withVec.map((m) => m.path));
   const added = withVec.filter((m) => changed.has(m.path) || !state.has(m.path));
   const addedSet = new Set(added.map((m) => m.path));
-  // one tile: the added rows first, every pair (i, j > i) with i among them
+  // one tile: the added rows first, every pair (i, j > i) with i among them (on the pool: in tiles, merged)
   const tileLists = new Map();
   if (added.length && withVec.length > 1) {
     const order = added.concat(withVec.filter((m) => !addedSet.has(m.path)));
     const matrix = new Float32Array(order.length * dim);
     order.forEach((m, i) => matrix.set(m.vec, i * dim));
     const keys = order.map((m) => m.path);
-    const t = neighborTile(matrix, keys, 0, added.length, { floor, perSourceK: wideK, limit: order.length * wideK });
-    for (let i = 0; i < t.sim.length; i++) {
-      const src = keys[t.src[i]];
+    const options = { floor, perSourceK: wideK, limit: order.length * wideK };
+    const push = (src, dst, sim) => {
       let list = tileLists.get(src);
       if (!list) tileLists.set(src, (list = []));
-      list.push({ src, dst: keys[t.dst[i]], sim: t.sim[i] });
+      list.push({ src, dst, sim });
+    };
+    if (pool) {
+      for (const p of await pool.topNeighborPairs(matrix, keys, options, { rows: added.length })) push(p.src, p.dst, p.sim);
+    } else {
+      const t = neighborTile(matrix, keys, 0, added.length, options);
+      for (let i = 0; i < t.sim.length; i++) push(keys[t.src[i]], keys[t.dst[i]], t.sim[i]);
     }
     for (const list of tileLists.values()) list.sort(pairOrder);
   }
@@ -308,8 +335,8 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
     if (nAdded * 2 > n) why = "changed";
   }
   const nstats = {};
-  const found = why === null ? incrementalNeighbours(live, state, changed, dim, o.floor, o.perSourceK, nstats)
-    : neighbours(live, dim, o.floor, o.perSourceK);
+  const found = why === null ? await incrementalNeighbours(live, state, changed, dim, o.floor, o.perSourceK, nstats, o.workers)
+    : o.workers ? await neighboursOn(o.workers, live, dim, o.floor, o.perSourceK) : neighbours(live, dim, o.floor, o.perSourceK);
   const neighborsReport = why === null ? { incremental: true, recomputed: nstats.recomputed, rescanned: nstats.rescanned }
     : { incremental: false, recomputed: withVec, reason: why };
   let pairs = found.pairs;

@@ -37,16 +37,21 @@ export function tileBounds(n, tiles) {
   num(fn, "tiles", tiles);
   if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw rangeError(fn, "n", "must be an integer in [0, 2^32)");
   if (!Number.isInteger(tiles) || tiles < 1 || tiles > 65536) throw rangeError(fn, "tiles", "must be an integer in [1, 65536]");
-  const t = Math.max(1, Math.min(tiles, n));
-  const total = (n * (n - 1)) / 2;
+  return splitRows(n, tiles, n);
+}
+
+/** tileBounds over the first `end` rows only (rows [0, end), each against every j > i). */
+function splitRows(n, tiles, end) {
+  const t = Math.max(1, Math.min(tiles, end));
   // Pairs in rows [0, r): the sum of n - 1 - i for i < r.
   const done = (r) => r * (n - 1) - (r * (r - 1)) / 2;
+  const total = done(end);
   const bounds = [0];
   let row = 0;
   for (let k = 1; k < t; k++) {
     const goal = (total * k) / t;
     // The last row r >= row with done(r) <= goal, by bisection (O(tiles log n), whatever n is).
-    let lo = row, hi = n;
+    let lo = row, hi = end;
     while (lo < hi) {
       const mid = lo + Math.ceil((hi - lo) / 2);
       if (done(mid) <= goal) lo = mid;
@@ -55,7 +60,7 @@ export function tileBounds(n, tiles) {
     row = lo;
     bounds.push(Math.max(row, bounds[bounds.length - 1]));
   }
-  bounds.push(n);
+  bounds.push(end);
   return bounds;
 }
 
@@ -132,7 +137,9 @@ async function startPool(fn, opts) {
      * with about equal pair counts), one contiguous run per worker, the last
      * tiles of the longest run going to whoever is free;
      * the calling thread's instance merges the workers' lists (call init()
-     * first). Equal to topNeighborPairsPacked.
+     * first). Equal to topNeighborPairsPacked. opts.rows (default n): only
+     * the pairs with a source among the first `rows` rows (every j > i), as
+     * mergeNeighborTiles of neighborTile(matrix, keys, 0, rows) gives them.
      */
     topNeighborPairs(matrix, keys, options, opts) {
       const run = last.then(() => pass(matrix, keys, options, opts));
@@ -150,7 +157,7 @@ async function startPool(fn, opts) {
   async function pass(matrix, keys, options, opts) {
     const fn2 = "topNeighborPairsParallel";
     if (opts !== undefined) obj(fn2, "opts", opts);
-    const { tiles = 64 * workers } = opts ?? {};
+    const { tiles = 64 * workers, rows } = opts ?? {};
     if (!(matrix instanceof Float32Array)) throw typeError(fn2, "matrix", "a Float32Array", matrix);
     arr(fn2, "keys", keys);
     const rank = ranksOf(fn2, keys);
@@ -163,9 +170,13 @@ async function startPool(fn, opts) {
       limit: num(fn2, "options.limit", options.limit) };
     num(fn2, "tiles", tiles);
     if (!Number.isInteger(tiles) || tiles < 1 || tiles > 65536) throw rangeError(fn2, "tiles", "must be an integer in [1, 65536]");
+    if (rows !== undefined) {
+      num(fn2, "rows", rows);
+      if (!Number.isInteger(rows) || rows < 0 || rows > n) throw rangeError(fn2, "rows", `must be an integer in [0, ${n}] (keys.length)`);
+    }
     if (!isInitialized()) throw new Error("memdomain: call init() or initSync() before using the library");
     if (pool.length === 0) throw new Error(`${fn2}: the pool is closed`);
-    const bounds = tileBounds(n, tiles), count = bounds.length - 1;
+    const bounds = splitRows(n, tiles, rows ?? n), count = bounds.length - 1;
     const shared = shareable(matrix, pool.length, held), share = pool.length > 1;
     // The highest threshold any worker's pass reported per row, so each prunes
     // with what all have learned: in shared memory when the matrix is (each

@@ -378,6 +378,12 @@ export interface SleepOptions {
    * rewritten by SQL outside any memdomain cache.
    */
   readonly incremental?: boolean;
+  /**
+   * A pool from memdomain/workers' createNeighborPool: the neighbour pairs (the full pass, or the
+   * changed memories' tile of an incremental one) are computed split over its workers, with the
+   * same answer. The pool stays open (close it when done).
+   */
+  readonly workers?: import("./workers.js").NeighborPool;
   readonly confidence?: { readonly alpha?: number; readonly floor?: number };
   readonly merge?: { readonly threshold?: number; readonly maxPairs?: number };
   readonly onProgress?: (p: Progress) => void;

@@ -20,13 +20,16 @@ export interface NeighborPool {
    * topNeighborPairsPacked in `tiles` tiles (default 64 per worker): one
    * contiguous run of tiles per worker, the last tiles of the longest run left
    * going to a worker whose own run is done; merged here: the same answer.
-   * Passes asked for at once run one after the other.
+   * Passes asked for at once run one after the other. `rows` (default
+   * keys.length): only the pairs whose source is among the first `rows` rows
+   * (each against every later row), the part of the pass an incremental
+   * sleep needs.
    */
   topNeighborPairs(
     matrix: Float32Array,
     keys: readonly string[],
     options: NeighborOptions,
-    opts?: { tiles?: number },
+    opts?: { tiles?: number; rows?: number },
   ): Promise<readonly NeighborPair[]>;
   /**
    * Stop the workers (after the pass in progress). With more than one worker

@@ -5,6 +5,7 @@
 // timings) and the resulting memories' sleep-derived columns and edges must be equal, bit for bit.
 import * as md from "../../js/index.js";
 import { openMemoryCache } from "../../js/cache/index.js";
+import { createNeighborPool } from "../../js/src/workers.js";
 import { rng } from "../oracles/rng.js";
 import { wasmBytes } from "./build.js";
 
@@ -33,7 +34,7 @@ const strip = (r) => {
 };
 
 /** A random sequence on `cache` with passes at advancing now, each checked against a full pass on a copy. */
-async function run(seed, { dim = 6, steps = 60, other = null, floor = 0.5, perSourceK = 3 } = {}) {
+async function run(seed, { dim = 6, steps = 60, other = null, floor = 0.5, perSourceK = 3, pool = null } = {}) {
   const r = rng(seed);
   const cache = await openMemoryCache({ dim });
   // a second cache over the same database (its adapter: each cache keeps its own generation and memory)
@@ -80,7 +81,13 @@ async function run(seed, { dim = 6, steps = 60, other = null, floor = 0.5, perSo
       const full = await copy.sleep({ ...options, incremental: false });
       const expected = await dump(copy);
       await copy.close();
-      const got = await cache.sleep(options);
+      if (pool) { // the full pass split over the pool's workers: the same report and database
+        const copy2 = await openMemoryCache({ bytes: await cache.exportBytes() });
+        expect(strip(await copy2.sleep({ ...options, incremental: false, workers: pool }))).toEqual(strip(full));
+        expect(await dump(copy2)).toEqual(expected);
+        await copy2.close();
+      }
+      const got = await cache.sleep(pool ? { ...options, workers: pool } : options); // on the pool: the changed memories' tile in tiles
       passes++;
       if (got.neighbors.incremental) incremental++;
       expect(strip(got)).toEqual(strip(full));
@@ -112,6 +119,22 @@ describe("incremental sleep equals a full pass", () => {
     const { incremental, passes } = await run(seed, { other: true });
     expect(passes).toBeGreaterThan(5);
     expect(incremental).toBeGreaterThan(0);
+  });
+
+  test.each([12, 13])("the neighbour pairs on a memdomain/workers pool (full and incremental), seed %i", async (seed) => {
+    const pool = await createNeighborPool({ workers: 2, wasm: new WebAssembly.Module(wasmBytes()) });
+    try {
+      const { incremental, passes } = await run(seed, { steps: 50, pool });
+      expect(passes).toBeGreaterThan(4);
+      expect(incremental).toBeGreaterThan(0);
+      expect(pool.lastStats.tiles).toBeGreaterThan(0); // the pool did run the passes' pairs
+      const cache = await openMemoryCache({ dim: 2 });
+      await expect(cache.sleep({ now: T0, workers: {} })).rejects.toThrow(/sleep: options\.workers must be a pool from memdomain\/workers' createNeighborPool, got an Object/);
+      await expect(cache.sleep({ now: T0, workers: 2 })).rejects.toThrow(TypeError);
+      await cache.close();
+    } finally {
+      await pool.close();
+    }
   });
 
   test("a second pass at the same now writes nothing; a pass after no change is incremental with nothing recomputed", async () => {

@@ -148,6 +148,21 @@ describe("workers", () => {
     }
   });
 
+  test("opts.rows: the pairs of the first rows only, as one tile of them merged; a bad rows is a RangeError", async () => {
+    const { mergeNeighborTiles } = await import("../../js/src/neighbors.js");
+    const r = rng(23);
+    const [n, d] = [120, 9];
+    const m = Float32Array.from({ length: n * d }, () => (r() < 0.2 ? Math.round(r() * 2 - 1) : r() * 2 - 1));
+    for (let i = 1; i < n; i += 7) m.copyWithin(i * d, (i - 1) * d, i * d); // ties
+    const keys = Array.from({ length: n }, (_, i) => `r${(i * 37) % n}`);
+    const o = { floor: -0.2, perSourceK: 4, limit: n * 4 };
+    for (const rows of [0, 1, 5, 59, 119, n]) {
+      const want = mergeNeighborTiles(keys, [md.neighborTile(m, keys, 0, rows, o)], o);
+      for (const tiles of [1, 3, 16]) expect(await pool.topNeighborPairs(m, keys, o, { tiles, rows })).toEqual(want);
+    }
+    for (const rows of [-1, n + 1, 2.5]) await expect(pool.topNeighborPairs(m, keys, o, { rows })).rejects.toThrow(/topNeighborPairsParallel: rows must be an integer in \[0, 120\]/);
+  });
+
   // Sizes where the pass prunes (enough pairs; the probe finds few survivors):
   // random, clustered and duplicated rows, many tiles handed out from the
   // queue (each worker adds the tiles it takes to one pass, bounds kept).

@@ -213,6 +213,7 @@ const pool: Promise<NeighborPool> = createNeighborPool({ workers: 2 });
 const pooled: Promise<readonly NeighborPair[]> = pool.then(async (p) => {
   const size: number = p.size;
   const r = await p.topNeighborPairs(matrix, ["a", "b"], nopts, { tiles: size });
+  await p.topNeighborPairs(matrix, ["a", "b"], nopts, { rows: 1 });
   const busy: number[] = p.lastStats.busyMs, taken: number[] = p.lastStats.tilesPerWorker, tiles: number = p.lastStats.tiles;
   void [busy, taken, tiles];
   await p.topNeighborPairs(matrix, ["a", "b"], nopts);
@@ -253,6 +254,11 @@ const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 
   const edges: StoredEdge[] = await cache.edges();
   const reinforced = await cache.reinforce(["a"], { now: 1, signal: "positive" });
   const report: SleepReport = await cache.sleep({ now: Date.now(), floor: 0.9, merge: { maxPairs: 10 } });
+  const sleepPool: NeighborPool = await createNeighborPool({ workers: 2 });
+  await cache.sleep({ now: Date.now(), workers: sleepPool });
+  // @ts-expect-error workers is a pool, not a count
+  await cache.sleep({ now: Date.now(), workers: 2 });
+  await sleepPool.close();
   const lines: string = await cache.exportJsonl();
   const bytes: Uint8Array = await cache.exportBytes();
   const imported: ImportResult = await cache.importJsonl(lines);
