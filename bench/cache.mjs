@@ -8,7 +8,8 @@
 //   beside it, the same search built by hand in plain JavaScript (same SQLite FTS5
 //   query for the lexical arm, a cosine loop, a CSR personalized PageRank, the
 //   reference-style fusion and MMR) and Orama's hybrid search on the same corpus;
-//   put and sleep pass times. Rounds interleave the three Node searches. The rows compared with
+//   put and sleep pass times, the next night's pass after 1% of the memories changed (full
+//   against incremental, on copies), bytes per memory (database, estimated peak). Rounds interleave the three Node searches. The rows compared with
 //   the plain build use preset "memhtml" (what that build mirrors; same top-10 checked); a row
 //   beside them times the cache's default composition.
 //   Flags: --sizes=10000,100000 --queries=200 --no-chromium --no-orama --no-plain
@@ -37,6 +38,7 @@ const { openMemoryCache, queryTerms } = await import("../js/cache/index.js");
 const { makeCorpus, makeQueries, T0 } = await import("../tests/js/cache-corpus.js");
 const { refFuse, refRank, refCosine } = await import("../tests/oracles/baseline-fusion.js");
 const baseMmr = await import("../tests/oracles/baseline-mmr.js");
+const { rng } = await import("../tests/oracles/rng.js");
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? dflt;
 const SIZES = arg("sizes", "10000,100000").split(",").map(Number);
@@ -257,6 +259,25 @@ for (const n of SIZES) {
     console.log(`put ${f1(putMs)} ms; sleep() ${f1(sleepMs)} ms, its pass ${f1(sleep.timings.total)} ms (${Object.entries(sleep.timings).filter(([k]) => k !== "total")
       .map(([k, v]) => `${k} ${f1(v)}`).join(", ")}); ${sleep.edges.similar + sleep.edges.nearDuplicate} edges, ` +
       `${sleep.communities.count} communities, ${sleep.merges.stages.committed} merges`);
+    // the next night after 1% of the memories changed: on a copy, re-put them with moved vectors, then a
+    // full pass (on a copy of that) against the incremental pass; the two reports must agree
+    const night = await openMemoryCache({ bytes: await cache.exportBytes() });
+    const r = rng(7), k = Math.max(1, Math.round(n / 100)), moved = new Map();
+    for (let i = 0; i < k; i++) {
+      const m = mems[Math.floor(r() * n)];
+      moved.set(m.path, { ...m, embedding: Float32Array.from(m.embedding, (x) => x + (r() - 0.5) * 0.2) });
+    }
+    await night.put([...moved.values()]);
+    const copy = await openMemoryCache({ bytes: await night.exportBytes() });
+    const next = { now: T0 + 301 * 86_400_000, floor: FLOOR };
+    const full = await copy.sleep({ ...next, incremental: false });
+    const inc = await night.sleep(next);
+    const strip = ({ timings, neighbors, written, ...rest }) => JSON.stringify(rest);
+    console.log(`sleep after ${moved.size} memories (1%) changed: full pass ${f1(full.timings.total)} ms (neighbours ${f1(full.timings.neighbors)}), ` +
+      `incremental ${f1(inc.timings.total)} ms (neighbours ${f1(inc.timings.neighbors)}) = ${f1(100 * inc.timings.total / full.timings.total)}% ` +
+      `of the full pass; reports ${strip(full) === strip(inc) ? "equal" : "DIFFER"}`);
+    await copy.close();
+    await night.close();
   } else {
     const links = [];
     for (let i = 0; i < n; i++) for (let j = 1; j <= 5; j++) links.push({ src: mems[i].path, dst: mems[(i * 7919 + j * 104729) % n].path, strength: 0.5 });
@@ -265,6 +286,9 @@ for (const n of SIZES) {
     console.log(`put ${f1(putMs)} ms; sleep skipped above --sleep-max=${SLEEP_MAX}: ${links.length} synthetic links instead (link ${f1(performance.now() - t)} ms)`);
   }
   const edges = await cache.edges();
+  const held = await cache.residentBytes(), dbBytes = (await cache.exportBytes()).length;
+  console.log(`bytes per memory: database ${Math.round(dbBytes / n)} (embedding ${4 * D}), estimated peak in memory ` +
+    `${Math.round(held.estimate / n)} (a sleep pass; memdomain/cache's budget estimate, 11-35% above measured peaks)`);
 
   const live = (await cache.all()).filter((m) => m.supersededBy === null).map((m) => m.path);
   const g = no("plain") ? null : plainIndex(corpus, live, edges);
