@@ -1,10 +1,7 @@
 // The signature table, wasm/boundary.def: every function the wasm module
 // exports, with its arguments and result, stated once. This module parses it
-// (for the Makefile's export lists, the checks in tests/js/boundary.test.js,
-// and the docs), and maps C declarations onto the same notation.
-//
-//   node tools/boundary.mjs exports        the production export names, one a line
-//   node tools/boundary.mjs test-exports   the test build's extra export names
+// (for tools/gen-boundary.mjs, the checks in tests/js/boundary.test.js and
+// tests/oracles/raw.mjs), and maps C declarations onto the same notation.
 import { readFileSync, readdirSync } from "node:fs";
 
 const ROOT = new URL("../", import.meta.url);
@@ -81,10 +78,4 @@ export function cDefinitions() {
   for (const f of readdirSync(new URL("wasm/", ROOT))) if (f.endsWith(".c")) add(read(`wasm/${f}`));
   add(read("include/memdomain.h"));
   return out;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const what = process.argv[2];
-  const kind = what === "test-exports" ? "test" : "export";
-  for (const r of table()) if (r.kind === kind) console.log(r.name);
 }
