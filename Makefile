@@ -61,12 +61,12 @@ TEST_LD   := $(EXPORT_LD) $(addprefix -Wl$(comma)--export=,$(TEST_EXPS))
 EMCC_TEST := [$(subst $(space),$(comma),$(foreach e,$(EXPORTS) $(TEST_EXPS),'_$(e)'))]
 
 # What tools/gen-boundary.mjs writes from the table (and the header's md_status,
-# the C name tables): committed, so a clone builds as it is; rewritten here when
+# the C name tables, the native harness's op list): committed, so a clone builds as it is; rewritten here when
 # an input is newer (the generator leaves an unchanged file's contents alone).
 # `make test` (test-boundary) fails when a committed file differs from its table.
 GEN_INPUTS := $(BOUNDARY) include/memdomain.h src/retention.c src/reinforce.c src/merge.c \
-              tools/gen-boundary.mjs tools/boundary.mjs
-GENERATED  := js/src/constants.js wasm/boundary_gen.h $(BOUNDARY_MK)
+              tools/gen-boundary.mjs tools/boundary.mjs tests/runtimes/native-ops.mjs
+GENERATED  := js/src/constants.js wasm/boundary_gen.h $(BOUNDARY_MK) tests/runtimes/native_ops.h
 $(GENERATED) &: $(GEN_INPUTS)
 	node tools/gen-boundary.mjs
 	@touch $(GENERATED)

@@ -55,7 +55,7 @@ test-runtime-workerd: test-runtime-node
 test-runtime-chromium: test-runtime-node
 	$(RT_ENV) node tests/runtimes/chromium.test.mjs
 
-$(BUILD)/tests/native_hash: tests/runtimes/native_hash.c $(BUILD)/libmemdomain.a include/memdomain.h
+$(BUILD)/tests/native_hash: tests/runtimes/native_hash.c tests/runtimes/native_ops.h $(BUILD)/libmemdomain.a include/memdomain.h
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) -O2 -Iinclude $< $(BUILD)/libmemdomain.a -lm -o $@
 
