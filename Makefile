@@ -47,9 +47,11 @@ $(BUILD)/libmemdomain.a: $(NAT_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^
 
 # ---- wasm: exported symbols, from the signature table wasm/boundary.def ----
-BOUNDARY  := wasm/boundary.def
-EXPORTS   := $(shell sed -n 's/^export *\([a-z0-9_]*\).*/\1/p' $(BOUNDARY))
-TEST_EXPS := $(shell sed -n 's/^test *\([a-z0-9_]*\).*/\1/p' $(BOUNDARY))
+# EXPORTS (the `export` rows) and TEST_EXPS (the `test` rows), in table order:
+# generated below; make remakes a stale wasm/boundary_exports.mk and rereads it.
+BOUNDARY    := wasm/boundary.def
+BOUNDARY_MK := wasm/boundary_exports.mk
+include $(BOUNDARY_MK)
 comma     := ,
 empty     :=
 space     := $(empty) $(empty)
@@ -59,12 +61,12 @@ TEST_LD   := $(EXPORT_LD) $(addprefix -Wl$(comma)--export=,$(TEST_EXPS))
 EMCC_TEST := [$(subst $(space),$(comma),$(foreach e,$(EXPORTS) $(TEST_EXPS),'_$(e)'))]
 
 # What tools/gen-boundary.mjs writes from the table (and the header's md_status,
-# the C name tables): committed, so a clone builds as it is; rewritten here when
+# the C name tables, the native harness's op list): committed, so a clone builds as it is; rewritten here when
 # an input is newer (the generator leaves an unchanged file's contents alone).
 # `make test` (test-boundary) fails when a committed file differs from its table.
 GEN_INPUTS := $(BOUNDARY) include/memdomain.h src/retention.c src/reinforce.c src/merge.c \
-              tools/gen-boundary.mjs tools/boundary.mjs
-GENERATED  := js/src/constants.js wasm/boundary_gen.h
+              tools/gen-boundary.mjs tools/boundary.mjs tests/runtimes/native-ops.mjs
+GENERATED  := js/src/constants.js wasm/boundary_gen.h $(BOUNDARY_MK) tests/runtimes/native_ops.h
 $(GENERATED) &: $(GEN_INPUTS)
 	node tools/gen-boundary.mjs
 	@touch $(GENERATED)
@@ -78,12 +80,12 @@ $(SYSROOT)/.stamp:
 	@touch $@
 
 WASM_FLAGS := $(STD_FLAGS) -O3 -DNDEBUG -msimd128 -Iinclude -Isrc
-$(BUILD)/memdomain.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY) $(SYSROOT)/.stamp
+$(BUILD)/memdomain.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK) $(SYSROOT)/.stamp
 	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -mexec-model=reactor \
 	  -Wl,--strip-debug -Wl,--max-memory=4294967296 $(EXPORT_LD) -o $@ $(SRCS) $(WSRCS)
 
 # ---- wasm with Emscripten (second toolchain) ----
-$(BUILD)/memdomain.emcc.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY)
+$(BUILD)/memdomain.emcc.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK)
 	NODE_PATH=/usr/share/nodejs $(EMCC) $(WASM_FLAGS) -sSTANDALONE_WASM --no-entry \
 	  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
 	  -sEXPORTED_FUNCTIONS="$(EMCC_EXP)" -o $@ $(SRCS) $(WSRCS)
@@ -93,10 +95,10 @@ WASMS := $(BUILD)/memdomain.wasm $(BUILD)/memdomain.emcc.wasm
 # The test builds: the same modules plus the `test` rows of the signature
 # table (exact-math, Unicode and key-order internals the tests hold against
 # JavaScript). What ships never exports them.
-$(BUILD)/memdomain.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY) $(SYSROOT)/.stamp
+$(BUILD)/memdomain.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK) $(SYSROOT)/.stamp
 	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -DMDW_TEST_BUILD -mexec-model=reactor \
 	  -Wl,--strip-debug -Wl,--max-memory=4294967296 $(TEST_LD) -o $@ $(SRCS) $(WSRCS)
-$(BUILD)/memdomain.emcc.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY)
+$(BUILD)/memdomain.emcc.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK)
 	NODE_PATH=/usr/share/nodejs $(EMCC) $(WASM_FLAGS) -DMDW_TEST_BUILD -sSTANDALONE_WASM --no-entry \
 	  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
 	  -sEXPORTED_FUNCTIONS="$(EMCC_TEST)" -o $@ $(SRCS) $(WSRCS)
@@ -104,7 +106,7 @@ TEST_WASMS := $(BUILD)/memdomain.test.wasm $(BUILD)/memdomain.emcc.test.wasm
 
 # The clang build capped at 64 MiB of memory: tests use it to show that an
 # allocation failure is a clear RangeError and leaves the instance usable.
-$(BUILD)/memdomain.small.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY) $(SYSROOT)/.stamp
+$(BUILD)/memdomain.small.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK) $(SYSROOT)/.stamp
 	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -mexec-model=reactor \
 	  -Wl,--strip-debug -Wl,--max-memory=67108864 $(EXPORT_LD) -o $@ $(SRCS) $(WSRCS)
 

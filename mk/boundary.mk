@@ -1,6 +1,8 @@
 # The boundary protocol's own checks: the signature table against the C
 # definitions, the builds' exports and the glue's calls (Jest,
-# tests/js/boundary.test.js, part of test-js), and the generated files (js/src/constants.js, wasm/boundary_gen.h).
+# tests/js/boundary.test.js, part of test-js), and the generated files
+# (js/src/constants.js, wasm/boundary_gen.h, wasm/boundary_exports.mk,
+# tests/runtimes/native_ops.h).
 .PHONY: test-boundary
 test-boundary:
 	node tools/gen-boundary.mjs --check

@@ -28,7 +28,7 @@ $(DEMO_DIR)/d3-force.js: node_modules/.deps-npm
 
 # corpus.json and vectors.f32 (the synthetic query encoder's topics), and the same corpus in the
 # workbench's import format: example-memories.jsonl and example-queries.jsonl (first visit).
-$(DEMO_DIR)/corpus.json: web-demo/tools/gen-corpus.mjs web-demo/tools/topics.mjs web-demo/lib/arms.js tests/oracles/rng.js
+$(DEMO_DIR)/corpus.json: web-demo/tools/gen-corpus.mjs web-demo/tools/topics.mjs web-demo/lib/arms.js tests/oracles/rng.js js/cache/rng.js
 	node web-demo/tools/gen-corpus.mjs --out $(DEMO_DIR)
 
 test-demo: all demo-assets node_modules/.deps-npm

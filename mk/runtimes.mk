@@ -31,7 +31,7 @@ RT_ENV    := MEMDOMAIN_BUILD=$(abspath $(BUILD))/
 RT_INPUTS := $(BUILD)/memdomain.wasm js/package.json js/index.js js/index.d.ts \
              $(wildcard js/src/*.js js/cache/*.js js/types/*.d.ts tests/runtimes/*.js tests/runtimes/*.mjs) \
              $(shell find examples -type f -not -path '*/dist/*' -not -path '*/node_modules/*' 2>/dev/null) \
-             tests/js/golden/codec.js tests/js/golden/runner.js tests/oracles/rng.js tools/pack.sh
+             tests/js/golden/codec.js tests/js/golden/runner.js tools/pack.sh
 
 .PHONY: pack test-runtimes test-runtime-node test-runtime-deno test-runtime-workerd \
         test-runtime-chromium test-runtime-native test-size test-types test-runtime-hashes test-readme test-node-versions
@@ -55,7 +55,7 @@ test-runtime-workerd: test-runtime-node
 test-runtime-chromium: test-runtime-node
 	$(RT_ENV) node tests/runtimes/chromium.test.mjs
 
-$(BUILD)/tests/native_hash: tests/runtimes/native_hash.c $(BUILD)/libmemdomain.a include/memdomain.h
+$(BUILD)/tests/native_hash: tests/runtimes/native_hash.c tests/runtimes/native_ops.h $(BUILD)/libmemdomain.a include/memdomain.h
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) -O2 -Iinclude $< $(BUILD)/libmemdomain.a -lm -o $@
 

@@ -1,10 +1,7 @@
 // The signature table, wasm/boundary.def: every function the wasm module
 // exports, with its arguments and result, stated once. This module parses it
-// (for the Makefile's export lists, the checks in tests/js/boundary.test.js,
-// and the docs), and maps C declarations onto the same notation.
-//
-//   node tools/boundary.mjs exports        the production export names, one a line
-//   node tools/boundary.mjs test-exports   the test build's extra export names
+// (for tools/gen-boundary.mjs, the checks in tests/js/boundary.test.js and
+// tests/oracles/raw.mjs), and maps C declarations onto the same notation.
 import { readFileSync, readdirSync } from "node:fs";
 
 const ROOT = new URL("../", import.meta.url);
@@ -13,10 +10,13 @@ const read = (p) => readFileSync(new URL(p, ROOT), "utf8");
 /** [{ kind: "export"|"test", name, args: [{name, type, js, slots}], result }]; js: the
  * JavaScript name an error from C shows for the argument ("" when none); slots:
  * for an out-slot array, its slots' names in order, each [name, layout] (null when
- * the argument names none). The `layout` rows are in table.layouts. */
+ * the argument names none). The `layout` rows are in table.layouts, the
+ * `region` rows in table.regions (name -> [{type, name, count}], count a
+ * number or the name of a count). */
 export function table() {
   const rows = [];
   rows.layouts = new Map();
+  rows.regions = new Map();
   for (const raw of read("wasm/boundary.def").split("\n")) {
     const line = raw.replace(/#.*/, "").trim();
     if (!line) continue;
@@ -28,6 +28,17 @@ export function table() {
         return { type: m[1], name: m[2] };
       });
       rows.layouts.set(lay[1], fields);
+      continue;
+    }
+    const reg = line.match(/^region\s+([a-z0-9_]+):\s*(.*)$/);
+    if (reg) {
+      const fields = reg[2].split(",").map((f) => {
+        const m = f.trim().match(/^(f64|u32|f32|u8)\s+([a-z0-9_]+)(?:\[([a-z0-9_]+)\])?$/);
+        if (!m) throw new Error(`wasm/boundary.def: cannot read region field "${f.trim()}" of ${raw}`);
+        return { type: m[1], name: m[2], count: m[3] === undefined ? 1 : /^[0-9]+$/.test(m[3]) ? Number(m[3]) : m[3] };
+      });
+      if (rows.regions.has(reg[1])) throw new Error(`wasm/boundary.def: region ${reg[1]} twice`);
+      rows.regions.set(reg[1], fields);
       continue;
     }
     const m = line.match(/^(export|test)\s+([a-z0-9_]+)\((.*)\)\s*->\s*(\w+)$/);
@@ -81,10 +92,4 @@ export function cDefinitions() {
   for (const f of readdirSync(new URL("wasm/", ROOT))) if (f.endsWith(".c")) add(read(`wasm/${f}`));
   add(read("include/memdomain.h"));
   return out;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const what = process.argv[2];
-  const kind = what === "test-exports" ? "test" : "export";
-  for (const r of table()) if (r.kind === kind) console.log(r.name);
 }

@@ -5,7 +5,9 @@
  * MDW_OUT_<function>_<slot>: an out slot's index (arg:ptr[a b ...]).
  * MDW_OUT_<layout>_<slot>, MDW_AT_<layout>_<field>, MDW_SIZE_<layout>: a result
  * block's slots, each array's start in bytes per element of len, and the
- * bytes per element of len (the layout rows). */
+ * bytes per element of len (the layout rows).
+ * MDW_AT_<region>_<field>, MDW_SIZE_<region>: a record's fields' starts and
+ * its size in bytes (the region rows without counts). */
 #ifndef MEMDOMAIN_BOUNDARY_GEN_H
 #define MEMDOMAIN_BOUNDARY_GEN_H
 
@@ -70,5 +72,9 @@ enum { MDW_OUT_key_compare_order = 0 };
 enum { MDW_ARG_sort_keys_bytes = 0, MDW_ARG_sort_keys_offsets = 1, MDW_ARG_sort_keys_n = 2, MDW_ARG_sort_keys_order_out = 3 };
 enum { MDW_OUT_pairs_block = 0, MDW_OUT_pairs_len = 1, MDW_AT_pairs_sim = 0, MDW_AT_pairs_src = 8, MDW_AT_pairs_dst = 12, MDW_SIZE_pairs = 16 };
 enum { MDW_OUT_fused_block = 0, MDW_OUT_fused_len = 1, MDW_AT_fused_score = 0, MDW_AT_fused_key = 8, MDW_SIZE_fused = 12 };
+enum { MDW_AT_composite_score_signals = 0, MDW_AT_composite_score_weights = 64, MDW_SIZE_composite_score = 128 };
+enum { MDW_AT_retention_policy_class = 0, MDW_AT_retention_policy_keep = 72, MDW_AT_retention_policy_evict = 80, MDW_SIZE_retention_policy = 88 };
+enum { MDW_AT_scored_score = 0, MDW_AT_scored_signals = 8, MDW_AT_scored_action = 72, MDW_SIZE_scored = 80 };
+enum { MDW_AT_neighbor_pair_src = 0, MDW_AT_neighbor_pair_dst = 4, MDW_AT_neighbor_pair_sim = 8, MDW_SIZE_neighbor_pair = 16 };
 
 #endif

@@ -24,6 +24,12 @@ static md_status pack_pairs(const md_neighbor_pairs *p, size_t *out) {
     return MD_OK;
 }
 
+#if SIZE_MAX == UINT32_MAX /* wasm32: md_neighbor_pair as the region neighbor_pair the tile worker reads */
+_Static_assert(offsetof(md_neighbor_pair, src) == MDW_AT_neighbor_pair_src && offsetof(md_neighbor_pair, dst) ==
+                   MDW_AT_neighbor_pair_dst && offsetof(md_neighbor_pair, sim) == MDW_AT_neighbor_pair_sim &&
+                   sizeof(md_neighbor_pair) == MDW_SIZE_neighbor_pair, "region neighbor_pair");
+#endif
+
 static md_neighbor_options opts(double floor, double k, double limit) {
     md_neighbor_options o = {floor, k, limit};
     return o;

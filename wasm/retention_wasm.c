@@ -27,9 +27,13 @@ static md_retention_input input_of(uint32_t type, double age_days, double access
     return in;
 }
 
+/* The record a score comes back as (wasm/boundary.def's region scored), by double. */
+enum { SCORED_SCORE = MDW_AT_scored_score / 8, SCORED_SIGNALS = MDW_AT_scored_signals / 8, SCORED_ACTION = MDW_AT_scored_action / 8 };
+
 /* computeSignals and scoreRetention over one argument list: with score = 0
- * the eight signals to out[0..8), returning the status; with score = 1
- * out[0] = the score and out[1..9) = the signals, returning the action code. */
+ * the eight signals to out[0..8), returning the status; with score = 1 the
+ * score and the signals as the region scored lays them out (no action),
+ * returning the action code. */
 MDW_EXPORT("mdw_retention")
 int mdw_retention(bool score, uint32_t type, double age_days, double access_count, double confidence,
                   double graph_rank, double max_graph_rank, double bridge_count, double reinforcement_count,
@@ -39,8 +43,8 @@ int mdw_retention(bool score, uint32_t type, double age_days, double access_coun
     if (!score) return md_compute_signals(&in, (md_signals *)out);
     md_retention_score r;
     md_score_retention(&in, &r);
-    out[0] = r.score;
-    for (int k = 0; k < MD_SIGNAL_COUNT; k++) out[1 + k] = r.signals.value[k];
+    out[SCORED_SCORE] = r.score;
+    for (int k = 0; k < MD_SIGNAL_COUNT; k++) out[SCORED_SIGNALS + k] = r.signals.value[k];
     return (int)r.action;
 }
 
@@ -72,6 +76,9 @@ int mdw_score_retention_many(size_t n, const uint8_t *memory_type, const double 
  * weights, then the half-life; 9 doubles each, the struct's own layout), then
  * keep_threshold and evict_threshold. */
 _Static_assert(sizeof(md_retention_class) == 9 * sizeof(double), "md_retention_class is 9 doubles");
+_Static_assert(MDW_AT_retention_policy_keep == sizeof(md_retention_class) &&
+                   MDW_AT_retention_policy_evict == MDW_AT_retention_policy_keep + sizeof(double),
+               "region retention_policy: one class record, then the thresholds as policy_of reads them");
 static md_retention_policy policy_of(const double *flat, size_t n_classes) {
     md_retention_policy p = {
         (const md_retention_class *)flat, n_classes, flat[9 * n_classes], flat[9 * n_classes + 1],
@@ -80,8 +87,8 @@ static md_retention_policy policy_of(const double *flat, size_t n_classes) {
 }
 
 /* scoreRetention under a one-class policy (the glue resolves the memory's
- * type to its class): out[0] = score, out[1..9) = signals, out[9] = the
- * action code. Returns an md_status. */
+ * type to its class): out is the region scored (the action as a double).
+ * Returns an md_status. */
 MDW_EXPORT("mdw_score_retention_policy")
 int mdw_score_retention_policy(const double *policy, double age_days, double access_count, double confidence,
                                double graph_rank, double max_graph_rank, double bridge_count,
@@ -93,9 +100,9 @@ int mdw_score_retention_policy(const double *policy, double age_days, double acc
     md_retention_score r;
     md_status st = md_score_retention_policy(&in, &p, &r);
     if (st != MD_OK) return st;
-    out[0] = r.score;
-    for (int k = 0; k < MD_SIGNAL_COUNT; k++) out[1 + k] = r.signals.value[k];
-    out[9] = (double)r.action;
+    out[SCORED_SCORE] = r.score;
+    for (int k = 0; k < MD_SIGNAL_COUNT; k++) out[SCORED_SIGNALS + k] = r.signals.value[k];
+    out[SCORED_ACTION] = (double)r.action;
     return MD_OK;
 }
 

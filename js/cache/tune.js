@@ -12,6 +12,7 @@
 // held-out score beats the baseline's on the same queries by more than one standard error
 // of the paired difference. Otherwise the baseline comes back (`chose: "baseline"`).
 import { ARMS, MAX_DEPTH, MAX_WINDOW, buildArms, fold, querySettings, retrieve } from "./compose.js";
+import { rng } from "./rng.js";
 import { arr, embedding, finite, known, progressFn, rangeError, record, string, typeError } from "./validate.js";
 
 /** The grid each setting is searched over (the baseline's own value is always tried too). */
@@ -33,18 +34,6 @@ const MAX_ROUNDS = 6;
 /** Settings as search() takes them back (k only where the fusion reads it). */
 function searchSettings({ preset, fusion, weights, k, depth, lambda, seeds, window, duplicate }) {
   return { preset, fusion, weights: { ...weights }, ...(fusion === "rrf" ? { k } : {}), depth, lambda, seeds, window, duplicate };
-}
-
-/** mulberry32: a small seeded generator, for the fold assignment. */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** nDCG@n of a ranked path list against graded labels (gain 2^g - 1, discount log2(i + 2)). */
@@ -112,7 +101,7 @@ export async function tune(io, fn, labelled, options, limits) {
 
   // Folds: a seeded shuffle of the query indices, dealt round-robin.
   const order = qs.map((_, i) => i);
-  const r = mulberry32(seed);
+  const r = rng(seed);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
     [order[i], order[j]] = [order[j], order[i]];

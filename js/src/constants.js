@@ -45,6 +45,7 @@ export const OUT_NEIGHBORS_PACKED_BLOCK = 0, OUT_NEIGHBORS_PACKED_LEN = 1;
 export const OUT_MERGE_NEIGHBOR_PAIRS_BLOCK = 0, OUT_MERGE_NEIGHBOR_PAIRS_LEN = 1;
 export const OUT_TOP_COSINE_ROWS_F32_LEN = 0;
 export const OUT_PAIRS_PASS_NEW_PASS = 0;
+export const OUT_PAIRS_PASS_PAIRS_LEN = 0, OUT_PAIRS_PASS_PAIRS_PAIRS = 1;
 export const OUT_PAIRS_PASS_NEW_PART_PASS = 0;
 export const OUT_ROWS_NEW_ROWS = 0;
 export const OUT_ROWS_TOP_COSINE_LEN = 0;
@@ -58,6 +59,18 @@ export const OUT_COMPONENTS_IDS_BLOCK = 0, OUT_COMPONENTS_IDS_MEMBERS = 1, OUT_C
 /** Result blocks (layout rows): their slots, each array's start in bytes per element of len, the bytes per element of len. */
 export const OUT_PAIRS_BLOCK = 0, OUT_PAIRS_LEN = 1, AT_PAIRS_SIM = 0, AT_PAIRS_SRC = 8, AT_PAIRS_DST = 12, SIZE_PAIRS = 16;
 export const OUT_FUSED_BLOCK = 0, OUT_FUSED_LEN = 1, AT_FUSED_SCORE = 0, AT_FUSED_KEY = 8, SIZE_FUSED = 12;
+/** Regions (region rows): each array's start, a constant (AT_<REGION>_<FIELD>) plus bytes per unit of each count (AT_<REGION>_<FIELD>_<COUNT>); the whole's size (SIZE_<REGION>[_<COUNT>]). */
+export const AT_COSINE_A = 0, AT_COSINE_B_NA = 8, SIZE_COSINE_NA = 8, SIZE_COSINE_NB = 8;
+export const AT_COSINE_F32_A = 0, AT_COSINE_F32_B_NA = 4, SIZE_COSINE_F32_NA = 4, SIZE_COSINE_F32_NB = 4;
+export const AT_COMPENSATED_SUM_VALUES = 0, SIZE_COMPENSATED_SUM_N = 8;
+export const AT_APPLY_OUTCOMES_FP_SIGNALS = 0, SIZE_APPLY_OUTCOMES_FP_N = 8;
+export const AT_FUSE_IDS_RANKS = 0, AT_FUSE_IDS_OUT_SCORES_N = 8, AT_FUSE_IDS_IDS_N = 16, AT_FUSE_IDS_OUT_IDS_N = 20, AT_FUSE_IDS_WEIGHTS_N = 24, AT_FUSE_IDS_ARM_LENS_N = 24, AT_FUSE_IDS_ARM_LENS_N_ARMS = 8, SIZE_FUSE_IDS_N = 24, SIZE_FUSE_IDS_N_ARMS = 12;
+export const AT_RANK_SCORES_SCORES = 0, AT_RANK_SCORES_ORDER_N = 8, SIZE_RANK_SCORES_N = 12;
+export const AT_COMPOSITE_SCORE_SIGNALS = 0, AT_COMPOSITE_SCORE_WEIGHTS = 64, SIZE_COMPOSITE_SCORE = 128;
+export const AT_RETENTION_POLICY_CLASS = 0, AT_RETENTION_POLICY_KEEP = 72, AT_RETENTION_POLICY_EVICT = 80, SIZE_RETENTION_POLICY = 88;
+export const AT_SCORED_SCORE = 0, AT_SCORED_SIGNALS = 8, AT_SCORED_ACTION = 72, SIZE_SCORED = 80;
+export const AT_NEIGHBOR_PAIR_SRC = 0, AT_NEIGHBOR_PAIR_DST = 4, AT_NEIGHBOR_PAIR_SIM = 8, SIZE_NEIGHBOR_PAIR = 16;
+export const AT_FRAME_KEY_OF_OUT = 0, AT_FRAME_KEY_OF_S = 12, SIZE_FRAME_KEY_OF = 12, SIZE_FRAME_KEY_OF_LEN = 1;
 export const SIGNAL_NAMES = /* @__PURE__ */ Object.freeze(["recency", "accessFrequency", "confidence", "pagerank", "bridgeImportance", "reinforcementCount", "contentDensity", "contestedStatus"]);
 export const TRIAGE_ACTIONS = /* @__PURE__ */ Object.freeze(["keep", "compress", "evict"]);
 export const REINFORCE_SIGNALS = /* @__PURE__ */ Object.freeze(["positive", "negative", "neutral"]);

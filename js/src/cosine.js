@@ -4,6 +4,8 @@
 import { exportsOf, put, region, views } from "./core.js";
 import { num, typeError, vector } from "./validate.js";
 import { COSINE_JS_MAX, cosineSmall } from "./fastpaths.js";
+import { AT_COSINE_B_NA, AT_COSINE_F32_B_NA, SIZE_COMPENSATED_SUM_N, SIZE_COSINE_F32_NA, SIZE_COSINE_F32_NB, SIZE_COSINE_NA,
+  SIZE_COSINE_NB } from "./constants.js";
 
 /** Copy a and b (n elements each) into the region and run the kernel. */
 function similarity(fn, a, b) {
@@ -12,9 +14,10 @@ function similarity(fn, a, b) {
   const n = Math.min(va.length, vb.length); // the reference walks the shorter vector
   const ex = exportsOf();
   if (n <= COSINE_JS_MAX) return cosineSmall(va, vb, n);
-  // Two Float32Arrays cross as floats (md_cosine_f32), anything else as doubles.
+  // Two Float32Arrays cross as floats (md_cosine_f32), anything else as doubles: regions cosine_f32 and cosine.
   const single = va instanceof Float32Array && vb instanceof Float32Array, s = single ? 2 : 3;
-  const p = region(fn, (2 << s) * n + 8), q = p + (((n << s) + 7) & ~7), view = views()[single ? "f32" : "f64"];
+  const p = region(fn, (single ? SIZE_COSINE_F32_NA + SIZE_COSINE_F32_NB : SIZE_COSINE_NA + SIZE_COSINE_NB) * n + 8);
+  const q = p + (single ? AT_COSINE_F32_B_NA : AT_COSINE_B_NA) * n, view = views()[single ? "f32" : "f64"];
   put(view, p >>> s, va, n);
   put(view, q >>> s, vb, n);
   return single ? ex.mdw_cosine_f32(p, n, q, n) : ex.mdw_cosine(p, n, q, n);
@@ -42,7 +45,7 @@ export function compensatedSum(values) {
     if (!ok) throw typeError(fn, "values", "an iterable of numbers (not BigInts, not over a detached buffer)", values);
   }
   const list = ArrayBuffer.isView(values) ? values : Array.from(values, (v, i) => num(fn, `values[${i}]`, v));
-  const p = region(fn, 8 * list.length + 8);
+  const p = region(fn, SIZE_COMPENSATED_SUM_N * list.length + 8);
   put(views().f64, p >>> 3, list, list.length);
   return exportsOf().mdw_compensated_sum(p, list.length);
 }

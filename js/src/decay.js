@@ -5,7 +5,7 @@ import { exportsOf, raiseRecord, region, views } from "./core.js";
 import { arr, num, numOr } from "./validate.js";
 import { DECAY_JS_MAX } from "./fastpaths.js";
 import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR,
-  DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE } from "./constants.js";
+  DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE, SIZE_APPLY_OUTCOMES_FP_N } from "./constants.js";
 
 export { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, DEFAULT_EWMA_ALPHA,
   NEG_ONE_FP, POS_ONE_FP, SCALE };
@@ -34,7 +34,7 @@ export function applyOutcomesFp(alphaFp, prevFp, signalsFp) {
   arr(fn, "signalsFp", signalsFp);
   const n = signalsFp.length;
   for (let i = 0; i < n; i++) num(fn, `signalsFp[${i}]`, signalsFp[i]);
-  const p = region(fn, 8 * n + 8);
+  const p = region(fn, SIZE_APPLY_OUTCOMES_FP_N * n + 8);
   if (n) views().f64.set(signalsFp, p >>> 3);
   return exportsOf().mdw_apply_outcomes_fp(alphaFp, prevFp, p, n);
 }

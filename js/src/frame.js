@@ -1,8 +1,8 @@
 // frame module: frameKeyOf, the claim's slot key or null.
 import { call, decodeWtf8, done, exportsOf, keys, raise, region, slots, views } from "./core.js";
 import { arr, str } from "./validate.js";
-import { OK, OUT_FRAME_KEY_OF_FOUND, OUT_FRAME_KEY_OF_LEN, OUT_FRAME_KEY_OF_TEXT, OUT_FRAME_KEYS_OF_BLOCK, OUT_FRAME_KEYS_OF_USED,
-  OUT_FRAME_KEYS_OF_WTF } from "./constants.js";
+import { AT_FRAME_KEY_OF_S, OK, OUT_FRAME_KEY_OF_FOUND, OUT_FRAME_KEY_OF_LEN, OUT_FRAME_KEY_OF_TEXT, OUT_FRAME_KEYS_OF_BLOCK,
+  OUT_FRAME_KEYS_OF_USED, OUT_FRAME_KEYS_OF_WTF } from "./constants.js";
 
 const decoder = new TextDecoder("utf-8");
 const CHUNK_BYTES = 1 << 14;
@@ -18,10 +18,11 @@ export function frameKeyOf(gist) {
   str(fn, "gist", gist);
   // A gist with a lone surrogate (WTF-8) takes the batch path.
   if (!gist.isWellFormed?.()) return keysOf(fn, [gist])[0];
-  // The common case in the exchange region and no call(): out slots, then the UTF-8.
-  const ex = exportsOf(), cap = 16 + 3 * gist.length, p = region(fn, cap);
-  const len = encoder.encodeInto(gist, views().u8.subarray(p + 16, p + cap)).written;
-  const st = ex.mdw_frame_key_of(p + 16, len, p);
+  // The common case in the exchange region and no call(): region frame_key_of, the out slots, then the UTF-8
+  // (at most 3 bytes per UTF-16 unit).
+  const ex = exportsOf(), cap = AT_FRAME_KEY_OF_S + 3 * gist.length, p = region(fn, cap);
+  const len = encoder.encodeInto(gist, views().u8.subarray(p + AT_FRAME_KEY_OF_S, p + cap)).written;
+  const st = ex.mdw_frame_key_of(p + AT_FRAME_KEY_OF_S, len, p);
   if (st !== OK) raise(st, fn);
   const { u8, u32 } = views(), block = u32[(p >>> 2) + OUT_FRAME_KEY_OF_TEXT];
   try {

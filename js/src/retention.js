@@ -8,7 +8,8 @@ import { arr, num, numNullish, obj, rangeError, str, typeError, vector } from ".
 import { DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROFILE, EVICT_THRESHOLD, HALF_LIFE_TABLE, KEEP_THRESHOLD, MAX_REPRIEVES,
   MEMORY_TYPE_NAMES, PROFILE_TABLE, REPRIEVE_DAYS, REPRIEVE_FLOOR, REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE,
   REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY, SALIENCE_DECAY_RATE, SCORE_PRECISION, SIGNAL_NAMES,
-  OK, TRIAGE_ACTIONS } from "./constants.js";
+  OK, TRIAGE_ACTIONS, AT_COMPOSITE_SCORE_WEIGHTS, AT_RETENTION_POLICY_EVICT, AT_RETENTION_POLICY_KEEP, AT_SCORED_ACTION,
+  AT_SCORED_SIGNALS, SIZE_RETENTION_POLICY } from "./constants.js";
 
 export { DEFAULT_HALF_LIFE_DAYS, EVICT_THRESHOLD, KEEP_THRESHOLD, MAX_REPRIEVES, REPRIEVE_DAYS, REPRIEVE_FLOOR,
   REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE, REPRIEVE_W_OUTCOME, REPRIEVE_W_RECENCY, SALIENCE_DECAY_RATE,
@@ -128,9 +129,9 @@ export function compositeScore(signals, profile) {
   const ex = exportsOf();
   const at = scratch();
   const { f64 } = views();
-  readProfile(fn, "signals", signals, f64, at >>> 3);
-  readProfile(fn, "profile", profile, f64, (at >>> 3) + 8);
-  return ex.mdw_composite_score(at, at + 64);
+  readProfile(fn, "signals", signals, f64, at >>> 3); // region composite_score
+  readProfile(fn, "profile", profile, f64, (at >>> 3) + (AT_COMPOSITE_SCORE_WEIGHTS >> 3));
+  return ex.mdw_composite_score(at, at + AT_COMPOSITE_SCORE_WEIGHTS);
 }
 
 /** The band a composite falls in; boundaries belong to the lower band. */
@@ -150,8 +151,8 @@ export function scoreRetention(input, policy) {
   const at = scratch();
   const action = exportsOf().mdw_retention(1, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
   const { f64 } = views();
-  const i = at >>> 3;
-  return { score: f64[i], action: TRIAGE_ACTIONS[action], signals: signalsAt(f64, i + 1) };
+  const i = at >>> 3; // region scored
+  return { score: f64[i], action: TRIAGE_ACTIONS[action], signals: signalsAt(f64, i + (AT_SCORED_SIGNALS >> 3)) };
 }
 
 // ---------------------------------------------------------------- policy
@@ -232,16 +233,17 @@ function writeClass(pol, t, f64, i) {
   f64[i + 8] = pol.halfLives.has(t) ? pol.halfLives.get(t) : own(HALF_LIVES_DAYS, t) ? HALF_LIVES_DAYS[t] ?? 0 : pol.defaultHalfLife;
 }
 
+// Region retention_policy at the scratch block, then the region scored C fills.
 function scorePolicy(fn, a, memoryType, pol) {
-  const at = scratch(), i = at >>> 3;
+  const at = scratch(), i = at >>> 3, o = i + (SIZE_RETENTION_POLICY >> 3);
   let { f64 } = views();
   writeClass(pol, memoryType, f64, i);
-  f64[i + 9] = pol.keep;
-  f64[i + 10] = pol.evict;
-  const st = exportsOf().mdw_score_retention_policy(at, a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at + 88);
+  f64[i + (AT_RETENTION_POLICY_KEEP >> 3)] = pol.keep;
+  f64[i + (AT_RETENTION_POLICY_EVICT >> 3)] = pol.evict;
+  const st = exportsOf().mdw_score_retention_policy(at, a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at + SIZE_RETENTION_POLICY);
   if (st !== OK) raise(st, fn);
   f64 = views().f64;
-  return { score: f64[i + 11], action: TRIAGE_ACTIONS[f64[i + 20]], signals: signalsAt(f64, i + 12) };
+  return { score: f64[o], action: TRIAGE_ACTIONS[f64[o + (AT_SCORED_ACTION >> 3)]], signals: signalsAt(f64, o + (AT_SCORED_SIGNALS >> 3)) };
 }
 
 // ---------------------------------------------------------------- batch

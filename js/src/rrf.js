@@ -2,9 +2,11 @@
 // interned ids (one Map lookup per hit; no string bytes) and C folds them;
 // rankFused crosses as scores (C orders them; ties inside an equal-score run
 // are ordered here with JavaScript's own string order).
-import { align8, call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, raiseRecord, region, slots, views } from "./core.js";
+import { call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, raiseRecord, region, slots, views } from "./core.js";
 import { arr, map, num, numOr, obj, str, typeError } from "./validate.js";
-import { AT_FUSED_KEY, OK, OUT_FUSED_BLOCK, OUT_FUSED_LEN, RRF_K } from "./constants.js";
+import { AT_FUSE_IDS_ARM_LENS_N, AT_FUSE_IDS_ARM_LENS_N_ARMS, AT_FUSE_IDS_IDS_N, AT_FUSE_IDS_OUT_IDS_N, AT_FUSE_IDS_OUT_SCORES_N,
+  AT_FUSE_IDS_WEIGHTS_N, AT_FUSED_KEY, AT_RANK_SCORES_ORDER_N, OK, OUT_FUSED_BLOCK, OUT_FUSED_LEN, RRF_K, SIZE_FUSE_IDS_N,
+  SIZE_FUSE_IDS_N_ARMS, SIZE_RANK_SCORES_N } from "./constants.js";
 
 /** weight / (rank + k). */
 export function rrfScore(rank, weight, k = RRF_K) {
@@ -21,14 +23,13 @@ export function fuseArms(armResults, weights, k = RRF_K) {
   const nArms = armResults.length;
   let total = 0;
   for (let i = 0; i < nArms; i++) total += arr(fn, `armResults[${i}]`, armResults[i]).length;
-  // Layout: ids[total] u32, ranks[total] f64, lens[nArms] u32, weights[nArms] f64,
-  // then the results: fused ids[total] u32, scores[total] f64.
-  const oRanks = align8(4 * total), oLens = oRanks + 8 * total, oW = align8(oLens + 4 * nArms);
-  const oOutIds = oW + 8 * nArms, oOutS = align8(oOutIds + 4 * total);
-  const base = region(fn, oOutS + 8 * total + 8);
+  // The layout is wasm/boundary.def's region fuse_ids (ranks first).
+  const base = region(fn, SIZE_FUSE_IDS_N * total + SIZE_FUSE_IDS_N_ARMS * nArms + 8);
+  const oIds = base + AT_FUSE_IDS_IDS_N * total, oLens = base + AT_FUSE_IDS_ARM_LENS_N * total + AT_FUSE_IDS_ARM_LENS_N_ARMS * nArms;
+  const oW = base + AT_FUSE_IDS_WEIGHTS_N * total, oOutIds = base + AT_FUSE_IDS_OUT_IDS_N * total, oOutS = base + AT_FUSE_IDS_OUT_SCORES_N * total;
   const ids = internBegin();
   let { u32, f64 } = views();
-  const pi = base >>> 2, pr = (base + oRanks) >>> 3, pl = (base + oLens) >>> 2, pw = (base + oW) >>> 3;
+  const pi = oIds >>> 2, pr = base >>> 3, pl = oLens >>> 2, pw = oW >>> 3;
   let at = 0;
   for (let i = 0; i < nArms; i++) {
     const hits = armResults[i];
@@ -47,12 +48,12 @@ export function fuseArms(armResults, weights, k = RRF_K) {
   }
   if (at !== total) throw typeError(fn, "armResults", "arrays that keep their length while read", armResults);
   const slots = internSlots(fn); // may grow memory
-  const count = exportsOf().mdw_fuse_ids(base, base + oRanks, total, base + oLens, nArms, base + oW,
-    weights.length, k, slots, internStrings().length, base + oOutIds, base + oOutS);
+  const count = exportsOf().mdw_fuse_ids(oIds, base, total, oLens, nArms, oW,
+    weights.length, k, slots, internStrings().length, oOutIds, oOutS);
   if (count < 0) raiseRecord(fn, "mdw_fuse_ids");
   ({ u32, f64 } = views());
   const keys = internStrings(), out = new Map();
-  const po = (base + oOutIds) >>> 2, ps = (base + oOutS) >>> 3;
+  const po = oOutIds >>> 2, ps = oOutS >>> 3;
   for (let i = 0; i < count; i++) out.set(keys[u32[po + i]], f64[ps + i]);
   done();
   return out;
@@ -66,7 +67,7 @@ export function rankFused(fused) {
   const fn = "rankFused";
   map(fn, "fused", fused);
   const n = fused.size;
-  const base = region(fn, 16 * n + 8), oOrder = 8 * n;
+  const base = region(fn, SIZE_RANK_SCORES_N * n + 8), oOrder = AT_RANK_SCORES_ORDER_N * n; // region rank_scores
   const { f64 } = views();
   const ps = base >>> 3;
   const paths = rankPaths.length >= n ? rankPaths : (rankPaths = new Array(n));

@@ -25,7 +25,8 @@
 import { exportsOf, init, isInitialized, raise, views } from "./core.js";
 import { rangeError } from "./validate.js";
 import { tileRunsOf } from "./tile-runs.js";
-import { OK } from "./constants.js";
+import { AT_NEIGHBOR_PAIR_DST, AT_NEIGHBOR_PAIR_SIM, AT_NEIGHBOR_PAIR_SRC, OK, OUT_PAIRS_PASS_NEW_PART_PASS, OUT_PAIRS_PASS_NEW_PASS,
+  OUT_PAIRS_PASS_PAIRS_LEN, OUT_PAIRS_PASS_PAIRS_PAIRS, SIZE_NEIGHBOR_PAIR } from "./constants.js";
 
 const fn = "topNeighborPairsParallel";
 let pass = null; // { h, matrix, slot, limit, bounds, n, learned }: the pass in progress
@@ -113,7 +114,7 @@ function beginPass({ matrix, rank, options, share, learned, split }) {
     : ex.md_pairs_pass_new(p.matrix, n, d, r, options.floor, options.perSourceK, p.slot);
   ex.md_free(r);
   if (st !== OK) raise(st, fn);
-  p.h = views().u32[p.slot >>> 2];
+  p.h = views().u32[(p.slot >>> 2) + (split ? OUT_PAIRS_PASS_NEW_PART_PASS : OUT_PAIRS_PASS_NEW_PASS)];
   if (split) exchange(p, split, d);
 }
 
@@ -122,13 +123,13 @@ function end() {
   const ex = exportsOf(), { slot } = pass;
   const st = ex.md_pairs_pass_pairs(pass.h, false, pass.limit, slot);
   if (st !== OK) raise(st, fn);
-  const { u32, f64 } = views(), len = u32[slot >>> 2], at = u32[(slot >>> 2) + 1];
-  // md_neighbor_pair on wasm32: u32 src, u32 dst, f64 sim (16 bytes)
+  const { u32, f64 } = views(), len = u32[(slot >>> 2) + OUT_PAIRS_PASS_PAIRS_LEN], at = u32[(slot >>> 2) + OUT_PAIRS_PASS_PAIRS_PAIRS];
+  // md_neighbor_pair on wasm32: wasm/boundary.def's region neighbor_pair (w: its address in u32 words).
   const sim = new Float64Array(len), src = new Uint32Array(len), dst = new Uint32Array(len);
-  for (let i = 0, w = at >>> 2; i < len; i++, w += 4) {
-    src[i] = u32[w];
-    dst[i] = u32[w + 1];
-    sim[i] = f64[(w >>> 1) + 1];
+  for (let i = 0, w = at >>> 2; i < len; i++, w += SIZE_NEIGHBOR_PAIR >> 2) {
+    src[i] = u32[w + (AT_NEIGHBOR_PAIR_SRC >> 2)];
+    dst[i] = u32[w + (AT_NEIGHBOR_PAIR_DST >> 2)];
+    sim[i] = f64[(w >>> 1) + (AT_NEIGHBOR_PAIR_SIM >> 3)];
   }
   ex.md_free(at);
   release();

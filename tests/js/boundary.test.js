@@ -36,7 +36,7 @@ test("every MDW_EXPORT / MDW_HOT_EXPORT / MDW_TEST_EXPORT in wasm/ has its row, 
   for (const r of rows) if (r.name.startsWith("mdw_")) expect([r.name, marked.has(r.name)]).toEqual([r.name, true]);
 });
 
-test("the generated files (js/src/constants.js, wasm/boundary_gen.h) are what tools/gen-boundary.mjs writes from the table", () => {
+test("the generated files (constants.js, boundary_gen.h, boundary_exports.mk, native_ops.h) are what tools/gen-boundary.mjs writes from the table", () => {
   const r = spawnSync(process.execPath, [`${ROOT}tools/gen-boundary.mjs`, "--check"], { encoding: "utf8" });
   expect([r.status, r.stderr]).toEqual([0, ""]);
 });
@@ -79,13 +79,66 @@ for (const [file, withTests] of [["memdomain.wasm", false], ["memdomain.emcc.was
   });
 }
 
-test("the glue calls only exported rows (never a test row)", () => {
-  const dir = `${ROOT}js/src/`;
-  for (const f of readdirSync(dir).filter((x) => x.endsWith(".js"))) {
-    for (const m of readFileSync(dir + f, "utf8").matchAll(/\.(mdw?_[a-z0-9_]+)\(/g)) {
-      expect([f, m[1], byName.get(m[1])?.kind]).toEqual([f, m[1], "export"]);
+/** The number of arguments of the call whose "(" is at src[open] (top-level commas; strings, templates, comments skipped). */
+function argCount(src, open) {
+  let depth = 0, n = 0, any = false;
+  for (let i = open; i < src.length; i++) {
+    const c = src[i];
+    if (c === "/" && src[i + 1] === "/") { i = src.indexOf("\n", i); continue; }
+    if (c === "/" && src[i + 1] === "*") { i = src.indexOf("*/", i) + 1; continue; }
+    if (c === '"' || c === "'" || c === "`") { // a template's ${...} holds no top-level comma of this call
+      for (i++; src[i] !== c; i++) if (src[i] === "\\") i++;
+      any = true;
+      continue;
     }
+    if ("([{".includes(c)) { if (depth++ === 0) continue; }
+    else if (")]}".includes(c)) { if (--depth === 0) return any ? n + 1 : 0; }
+    else if (c === "," && depth === 1) { n++; continue; }
+    if (depth >= 1 && !/\s/.test(c)) any = true;
   }
+  throw new Error("unbalanced call");
+}
+
+// The glue's second calling style: a hot path or a scalar calls its export
+// directly (exportsOf().md_rrf_score(...), ex.mdw_cosine(p, n, q, n)); each such
+// call must name an export row and pass the row's argument count.
+test("every direct call in the glue names an export row (never a test row) with the row's argument count", () => {
+  let sites = 0;
+  for (const dir of [`${ROOT}js/src/`, `${ROOT}js/cache/`]) for (const f of readdirSync(dir).filter((x) => x.endsWith(".js"))) {
+    const src = readFileSync(dir + f, "utf8");
+    for (const m of src.matchAll(/\.(mdw?_[a-z0-9_]+)\(/g)) {
+      sites++;
+      const row = byName.get(m[1]);
+      expect([f, m[1], row?.kind]).toEqual([f, m[1], "export"]);
+      expect([f, m[1], argCount(src, m.index + m[0].length - 1)]).toEqual([f, m[1], row.args.length]);
+    }
+    // The finalizer calls ex[free](ptr): one argument.
+    for (const m of src.matchAll(/\bfree: "(mdw?_[a-z0-9_]+)"/g)) expect([f, m[1], byName.get(m[1])?.args.length]).toEqual([f, m[1], 1]);
+  }
+  expect(sites).toBeGreaterThan(40);
+});
+
+test("region rows: the glue adds every term of an offset it uses; records fit the 256-byte scratch block", async () => {
+  const c = await import("../../js/src/constants.js");
+  const up = (s) => s.toUpperCase();
+  const glue = [`${ROOT}js/src/`].flatMap((d) => readdirSync(d).filter((x) => x.endsWith(".js") && x !== "constants.js")
+    .map((f) => [f, readFileSync(d + f, "utf8").replace(/^import [^;]*;/gm, "")])); // a name imported is not yet used
+  const uses = (src, name) => new RegExp(`\\b${name}\\b`).test(src);
+  expect(rows.regions.size).toBeGreaterThan(5);
+  for (const [name, fields] of rows.regions) {
+    // Each field's terms (and the size's): AT_<R>_<F> and AT_<R>_<F>_<COUNT>, as generated.
+    const counts = [...new Set(fields.map((x) => x.count).filter((x) => typeof x === "string"))];
+    const groups = [...fields.map((x) => `AT_${up(name)}_${up(x.name)}`), `SIZE_${up(name)}`]
+      .map((base) => [base, ...counts.map((k) => `${base}_${up(k)}`)].filter((n) => n in c));
+    for (const g of groups) for (const [f, src] of glue) {
+      if (g.some((n) => uses(src, n))) expect([f, g.filter((n) => !uses(src, n))]).toEqual([f, []]);
+    }
+    // The first array starts the region (the glue reads it at the region's address).
+    expect([name, c[`AT_${up(name)}_${up(fields[0].name)}`]]).toEqual([name, 0]);
+    if (counts.length === 0) expect([name, c[`SIZE_${up(name)}`] <= 256]).toEqual([name, true]);
+  }
+  // scoreRetention with a policy puts the scored record right after the policy record.
+  expect(c.SIZE_RETENTION_POLICY + c.SIZE_SCORED).toBeLessThanOrEqual(256);
 });
 
 test("every call() the glue makes passes the argument kinds its row states (checked over the golden cases)", async () => {

@@ -1,7 +1,8 @@
 // Plain-JavaScript frameKeyOf, merge guards, mergeOutcomes and
 // connectedComponents written the way the reference is (regex, split, Sets,
 // a Map union-find): the baselines of bench/boundary.mjs and
-// bench/frame_merge.mjs. Not part of the package.
+// bench/frame_merge.mjs, and the merge suite's reference (tests/js/merge.test.js).
+// Not part of the package.
 export function frameKeyOf(gist) {
   const s = gist.replace(/\s+/g, " ").trim();
   const m = s.match(/^(.*\b(?:of|is|in|to|by|as)\b)\s+(.+?)\.?$/);
@@ -16,21 +17,30 @@ const EXPANSIONS = [["isn't", "is not"], ["aren't", "are not"], ["wasn't", "was 
   ["don't", "do not"], ["doesn't", "does not"], ["didn't", "did not"], ["won't", "will not"], ["can't", "can not"],
   ["cannot", "can not"], ["couldn't", "could not"], ["shouldn't", "should not"], ["wouldn't", "would not"],
   ["mustn't", "must not"], ["haven't", "have not"], ["hasn't", "has not"], ["hadn't", "had not"], ["n't", " not"]];
-const NEG = new Set(["not", "no", "never", "none", "cannot", "without", "neither", "nor", "avoid", "disallow",
+export const NEGATIONS = new Set(["not", "no", "never", "none", "cannot", "without", "neither", "nor", "avoid", "disallow",
   "disallowed", "forbidden", "unsafe", "invalid", "false", "fail", "fails", "failed", "deny", "denied", "reject", "rejected"]);
 const VAR = new Set(["pro", "max", "beta", "alpha", "rc", "preview", "legacy", "deprecated", "experimental"]);
-function tokens(text) {
+/** The reference's tokens: NFC, lowercase, contractions expanded, then [a-z0-9]+ with dotted numbers. */
+export function tokens(text) {
   let t = text.normalize("NFC").toLowerCase();
   for (const [a, b] of EXPANSIONS) t = t.replaceAll(a, b);
   return t.match(/[a-z0-9]+(?:\.[0-9]+)*/g) ?? [];
 }
 const eq = (a, b) => a.size === b.size && [...a].every((x) => b.has(x));
+const numeric = (s) => new Set(tokens(s).filter((t) => /[0-9]/.test(t)));
+export const negationDivergent = (a, b) => tokens(a).some((t) => NEGATIONS.has(t)) !== tokens(b).some((t) => NEGATIONS.has(t));
+export function numericTokenDivergent(a, b) {
+  const na = numeric(a), nb = numeric(b);
+  return (na.size > 0 || nb.size > 0) && !eq(na, nb);
+}
+export const variantQualifierDivergent = (a, b) =>
+  !eq(new Set(tokens(a).filter((t) => VAR.has(t))), new Set(tokens(b).filter((t) => VAR.has(t))));
+/** The three guards over two memories' texts; each joined text is tokenized once (the benchmark's baseline). */
 export function mergeVetoReasons(a, b) {
   const ta = tokens(`${a.gist}\n${a.body}`), tb = tokens(`${b.gist}\n${b.body}`);
   const r = [];
-  if (ta.some((t) => NEG.has(t)) !== tb.some((t) => NEG.has(t))) r.push("negation");
-  const na = new Set(tokens(a.gist).filter((t) => /[0-9]/.test(t))), nb = new Set(tokens(b.gist).filter((t) => /[0-9]/.test(t)));
-  if ((na.size || nb.size) && !eq(na, nb)) r.push("numeric");
+  if (ta.some((t) => NEGATIONS.has(t)) !== tb.some((t) => NEGATIONS.has(t))) r.push("negation");
+  if (numericTokenDivergent(a.gist, b.gist)) r.push("numeric");
   if (!eq(new Set(ta.filter((t) => VAR.has(t))), new Set(tb.filter((t) => VAR.has(t))))) r.push("variant");
   return r;
 }

@@ -10,12 +10,13 @@
 // quirks (NaN, Infinity, -0, negative or fractional counts, lone surrogates,
 // absent keys), so both the answers and the RangeError/TypeError paths are
 // exercised. Arguments are fresh objects on every call. The runtime harness
-// copies this file to harness/ and tests/oracles/rng.js to oracles/ beside it
-// (tests/runtimes/setup.mjs), so the import below resolves there too.
+// copies this file to harness/ and writes oracles/rng.js beside it, a
+// re-export of the installed package's generator as tests/oracles/rng.js is of
+// js/'s (tests/runtimes/setup.mjs), so the import below resolves there too.
 
 import { mulberry32 } from "../oracles/rng.js";
 
-/** mulberry32 (tests/oracles/rng.js: identical in every JavaScript runtime) with integer and unit draws. */
+/** mulberry32 (js/cache/rng.js: identical in every JavaScript runtime) with integer and unit draws. */
 export function prng(seed) {
   const u32 = mulberry32(seed);
   return {

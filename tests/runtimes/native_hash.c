@@ -8,7 +8,8 @@
  *
  *   native_hash CASES.bin > OUT.bin
  *
- * Input, little-endian: "MDC1", u32 case count; per case u32 op, then the op's
+ * Input, little-endian: "MDC1", u32 case count; per case u32 op (OP_*,
+ * native_ops.h, generated from native-ops.mjs's order), then the op's
  * arguments, each a tag byte and its payload: 'd' f64; 'D' u32 n, n f64;
  * 'S' u32 n, n times (u32 len, bytes); 's' u32 len, bytes; 'U' u32 n, n bytes;
  * 'A' (arms) u32 n, n times (u32 hits, hits times (u32 len, bytes, f64 rank));
@@ -29,18 +30,7 @@
 #include <string.h>
 
 #include "memdomain.h"
-
-enum {
-    OP_COSINE = 1, OP_COSINE_DISTANCE, OP_COMPENSATED_SUM, OP_RRF_CONTRIBUTION, OP_RRF_SCORE,
-    OP_FUSE_ARMS, OP_RANK_FUSED, OP_FUSE_LATERAL, OP_TO_FP, OP_FROM_FP, OP_EWMA_STEP_FP,
-    OP_APPLY_OUTCOMES_FP, OP_APPLY_NEGATIVE_HITS_FP, OP_DECAY_CONFIDENCE_FP, OP_DECAY_CONFIDENCE_N_FP,
-    OP_DECAY_CONFIDENCE, OP_DECAY_CONFIDENCE_N, OP_IS_COMMITTABLE, OP_SIGNAL_VALUE,
-    OP_SHOULD_BUMP_ACCESS, OP_PARTITION_BY_COOLDOWN,
-    OP_WEIGHTS_FOR, OP_HALF_LIFE_FOR, OP_PROFILE_WEIGHT_SUM, OP_COMPUTE_SIGNALS, OP_COMPOSITE_SCORE,
-    OP_BAND_FOR, OP_SCORE_RETENTION, OP_SCORE_RETENTION_MANY, OP_REPRIEVE_SCORE, OP_SHOULD_REPRIEVE,
-    OP_PAGERANK, OP_LABEL_PROPAGATION, OP_BRIDGE_COUNTS, OP_GRAPH_HANDLE,
-    OP_TOP_NEIGHBOR_PAIRS, OP_RANK_CANDIDATE_PAIRS, OP_TOP_NEIGHBOR_PAIRS_PACKED
-};
+#include "native_ops.h" /* OP_<FUNCTION>, generated from tests/runtimes/native-ops.mjs */
 
 static void die(const char *why) {
     fprintf(stderr, "native_hash: %s\n", why);
@@ -513,7 +503,7 @@ static void run_case(uint32_t op) {
         st = md_decay_confidence_n(a, b, c, d, &x);
         put_num_or_error(st, x);
         break;
-    case OP_IS_COMMITTABLE:
+    case OP_IS_COMMITTABLE_CONFIDENCE_CHANGE:
         a = rd_f64();
         put_bool(md_is_committable_confidence_change(a, rd_f64()));
         break;
@@ -675,7 +665,8 @@ static void run_case(uint32_t op) {
     case OP_PAGERANK:
     case OP_LABEL_PROPAGATION:
     case OP_BRIDGE_COUNTS:
-    case OP_GRAPH_HANDLE: {
+    case OP_GRAPH:
+    case OP_BUILD_GRAPH: {
         graph_arg ga;
         md_graph *g = NULL;
         rd_graph(&ga);

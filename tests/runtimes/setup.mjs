@@ -45,7 +45,9 @@ check(readFileSync(`${installed}src/core.js`, "utf8") === readFileSync(`${ROOT}j
 // The golden harness, next to its codec, inside the project.
 for (const f of ["harness.js", "corpus.js", "cli-run.mjs", "browser-run.js", "workerd-golden.mjs"]) cpSync(`${ROOT}tests/runtimes/${f}`, `${APP}harness/${f}`);
 cpSync(`${ROOT}tests/js/golden/codec.js`, `${APP}harness/codec.js`);
-cpSync(`${ROOT}tests/oracles/rng.js`, `${APP}oracles/rng.js`); // corpus.js imports ../oracles/rng.js
+// corpus.js imports ../oracles/rng.js: there, the installed package's generator (what tests/oracles/rng.js re-exports).
+mkdirSync(`${APP}oracles`, { recursive: true });
+writeFileSync(`${APP}oracles/rng.js`, `export { mulberry32, rng } from "../node_modules/memdomain/cache/rng.js";\n`);
 writeFileSync(`${APP}harness/config.json`, JSON.stringify({ modules: IMPLEMENTED, constantModule: CONSTANT_MODULE }));
 // The examples, as a user would run them against the installed package.
 cpSync(`${ROOT}examples`, `${APP}examples`, { recursive: true, filter: (src) => !/\/(dist|node_modules)(\/|$)/.test(src) });
