@@ -138,7 +138,7 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
     async all(sql, params) {
       const st = stmts.get(sql);
       bind(st, params);
-      const ptr = st.pointer, nc = st.columnCount, names = st.getColumnNames([]), rows = [];
+      const ptr = st.pointer, nc = st.columnCount, names = nc ? st.getColumnNames([]) : [], rows = [];
       try {
         for (;;) {
           const rc = ex.sqlite3_step(ptr);

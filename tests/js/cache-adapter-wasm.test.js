@@ -56,6 +56,10 @@ test("reading: every row and column as oo1's Stmt.get returns it (the same type 
       expect([w.i, typeof g.v, show(g.v)]).toEqual([w.i, typeof w.v, show(w.v)]);
       expect(Object.is(g.v, w.v) || (g.v instanceof Uint8Array && w.v instanceof Uint8Array)).toBe(true);
     }
+    // a statement without result columns runs through all() too, and returns no rows
+    expect(await adapter.all("CREATE TABLE u (x)")).toEqual([]);
+    expect(await adapter.all("INSERT INTO u (x) VALUES (?)", ["é"])).toEqual([]);
+    expect(db.selectValue("SELECT x FROM u")).toBe("é");
     // with parameters, and the statement reused (cached) with other ones
     for (const x of [3, "日本語", null]) {
       expect(await adapter.all("SELECT ? AS x, typeof(?) AS t", [x, x])).toEqual([db.selectObject("SELECT ? AS x, typeof(?) AS t", [x, x])]);
