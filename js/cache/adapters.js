@@ -1,7 +1,9 @@
 // memdomain/cache: the database adapters. The cache talks to SQLite only through
 // this small ASYNC interface, so Cloudflare D1 (no interactive transactions) fits:
 //
-//   all(sql, params)   -> rows as plain objects (BLOBs as Uint8Array)
+//   all(sql, params)   -> rows as plain objects (BLOBs as Uint8Array); a statement without
+//                         result columns runs and gives [] (the lexical arm writes a TEMP
+//                         table with it; where that throws, its lists are read afresh instead)
 //   numbers(sql, params) -> a query of numeric columns as one Float64Array per column
 //                           (optional; the cache uses all() otherwise)
 //   batch(statements)  -> runs [{ sql, params }] atomically: all or nothing (where the
@@ -215,7 +217,10 @@ export function betterSqlite3Adapter(db) {
   return {
     kind: "better-sqlite3",
     async all(sql, params) {
-      return stmts.get(sql).all(...toParams(params));
+      const st = stmts.get(sql);
+      if (st.reader) return st.all(...toParams(params));
+      st.run(...toParams(params)); // a statement without result columns: run, no rows (as the other backends answer)
+      return [];
     },
     async numbers(sql, params) {
       return columns(raw.get(sql).all(...toParams(params)));

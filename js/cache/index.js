@@ -375,10 +375,15 @@ class MemoryCache {
       const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta WHERE key = 'dim'")).map((r) => [r.key, r.value]));
       res.dim = meta.dim === undefined ? null : Number(meta.dim);
       const rows = new Map((await db.all(`SELECT m.id AS id, m.path AS path, m.embedding AS embedding, m.access_count AS access_count,
-        m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count, m.superseded_by AS superseded_by
-        FROM memories m JOIN json_each(?) j ON m.path = j.value`, [JSON.stringify(changed)])).map((r) => [r.path, r]));
+        m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count, m.superseded_by AS superseded_by,
+        m.gist AS gist, m.body AS body FROM memories m JOIN json_each(?) j ON m.path = j.value`, [JSON.stringify(changed)])).map((r) => [r.path, r]));
       const touched = new Set(changed);
-      for (const [id, p] of lex.pathOf) if (touched.has(p)) lex.pathOf.delete(id);
+      const removed = [], added = []; // the index rows the other writers removed and (re)wrote
+      for (const [id, p] of lex.pathOf) {
+        if (!touched.has(p)) continue;
+        lex.pathOf.delete(id);
+        removed.push(id);
+      }
       for (const p of changed) {
         const r = rows.get(p);
         if (!r || r.superseded_by !== null) {
@@ -387,8 +392,9 @@ class MemoryCache {
         }
         res.setMemory(p, r.embedding ? float32View(r.embedding) : undefined, r.access_count, r.outcome_score, r.reinforcement_count);
         lex.pathOf.set(r.id, p);
+        added.push({ id: r.id, gist: r.gist, body: r.body });
       }
-      lex.invalidate();
+      lex.changed(removed, added);
     }
     if (s.edgesGen > this._gen) await res.loadEdges(db);
     this._gen = s.gen;
@@ -675,16 +681,19 @@ class MemoryCache {
     await this._write(fn, st, () => {
       const res = this._resident, lex = this._lexical;
       res.dim = dim;
-      lex.invalidate();
+      const removed = [], added = []; // index rows: a replaced memory's row was deleted, a live one inserted
       rows.forEach((r, i) => {
+        if (lex.pathOf.has(ids[i])) removed.push(ids[i]);
         if (r.supersededBy === null) {
           res.setMemory(r.path, r.vec, r.accessCount, r.outcomeScore, r.reinforcementCount);
           lex.pathOf.set(ids[i], r.path);
+          added.push({ id: ids[i], gist: r.gist, body: r.body });
         } else {
           res.removeMemory(r.path);
           lex.pathOf.delete(ids[i]);
         }
       });
+      lex.changed(removed, added);
       for (const e of edges) res.setEdge(e.src, e.dst, e.type, e.strength, e.origin);
       if (this._maxResident !== null) this._text = this._pendingText;
     }, { edges: edges.length > 0, paths: rows.map((r) => r.path) });
@@ -728,11 +737,12 @@ class MemoryCache {
       st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
       st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
       await this._write(fn, st, () => {
+        const removed = ids.filter((r) => this._lexical.pathOf.has(r.id)).map((r) => r.id);
         for (const r of ids) {
           this._resident.removeMemory(r.path);
           this._lexical.pathOf.delete(r.id);
         }
-        this._lexical.invalidate();
+        this._lexical.changed(removed, []);
         this._textStale = true;
         this._resident.removeEdgesOf(ids.map((r) => r.path)); // only these rows' edges; the graph is rebuilt on the next lateral search
       }, { edges: true, paths: ids.map((r) => r.path) });
@@ -960,12 +970,13 @@ class MemoryCache {
       limits: this._limits,
       // the pass changes no embedding or salience signal: only the memories it removed and the edges
       write: (st, { removed, edges }) => this._write(fn, st, () => {
+        const gone = removed.filter((r) => this._lexical.pathOf.has(r.id)).map((r) => r.id);
         for (const { path, id } of removed) {
           this._resident.removeMemory(path);
           this._lexical.pathOf.delete(id);
         }
         if (removed.length) {
-          this._lexical.invalidate();
+          this._lexical.changed(gone, []);
           this._textStale = true;
         }
         if (edges) this._resident.setEdges(edges);

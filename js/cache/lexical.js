@@ -68,6 +68,38 @@ export function byCodePoint(a, b) {
 
 const phrase = (t) => `"${t}"`;
 
+// FTS5's bm25 (fts5Bm25Function): per phrase idf * (f (k1 + 1)) / (f + k1 (1 - b + b D / avgdl)),
+// f the row's hits weighted by column, D its tokens, avgdl = tokens / rows, idf from the phrase's
+// hit count, evaluated in the same order so the doubles are the same.
+const K1 = 1.2, B = 0.75;
+const term1 = (idf, f, D, avgdl) => idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * D / avgdl)));
+const IDF_SQL = "SELECT ln((? - ? + 0.5) / (? + 0.5)) AS idf";
+// A temporary FTS5 table with memories_fts's columns and tokenizer: new rows are tokenized there
+// (their tokens per column and size), never in the database's own tables.
+const SCRATCH = [
+  "CREATE VIRTUAL TABLE IF NOT EXISTS temp.md_lex USING fts5(gist, body)",
+  "CREATE VIRTUAL TABLE IF NOT EXISTS temp.md_lex_i USING fts5vocab(temp, md_lex, instance)",
+];
+/** Writes between two searches past which the kept lists are dropped rather than brought up to date. */
+const MAX_PENDING = 64;
+
+/** The sum of a docsize blob's varints (FTS5's column sizes of one row: its token count). */
+function docTokens(sz) {
+  let total = 0, i = 0;
+  while (i < sz.length) {
+    let v = 0;
+    for (let k = 0; ; k++) {
+      if (i >= sz.length) return -1;
+      const x = sz[i++];
+      if (k === 8) { v = v * 256 + x; break; }
+      v = v * 128 + (x & 0x7f);
+      if (x < 0x80) break;
+    }
+    total += v;
+  }
+  return total;
+}
+
 export class Lexical {
   constructor() {
     /** rowid -> path, every live memory (the FTS index holds live memories only) */
@@ -79,6 +111,19 @@ export class Lexical {
     this.maxRows = null;
     this._acc = new Float64Array(0);
     this._mark = new Uint8Array(0);
+    // Kept lists follow writes in place when every list read so far was reproduced from its rows'
+    // weighted hits and sizes by FTS5's formula bit for bit (null: not tried yet; false: they are
+    // dropped on each write and read again). _pending: the committed writes not applied yet.
+    this.exact = null;
+    this._pending = [];
+    this._size = null; // per rowid: the row's tokens (FTS5's docsize), with _nRows and _tokens, or null
+    this._nRows = 0;
+    this._tokens = 0;
+    this._epoch = 0; // bumped by each applied write: a list computed at an older epoch is recomputed
+    // per rowid: bumped when its row leaves the index; a kept entry holds the version it was added at,
+    // so a removed (or rewritten) row's old entries are dropped when its list is next used
+    this._ver = new Uint32Array(0);
+    this._tokenOf = new Map(); // a query word -> its FTS5 token (null: not exactly one token)
   }
 
   /** Every cached score is stale after a write to the index. */
@@ -86,6 +131,20 @@ export class Lexical {
     this._terms.clear();
     this._df.clear();
     this._rows = 0;
+    this._pending = [];
+    this._size = null;
+  }
+
+  /**
+   * A committed write to the index: rowids removed (or rewritten) and rows added ({ id, gist, body },
+   * a rewritten row's new text). Kept lists take it in place at the next search where they can,
+   * else they are dropped.
+   */
+  changed(removed, added) {
+    if (removed.length) this._df.clear(); // a removed row's words are not known: counted again
+    if (this.exact !== true || this._size === null || !(this._terms.size || this._df.size) || this._pending.length >= MAX_PENDING)
+      return this.invalidate();
+    this._pending.push({ removed, added });
   }
 
   async load(db) {
@@ -94,10 +153,214 @@ export class Lexical {
     this.invalidate();
   }
 
+  /** Each row's tokens from FTS5's docsize table, the row count and the total (what FTS5's averages hold). */
+  async _sizes(db) {
+    const rows = await db.all("SELECT id, sz FROM memories_fts_docsize");
+    let max = 0;
+    for (const r of rows) if (r.id > max) max = r.id;
+    const size = new Float64Array(max + 1).fill(-1);
+    let tokens = 0;
+    for (const r of rows) {
+      const t = r.sz instanceof Uint8Array ? docTokens(r.sz) : -1;
+      if (!(t >= 0) || !Number.isSafeInteger(r.id) || r.id < 0) return false;
+      size[r.id] = t;
+      tokens += t;
+    }
+    this._size = size;
+    if (this._ver.length < size.length) {
+      const ver = new Uint32Array(size.length);
+      ver.set(this._ver);
+      this._ver = ver;
+    }
+    this._nRows = rows.length;
+    this._tokens = tokens;
+    return true;
+  }
+
+  async _idf(db, nHit) {
+    const [r] = await db.all(IDF_SQL, [this._nRows, nHit, nHit]);
+    const idf = typeof r?.idf === "number" ? r.idf : NaN;
+    if (!(idf === idf)) throw new Error("no ln()");
+    return idf <= 0.0 ? 1e-6 : idf;
+  }
+
+  /**
+   * A list just read from FTS5: find each row's weighted hits f such that FTS5's formula over f,
+   * the row's size, the totals and the idf from SQLite's own ln() gives the score read, bit for
+   * bit. Any row that does not: lists are not kept across writes (exact = false).
+   */
+  async _learn(db, list, gistWeight) {
+    try {
+      if (this._size === null && !(await this._sizes(db))) throw new Error("docsize");
+      const { ids, c } = list, n = ids.length, size = this._size;
+      const idf = await this._idf(db, n), avgdl = this._tokens / this._nRows;
+      const f = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const D = ids[i] < size.length ? size[ids[i]] : -1;
+        if (!(D >= 0)) throw new Error("size");
+        const K = K1 * (1 - B + B * D / avgdl);
+        const guess = (c[i] * K) / (idf * (K1 + 1.0) - c[i]);
+        const x = hitsNear(guess, gistWeight, (v) => term1(idf, v, D, avgdl) === c[i]);
+        if (x === null) throw new Error("formula");
+        f[i] = x;
+      }
+      list.f = f;
+      list.v = Uint32Array.from(ids, (id) => (id < this._ver.length ? this._ver[id] : 0));
+      list.epoch = this._epoch;
+      if (this.exact === null) this.exact = true;
+    } catch {
+      this.exact = false;
+    }
+  }
+
+  /** The pending writes applied to the kept lists (new rows tokenized in the scratch table), or the lists dropped. */
+  async _catchUp(db) {
+    if (!this._pending.length) return;
+    const pending = this._pending;
+    this._pending = [];
+    try {
+      await this._apply(db, pending);
+    } catch {
+      this.exact = false;
+      this.invalidate();
+    }
+  }
+
+  async _apply(db, pending) {
+    for (const q of SCRATCH) await db.all(q);
+    for (const l of [...this._terms.values()]) if (!l.f) this._drop(l);
+    // the FTS5 token of every kept list's word and every counted word (a query phrase of one token, or not kept)
+    const words = [...new Set([...[...this._terms.values()].map((l) => l.term), ...this._df.keys()])].filter((w) => !this._tokenOf.has(w));
+    if (words.length) {
+      const got = await this._tokenize(db, words.map((w, i) => ({ id: i + 1, gist: w, body: "" })));
+      words.forEach((w, i) => {
+        const t = got.get(i + 1);
+        this._tokenOf.set(w, t && t.hits.size === 1 && t.size === 1 ? [...t.hits.keys()][0] : null);
+      });
+    }
+    for (const l of [...this._terms.values()]) if (this._tokenOf.get(l.term) === null) this._drop(l);
+    for (const w of [...this._df.keys()]) if (this._tokenOf.get(w) === null) this._df.delete(w);
+    const lists = new Map(), counted = new Map(); // token -> kept lists, token -> counted words
+    for (const l of this._terms.values()) {
+      const t = this._tokenOf.get(l.term);
+      if (!lists.has(t)) lists.set(t, []);
+      lists.get(t).push(l);
+    }
+    for (const w of this._df.keys()) {
+      if (this._terms.has(w)) continue; // counted by its list
+      const t = this._tokenOf.get(w);
+      if (!counted.has(t)) counted.set(t, []);
+      counted.get(t).push(w);
+    }
+    for (const { removed, added } of pending) {
+      for (const id of removed) {
+        const D = id < this._size.length ? this._size[id] : -1;
+        if (D < 0) throw new Error("rowid removed twice");
+        this._nRows--;
+        this._tokens -= D;
+        this._size[id] = -1;
+        this._ver[id]++; // its entries go when their lists are next used
+      }
+      if (!added.length) continue;
+      const got = await this._tokenize(db, added);
+      const more = new Map(); // list -> { ids, f } to append
+      for (const { id } of added) {
+        const t = got.get(id);
+        const D = t ? t.size : 0;
+        if (id >= this._size.length) {
+          const grown = new Float64Array(Math.max(id + 1, 2 * this._size.length)).fill(-1);
+          grown.set(this._size);
+          this._size = grown;
+        }
+        if (id >= this._ver.length) {
+          const grown = new Uint32Array(Math.max(id + 1, 2 * this._ver.length));
+          grown.set(this._ver);
+          this._ver = grown;
+        }
+        if (this._size[id] >= 0) throw new Error("rowid added twice");
+        this._size[id] = D;
+        this._nRows++;
+        this._tokens += D;
+        if (!t) continue;
+        for (const [token, [inGist, inBody]] of t.hits) {
+          for (const w of counted.get(token) ?? []) this._df.set(w, this._df.get(w) + 1);
+          for (const l of lists.get(token) ?? []) {
+            let f = 0;
+            for (let k = 0; k < inGist; k++) f += l.weight;
+            for (let k = 0; k < inBody; k++) f += 1.0;
+            let m = more.get(l);
+            if (!m) more.set(l, (m = { ids: [], f: [], v: [] }));
+            m.ids.push(id);
+            m.f.push(f);
+            m.v.push(this._ver[id]);
+            if (id > l.max) l.max = id;
+          }
+        }
+      }
+      for (const [l, m] of more) {
+        l.ids = append(l.ids, m.ids);
+        l.f = append(l.f, m.f);
+        l.v = append(l.v, m.v);
+        this._rows += m.ids.length;
+      }
+    }
+    if (this._nRows !== this.pathOf.size) throw new Error("rows"); // the index holds the live memories
+    this._epoch++;
+  }
+
+  _drop(l) {
+    this._terms.delete(l.key);
+    this._rows -= l.ids.length;
+  }
+
+  /** Rows tokenized by FTS5 in the scratch table: Map id -> { size (tokens), hits: Map token -> [in gist, in body] }. */
+  async _tokenize(db, rows) {
+    const out = new Map();
+    try {
+      for (const r of rows) await db.all("INSERT INTO temp.md_lex (rowid, gist, body) VALUES (?, ?, ?)", [r.id, r.gist, r.body]);
+      for (const r of await db.all("SELECT doc, term, col FROM temp.md_lex_i")) {
+        let t = out.get(r.doc);
+        if (!t) out.set(r.doc, (t = { size: 0, hits: new Map() }));
+        t.size++;
+        let h = t.hits.get(r.term);
+        if (!h) t.hits.set(r.term, (h = [0, 0]));
+        h[r.col === "gist" ? 0 : 1]++;
+      }
+    } finally {
+      await db.all("DELETE FROM temp.md_lex");
+    }
+    return out;
+  }
+
+  /** A kept list's scores again after writes: the same formula over its rows' hits, sizes and the new totals. */
+  async _recompute(db, l) {
+    const ver = this._ver;
+    let k = 0;
+    for (let i = 0; i < l.ids.length; i++) {
+      const id = l.ids[i];
+      if (l.v[i] !== ver[id]) continue; // its row left the index (or was rewritten) since
+      l.ids[k] = id;
+      l.f[k] = l.f[i];
+      l.v[k] = l.v[i];
+      k++;
+    }
+    if (k < l.ids.length) { // views of the same buffers: appends reuse the room
+      this._rows -= l.ids.length - k;
+      l.ids = l.ids.subarray(0, k);
+      l.f = l.f.subarray(0, k);
+      l.v = l.v.subarray(0, k);
+    }
+    const idf = await this._idf(db, l.ids.length), avgdl = this._tokens / this._nRows, size = this._size;
+    const c = new Float64Array(l.ids.length);
+    for (let i = 0; i < c.length; i++) c[i] = term1(idf, l.f[i], size[l.ids[i]], avgdl);
+    l.c = c;
+    l.epoch = this._epoch;
+  }
+
   /** How many rows hold the term (FTS5's nHit for its phrase). */
   async df(db, term) {
-    const list = this._terms.get(term);
-    if (list) return list.ids.length;
+    await this._catchUp(db);
+    if (this._terms.has(term)) return (await this._list(db, term)).ids.length;
     let n = this._df.get(term);
     if (n === undefined) {
       n = Number((await db.all(COUNT_SQL, [phrase(term)]))[0].n);
@@ -109,10 +372,20 @@ export class Lexical {
   /** A term's (rowid, -bm25) list, the gist column weighted `gistWeight` (kept per term and weight). */
   async _list(db, term, gistWeight = 1) {
     const key = gistWeight === 1 ? term : `${gistWeight}\u0000${term}`;
+    await this._catchUp(db);
     let list = this._terms.get(key);
     if (list) {
       this._terms.delete(key); // most recently used last
       this._terms.set(key, list);
+      if (list.f && list.epoch !== this._epoch) {
+        try {
+          await this._recompute(db, list);
+        } catch {
+          this.exact = false;
+          this.invalidate();
+          return this._list(db, term, gistWeight);
+        }
+      }
       return list;
     }
     let ids, c;
@@ -131,7 +404,8 @@ export class Lexical {
       c[i] = -c[i];
       if (ids[i] > max) max = ids[i];
     }
-    list = { ids, c, max };
+    list = { key, term, weight: gistWeight, ids, c, max };
+    if (this.exact !== false) await this._learn(db, list, gistWeight);
     this._terms.set(key, list);
     this._df.set(term, ids.length);
     this._rows += ids.length;
@@ -233,6 +507,32 @@ export class Lexical {
     }
     return { paths: top, scores: score };
   }
+}
+
+/**
+ * The weighted hit count near `guess` that `ok` accepts, or null. With an integer gist weight (1
+ * or GIST_WEIGHT) every weighted count is an integer; another weight is not kept across writes.
+ */
+function hitsNear(guess, w, ok) {
+  if (!Number.isInteger(w) || !(guess >= 0) || guess > 2 ** 31) return null;
+  const r = Math.round(guess);
+  return r >= 1 && ok(r) ? r : null;
+}
+
+/**
+ * `a` (a typed array, possibly a view of the start of a larger buffer) with `more` after it: in
+ * the same buffer when there is room, else in one twice as large (appends cost O(1) each).
+ */
+function append(a, more) {
+  const n = a.length + more.length, cap = a.buffer.byteLength / a.BYTES_PER_ELEMENT;
+  let b;
+  if (a.byteOffset === 0 && n <= cap) b = new a.constructor(a.buffer, 0, n);
+  else {
+    b = new a.constructor(new a.constructor(Math.max(n, 2 * a.length, 16)).buffer, 0, n);
+    b.set(a);
+  }
+  b.set(more, a.length);
+  return b;
 }
 
 /** _addDense for rowids too large for an array indexed by rowid. */

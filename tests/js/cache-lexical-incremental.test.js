@@ -1,0 +1,142 @@
+// memdomain/cache: the lexical arm's kept per-term lists follow writes in place (issue 27 item 2).
+// After a put, a rewrite, a delete, a sleep that merges or evicts, or another cache's write, the
+// next search recomputes the kept scores from each row's weighted hits and size and the new
+// totals instead of reading the terms from FTS5 again. Random sequences on every backend: after
+// every step the lexical arm's ranking and scores equal a fresh cache's over a copy of the
+// database (whose lists are read from FTS5), bit for bit; on sqlite-wasm the lists must really be
+// kept (where a backend's bm25 does not reproduce, they are dropped and read again: still equal).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as md from "../../js/index.js";
+import { openMemoryCache } from "../../js/cache/index.js";
+import { fileDrivers } from "./cache-backends.js";
+import { rng } from "../oracles/rng.js";
+import { wasmBytes } from "./build.js";
+
+md.initSync(wasmBytes());
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1);
+const WORDS = ["alpha", "beta", "gamma", "delta", "Éclair", "café", "naïve", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu",
+  "x1", "2024", "straße", "ΑΘΗΝΑ", "日本", "emoji😀", "co-op", "don't"];
+const LEXICAL = { weights: { lexical: 1, vector: 0, salience: 0, lateral: 0 } };
+const drivers = fileDrivers.filter((d) => !d.error);
+
+async function lexicalOf(cache, text, preset) {
+  const hits = await cache.search({ text, limit: 25, depth: 60, ...(preset ? { preset } : LEXICAL) });
+  return hits.map((h) => [h.path, h.score]);
+}
+
+/** `steps` random writes on `cache` (and `other`, a second cache on the same database), each followed by searches checked against a fresh cache. */
+async function run(seed, cache, { other = null, fresh, steps = 40 }) {
+  const r = rng(seed);
+  const dim = 4;
+  const text = (n) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(r() < 0.2 ? ", " : " ");
+  const vec = () => Float32Array.from({ length: dim }, () => r() * 2 - 1);
+  const paths = [];
+  let next = 0, kept = 0;
+  const put = async (c, path, like = null) => {
+    if (!paths.includes(path)) paths.push(path);
+    await c.put([{ path, gist: like ? like.gist : text(1 + Math.floor(r() * 3)), body: like ? like.body : text(Math.floor(r() * 30)),
+      type: "episodic", embedding: like ? like.embedding : vec(), createdAt: T0 + Math.floor(r() * 30) * DAY }]);
+  };
+  for (let i = 0; i < 30; i++) await put(cache, `m/${next++}`);
+  let now = T0 + 40 * DAY;
+  for (let s = 0; s < steps; s++) {
+    const c = other && r() < 0.3 ? other : cache;
+    const x = r();
+    if (x < 0.3) await put(c, `m/${next++}`);
+    else if (x < 0.45) await put(c, paths[Math.floor(r() * paths.length)]); // a rewrite: the same rowid, new text
+    else if (x < 0.55 && paths.length > 8) {
+      const p = paths.splice(Math.floor(r() * paths.length), 1)[0];
+      await c.delete([p]);
+    } else if (x < 0.62) { // near-duplicates the next pass merges (drops a memory from the index)
+      const [like] = await c.get([paths[Math.floor(r() * paths.length)]]);
+      if (like) await put(c, `m/${next++}`, like);
+    } else if (x < 0.7) {
+      now += DAY;
+      await c.sleep({ now, floor: 0.2, evict: r() < 0.3 });
+    } else if (x < 0.75) await put(c, `m/${next++}`, { gist: "", body: "", embedding: vec() }); // no tokens at all
+    const q = [text(1), text(2), `${text(1)} ${WORDS[0]}`][Math.floor(r() * 3)];
+    const want = await fresh(cache);
+    try {
+      for (const preset of [null, "memhtml"]) { // the gist weighted 3 (the default), and bm25 unweighted
+        expect([q, preset, await lexicalOf(cache, q, preset)]).toEqual([q, preset, await lexicalOf(want, q, preset)]);
+      }
+    } finally {
+      await want.close();
+    }
+    if (cache._lexical._terms.size > 0 && cache._lexical.exact === true) kept++;
+  }
+  return { kept, exact: cache._lexical.exact };
+}
+
+test.each([1, 2, 3, 4])("sqlite-wasm: after each random write the kept lists answer as FTS5 read afresh, seed %i", async (seed) => {
+  const cache = await openMemoryCache({ dim: 4 });
+  try {
+    const { kept, exact } = await run(seed, cache, { fresh: async (c) => openMemoryCache({ bytes: await c.exportBytes() }) });
+    expect(exact).toBe(true);
+    expect(kept).toBeGreaterThan(20); // the lists were kept across writes, not read again
+  } finally {
+    await cache.close();
+  }
+});
+
+test.each([5, 6])("sqlite-wasm: another cache on the same database writes in between, seed %i", async (seed) => {
+  const cache = await openMemoryCache({ dim: 4 });
+  const other = await openMemoryCache({ db: cache._db, dim: 4 });
+  try {
+    const { kept, exact } = await run(seed, cache, { other, fresh: async (c) => openMemoryCache({ bytes: await c.exportBytes() }) });
+    expect(exact).toBe(true);
+    expect(kept).toBeGreaterThan(10);
+  } finally {
+    await other.close();
+    await cache.close();
+  }
+});
+
+test.each(drivers.map((d) => d.name))("%s on a file: after each random write the lexical arm answers as FTS5 read afresh", async (name) => {
+  const d = drivers.find((x) => x.name === name);
+  const dir = mkdtempSync(`${tmpdir()}/md-lex-`);
+  const cache = await openMemoryCache({ db: d.adapter(`${dir}/a.sqlite`), dim: 4 });
+  try {
+    let k = 0;
+    // a fresh cache over a copy of the file through the same driver: its lists come from FTS5
+    const fresh = async (c) => openMemoryCache({ db: d.adapter(await copyFile(c, `${dir}/copy${k++}.sqlite`)), dim: 4 });
+    const { exact } = await run(7, cache, { fresh, steps: 25 });
+    // kept (true) or dropped on each write (false): equal either way; on x64 (no fused multiply-add in
+    // SQLite's build) the native bm25 reproduces, so the lists are kept there
+    if (process.arch === "x64") expect(exact).toBe(true);
+    else expect(typeof exact === "boolean").toBe(true);
+  } finally {
+    await cache.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+async function copyFile(cache, file) {
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(file, await cache.exportBytes());
+  return file;
+}
+
+test("a list whose rows FTS5 scores differently than the formula is not kept: writes drop it (read afresh)", async () => {
+  const cache = await openMemoryCache({ dim: 2 });
+  try {
+    await cache.put([{ path: "a", gist: "alpha", body: "beta", type: "episodic", embedding: [1, 0], createdAt: T0 },
+      { path: "b", gist: "gamma", body: "alpha alpha", type: "episodic", embedding: [0, 1], createdAt: T0 }]);
+    await lexicalOf(cache, "alpha");
+    expect(cache._lexical.exact).toBe(true);
+    cache._lexical._tokens += 1; // as if FTS5's totals were not what the cache derived: the next list read does not reproduce
+    cache._lexical._terms.clear();
+    await lexicalOf(cache, "beta");
+    expect(cache._lexical.exact).toBe(false);
+    await cache.put([{ path: "c", gist: "alpha beta", body: "", type: "episodic", embedding: [1, 1], createdAt: T0 }]);
+    expect(cache._lexical._terms.size).toBe(0); // dropped on the write
+    const want = await openMemoryCache({ bytes: await cache.exportBytes() });
+    expect(await lexicalOf(cache, "alpha beta")).toEqual(await lexicalOf(want, "alpha beta"));
+    await want.close();
+  } finally {
+    await cache.close();
+  }
+});
