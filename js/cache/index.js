@@ -1151,6 +1151,7 @@ class MemoryCache {
       if (this._closed) return;
       this._closed = true;
       this._resident.free();
+      await this._lexical.close(this._db);
       await this._db.close();
     });
   }

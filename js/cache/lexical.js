@@ -75,11 +75,16 @@ const K1 = 1.2, B = 0.75;
 const term1 = (idf, f, D, avgdl) => idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * D / avgdl)));
 const IDF_SQL = "SELECT ln((? - ? + 0.5) / (? + 0.5)) AS idf";
 // A temporary FTS5 table with memories_fts's columns and tokenizer: new rows are tokenized there
-// (their tokens per column and size), never in the database's own tables.
-const SCRATCH = [
-  "CREATE VIRTUAL TABLE IF NOT EXISTS temp.md_lex USING fts5(gist, body)",
-  "CREATE VIRTUAL TABLE IF NOT EXISTS temp.md_lex_i USING fts5vocab(temp, md_lex, instance)",
-];
+// (their tokens per column and size), never in the database's own tables. One per Lexical, named
+// at random: caches sharing a connection (and so its TEMP schema) never see each other's rows.
+const scratchSql = (t) => ({
+  create: [`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t} USING fts5(gist, body)`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_i USING fts5vocab(temp, ${t}, instance)`],
+  insert: `INSERT INTO temp.${t} (rowid, gist, body) VALUES (?, ?, ?)`,
+  read: `SELECT doc, term, col FROM temp.${t}_i`,
+  clear: `DELETE FROM temp.${t}`,
+  drop: [`DROP TABLE IF EXISTS temp.${t}_i`, `DROP TABLE IF EXISTS temp.${t}`],
+});
 /** Writes between two searches past which the kept lists are dropped rather than brought up to date. */
 const MAX_PENDING = 64;
 
@@ -124,6 +129,19 @@ export class Lexical {
     // so a removed (or rewritten) row's old entries are dropped when its list is next used
     this._ver = new Uint32Array(0);
     this._tokenOf = new Map(); // a query word -> its FTS5 token (null: not exactly one token)
+    this._scratch = scratchSql(`md_lex_${Math.random().toString(36).slice(2, 10)}`);
+    this._scratchMade = false;
+  }
+
+  /** Drop the scratch table (the cache closes; best effort: the connection may be closing too). */
+  async close(db) {
+    if (!this._scratchMade) return;
+    this._scratchMade = false;
+    try {
+      for (const q of this._scratch.drop) await db.all(q);
+    } catch {
+      // a TEMP table goes with its connection anyway
+    }
   }
 
   /** Every cached score is stale after a write to the index. */
@@ -227,7 +245,10 @@ export class Lexical {
   }
 
   async _apply(db, pending) {
-    for (const q of SCRATCH) await db.all(q);
+    if (!this._scratchMade) {
+      for (const q of this._scratch.create) await db.all(q);
+      this._scratchMade = true;
+    }
     for (const l of [...this._terms.values()]) if (!l.f) this._drop(l);
     // the FTS5 token of every kept list's word and every counted word (a query phrase of one token, or not kept)
     const words = [...new Set([...[...this._terms.values()].map((l) => l.term), ...this._df.keys()])].filter((w) => !this._tokenOf.has(w));
@@ -317,8 +338,8 @@ export class Lexical {
   async _tokenize(db, rows) {
     const out = new Map();
     try {
-      for (const r of rows) await db.all("INSERT INTO temp.md_lex (rowid, gist, body) VALUES (?, ?, ?)", [r.id, r.gist, r.body]);
-      for (const r of await db.all("SELECT doc, term, col FROM temp.md_lex_i")) {
+      for (const r of rows) await db.all(this._scratch.insert, [r.id, r.gist, r.body]);
+      for (const r of await db.all(this._scratch.read)) {
         let t = out.get(r.doc);
         if (!t) out.set(r.doc, (t = { size: 0, hits: new Map() }));
         t.size++;
@@ -327,7 +348,7 @@ export class Lexical {
         h[r.col === "gist" ? 0 : 1]++;
       }
     } finally {
-      await db.all("DELETE FROM temp.md_lex");
+      await db.all(this._scratch.clear);
     }
     return out;
   }

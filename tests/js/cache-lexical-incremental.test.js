@@ -95,6 +95,32 @@ test.each([5, 6])("sqlite-wasm: another cache on the same database writes in bet
   }
 });
 
+test("two caches on one connection, their catch-ups interleaved: each tokenizes its own rows (its own TEMP table)", async () => {
+  const a = await openMemoryCache({ dim: 2 });
+  const b = await openMemoryCache({ db: a._db, dim: 2 });
+  try {
+    const mem = (path, body) => ({ path, gist: path, body, type: "episodic", embedding: [1, 0.5], createdAt: T0 });
+    await a.put([mem("p1", "alpha beta"), mem("p2", "alpha gamma gamma"), mem("p3", "delta")]);
+    await Promise.all([lexicalOf(a, "alpha gamma"), lexicalOf(b, "alpha gamma")]); // both keep lists
+    for (let i = 0; i < 6; i++) {
+      await a.put([mem(`a${i}`, `alpha ${"gamma ".repeat(i)}`)]);
+      await b.put([mem(`b${i}`, `gamma beta ${"alpha ".repeat(i)}`)]);
+      // both catch up at once, each from its own pending writes and the other's
+      const [ra, rb] = await Promise.all([lexicalOf(a, "alpha gamma"), lexicalOf(b, "alpha gamma")]);
+      const want = await openMemoryCache({ bytes: await a.exportBytes() });
+      const w = await lexicalOf(want, "alpha gamma");
+      await want.close();
+      expect([i, ra]).toEqual([i, w]);
+      expect([i, rb]).toEqual([i, w]);
+    }
+    expect([a._lexical.exact, b._lexical.exact]).toEqual([true, true]);
+    expect(a._lexical._scratch.insert).not.toBe(b._lexical._scratch.insert);
+  } finally {
+    await b._lexical.close(b._db);
+    await a.close();
+  }
+});
+
 test.each(drivers.map((d) => d.name))("%s on a file: after each random write the lexical arm answers as FTS5 read afresh", async (name) => {
   const d = drivers.find((x) => x.name === name);
   const dir = mkdtempSync(`${tmpdir()}/md-lex-`);
