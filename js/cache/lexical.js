@@ -7,13 +7,17 @@
 // phrase's own hit count, the row's length, the average length), and ci is exactly
 // +0 for a phrase the row does not hold (fts5Bm25Function in SQLite's fts5_aux.c).
 // The single-phrase query `MATCH '"qi"'` returns -ci for every row holding qi,
-// bit for bit. So each term's (rowid, ci) list is read from FTS5 once and kept until
-// the next write that changes the index (put, delete, sleep), and a query adds its
+// bit for bit. So each term's (rowid, ci) list is read from FTS5 once and kept (below:
+// across writes too), and a query adds its
 // terms' lists in query order: the same doubles, the same order, without FTS5
 // scoring every matching row again (for a word in most memories that is most of the
 // cache, per query). The ties break on path in SQLite's BINARY order (code points).
+// A write changes every ci (the row count, the average length and the phrase's hit count
+// enter each), so a kept list also holds each row's weighted hits, found from ci when the
+// list is read and checked to give ci back bit for bit; after a write the new rows are
+// tokenized in a TEMP FTS5 table and the list recomputed (see _learn, _apply, _recompute).
 /**
- * Kept terms' rows (16 bytes each), at most this or LEXICAL_ROWS_PER_MEMORY per live
+ * Kept terms' rows (28 bytes each: rowid, score, weighted hits, version), at most this or LEXICAL_ROWS_PER_MEMORY per live
  * memory, whichever is larger; the least recently used terms go first.
  */
 export const LEXICAL_CACHE_ROWS = 1 << 20;
