@@ -14,7 +14,7 @@
 // bench-ref REF=main` builds one under build/ref/ and runs this with it).
 import { readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import * as md from "../js/index.js";
 import * as Option from "effect/Option";
 import { refCosine, refFuse, refRank } from "../tests/oracles/baseline-fusion.js";
@@ -32,8 +32,9 @@ const only = arg("only")?.split(",");
 const wasmFile = arg("wasm") ?? "build/memdomain.wasm";
 md.initSync(readFileSync(`${ROOT}${wasmFile}`));
 const refDir = arg("ref");
-const ref = refDir ? await import(new URL(`${refDir.replace(/\/?$/, "/")}js/index.js`, `file://${ROOT}`).href) : null;
-if (ref) ref.initSync(readFileSync(new URL(`${refDir.replace(/\/?$/, "/")}build/memdomain.wasm`, `file://${ROOT}`)));
+const refUrl = (file) => new URL(`${refDir.replace(/\/?$/, "/")}${file}`, `file://${ROOT}`).href;
+const ref = refDir ? await import(refUrl("js/index.js")) : null;
+if (ref) ref.initSync(readFileSync(new URL(refUrl("build/memdomain.wasm"))));
 
 const rand = rng(13);
 const pick = (a) => a[Math.floor(rand() * a.length)];
@@ -81,7 +82,9 @@ function report(name, m) {
 async function measureApart(name, inputs, { rounds, calls }) {
   const sides = ["js", "md", ...(ref ? ["ref"] : [])];
   const workers = Object.fromEntries(sides.map((side) => [side, new Worker(new URL("./lib-percall-worker.mjs", import.meta.url),
-    { workerData: { side, name, inputs, wasm: side === "ref" ? `${refDir.replace(/\/?$/, "/")}build/memdomain.wasm` : wasmFile } })]));
+    { workerData: { side, name, inputs, ...(side === "js" ? {} : side === "ref"
+      ? { glue: refUrl("js/index.js"), wasm: refUrl("build/memdomain.wasm") }
+      : { glue: new URL("../js/index.js", import.meta.url).href, wasm: pathToFileURL(`${ROOT}${wasmFile}`).href }) } })]));
   const next = (w) => new Promise((resolve, reject) => {
     const fail = (e) => reject(e);
     w.once("error", fail);

@@ -8,11 +8,12 @@ import { readFileSync } from "node:fs";
 import * as Option from "effect/Option";
 
 // The inputs come from bench/boundary.mjs, which checks both sides agree on them.
-const { side, name, wasm, inputs } = workerData;
+// side "md" and "ref" (bench/boundary.mjs --ref): a glue (`glue`, a file URL) with its wasm (`wasm`, a file URL)
+const { side, name, glue, wasm, inputs } = workerData;
 let api;
-if (side === "md") {
-  api = await import("../js/index.js");
-  api.initSync(readFileSync(new URL(`../${wasm}`, import.meta.url)));
+if (side === "md" || side === "ref") {
+  api = await import(glue);
+  api.initSync(readFileSync(new URL(wasm)));
 } else {
   api = await import("../tests/oracles/baseline-scalars.js");
 }
