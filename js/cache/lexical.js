@@ -89,8 +89,11 @@ const scratchSql = (t) => ({
   clear: `DELETE FROM temp.${t}`,
   drop: [`DROP TABLE IF EXISTS temp.${t}_i`, `DROP TABLE IF EXISTS temp.${t}`],
 });
-/** Writes between two searches past which the kept lists are dropped rather than brought up to date. */
-const MAX_PENDING = 64;
+/**
+ * Writes, and rows written, between two searches past which the kept lists are dropped rather
+ * than brought up to date (tokenizing many rows costs more than reading a query's words again).
+ */
+const MAX_PENDING = 64, MAX_PENDING_ROWS = 256;
 
 /** The sum of a docsize blob's varints (FTS5's column sizes of one row: its token count). */
 function docTokens(sz) {
@@ -125,6 +128,7 @@ export class Lexical {
     // dropped on each write and read again). _pending: the committed writes not applied yet.
     this.exact = null;
     this._pending = [];
+    this._pendingRows = 0;
     this._size = null; // per rowid: the row's tokens (FTS5's docsize), with _nRows and _tokens, or null
     this._nRows = 0;
     this._tokens = 0;
@@ -164,8 +168,9 @@ export class Lexical {
    */
   changed(removed, added) {
     if (removed.length) this._df.clear(); // a removed row's words are not known: counted again
-    if (this.exact !== true || this._size === null || !(this._terms.size || this._df.size) || this._pending.length >= MAX_PENDING)
-      return this.invalidate();
+    this._pendingRows = (this._pending.length ? this._pendingRows : 0) + added.length;
+    if (this.exact !== true || this._size === null || !(this._terms.size || this._df.size) || this._pending.length >= MAX_PENDING ||
+      this._pendingRows > MAX_PENDING_ROWS) return this.invalidate();
     this._pending.push({ removed, added });
   }
 

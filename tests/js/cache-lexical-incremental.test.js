@@ -146,6 +146,24 @@ async function copyFile(cache, file) {
   return file;
 }
 
+test("a bulk put (more rows than are worth tokenizing) drops the kept lists; small puts keep them", async () => {
+  const cache = await openMemoryCache({ dim: 2 });
+  try {
+    const mem = (i, body) => ({ path: `p${i}`, gist: `g${i % 7}`, body, type: "episodic", embedding: [1, i % 3], createdAt: T0 });
+    await cache.put(Array.from({ length: 50 }, (_, i) => mem(i, `alpha ${i % 2 ? "beta" : "gamma"}`)));
+    await lexicalOf(cache, "alpha beta");
+    await cache.put([mem(50, "alpha alpha")]);
+    expect(cache._lexical._terms.size).toBeGreaterThan(0); // kept, brought up to date at the next search
+    await cache.put(Array.from({ length: 300 }, (_, i) => mem(100 + i, "beta delta")));
+    expect(cache._lexical._terms.size).toBe(0); // dropped: read again
+    const want = await openMemoryCache({ bytes: await cache.exportBytes() });
+    expect(await lexicalOf(cache, "alpha beta")).toEqual(await lexicalOf(want, "alpha beta"));
+    await want.close();
+  } finally {
+    await cache.close();
+  }
+});
+
 test("a list whose rows FTS5 scores differently than the formula is not kept: writes drop it (read afresh)", async () => {
   const cache = await openMemoryCache({ dim: 2 });
   try {
