@@ -116,7 +116,10 @@ export class Lexical {
   constructor() {
     /** rowid -> path, every live memory (the FTS index holds live memories only) */
     this.pathOf = new Map();
-    this._terms = new Map(); // term -> { ids: Float64Array (rowids), c: Float64Array } (c = -bm25 of the term alone)
+    // key (the term, or the gist weight and the term) -> { key, term, weight, ids: Float64Array (rowids),
+    // c: Float64Array (-bm25 of the term alone), max (rowid), and where kept across writes f (weighted
+    // hits), v (the rowids' versions) and epoch }
+    this._terms = new Map();
     this._df = new Map(); // term -> rows holding it
     this._rows = 0;
     /** the cap on kept rows; null: LEXICAL_CACHE_ROWS or LEXICAL_ROWS_PER_MEMORY per live memory */
@@ -152,7 +155,7 @@ export class Lexical {
     }
   }
 
-  /** Every cached score is stale after a write to the index. */
+  /** Drop every kept list and count (they are read from FTS5 again when next needed). */
   invalidate() {
     this._terms.clear();
     this._df.clear();
