@@ -42,6 +42,24 @@ export class CacheObject {
         if (pathname === "/scenario") {
           return Response.json({ backend: cache.backend, summary: await scenario(cache), jsonl: await cache.exportJsonl() });
         }
+        if (pathname === "/lexical") { // the kept term lists after writes: kept (exact) or dropped, the same answers either way
+          const mem = (i, body) => ({ path: `lex/${i}`, gist: `g${i % 5}`, body, type: "episodic", embedding: [1, i % 3, 0.5], createdAt: NOW });
+          await cache.put(Array.from({ length: 30 }, (_, i) => mem(i, `alpha ${i % 2 ? "beta" : "gamma"} delta`)));
+          const q = { text: "alpha beta", limit: 10, weights: { lexical: 1, vector: 0, salience: 0, lateral: 0 } };
+          await cache.search(q);
+          const rounds = [];
+          for (let i = 30; i < 34; i++) {
+            await cache.put([mem(i, i % 2 ? "beta beta alpha" : "gamma")]);
+            rounds.push((await cache.search(q)).map((h) => [h.path, h.score]));
+          }
+          const fresh = await openMemoryCache({ storage });
+          const want = (await fresh.search(q)).map((h) => [h.path, h.score]);
+          await fresh.close();
+          // a Durable Object refuses TEMP tables (SQLITE_AUTH), where new rows would be tokenized: the lists are read again
+          let temp = "allowed";
+          try { storage.sql.exec("CREATE TEMP TABLE md_probe (a)"); storage.sql.exec("DROP TABLE temp.md_probe"); } catch (e) { temp = String(e?.message ?? e); }
+          return Response.json({ temp, exact: cache._lexical.exact, last: rounds[rounds.length - 1], want });
+        }
         if (pathname === "/searches") return Response.json({ count: await cache.count(), searches: await searches(cache), jsonl: await cache.exportJsonl() });
         if (pathname === "/rollback") {
           const snap = async () => JSON.stringify([await cache.exportJsonl(), await cache.edges()]);

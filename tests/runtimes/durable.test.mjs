@@ -63,6 +63,13 @@ if (want("backend")) {
   });
   try {
     const get = async (p) => (await mf.dispatchFetch(`http://localhost${p}`)).json();
+    const lx = await get("/lexical?object=lexical");
+    if (check(!lx.error && lx.want, "a Durable Object: searches after puts with kept term lists", lx.error)) {
+      check(same(lx.last, lx.want) && lx.want.length > 0, "Durable Object: the lexical arm after puts equals a fresh cache's", firstDiff(lx.last, lx.want));
+      // where TEMP tables are refused the kept lists cannot follow writes: dropped and read again (not kept wrongly)
+      check(lx.temp === "allowed" ? lx.exact === true : lx.exact === false,
+        `Durable Object: term lists ${lx.exact === true ? "kept across writes" : `read again after each write (TEMP tables: ${lx.temp})`}`);
+    }
     const a = await get("/scenario");
     if (check(!a.error && a.summary, "a Durable Object ran the scenario on ctx.storage (put, link, search, sleep twice, search)", a.error)) {
       check(a.backend === "durable-object", `the backend is the object's SQLite (${a.backend})`);
