@@ -1,6 +1,6 @@
 // memdomain/cache benchmark (make bench-cache; also part of make bench):
-//   search p50/p99 over --queries (200) queries at each of --sizes (10k and 100k
-//   memories, d = 384) with the time per stage, in Node (sqlite-wasm in memory; the
+//   search p50/p99 over --queries (200) queries at each of --sizes (10k, 100k and 1M
+//   memories, d = 384; 1M on a file, see --big) with the time per stage, in Node (sqlite-wasm in memory; the
 //   same database in better-sqlite3; and sqlite-wasm with the lexical arm's kept
 //   per-term scores dropped before every query, so each query's terms are read from
 //   FTS5 as on a first search) and in a headless Chromium Worker (the same database
@@ -41,13 +41,18 @@ const baseMmr = await import("../tests/oracles/baseline-mmr.js");
 const { rng } = await import("../tests/oracles/rng.js");
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? dflt;
-const SIZES = arg("sizes", "10000,100000").split(",").map(Number);
+const SIZES = arg("sizes", "10000,100000,1000000").split(",").map(Number);
 const Q = Number(arg("queries", 200));
 const SLEEP_MAX = Number(arg("sleep-max", 20000));
 // --db=file: the measured cache on a file in a temp directory (node:sqlite, or better-sqlite3 in Node 20)
 // instead of sqlite-wasm in memory, whose wasm memory cannot hold a million memories; --links=N
 // synthetic links per memory above --sleep-max (default 5)
 const DB_FILE = arg("db", "memory") === "file", LINKS = Number(arg("links", 5));
+// Sizes above --big (200,000) run as they can: on a file (sqlite-wasm's memory cannot hold them),
+// one synthetic link per memory, at most 5 put rounds, without the rows that do not fit (plain JS,
+// Orama, the better-sqlite3 and cold copies, Chromium).
+const BIG = Number(arg("big", 200000)), BIG_SKIPS = new Set(["plain", "orama", "better", "cold", "chromium"]);
+let bigNow = false;
 const PUTS = Number(arg("puts", 20)), BASELINE = arg("baseline", null);
 const D = 384, WARM = 10, LIMIT = 10, DEPTH = 50, K = 60, LAMBDA = 0.5, FLOOR = 0.3;
 const W = { lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 };
@@ -56,7 +61,7 @@ const W = { lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 };
 // default composition (arm scores added, MMR over a window), timed beside it
 const SEARCH = { preset: "memhtml", limit: LIMIT, depth: DEPTH, weights: W, k: K, lambda: LAMBDA, timings: true };
 const DEFAULT_SEARCH = { limit: LIMIT, depth: DEPTH, timings: true };
-const no = (f) => process.argv.includes(`--no-${f}`);
+const no = (f) => process.argv.includes(`--no-${f}`) || (bigNow && BIG_SKIPS.has(f));
 const wasm = readFileSync(`${ROOT}build/memdomain.wasm`);
 md.initSync(wasm);
 
@@ -208,9 +213,10 @@ async function putRounds(n, mems, queries, cache) {
     for (const q of queries.slice(0, WARM)) await other.search({ ...q, ...SEARCH });
     impls.push([`baseline ${BASELINE}`, other]);
   }
-  const fresh = makeCorpus(PUTS, D, 33, { dupEvery: 0 });
+  const rounds = bigNow ? Math.min(PUTS, 5) : PUTS;
+  const fresh = makeCorpus(rounds, D, 33, { dupEvery: 0 });
   const r = Object.fromEntries(impls.flatMap(([name]) => ["new path", "rewritten vector"].map((k) => [`${name}, ${k}`, { alone: [], put: [], after: [], extra: [], vector: [], lexical: [], lateral: [] }])));
-  for (let i = 0; i < PUTS; i++) {
+  for (let i = 0; i < rounds; i++) {
     const q = queries[WARM + (i % Q)];
     for (const [kind, m] of [["new path", { ...fresh[i], path: `new/${String(i).padStart(4, "0")}.html` }],
       ["rewritten vector", { ...mems[(i * 7919) % n], embedding: fresh[i].embedding }]]) {
@@ -234,7 +240,7 @@ async function putRounds(n, mems, queries, cache) {
   const rows = [["", "search alone p50", "put p50", "search after p50", "put + search - alone p50", "p99", "vector after", "lexical after", "lateral after"]];
   for (const [name, x] of Object.entries(r)) rows.push([name, f1(med(x.alone)), f1(med(x.put)), f1(med(x.after)), f1(med(x.extra)), f1(pct(x.extra, 0.99)),
     f1(med(x.vector)), f1(med(x.lexical)), f1(med(x.lateral))]);
-  console.log(`\none put then a search (${PUTS} rounds each; stage columns are p50 ms of the search after the put):`);
+  console.log(`\none put then a search (${rounds} rounds each; stage columns are p50 ms of the search after the put):`);
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
   for (const [i, row] of rows.entries()) {
     console.log(`| ${row.map((v, c) => (c ? String(v).padStart(widths[c]) : String(v).padEnd(widths[c]))).join(" | ")} |`);
@@ -248,12 +254,14 @@ console.log(`memdomain/cache benchmark: d = ${D}, ${Q} queries (+${WARM} warm-up
 console.log(`node ${process.version}, ${execFileSync("nproc").toString().trim()} cores, load average at start: ${load()}`);
 const STAGES = ["lexical", "vector", "salience", "lateral", "fuse", "mmr"];
 for (const n of SIZES) {
-  console.log(`\n### ${n.toLocaleString("en")} memories`);
+  bigNow = n > BIG;
+  const onFile = DB_FILE || bigNow, links = bigNow ? Math.min(LINKS, 1) : LINKS;
+  console.log(`\n### ${n.toLocaleString("en")} memories${bigNow ? ` (above --big=${BIG}: on a file, ${links} link per memory, no plain JS, Orama or Chromium rows)` : ""}`);
   const mems = makeCorpus(n, D, 31, { dupEvery: 50 });
   const corpus = new Map(mems.map((m) => [m.path, m]));
   const queries = makeQueries(mems, Q + WARM, 32);
-  const dir = DB_FILE ? mkdtempSync(`${tmpdir()}/md-bench-`) : null;
-  const cache = await openMemoryCache(DB_FILE ? { path: `${dir}/cache.db` } : {});
+  const dir = onFile ? mkdtempSync(`${tmpdir()}/md-bench-`) : null;
+  const cache = await openMemoryCache(onFile ? { path: `${dir}/cache.db` } : {});
   let t = performance.now();
   await cache.put(mems);
   const putMs = performance.now() - t;
@@ -284,14 +292,14 @@ for (const n of SIZES) {
     await copy.close();
     await night.close();
   } else {
-    const links = [];
-    for (let i = 0; i < n; i++) for (let j = 1; j <= LINKS; j++) links.push({ src: mems[i].path, dst: mems[(i * 7919 + j * 104729) % n].path, strength: 0.5 });
+    const linked = [];
+    for (let i = 0; i < n; i++) for (let j = 1; j <= links; j++) linked.push({ src: mems[i].path, dst: mems[(i * 7919 + j * 104729) % n].path, strength: 0.5 });
     t = performance.now();
-    if (links.length) await cache.link(links.filter((l) => l.src !== l.dst));
-    console.log(`put ${f1(putMs)} ms; sleep skipped above --sleep-max=${SLEEP_MAX}: ${links.length} synthetic links instead (link ${f1(performance.now() - t)} ms)`);
+    if (linked.length) await cache.link(linked.filter((l) => l.src !== l.dst));
+    console.log(`put ${f1(putMs)} ms; sleep skipped above --sleep-max=${SLEEP_MAX}: ${linked.length} synthetic links instead (link ${f1(performance.now() - t)} ms)`);
   }
   const edges = await cache.edges();
-  const held = await cache.residentBytes(), dbBytes = DB_FILE ? statSync(`${dir}/cache.db`).size : (await cache.exportBytes()).length;
+  const held = await cache.residentBytes(), dbBytes = onFile ? statSync(`${dir}/cache.db`).size : (await cache.exportBytes()).length;
   console.log(`bytes per memory: database ${Math.round(dbBytes / n)} (embedding ${4 * D}), estimated peak in memory ` +
     `${Math.round(held.estimate / n)} (a sleep pass; memdomain/cache's budget estimate, 11-35% above measured peaks)`);
 
@@ -355,7 +363,7 @@ for (const n of SIZES) {
   }
   const rows = [["", "p50 ms", "p99 ms", ...STAGES.map((s) => `${s} p50`)]];
   const line = (name, xs, st) => rows.push([name, f1(med(xs)), f1(pct(xs, 0.99)), ...STAGES.map((s) => (st ? f1(med(st[s])) : ""))]);
-  const where = DB_FILE ? `${cache.backend} on a file` : "sqlite-wasm in memory";
+  const where = onFile ? `${cache.backend} on a file` : "sqlite-wasm in memory";
   line(`memdomain/cache, Node (${where})`, times.cache, stage.cache);
   line(`memdomain/cache defaults (preset "default"), Node (${where})`, times.defaults, stage.defaults);
   if (better) line("memdomain/cache, Node (better-sqlite3 in memory)", times.better, stage.better);

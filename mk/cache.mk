@@ -2,8 +2,9 @@
 #
 #   make test-cache-runtimes   the cache scenario in Node (the reference), Deno, a Chromium
 #                              Worker on OPFS (reloaded) and a D1 Worker under miniflare
-#   make bench-cache           search p50/p99 and per-stage times at 10k and 100k (d = 384) in
-#                              Node and Chromium, beside plain JS and Orama; sleep pass times
+#   make bench-cache           search p50/p99 and per-stage times at 10k, 100k and 1M (d = 384;
+#                              1M on a file) in Node and Chromium, beside plain JS and Orama where
+#                              they fit; put + search, sleep passes (full and incremental), bytes
 #                              (BENCH_CACHE_ARGS, e.g. --sizes=10000 --queries=50)
 #
 # The Node suites (tests/js/cache.test.js) run with the other Jest suites in make test-js.
