@@ -197,11 +197,7 @@ export class Lexical {
       tokens += t;
     }
     this._size = size;
-    if (this._ver.length < size.length) {
-      const ver = new Uint32Array(size.length);
-      ver.set(this._ver);
-      this._ver = ver;
-    }
+    if (this._ver.length < size.length) this._ver = grown(this._ver, size.length, 0);
     this._nRows = rows.length;
     this._tokens = tokens;
     return true;
@@ -300,16 +296,8 @@ export class Lexical {
       for (const { id } of added) {
         const t = got.get(id);
         const D = t ? t.size : 0;
-        if (id >= this._size.length) {
-          const grown = new Float64Array(Math.max(id + 1, 2 * this._size.length)).fill(-1);
-          grown.set(this._size);
-          this._size = grown;
-        }
-        if (id >= this._ver.length) {
-          const grown = new Uint32Array(Math.max(id + 1, 2 * this._ver.length));
-          grown.set(this._ver);
-          this._ver = grown;
-        }
+        if (id >= this._size.length) this._size = grown(this._size, Math.max(id + 1, 2 * this._size.length), -1);
+        if (id >= this._ver.length) this._ver = grown(this._ver, Math.max(id + 1, 2 * this._ver.length), 0);
         if (this._size[id] >= 0) throw new Error("rowid added twice");
         this._size[id] = D;
         this._nRows++;
@@ -550,6 +538,14 @@ function hitsNear(guess, w, ok) {
   if (!Number.isInteger(w) || !(guess >= 0) || guess > 2 ** 31) return null;
   const r = Math.round(guess);
   return r >= 1 && ok(r) ? r : null;
+}
+
+/** A typed array of `n` elements holding `a` first, the rest `fill`. */
+function grown(a, n, fill) {
+  const b = new a.constructor(n);
+  if (fill !== 0) b.fill(fill, a.length);
+  b.set(a);
+  return b;
 }
 
 /**

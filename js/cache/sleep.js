@@ -197,10 +197,7 @@ export async function incrementalNeighbours(mems, state, changed, dim, floor, pe
   const tileLists = new Map();
   if (added.length && withVec.length > 1) {
     const order = added.concat(withVec.filter((m) => !addedSet.has(m.path)));
-    const matrix = new Float32Array(order.length * dim);
-    order.forEach((m, i) => matrix.set(m.vec, i * dim));
-    const keys = order.map((m) => m.path);
-    const options = { floor, perSourceK: wideK, limit: order.length * wideK };
+    const { matrix, keys, options } = packedInput(order, dim, floor, perSourceK);
     const push = (src, dst, sim) => {
       let list = tileLists.get(src);
       if (!list) tileLists.set(src, (list = []));
