@@ -13,15 +13,38 @@
 // scoring every matching row again (for a word in most memories that is most of the
 // cache, per query). The ties break on path in SQLite's BINARY order (code points).
 // A write changes every ci (the row count, the average length and the phrase's hit count
-// enter each), so a kept list also holds each row's weighted hits, found from ci when the
-// list is read and checked to give ci back bit for bit; after a write the new rows are
-// tokenized in a TEMP FTS5 table and the list recomputed (see _learn, _apply, _recompute).
+// enter each), so a kept list also holds each row's hits in the gist and in the body, found
+// from ci when the list is read (with the gist weighted past any body's length, so the two
+// counts are one number's digits) and checked to give ci back bit for bit; after a write the
+// new rows are tokenized in a TEMP FTS5 table and the list recomputed (see _learn, _apply,
+// _recompute). One kept list serves every integer gist weight: its scores are computed for the
+// weight asked (FTS5 adds a weight per hit, integers, exactly).
 /**
- * Kept terms' rows (28 bytes each: rowid, score, weighted hits, version), at most this or LEXICAL_ROWS_PER_MEMORY per live
+ * Kept terms' rows (28 bytes each: rowid, score, hits in the gist and the body, version), at most this or LEXICAL_ROWS_PER_MEMORY per live
  * memory, whichever is larger; the least recently used terms go first.
  */
 export const LEXICAL_CACHE_ROWS = 1 << 20;
-export const LEXICAL_ROWS_PER_MEMORY = 16;
+export const LEXICAL_ROWS_PER_MEMORY = 32;
+/** ... but never more than this (470 MB) for LEXICAL_ROWS_PER_MEMORY. */
+export const LEXICAL_MAX_ROWS = 1 << 24;
+
+/**
+ * Warm lists: at the first search, the lists of the words in the most rows are read ahead,
+ * heaviest first, every word in at least WARM_MIN_ROWS rows and 1/WARM_SHARE of the live
+ * memories, within half the cap on kept rows and WARM_MAX_ROWS. Reading a word's list costs about a microsecond
+ * per row holding it (FTS5 scores each row); these are the words whose first read would otherwise
+ * cost one search tens of milliseconds at 100k memories. They stay kept (the LRU passes them by).
+ */
+export const WARM_MIN_ROWS = 2048;
+export const WARM_SHARE = 64;
+/** ... and at most this many rows read ahead (about 4 s once, 117 MB). */
+export const WARM_MAX_ROWS = 1 << 22;
+
+/**
+ * A weighted hit count is found from its score only up to this: past it two counts' scores could
+ * round alike (the score's step between counts f and f + 1 is about 0.3 / f^2 of it, against 2^-53).
+ */
+const MAX_HITS = 2 ** 22;
 
 /** Terms of a query beyond this are ignored by the lexical arm. */
 export const MAX_QUERY_TERMS = 64;
@@ -91,34 +114,37 @@ const scratchSql = (t) => ({
 });
 /**
  * Writes, and rows written, between two searches past which the kept lists are dropped rather
- * than brought up to date (tokenizing many rows costs more than reading a query's words again).
+ * than brought up to date: tokenizing a row costs about as much as reading 32 kept rows again
+ * (at least MAX_PENDING_ROWS rows are always brought up to date).
  */
-const MAX_PENDING = 64, MAX_PENDING_ROWS = 256;
+const MAX_PENDING = 1024, MAX_PENDING_ROWS = 256, ROWS_PER_PENDING_ROW = 32;
 
-/** The sum of a docsize blob's varints (FTS5's column sizes of one row: its token count). */
-function docTokens(sz) {
-  let total = 0, i = 0;
+/** A docsize blob's varints (FTS5's column sizes of one row: tokens in the gist, in the body), or null. */
+function docColumns(sz) {
+  const out = [];
+  let i = 0;
   while (i < sz.length) {
     let v = 0;
     for (let k = 0; ; k++) {
-      if (i >= sz.length) return -1;
+      if (i >= sz.length) return null;
       const x = sz[i++];
       if (k === 8) { v = v * 256 + x; break; }
       v = v * 128 + (x & 0x7f);
       if (x < 0x80) break;
     }
-    total += v;
+    out.push(v);
   }
-  return total;
+  return out;
 }
 
 export class Lexical {
   constructor() {
     /** rowid -> path, every live memory (the FTS index holds live memories only) */
     this.pathOf = new Map();
-    // key (the term, or the gist weight and the term) -> { key, term, weight, ids: Float64Array (rowids),
-    // c: Float64Array (-bm25 of the term alone), max (rowid), and where kept across writes f (weighted
-    // hits), v (the rowids' versions) and epoch }
+    // key -> { key, term, ids: Float64Array (rowids), c: Float64Array (-bm25 of the term alone), max (rowid),
+    // and where kept across writes (key: the term) g and b (Uint32Array: hits in the gist and in the body),
+    // v (the rowids' versions), and the weight cw, epoch and idf c was computed for (alt: the scores for
+    // the weight asked before, while current); else (key: the gist weight and the term) c is FTS5's for that weight }
     this._terms = new Map();
     this._df = new Map(); // term -> rows holding it
     this._rows = 0;
@@ -133,6 +159,7 @@ export class Lexical {
     this._pending = [];
     this._pendingRows = 0;
     this._size = null; // per rowid: the row's tokens (FTS5's docsize), with _nRows and _tokens, or null
+    this._maxBody = 0; // the most tokens of any body seen: a list is read with the gist weighted past it
     this._nRows = 0;
     this._tokens = 0;
     this._epoch = 0; // bumped by each applied write: a list computed at an older epoch is recomputed
@@ -142,6 +169,12 @@ export class Lexical {
     this._tokenOf = new Map(); // a query word -> its FTS5 token (null: not exactly one token)
     this._scratch = scratchSql(`md_lex_${Math.random().toString(36).slice(2, 10)}`);
     this._scratchMade = false;
+    /** read the heaviest words' lists ahead (false: only the words searched for are read) */
+    this.warm = true;
+    this.warmMin = WARM_MIN_ROWS;
+    this.warmShare = WARM_SHARE;
+    this._warmed = false; // the heavy lists were read ahead since the last drop
+    this._pinned = 0; // rows of the lists read ahead
   }
 
   /** Drop the scratch table (the cache closes; best effort: the connection may be closing too). */
@@ -160,6 +193,8 @@ export class Lexical {
     this._terms.clear();
     this._df.clear();
     this._rows = 0;
+    this._pinned = 0;
+    this._warmed = false;
     this._pending = [];
     this._size = null;
   }
@@ -173,7 +208,7 @@ export class Lexical {
     if (removed.length) this._df.clear(); // a removed row's words are not known: counted again
     this._pendingRows = (this._pending.length ? this._pendingRows : 0) + added.length;
     if (this.exact !== true || this._size === null || !(this._terms.size || this._df.size) || this._pending.length >= MAX_PENDING ||
-      this._pendingRows > MAX_PENDING_ROWS) return this.invalidate();
+      this._pendingRows > Math.max(MAX_PENDING_ROWS, this._rows / ROWS_PER_PENDING_ROW)) return this.invalidate();
     this._pending.push({ removed, added });
   }
 
@@ -189,13 +224,16 @@ export class Lexical {
     let max = 0;
     for (const r of rows) if (r.id > max) max = r.id;
     const size = new Float64Array(max + 1).fill(-1);
-    let tokens = 0;
+    let tokens = 0, maxBody = 0;
     for (const r of rows) {
-      const t = r.sz instanceof Uint8Array ? docTokens(r.sz) : -1;
-      if (!(t >= 0) || !Number.isSafeInteger(r.id) || r.id < 0) return false;
+      const cols = r.sz instanceof Uint8Array ? docColumns(r.sz) : null;
+      if (cols === null || cols.length !== 2 || !Number.isSafeInteger(r.id) || r.id < 0) return false;
+      const t = cols[0] + cols[1];
       size[r.id] = t;
       tokens += t;
+      if (cols[1] > maxBody) maxBody = cols[1];
     }
+    this._maxBody = maxBody;
     this._size = size;
     if (this._ver.length < size.length) this._ver = grown(this._ver, size.length, 0);
     this._nRows = rows.length;
@@ -210,29 +248,40 @@ export class Lexical {
     return idf <= 0.0 ? 1e-6 : idf;
   }
 
+  /** The gist weight a list is read with: a power of two above every body's tokens, so f = w g + b splits. */
+  _readWeight() {
+    let w = 1;
+    while (w <= this._maxBody) w *= 2;
+    return w;
+  }
+
   /**
-   * A list just read from FTS5: find each row's weighted hits f such that FTS5's formula over f,
-   * the row's size, the totals and the idf from SQLite's own ln() gives the score read, bit for
-   * bit. Any row that does not: lists are not kept across writes (exact = false).
+   * A list just read from FTS5 with the gist weighted w (_readWeight): find each row's weighted
+   * hits f such that FTS5's formula over f, the row's size, the totals and the idf from SQLite's
+   * own ln() gives the score read, bit for bit, and split f = w g + b (b, the body's hits, is
+   * below w). Any row that does not: lists are not kept across writes (exact = false).
    */
-  async _learn(db, list, gistWeight) {
+  async _learn(db, list, w) {
     try {
-      if (this._size === null && !(await this._sizes(db))) throw new Error("docsize");
       const { ids, c } = list, n = ids.length, size = this._size;
       const idf = await this._idf(db, n), avgdl = this._tokens / this._nRows;
-      const f = new Float64Array(n);
+      const g = new Uint32Array(n), b = new Uint32Array(n);
       for (let i = 0; i < n; i++) {
         const D = ids[i] < size.length ? size[ids[i]] : -1;
         if (!(D >= 0)) throw new Error("size");
         const K = K1 * (1 - B + B * D / avgdl);
         const guess = (c[i] * K) / (idf * (K1 + 1.0) - c[i]);
-        const x = hitsNear(guess, gistWeight, (v) => term1(idf, v, D, avgdl) === c[i]);
-        if (x === null) throw new Error("formula");
-        f[i] = x;
+        const f = hitsNear(guess, (v) => term1(idf, v, D, avgdl) === c[i]);
+        if (f === null) throw new Error("formula");
+        g[i] = Math.floor(f / w);
+        b[i] = f - g[i] * w;
       }
-      list.f = f;
+      list.g = g;
+      list.b = b;
       list.v = Uint32Array.from(ids, (id) => (id < this._ver.length ? this._ver[id] : 0));
+      list.cw = w; // c is FTS5's for weight w, at this epoch
       list.epoch = this._epoch;
+      list.idf = idf;
       if (this.exact === null) this.exact = true;
     } catch {
       this.exact = false;
@@ -257,7 +306,7 @@ export class Lexical {
       for (const q of this._scratch.create) await db.all(q);
       this._scratchMade = true;
     }
-    for (const l of [...this._terms.values()]) if (!l.f) this._drop(l);
+    for (const l of [...this._terms.values()]) if (!l.g) this._drop(l);
     // the FTS5 token of every kept list's word and every counted word (a query phrase of one token, or not kept)
     const words = [...new Set([...[...this._terms.values()].map((l) => l.term), ...this._df.keys()])].filter((w) => !this._tokenOf.has(w));
     if (words.length) {
@@ -292,7 +341,7 @@ export class Lexical {
       }
       if (!added.length) continue;
       const got = await this._tokenize(db, added);
-      const more = new Map(); // list -> { ids, f } to append
+      const more = new Map(); // list -> { ids, g, b, v } to append
       for (const { id } of added) {
         const t = got.get(id);
         const D = t ? t.size : 0;
@@ -305,14 +354,13 @@ export class Lexical {
         if (!t) continue;
         for (const [token, [inGist, inBody]] of t.hits) {
           for (const w of counted.get(token) ?? []) this._df.set(w, this._df.get(w) + 1);
+          if (inBody > this._maxBody) this._maxBody = inBody;
           for (const l of lists.get(token) ?? []) {
-            let f = 0;
-            for (let k = 0; k < inGist; k++) f += l.weight;
-            for (let k = 0; k < inBody; k++) f += 1.0;
             let m = more.get(l);
-            if (!m) more.set(l, (m = { ids: [], f: [], v: [] }));
+            if (!m) more.set(l, (m = { ids: [], g: [], b: [], v: [] }));
             m.ids.push(id);
-            m.f.push(f);
+            m.g.push(inGist);
+            m.b.push(inBody);
             m.v.push(this._ver[id]);
             if (id > l.max) l.max = id;
           }
@@ -320,9 +368,11 @@ export class Lexical {
       }
       for (const [l, m] of more) {
         l.ids = append(l.ids, m.ids);
-        l.f = append(l.f, m.f);
+        l.g = append(l.g, m.g);
+        l.b = append(l.b, m.b);
         l.v = append(l.v, m.v);
         this._rows += m.ids.length;
+        if (l.pinned) this._pinned += m.ids.length;
       }
     }
     if (this._nRows !== this.pathOf.size) throw new Error("rows"); // the index holds the live memories
@@ -332,6 +382,7 @@ export class Lexical {
   _drop(l) {
     this._terms.delete(l.key);
     this._rows -= l.ids.length;
+    if (l.pinned) this._pinned -= l.ids.length;
   }
 
   /** Rows tokenized by FTS5 in the scratch table: Map id -> { size (tokens), hits: Map token -> [in gist, in body] }. */
@@ -353,35 +404,61 @@ export class Lexical {
     return out;
   }
 
-  /** A kept list's scores again after writes: the same formula over its rows' hits, sizes and the new totals. */
-  async _recompute(db, l) {
+  /** A kept list without the rows that left the index (or were rewritten) since it was last used. */
+  _compact(l) {
     const ver = this._ver;
     let k = 0;
     for (let i = 0; i < l.ids.length; i++) {
       const id = l.ids[i];
       if (l.v[i] !== ver[id]) continue; // its row left the index (or was rewritten) since
       l.ids[k] = id;
-      l.f[k] = l.f[i];
+      l.g[k] = l.g[i];
+      l.b[k] = l.b[i];
       l.v[k] = l.v[i];
       k++;
     }
     if (k < l.ids.length) { // views of the same buffers: appends reuse the room
       this._rows -= l.ids.length - k;
+      if (l.pinned) this._pinned -= l.ids.length - k;
       l.ids = l.ids.subarray(0, k);
-      l.f = l.f.subarray(0, k);
+      l.g = l.g.subarray(0, k);
+      l.b = l.b.subarray(0, k);
       l.v = l.v.subarray(0, k);
     }
-    const idf = await this._idf(db, l.ids.length), avgdl = this._tokens / this._nRows, size = this._size;
-    const c = new Float64Array(l.ids.length);
-    for (let i = 0; i < c.length; i++) c[i] = term1(idf, l.f[i], size[l.ids[i]], avgdl);
+  }
+
+  /**
+   * A kept list's scores for the gist weighted w, after writes or for another weight: the same
+   * formula over its rows' hits (f = w g + b, as FTS5 adds w per gist hit and 1 per body hit, in
+   * integers), sizes and the current totals.
+   */
+  async _recompute(db, l, w) {
+    let c = null;
+    if (l.epoch !== this._epoch) {
+      this._compact(l);
+      l.idf = await this._idf(db, l.ids.length);
+      l.epoch = this._epoch;
+      l.alt = null;
+      if (l.c && l.c.length === l.ids.length) c = l.c; // stale: its buffer is reused
+    } else if (l.alt && l.alt.cw === w) { // the other weight's scores, still current (two compositions in turn)
+      [l.c, l.cw, l.alt] = [l.alt.c, l.alt.cw, { c: l.c, cw: l.cw }];
+      return;
+    } else l.alt = { c: l.c, cw: l.cw };
+    const { ids, g, b, idf } = l, avgdl = this._tokens / this._nRows, size = this._size;
+    c ??= new Float64Array(ids.length);
+    for (let i = 0; i < c.length; i++) c[i] = term1(idf, w * g[i] + b[i], size[ids[i]], avgdl);
     l.c = c;
-    l.epoch = this._epoch;
+    l.cw = w;
   }
 
   /** How many rows hold the term (FTS5's nHit for its phrase). */
   async df(db, term) {
     await this._catchUp(db);
-    if (this._terms.has(term)) return (await this._list(db, term)).ids.length;
+    const l = this._terms.get(term);
+    if (l) {
+      if (l.epoch !== this._epoch) await this._recompute(db, l, l.cw);
+      return l.ids.length;
+    }
     let n = this._df.get(term);
     if (n === undefined) {
       n = Number((await db.all(COUNT_SQL, [phrase(term)]))[0].n);
@@ -390,27 +467,10 @@ export class Lexical {
     return n;
   }
 
-  /** A term's (rowid, -bm25) list, the gist column weighted `gistWeight` (kept per term and weight). */
-  async _list(db, term, gistWeight = 1) {
-    const key = gistWeight === 1 ? term : `${gistWeight}\u0000${term}`;
-    await this._catchUp(db);
-    let list = this._terms.get(key);
-    if (list) {
-      this._terms.delete(key); // most recently used last
-      this._terms.set(key, list);
-      if (list.f && list.epoch !== this._epoch) {
-        try {
-          await this._recompute(db, list);
-        } catch {
-          this.exact = false;
-          this.invalidate();
-          return this._list(db, term, gistWeight);
-        }
-      }
-      return list;
-    }
+  /** (ids, -bm25) of the term alone from FTS5, the gist weighted w. */
+  async _read(db, term, w) {
     let ids, c;
-    const [sql, params] = gistWeight === 1 ? [TERM_SQL, [phrase(term)]] : [WEIGHTED_SQL, [gistWeight, phrase(term)]];
+    const [sql, params] = w === 1 ? [TERM_SQL, [phrase(term)]] : [WEIGHTED_SQL, [w, phrase(term)]];
     if (typeof db.numbers === "function") {
       const cols = await db.numbers(sql, params);
       ids = cols.length ? cols[0] : new Float64Array(0);
@@ -425,18 +485,102 @@ export class Lexical {
       c[i] = -c[i];
       if (ids[i] > max) max = ids[i];
     }
-    list = { key, term, weight: gistWeight, ids, c, max };
-    if (this.exact !== false) await this._learn(db, list, gistWeight);
-    this._terms.set(key, list);
-    this._df.set(term, ids.length);
-    this._rows += ids.length;
-    const cap = this.maxRows ?? Math.max(LEXICAL_CACHE_ROWS, LEXICAL_ROWS_PER_MEMORY * this.pathOf.size);
+    return { term, ids, c, max };
+  }
+
+  /**
+   * A term's (rowid, -bm25) list with the gist column weighted `gistWeight`: a kept list (key: the
+   * term; its scores computed for the weight asked), or where lists are not kept across writes, FTS5's
+   * list for that weight (key: the weight and the term).
+   */
+  async _list(db, term, gistWeight = 1) {
+    await this._catchUp(db);
+    for (const key of [term, `${gistWeight}\u0000${term}`]) {
+      const list = this._terms.get(key);
+      if (!list) continue;
+      this._terms.delete(key); // most recently used last
+      this._terms.set(key, list);
+      if (list.g && (list.epoch !== this._epoch || list.cw !== gistWeight)) {
+        try {
+          await this._recompute(db, list, gistWeight);
+        } catch {
+          this.exact = false;
+          this.invalidate();
+          return this._list(db, term, gistWeight);
+        }
+      }
+      return list;
+    }
+    if (this.exact !== false && this._size === null) {
+      try {
+        if (!(await this._sizes(db))) this.exact = false;
+      } catch {
+        this.exact = false;
+      }
+    }
+    let list;
+    if (this.exact !== false) {
+      const w = this._readWeight();
+      list = await this._read(db, term, w);
+      list.cw = w;
+      await this._learn(db, list, w);
+      if (list.g && w !== gistWeight) {
+        try {
+          await this._recompute(db, list, gistWeight);
+          list.alt = null; // the read weight's scores are not asked for
+        } catch {
+          this.exact = false;
+        }
+      }
+    }
+    // not kept across writes: FTS5's list for this weight (the one just read, if it was read with it)
+    if (!list || (list.g ? this.exact === false : list.cw !== gistWeight)) list = await this._read(db, term, gistWeight);
+    if (this.exact === false) delete list.g;
+    list.key = list.g ? term : `${gistWeight}\u0000${term}`;
+    this._terms.set(list.key, list);
+    this._df.set(term, list.ids.length);
+    this._rows += list.ids.length;
+    const cap = this._cap();
     for (const [t, l] of this._terms) {
-      if (this._rows <= cap || t === key) break;
+      if (this._rows <= cap) break;
+      if (t === list.key || l.pinned) continue;
       this._terms.delete(t);
       this._rows -= l.ids.length;
     }
     return list;
+  }
+
+  _cap() {
+    return this.maxRows ?? Math.max(LEXICAL_CACHE_ROWS, Math.min(LEXICAL_MAX_ROWS, LEXICAL_ROWS_PER_MEMORY * this.pathOf.size));
+  }
+
+  /**
+   * Read ahead the lists of the words in the most rows (FTS5's vocabulary counts), heaviest first:
+   * each word in at least warmMin rows and 1/warmShare of the live memories whose list fits within
+   * half the cap. Only while lists follow writes (exact): else a write would drop them all again.
+   * Their scores are computed for `gistWeight` (the search's), and for another weight when asked.
+   */
+  async _warmUp(db, gistWeight) {
+    this._warmed = true;
+    const min = Math.max(this.warmMin, Math.ceil(this.pathOf.size / this.warmShare));
+    if (this.pathOf.size < min) return;
+    let heavy;
+    try {
+      heavy = await db.all("SELECT term, doc FROM memories_vocab WHERE doc >= ?", [min]);
+    } catch {
+      return; // no vocabulary table: words are read when searched for
+    }
+    heavy.sort((a, b) => b.doc - a.doc || byCodePoint(a.term, b.term));
+    const budget = Math.min(this._cap() / 2, WARM_MAX_ROWS);
+    for (const { term, doc } of heavy) {
+      if (this.exact !== true || !this._warmed) return;
+      if (typeof term !== "string" || this._pinned + Number(doc) > budget) continue;
+      const l = await this._list(db, term, gistWeight);
+      if (!l.pinned && this._terms.get(l.key) === l) {
+        l.pinned = true;
+        this._pinned += l.ids.length;
+      }
+    }
   }
 
   /**
@@ -459,6 +603,7 @@ export class Lexical {
   async top(db, terms, depth, gistWeight = 1) {
     const lists = [];
     for (const t of terms) lists.push(await this._list(db, t, gistWeight));
+    if (this.warm && this.exact === true && !this._warmed) await this._warmUp(db, gistWeight);
     if (lists.length === 1) return this._select(lists[0].ids, lists[0].c, depth); // 0.0 + c0 is c0
     let max = 0;
     for (const l of lists) if (l.max > max) max = l.max;
@@ -531,11 +676,11 @@ export class Lexical {
 }
 
 /**
- * The weighted hit count near `guess` that `ok` accepts, or null. With an integer gist weight (1
- * or GIST_WEIGHT) every weighted count is an integer; another weight is not kept across writes.
+ * The weighted hit count near `guess` that `ok` accepts, or null (with integer weights every
+ * weighted count is an integer; past MAX_HITS a count is not told from its neighbours).
  */
-function hitsNear(guess, w, ok) {
-  if (!Number.isInteger(w) || !(guess >= 0) || guess > 2 ** 31) return null;
+function hitsNear(guess, ok) {
+  if (!(guess >= 0) || guess > MAX_HITS) return null;
   const r = Math.round(guess);
   return r >= 1 && ok(r) ? r : null;
 }
@@ -550,14 +695,14 @@ function grown(a, n, fill) {
 
 /**
  * `a` (a typed array, possibly a view of the start of a larger buffer) with `more` after it: in
- * the same buffer when there is room, else in one twice as large (appends cost O(1) each).
+ * the same buffer when there is room, else in one a quarter larger (appends cost O(1) each).
  */
 function append(a, more) {
   const n = a.length + more.length, cap = a.buffer.byteLength / a.BYTES_PER_ELEMENT;
   let b;
   if (a.byteOffset === 0 && n <= cap) b = new a.constructor(a.buffer, 0, n);
   else {
-    b = new a.constructor(new a.constructor(Math.max(n, 2 * a.length, 16)).buffer, 0, n);
+    b = new a.constructor(new a.constructor(Math.max(n, a.length + (a.length >> 2), 16)).buffer, 0, n);
     b.set(a);
   }
   b.set(more, a.length);

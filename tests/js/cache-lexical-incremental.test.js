@@ -34,7 +34,7 @@ async function run(seed, cache, { other = null, fresh, steps = 40 }) {
   const text = (n) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(r() < 0.2 ? ", " : " ");
   const vec = () => Float32Array.from({ length: dim }, () => r() * 2 - 1);
   const paths = [];
-  let next = 0, kept = 0;
+  let next = 0, kept = 0, warmed = 0;
   const put = async (c, path, like = null) => {
     if (!paths.includes(path)) paths.push(path);
     await c.put([{ path, gist: like ? like.gist : text(1 + Math.floor(r() * 3)), body: like ? like.body : text(Math.floor(r() * 30)),
@@ -67,8 +67,17 @@ async function run(seed, cache, { other = null, fresh, steps = 40 }) {
       await want.close();
     }
     if (cache._lexical._terms.size > 0 && cache._lexical.exact === true) kept++;
+    // the kept rows are counted as they are (the cap and the read-ahead budget rely on the counts)
+    const lex = cache._lexical;
+    let rows = 0, pinned = 0;
+    for (const l of lex._terms.values()) {
+      rows += l.ids.length;
+      if (l.pinned) pinned += l.ids.length;
+    }
+    expect([s, rows, pinned]).toEqual([s, lex._rows, lex._pinned]);
+    if (pinned > 0) warmed++;
   }
-  return { kept, exact: cache._lexical.exact };
+  return { kept, warmed, exact: cache._lexical.exact };
 }
 
 test.each([1, 2, 3, 4])("sqlite-wasm: after each random write the kept lists answer as FTS5 read afresh, seed %i", async (seed) => {
@@ -77,6 +86,88 @@ test.each([1, 2, 3, 4])("sqlite-wasm: after each random write the kept lists ans
     const { kept, exact } = await run(seed, cache, { fresh: async (c) => openMemoryCache({ bytes: await c.exportBytes() }) });
     expect(exact).toBe(true);
     expect(kept).toBeGreaterThan(20); // the lists were kept across writes, not read again
+  } finally {
+    await cache.close();
+  }
+});
+
+test.each([8, 9])("sqlite-wasm: the heaviest words' lists read ahead (warm) follow writes too, seed %i", async (seed) => {
+  const cache = await openMemoryCache({ dim: 4 });
+  cache._lexical.warmMin = 1; // read ahead every word in 1/16 of the memories (by default: 2,048 rows and 1/64)
+  cache._lexical.warmShare = 16;
+  try {
+    const { kept, warmed, exact } = await run(seed, cache, { fresh: async (c) => openMemoryCache({ bytes: await c.exportBytes() }) });
+    expect(exact).toBe(true);
+    expect(kept).toBeGreaterThan(20);
+    expect(warmed).toBeGreaterThan(20); // read ahead, and still kept after the writes
+  } finally {
+    await cache.close();
+  }
+});
+
+test("the read-ahead takes the heaviest words first, within half the cap, and the LRU passes them by", async () => {
+  const cache = await openMemoryCache({ dim: 2 });
+  try {
+    const mem = (i) => ({ path: `p${String(i).padStart(3, "0")}`, gist: `g${i}`, type: "episodic", embedding: [1, i % 3], createdAt: T0,
+      // "common" in every row, "half" in every second, "third" in every third, "rare{i}" in one
+      body: `common ${i % 2 ? "" : "half"} ${i % 3 ? "" : "third"} rare${i}` });
+    await cache.put(Array.from({ length: 96 }, (_, i) => mem(i)));
+    const lex = cache._lexical;
+    lex.warmMin = 1;
+    lex.warmShare = 16; // every word in at least 96/16 = 6 rows
+    lex.maxRows = 2 * (96 + 48) + 1; // half the cap holds "common" and "half", not "third" as well
+    await lexicalOf(cache, "rare5");
+    const pinned = [...lex._terms.values()].filter((l) => l.pinned).map((l) => l.term);
+    // "common" (96), "half" (48) fit in 144 of 144.5; "third" (32) does not; the gists and rare words are under 6
+    expect(pinned.sort()).toEqual(["common", "half"]);
+    expect(lex._pinned).toBe(96 + 48);
+    lex.maxRows = 150; // now past the cap with any other list: the unpinned go, oldest first, the read-ahead stays
+    await lexicalOf(cache, "third");
+    expect([...lex._terms.keys()].sort()).toEqual(["common", "half", "third"]);
+    for (let i = 0; i < 10; i++) await lexicalOf(cache, `rare${i}`);
+    const keys = [...lex._terms.keys()];
+    expect(keys).toEqual(expect.arrayContaining(["common", "half", "rare9"]));
+    expect(keys).not.toContain("third");
+    expect(lex._rows).toBeLessThanOrEqual(150);
+    const want = await openMemoryCache({ bytes: await cache.exportBytes() });
+    expect(await lexicalOf(cache, "common third")).toEqual(await lexicalOf(want, "common third"));
+    await want.close();
+  } finally {
+    await cache.close();
+  }
+});
+
+test("one kept list serves both gist weights: hits split from one read, across bodies longer than the split", async () => {
+  const cache = await openMemoryCache({ dim: 2 });
+  try {
+    const r = rng(11);
+    let n = 0;
+    // a word many times in a body (up to `most`), 0-3 times in the gist: the read weights the gist past the longest body
+    const mem = (most) => {
+      const k = 1 + Math.floor(r() * most), g = Math.floor(r() * 4);
+      return { path: `m${n++}`, gist: `${"alpha ".repeat(g)}g${n}`, body: `${"alpha ".repeat(k)}${r() < 0.5 ? "beta" : ""}`,
+        type: "episodic", embedding: [1, r()], createdAt: T0 };
+    };
+    await cache.put(Array.from({ length: 40 }, () => mem(20)));
+    const check = async (step) => {
+      const want = await openMemoryCache({ bytes: await cache.exportBytes() });
+      for (const preset of [null, "memhtml", null]) { // the same kept list, scored for 3, then 1, then 3 again
+        for (const q of ["alpha", "alpha beta"]) expect([step, q, preset, await lexicalOf(cache, q, preset)]).toEqual([step, q, preset, await lexicalOf(want, q, preset)]);
+      }
+      await want.close();
+    };
+    await check("read");
+    expect(cache._lexical._terms.get("alpha")?.g).toBeInstanceOf(Uint32Array); // one list, key: the term
+    expect([...cache._lexical._terms.keys()].filter((k) => k.includes("alpha"))).toEqual(["alpha"]);
+    const w0 = cache._lexical._readWeight();
+    for (let i = 0; i < 4; i++) {
+      await cache.put([mem(300)]); // bodies past the first read's weight: kept lists take them as counts
+      await check(`put ${i}`);
+    }
+    expect(cache._lexical.exact).toBe(true);
+    expect(cache._lexical._readWeight()).toBeGreaterThan(w0); // a list read now splits past the longer bodies
+    cache._lexical._terms.delete("beta");
+    await check("beta read again");
   } finally {
     await cache.close();
   }
