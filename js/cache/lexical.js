@@ -20,7 +20,8 @@
 // _recompute). One kept list serves every integer gist weight: its scores are computed for the
 // weight asked (FTS5 adds a weight per hit, integers, exactly).
 /**
- * Kept terms' rows (28 bytes each: rowid, score, hits in the gist and the body, version), at most this or LEXICAL_ROWS_PER_MEMORY per live
+ * Kept terms' rows (28 bytes each: rowid, score, hits in the gist and the body, version; 36 while
+ * a second gist weight's scores are kept too), at most this or LEXICAL_ROWS_PER_MEMORY per live
  * memory, whichever is larger; the least recently used terms go first.
  */
 export const LEXICAL_CACHE_ROWS = 1 << 20;
@@ -31,9 +32,10 @@ export const LEXICAL_MAX_ROWS = 1 << 24;
 /**
  * Warm lists: at the first search, the lists of the words in the most rows are read ahead,
  * heaviest first, every word in at least WARM_MIN_ROWS rows and 1/WARM_SHARE of the live
- * memories, within half the cap on kept rows and WARM_MAX_ROWS. Reading a word's list costs about a microsecond
- * per row holding it (FTS5 scores each row); these are the words whose first read would otherwise
- * cost one search tens of milliseconds at 100k memories. They stay kept (the LRU passes them by).
+ * memories, within half the cap on kept rows and WARM_MAX_ROWS. Reading a word's list costs
+ * about a microsecond per row holding it (FTS5 scores each row); these are the words whose first
+ * read would otherwise cost one search tens of milliseconds at 100k memories. They stay kept
+ * (the LRU passes them by).
  */
 export const WARM_MIN_ROWS = 2048;
 export const WARM_SHARE = 64;
@@ -456,7 +458,7 @@ export class Lexical {
     await this._catchUp(db);
     const l = this._terms.get(term);
     if (l) {
-      if (l.epoch !== this._epoch) await this._recompute(db, l, l.cw);
+      this._compact(l); // its rows now: appended by writes, removed ones left out
       return l.ids.length;
     }
     let n = this._df.get(term);
@@ -518,11 +520,10 @@ export class Lexical {
         this.exact = false;
       }
     }
-    let list;
+    let list = null;
     if (this.exact !== false) {
       const w = this._readWeight();
       list = await this._read(db, term, w);
-      list.cw = w;
       await this._learn(db, list, w);
       if (list.g && w !== gistWeight) {
         try {
@@ -532,10 +533,10 @@ export class Lexical {
           this.exact = false;
         }
       }
+      // not kept across writes: FTS5's list for this weight (the one just read, if it was read with it)
+      if (list.g ? this.exact === false : w !== gistWeight) list = null;
     }
-    // not kept across writes: FTS5's list for this weight (the one just read, if it was read with it)
-    if (!list || (list.g ? this.exact === false : list.cw !== gistWeight)) list = await this._read(db, term, gistWeight);
-    if (this.exact === false) delete list.g;
+    list ??= await this._read(db, term, gistWeight);
     list.key = list.g ? term : `${gistWeight}\u0000${term}`;
     this._terms.set(list.key, list);
     this._df.set(term, list.ids.length);
@@ -543,9 +544,7 @@ export class Lexical {
     const cap = this._cap();
     for (const [t, l] of this._terms) {
       if (this._rows <= cap) break;
-      if (t === list.key || l.pinned) continue;
-      this._terms.delete(t);
-      this._rows -= l.ids.length;
+      if (t !== list.key && !l.pinned) this._drop(l);
     }
     return list;
   }

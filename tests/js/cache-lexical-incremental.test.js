@@ -27,6 +27,19 @@ async function lexicalOf(cache, text, preset) {
   return hits.map((h) => [h.path, h.score]);
 }
 
+/** A fresh cache over a copy of `cache`'s database (sqlite-wasm): its lists are read from FTS5. */
+const copyOf = async (cache) => openMemoryCache({ bytes: await cache.exportBytes() });
+
+/** `cache`'s lexical arm for `text` answers as a fresh copy's. */
+async function expectAsFresh(cache, text) {
+  const want = await copyOf(cache);
+  try {
+    expect(await lexicalOf(cache, text)).toEqual(await lexicalOf(want, text));
+  } finally {
+    await want.close();
+  }
+}
+
 /** `steps` random writes on `cache` (and `other`, a second cache on the same database), each followed by searches checked against a fresh cache. */
 async function run(seed, cache, { other = null, fresh, steps = 40 }) {
   const r = rng(seed);
@@ -83,7 +96,7 @@ async function run(seed, cache, { other = null, fresh, steps = 40 }) {
 test.each([1, 2, 3, 4])("sqlite-wasm: after each random write the kept lists answer as FTS5 read afresh, seed %i", async (seed) => {
   const cache = await openMemoryCache({ dim: 4 });
   try {
-    const { kept, exact } = await run(seed, cache, { fresh: async (c) => openMemoryCache({ bytes: await c.exportBytes() }) });
+    const { kept, exact } = await run(seed, cache, { fresh: copyOf });
     expect(exact).toBe(true);
     expect(kept).toBeGreaterThan(20); // the lists were kept across writes, not read again
   } finally {
@@ -96,7 +109,7 @@ test.each([8, 9])("sqlite-wasm: the heaviest words' lists read ahead (warm) foll
   cache._lexical.warmMin = 1; // read ahead every word in 1/16 of the memories (by default: 2,048 rows and 1/64)
   cache._lexical.warmShare = 16;
   try {
-    const { kept, warmed, exact } = await run(seed, cache, { fresh: async (c) => openMemoryCache({ bytes: await c.exportBytes() }) });
+    const { kept, warmed, exact } = await run(seed, cache, { fresh: copyOf });
     expect(exact).toBe(true);
     expect(kept).toBeGreaterThan(20);
     expect(warmed).toBeGreaterThan(20); // read ahead, and still kept after the writes
@@ -129,9 +142,7 @@ test("the read-ahead takes the heaviest words first, within half the cap, and th
     expect(keys).toEqual(expect.arrayContaining(["common", "half", "rare9"]));
     expect(keys).not.toContain("third");
     expect(lex._rows).toBeLessThanOrEqual(150);
-    const want = await openMemoryCache({ bytes: await cache.exportBytes() });
-    expect(await lexicalOf(cache, "common third")).toEqual(await lexicalOf(want, "common third"));
-    await want.close();
+    await expectAsFresh(cache, "common third");
   } finally {
     await cache.close();
   }
@@ -150,7 +161,7 @@ test("one kept list serves both gist weights: hits split from one read, across b
     };
     await cache.put(Array.from({ length: 40 }, () => mem(20)));
     const check = async (step) => {
-      const want = await openMemoryCache({ bytes: await cache.exportBytes() });
+      const want = await copyOf(cache);
       for (const preset of [null, "memhtml", null]) { // the same kept list, scored for 3, then 1, then 3 again
         for (const q of ["alpha", "alpha beta"]) expect([step, q, preset, await lexicalOf(cache, q, preset)]).toEqual([step, q, preset, await lexicalOf(want, q, preset)]);
       }
@@ -177,7 +188,7 @@ test.each([5, 6])("sqlite-wasm: another cache on the same database writes in bet
   const cache = await openMemoryCache({ dim: 4 });
   const other = await openMemoryCache({ db: cache._db, dim: 4 });
   try {
-    const { kept, exact } = await run(seed, cache, { other, fresh: async (c) => openMemoryCache({ bytes: await c.exportBytes() }) });
+    const { kept, exact } = await run(seed, cache, { other, fresh: copyOf });
     expect(exact).toBe(true);
     expect(kept).toBeGreaterThan(10);
   } finally {
@@ -198,7 +209,7 @@ test("two caches on one connection, their catch-ups interleaved: each tokenizes 
       await b.put([mem(`b${i}`, `gamma beta ${"alpha ".repeat(i)}`)]);
       // both catch up at once, each from its own pending writes and the other's
       const [ra, rb] = await Promise.all([lexicalOf(a, "alpha gamma"), lexicalOf(b, "alpha gamma")]);
-      const want = await openMemoryCache({ bytes: await a.exportBytes() });
+      const want = await copyOf(a);
       const w = await lexicalOf(want, "alpha gamma");
       await want.close();
       expect([i, ra]).toEqual([i, w]);
@@ -247,9 +258,7 @@ test("a bulk put (more rows than are worth tokenizing) drops the kept lists; sma
     expect(cache._lexical._terms.size).toBeGreaterThan(0); // kept, brought up to date at the next search
     await cache.put(Array.from({ length: 300 }, (_, i) => mem(100 + i, "beta delta")));
     expect(cache._lexical._terms.size).toBe(0); // dropped: read again
-    const want = await openMemoryCache({ bytes: await cache.exportBytes() });
-    expect(await lexicalOf(cache, "alpha beta")).toEqual(await lexicalOf(want, "alpha beta"));
-    await want.close();
+    await expectAsFresh(cache, "alpha beta");
   } finally {
     await cache.close();
   }
@@ -268,9 +277,7 @@ test("a list whose rows FTS5 scores differently than the formula is not kept: wr
     expect(cache._lexical.exact).toBe(false);
     await cache.put([{ path: "c", gist: "alpha beta", body: "", type: "episodic", embedding: [1, 1], createdAt: T0 }]);
     expect(cache._lexical._terms.size).toBe(0); // dropped on the write
-    const want = await openMemoryCache({ bytes: await cache.exportBytes() });
-    expect(await lexicalOf(cache, "alpha beta")).toEqual(await lexicalOf(want, "alpha beta"));
-    await want.close();
+    await expectAsFresh(cache, "alpha beta");
   } finally {
     await cache.close();
   }
