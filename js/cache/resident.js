@@ -86,7 +86,8 @@ export class Resident {
 
   _staleGraph(kind) {
     this._graphStale[kind] = true;
-    this._graphDelta[kind].clear();
+    const delta = this._graphDelta[kind];
+    if (delta.size) delta.clear(); // clear() allocates a new table even when empty: once per edge on a load
   }
 
   /** A memory became live (added) or stopped being live: each built Graph notes it (graph() decides whether it still serves). */
@@ -127,11 +128,11 @@ export class Resident {
     this.setEdges(await db.all("SELECT src, dst, type, strength, origin FROM edges"));
   }
 
-  /** Replace every edge (what the edges table holds now). */
+  /** Replace every edge (what the edges table holds now): one stale mark for all of them. */
   setEdges(edges) {
     this._edges.clear();
     this._adj.clear();
-    for (const e of edges) this.setEdge(e.src, e.dst, e.type, e.strength, e.origin);
+    for (const e of edges) this._putEdge(edgeKey(e.src, e.dst, e.type), e.src, e.dst, e.strength, e.origin);
     this.staleGraphs();
   }
 
@@ -139,13 +140,20 @@ export class Resident {
   setEdge(src, dst, type, strength, origin) {
     const k = edgeKey(src, dst, type);
     this._edgeChanged(this._edges.get(k)?.origin);
-    this._edges.set(k, { src, dst, strength, origin });
-    for (const p of [src, dst]) {
-      let keys = this._adj.get(p);
-      if (!keys) this._adj.set(p, (keys = new Set()));
-      keys.add(k);
-    }
+    this._putEdge(k, src, dst, strength, origin);
     this._edgeChanged(origin);
+  }
+
+  _putEdge(k, src, dst, strength, origin) {
+    this._edges.set(k, { src, dst, strength, origin });
+    this._adjAdd(src, k);
+    this._adjAdd(dst, k);
+  }
+
+  _adjAdd(path, k) {
+    let keys = this._adj.get(path);
+    if (!keys) this._adj.set(path, (keys = new Set()));
+    keys.add(k);
   }
 
   /** DELETE FROM edges WHERE src IN paths OR dst IN paths: only these paths' own edges are visited. */
