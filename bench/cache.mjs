@@ -14,6 +14,9 @@
 //   beside them times the cache's default composition.
 //   Flags: --sizes=10000,100000 --queries=200 --no-chromium --no-orama --no-plain
 //   --no-better (no better-sqlite3 row) --no-cold (no cold-lexical row)
+//   --no-alone (no "alone" rows: after the interleaved rounds, each composition times Q other
+//   queries by itself, the only work in the process, from a collected heap: the latency a search
+//   box sees, without the other rows' garbage collections and cache misses)
 //   --puts=20: rounds of one put then a search against that search alone (a new path, and a
 //   rewritten path's vector), after the query rounds; --baseline=DIR also runs them, interleaved
 //   round by round, on another checkout's js/ and build/memdomain.wasm (before and after a change in
@@ -28,7 +31,7 @@ import { loadavg, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 
 if (!process.execArgv.some((a) => a.startsWith("--max-old-space-size"))) {
-  const r = spawnSync(process.execPath, ["--max-old-space-size=12288", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
+  const r = spawnSync(process.execPath, ["--max-old-space-size=12288", "--expose-gc", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
 
@@ -367,11 +370,26 @@ for (const n of SIZES) {
       if (keep) times.orama.push(performance.now() - t);
     }
   }
+  const alone = {};
+  if (!no("alone")) {
+    for (const [name, S, seed] of [["defaults", DEFAULT_SEARCH, 33], ["memhtml", SEARCH, 34]]) {
+      const x = (alone[name] = { times: [], stage: Object.fromEntries(STAGES.map((s) => [s, []])) });
+      globalThis.gc?.();
+      for (const q of makeQueries(mems, Q, seed)) {
+        t = performance.now();
+        const h = await cache.search({ ...q, ...S });
+        x.times.push(performance.now() - t);
+        for (const s of STAGES) x.stage[s].push(h.timings[s]);
+      }
+    }
+  }
   const rows = [["", "p50 ms", "p99 ms", ...STAGES.map((s) => `${s} p50`)]];
   const line = (name, xs, st) => rows.push([name, f1(med(xs)), f1(pct(xs, 0.99)), ...STAGES.map((s) => (st ? f1(med(st[s])) : ""))]);
   const where = onFile ? `${cache.backend} on a file` : "sqlite-wasm in memory";
   line(`memdomain/cache, Node (${where})`, times.cache, stage.cache);
   line(`memdomain/cache defaults (preset "default"), Node (${where})`, times.defaults, stage.defaults);
+  for (const [name, x] of Object.entries(alone))
+    line(`memdomain/cache ${name === "defaults" ? "defaults" : "(memhtml)"} alone, ${Q} other queries, Node (${where})`, x.times, x.stage);
   if (better) line("memdomain/cache, Node (better-sqlite3 in memory)", times.better, stage.better);
   if (cold) line("memdomain/cache, Node (sqlite-wasm), no kept term scores", times.cold, stage.cold);
   if (g) line(`plain JavaScript by hand, Node (same top-${LIMIT}: ${agree}/${Q})`, times.plain, stage.plain);
