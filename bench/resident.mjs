@@ -1,7 +1,7 @@
 // Benchmark: top-50 by cosine over resident rows (d = 384), one query at a
 // time, side by side in one run with rounds interleaved query by query:
 //   - memdomain wasm, resident rows pruned (md_rows_top_cosine, raw exports:
-//     the package glue is not wired to it yet),
+//     what residentRows(...).topCosineRows calls),
 //   - memdomain wasm, today's unpruned path over the same resident floats
 //     (md_top_cosine_rows_f32: exact sums for every row, norms per query),
 //   - usearch exactSearch (npm `usearch`, f32 SIMD, one thread),
