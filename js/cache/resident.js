@@ -229,9 +229,8 @@ export class Resident {
       this._fresh.clear();
       this._freshRows = null;
       const paths = [...this.vecs.keys()].sort(byPath);
-      const matrix = new Float32Array(paths.length * d);
-      for (let i = 0; i < paths.length; i++) matrix.set(this.vecs.get(paths[i]), i * d);
-      this._rows = { handle: residentRows(matrix, d), paths, index: new Map(paths.map((p, i) => [p, i])) };
+      // the rows as they are (no packed copy in JavaScript: 150 MB at 100k, 0.6 s to fill)
+      this._rows = { handle: residentRows(paths.map((p) => this.vecs.get(p)), d), paths, index: new Map(paths.map((p, i) => [p, i])) };
       this.rowsStale = false;
     }
     return this._rows;

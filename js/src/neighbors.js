@@ -240,26 +240,37 @@ export function topCosineRows(query, matrix, k) {
 // ---------------------------------------------------------------- resident rows
 
 /**
- * Copy a packed Float32Array of n rows x d into WebAssembly memory once, for
- * many 1 x n queries without re-copying the matrix (the copy is most of a
- * single cosineRows call). Returns { n, d, cosineRows(query),
+ * Copy a packed Float32Array of n rows x d (or an array of n Float32Array rows
+ * of d elements each, written straight into WebAssembly memory with no packed
+ * copy in between) into WebAssembly memory once, for many 1 x n queries
+ * without re-copying the matrix (the copy is most of a single cosineRows
+ * call). Returns { n, d, cosineRows(query),
  * topCosineRows(query, k), free() }; each query is bit-identical to
  * cosineRows / topCosineRows over the same matrix. Call free() when done
  * (a forgotten handle is freed when collected); a handle from before a
  * later init() throws.
  */
 export function residentRows(matrix, d) {
-  const fn = "residentRows";
-  f32Array(fn, "matrix", matrix);
+  const fn = "residentRows", list = Array.isArray(matrix);
+  if (!list) f32Array(fn, "matrix", matrix);
   num(fn, "d", d);
   if (!Number.isInteger(d) || d < 1 || d > MAX_ELEMENTS) throw rangeError(fn, "d", "must be a positive integer");
-  const n = per(fn, matrix, d, "d"), ex = exportsOf();
+  const n = list ? count(fn, "matrix", matrix.length, Math.floor(MAX_ELEMENTS / d)) : per(fn, matrix, d, "d"), ex = exportsOf();
+  for (let i = 0; list && i < n; i++) {
+    const row = matrix[i];
+    if (!(row instanceof Float32Array)) throw typeError(fn, `matrix[${i}]`, "a Float32Array", row);
+    if (row.length !== d) throw rangeError(fn, `matrix[${i}]`, `has ${row.length} elements, not d = ${d}`);
+  }
+  const data = list ? fill.f32(n * d) : f32(matrix);
   // The rows live in an md_rows handle (issue 16): each row's sum of squares
   // computed once (the same bits as per query) and an int8 copy that lets
   // top-k skip the exact sum for rows that cannot reach the answer.
   const ptr = call(fn, "md_rows_new", [d, slots], (r) => r.slot(OUT_ROWS_NEW_ROWS));
   try {
-    call(fn, "md_rows_append", [addr(ptr), f32(matrix), n], () => 0);
+    call(fn, "md_rows_append", [addr(ptr), data, n], () => 0, list ? (r) => {
+      const v = r.view(data);
+      for (let i = 0; i < n; i++) v.set(matrix[i], i * d);
+    } : undefined);
   } catch (e) {
     ex.md_rows_free(ptr);
     throw e;

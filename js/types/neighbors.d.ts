@@ -122,5 +122,9 @@ export interface ResidentRows {
   free(): void;
 }
 
-/** Copy n rows x d floats into WebAssembly memory once. */
-export function residentRows(matrix: Float32Array, d: number): ResidentRows;
+/**
+ * Copy n rows x d floats into WebAssembly memory once: a packed Float32Array of n x d, or an
+ * array of n Float32Array rows of d elements each (written straight into WebAssembly memory,
+ * with no packed copy in JavaScript).
+ */
+export function residentRows(matrix: Float32Array | readonly Float32Array[], d: number): ResidentRows;

@@ -63,6 +63,41 @@ test("topCosineRows and cosineRows on resident rows equal the unpruned calls, bi
   expect(bad).toEqual([]);
 });
 
+test("residentRows over an array of rows equals the packed matrix, bit for bit; bad rows throw naming the row", () => {
+  const r = rng(27);
+  let compared = 0;
+  for (const kind of ["random", "clustered", "near-tie"]) {
+    const n = 1100, d = 96, m = rows(r, kind, n, d);
+    // rows as views into one buffer and as copies of their own, in one list
+    const list = Array.from({ length: n }, (_, i) => (i % 3 === 0 ? m.slice(i * d, (i + 1) * d) : m.subarray(i * d, (i + 1) * d)));
+    const a = md.residentRows(m, d), b = md.residentRows(list, d);
+    expect(b.n).toBe(n);
+    for (let q = 0; q < 3; q++) {
+      const query = q === 2 ? m.slice(5 * d, 6 * d) : rows(r, kind, 1, d);
+      for (const k of [1, 10, 275]) {
+        const x = a.topCosineRows(query, k), y = b.topCosineRows(query, k);
+        expect(sameBits(y.indices, x.indices) && sameBits(y.sims, x.sims)).toBe(true);
+        compared++;
+      }
+      expect(sameBits(b.cosineRows(query), a.cosineRows(query))).toBe(true);
+    }
+    list[7][0] = 12345; // the rows were copied in: a later change to a row is not seen
+    expect(sameBits(b.cosineRows(m.slice(0, d)), a.cosineRows(m.slice(0, d)))).toBe(true);
+    a.free();
+    b.free();
+  }
+  expect(compared).toBe(27);
+  const empty = md.residentRows([], 4);
+  expect(empty.n).toBe(0);
+  expect(empty.topCosineRows(new Float32Array(4), 3).indices.length).toBe(0);
+  empty.free();
+  const good = new Float32Array(4);
+  expect(() => md.residentRows([good, [1, 2, 3, 4]], 4)).toThrow(new TypeError("residentRows: matrix[1] must be a Float32Array, got an array"));
+  expect(() => md.residentRows([good, new Float64Array(4)], 4)).toThrow(TypeError);
+  expect(() => md.residentRows([good, new Float32Array(3)], 4)).toThrow(new RangeError("residentRows: matrix[1] has 3 elements, not d = 4"));
+  expect(() => md.residentRows([good], 0)).toThrow(RangeError);
+});
+
 test("creating and freeing resident rows does not grow the heap", () => {
   const m = rows(rng(3), "random", 1024, 64), q = m.slice(0, 64);
   const grow = () => { for (let i = 0; i < 50; i++) { const h = md.residentRows(m, 64); h.topCosineRows(q, 10); h.free(); } };
