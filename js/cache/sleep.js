@@ -150,9 +150,7 @@ function rescan(live, sources, dim, floor, k) {
     for (const m of withVec) if (sources.has(m.path)) out.set(m.path, { list: [], partial: false });
     return out;
   }
-  const matrix = new Float32Array(withVec.length * dim);
-  withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
-  const rows = residentRows(matrix, dim);
+  const rows = residentRows(withVec.map((m) => m.vec), dim); // no packed copy in JavaScript
   try {
     for (const [i, m] of withVec.entries()) {
       if (!sources.has(m.path)) continue;
