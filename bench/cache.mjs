@@ -32,9 +32,9 @@ import { fileURLToPath } from "node:url";
 
 // Run with a large heap and gc() (the alone rows start from a collected heap): again in a child
 // unless this process has both (make bench-cache passes its own heap size, kept here).
-const heapArg = process.execArgv.find((a) => a.startsWith("--max-old-space-size")) ?? "--max-old-space-size=12288";
-if (!process.execArgv.includes(heapArg) || typeof globalThis.gc !== "function") {
-  const r = spawnSync(process.execPath, [heapArg, "--expose-gc", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
+const heapArg = process.execArgv.find((a) => a.startsWith("--max-old-space-size"));
+if (!heapArg || typeof globalThis.gc !== "function") {
+  const r = spawnSync(process.execPath, [heapArg ?? "--max-old-space-size=12288", "--expose-gc", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
 
@@ -375,7 +375,7 @@ for (const n of SIZES) {
   }
   const alone = {};
   if (!no("alone")) {
-    for (const [name, S, seed] of [["defaults", DEFAULT_SEARCH, 33], ["memhtml", SEARCH, 34]]) {
+    for (const [name, S, seed] of [["defaults", DEFAULT_SEARCH, 33], ["(memhtml)", SEARCH, 34]]) {
       const x = (alone[name] = { times: [], stage: Object.fromEntries(STAGES.map((s) => [s, []])) });
       globalThis.gc?.();
       for (const q of makeQueries(mems, Q, seed)) {
@@ -392,7 +392,7 @@ for (const n of SIZES) {
   line(`memdomain/cache, Node (${where})`, times.cache, stage.cache);
   line(`memdomain/cache defaults (preset "default"), Node (${where})`, times.defaults, stage.defaults);
   for (const [name, x] of Object.entries(alone))
-    line(`memdomain/cache ${name === "defaults" ? "defaults" : "(memhtml)"} alone, ${Q} other queries, Node (${where})`, x.times, x.stage);
+    line(`memdomain/cache ${name} alone, ${Q} other queries, Node (${where})`, x.times, x.stage);
   if (better) line("memdomain/cache, Node (better-sqlite3 in memory)", times.better, stage.better);
   if (cold) line("memdomain/cache, Node (sqlite-wasm), no kept term scores", times.cold, stage.cold);
   if (g) line(`plain JavaScript by hand, Node (same top-${LIMIT}: ${agree}/${Q})`, times.plain, stage.plain);
