@@ -64,7 +64,7 @@ export class Resident {
     this._graphs = { all: null, links: null }; // Graph handles: every edge, and the edges link() made
     /** the edges table as committed: key (src, dst, type) -> { src, dst, strength, origin } */
     this._edges = new Map();
-    /** path -> the keys of its edges (either end), so a delete touches only its own */
+    /** path -> the keys of its edges (either end, each once; an array: a Set per path cost 1 s at 100k), so a delete touches only its own */
     this._adj = new Map();
     this.rowsStale = true;
     this._graphStale = { all: true, links: true };
@@ -105,7 +105,7 @@ export class Resident {
   _hasEdges(path, links) {
     const keys = this._adj.get(path);
     if (!keys) return false;
-    if (!links) return keys.size > 0;
+    if (!links) return keys.length > 0;
     for (const k of keys) if (this._edges.get(k)?.origin === "link") return true;
     return false;
   }
@@ -145,15 +145,18 @@ export class Resident {
   }
 
   _putEdge(k, src, dst, strength, origin) {
-    this._edges.set(k, { src, dst, strength, origin });
-    this._adjAdd(src, k);
-    this._adjAdd(dst, k);
+    const edges = this._edges;
+    if (!edges.has(k)) { // a replaced edge is in its ends' lists already (the key names both ends)
+      this._adjAdd(src, k);
+      if (dst !== src) this._adjAdd(dst, k);
+    }
+    edges.set(k, { src, dst, strength, origin });
   }
 
   _adjAdd(path, k) {
-    let keys = this._adj.get(path);
-    if (!keys) this._adj.set(path, (keys = new Set()));
-    keys.add(k);
+    const keys = this._adj.get(path);
+    if (keys) keys.push(k);
+    else this._adj.set(path, [k]);
   }
 
   /** DELETE FROM edges WHERE src IN paths OR dst IN paths: only these paths' own edges are visited. */
@@ -165,8 +168,12 @@ export class Resident {
         const e = this._edges.get(k);
         if (!e) continue;
         this._edges.delete(k);
-        const other = e.src === p ? e.dst : e.src;
-        this._adj.get(other)?.delete(k);
+        const other = e.src === p ? e.dst : e.src, theirs = other === p ? undefined : this._adj.get(other);
+        const at = theirs ? theirs.indexOf(k) : -1;
+        if (at >= 0) {
+          theirs[at] = theirs[theirs.length - 1];
+          theirs.pop();
+        }
         this._edgeChanged(e.origin);
       }
       this._adj.delete(p);

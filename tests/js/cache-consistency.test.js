@@ -630,14 +630,17 @@ describe("the resident rows follow put and delete without a rebuild", () => {
             await c.put(ps.map((p) => (stored.has(p) && r() < 0.3 ? { ...mem(p), embedding: stored.get(p).embedding } : mem(p))));
           } else if (x < 0.75) {
             await c.delete([...new Set(Array.from({ length: 1 + Math.floor(r() * 2) }, () => pick(NAMES)))]);
-          } else {
-            await c.link([{ src: pick([...stored.keys()]), dst: pick([...stored.keys()]), strength: 0.5 }]).catch(() => {});
+          } else { // a new link, or one again (INSERT OR REPLACE of the edge)
+            const again = r() < 0.4 ? (await a.edges()).filter((e) => e.origin === "link") : [];
+            const l = again.length ? pick(again) : { src: pick([...stored.keys()]), dst: pick([...stored.keys()]) };
+            await c.link([{ src: l.src, dst: l.dst, strength: again.length ? 0.75 : 0.5 }]).catch(() => {});
           }
           stored.clear();
           for (const m of await a.all()) stored.set(m.path, m);
           const want = await freshVectorView(path, qs);
           for (const s of [a, b]) {
             expect(firstDiff(await vectorView(s, qs), want)).toBeUndefined();
+            expect(adjacencyFault(s._resident)).toBeUndefined();
             checks++;
           }
           if (step > 0) rebuilds += [a, b].filter((s, i) => s._resident._rows !== before[i]).length;
@@ -651,6 +654,22 @@ describe("the resident rows follow put and delete without a rebuild", () => {
       }
     });
 });
+
+/**
+ * What is wrong with a Resident's edge index, or undefined: each path lists the keys of exactly the
+ * edges it is an end of, each once (a stale or repeated key would only cost time, so no search shows it).
+ */
+function adjacencyFault(res) {
+  const want = new Map();
+  for (const [k, e] of res._edges) for (const p of new Set([e.src, e.dst])) (want.get(p) ?? want.set(p, []).get(p)).push(k);
+  for (const [p, keys] of res._adj) {
+    const w = want.get(p) ?? [];
+    if (keys.length !== new Set(keys).size) return { path: p, repeated: keys };
+    if (keys.length !== w.length || keys.some((k) => !w.includes(k))) return { path: p, keys, want: w };
+  }
+  for (const p of want.keys()) if (!res._adj.has(p)) return { path: p, missing: want.get(p) };
+  return undefined;
+}
 
 describe("the lateral arm's Graph outlives memories added or removed without edges", () => {
   test("PageRank over graphNodes (2^j nodes) with extra edgeless nodes, at tolerance x live / 2^j, equals the fresh graph's bit for bit", () => {
