@@ -38,9 +38,14 @@ export { DURABLE_OBJECT_RESIDENT_BYTES, residentEstimate } from "./budget.js";
 export const SCHEMA_VERSION = 1;
 /** The default composition's arm weights (PRESETS.default.weights). */
 export const DEFAULT_ARM_WEIGHTS = PRESETS.default.weights;
-/** sleepEdges: perSourceK x the memories with embeddings may not exceed it (about 30 µs per edge written). */
+/**
+ * sleepEdges: perSourceK x the memories with embeddings may not exceed it (about 30 µs per edge written).
+ * sleepRoom: the WebAssembly bytes a sleep pass counts on for itself and the search's resident rows together
+ * (estimated per embedding element: sleep.js PASS_BYTES_PER_ELEMENT + ROWS_BYTES_PER_ELEMENT); past it the pass
+ * frees the rows first and the next search builds them again. wasm32 has 4 GiB.
+ */
 export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000,
-  sleepEdges: 1_000_000 });
+  sleepEdges: 1_000_000, sleepRoom: 3 * 2 ** 30 });
 /** How many times a write runs again when another writer commits between its read and its batch (onExternalChange "resync"). */
 export const WRITE_ATTEMPTS = 4;
 

@@ -227,6 +227,15 @@ export class Resident {
     if (rows.paths.length - rows.index.size + this._fresh.size > this.pendingLimit(this.vecs.size)) this.rowsStale = true;
   }
 
+  /** Free the rows' WebAssembly copy now (the next search builds it again): room for a sleep pass over as many rows. */
+  releaseRows() {
+    this._rows?.handle.free();
+    this._rows = null;
+    this._fresh.clear();
+    this._freshRows = null;
+    this.rowsStale = true;
+  }
+
   /** The rows of the last build, built again first if stale (row i is paths[i], in JavaScript string order). */
   rows() {
     const d = this.dim ?? 1;

@@ -21,6 +21,15 @@ import { byPath, finite, known, progressFn, record, time, typeError } from "./va
 
 export const DAY_MS = 86_400_000;
 export const DEFAULT_SLEEP = Object.freeze({ floor: 0.8, perSourceK: 5, cycleMs: DAY_MS });
+/**
+ * WebAssembly memory at the peak of the all-pairs pass or of an incremental pass's tile (its copy of
+ * the rows, their int16 copies, norms and scales), bytes per embedding element: a pass set up over
+ * 1M x 384 rows peaked at 3,151 MiB (8.6; bench/wasm-room.mjs). The same for a build of the resident
+ * rows (the float32 rows, their int8 copy, and the copy they crossed in): 3,401 MiB (9.3).
+ */
+export const PASS_BYTES_PER_ELEMENT = 9;
+export const ROWS_BYTES_PER_ELEMENT = 10;
+
 /** The longest neighbour list per memory: the pass's edges, their write and the graph grow with it (see limits.sleepEdges). */
 export const MAX_PER_SOURCE_K = 100;
 export const STAGES = Object.freeze(["committed", "cap", "threshold", "vetoed", "self", "role-guard"]);
@@ -313,6 +322,10 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
       `edges, more than limits.sleepEdges (${limits.sleepEdges}); lower perSourceK or raise the limit`);
   }
   lap("read");
+
+  // the pass's WebAssembly memory beside the search's resident rows (at 1M x 384 the two need about 6.3 GiB
+  // of wasm32's 4): past limits.sleepRoom the rows go first, and the next search builds them again
+  if (withVec * (dim ?? 0) * (PASS_BYTES_PER_ELEMENT + ROWS_BYTES_PER_ELEMENT) > limits.sleepRoom) resident.releaseRows();
 
   // 1. neighbour pairs over every live memory with an embedding: from the stored lists and what changed since
   // the pass that stored them when the log reaches back to it (md_log, md_meta.log_since) and the options

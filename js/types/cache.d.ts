@@ -44,6 +44,12 @@ export interface CacheLimits {
   readonly batch?: number;
   /** sleep(): perSourceK x the memories with embeddings may not exceed this (default 1,000,000; about 30 µs per edge written). */
   readonly sleepEdges?: number;
+  /**
+   * sleep(): the WebAssembly bytes its neighbour pass counts on for itself and the search's resident rows
+   * together (about 19 bytes per embedding element); past it the pass frees the rows first and the next
+   * search builds them again (default 3 GiB; wasm32 has 4: at 1M x 384 the two would need about 6.3).
+   */
+  readonly sleepRoom?: number;
 }
 
 export interface OpenOptions {

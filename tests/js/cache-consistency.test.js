@@ -535,6 +535,31 @@ describe("bounded work", () => {
       expect((await c.sleep({ now: NOW, perSourceK: 5 })).memories).toBe(N);
     } finally { await c.close(); }
   });
+
+  test("sleep frees the search's resident rows first only past limits.sleepRoom; the searches after are a fresh cache's", async () => {
+    const runs = [];
+    for (const sleepRoom of [undefined, 1]) {
+      const path = file(), c = await openMemoryCache({ path, limits: sleepRoom === undefined ? undefined : { sleepRoom } });
+      try {
+        await c.put(corpus);
+        await c.search({ ...queries[0], limit: 5 }); // builds the rows
+        const built = c._resident._rows;
+        expect(built).not.toBeNull();
+        await c.sleep({ now: NOW, floor: 0.5 });
+        // 200 x 16 elements x 19 bytes: inside the default room, over a room of 1 byte
+        expect(c._resident._rows).toBe(sleepRoom === undefined ? built : null);
+        const got = [];
+        for (const q of queries) got.push(JSON.stringify(await c.search({ ...q, limit: 10 })));
+        const fresh = await openMemoryCache({ path });
+        try {
+          for (const [i, q] of queries.entries()) expect(got[i]).toBe(JSON.stringify(await fresh.search({ ...q, limit: 10 })));
+        } finally { await fresh.close(); }
+        runs.push(got);
+      } finally { await c.close(); }
+    }
+    expect(runs[1]).toEqual(runs[0]);
+    await expect(openMemoryCache({ limits: { sleepRoom: 0 } })).rejects.toThrow(/options\.limits\.sleepRoom/);
+  });
 });
 
 describe("the resident rows follow put and delete without a rebuild", () => {

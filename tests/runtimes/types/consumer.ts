@@ -223,9 +223,9 @@ const pooled: Promise<readonly NeighborPair[]> = pool.then(async (p) => {
 const parallel: Promise<readonly NeighborPair[]> = topNeighborPairsParallel(matrix, ["a", "b"], nopts, { workers: 2, tiles: 2 });
 
 // ---- the cache entry (memdomain/cache)
-const cacheConstants: [number, readonly string[], number, number, number, number, number, number, number] = [SCHEMA_VERSION,
+const cacheConstants: [number, readonly string[], number, number, number, number, number, number, number, number] = [SCHEMA_VERSION,
   ARMS, DEFAULT_ARM_WEIGHTS.salience, DEFAULT_LIMITS.body, MAX_QUERY_TERMS, WRITE_ATTEMPTS, DEFAULT_LIMITS.sleepEdges,
-  LOG_GENERATIONS, LOG_MAX_PATHS];
+  DEFAULT_LIMITS.sleepRoom, LOG_GENERATIONS, LOG_MAX_PATHS];
 const searchBounds: [number, number, number, number, "score" | "rrf", number] = [MAX_LIMIT, MAX_DEPTH, MAX_WINDOW,
   PRESETS.memhtml.k ?? 60, PRESETS.default.fusion, LATERAL_STEPS + GIST_WEIGHT + DEFAULT_SLEEP.perSourceK + MAX_PER_SOURCE_K];
 const pinned: PresetSettings = PRESETS.default;
@@ -236,7 +236,7 @@ const order: number = salienceOrder([3, null, 0], [2, 0.5, 1]);
 const adapters: ((db: never) => CacheAdapter)[] = [sqliteWasmAdapter as never, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor as never];
 const onFile: Promise<MemoryCache> = openMemoryCache({ path: "memories.db", driver: "node:sqlite" });
 const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 2, onExternalChange: "error", busyTimeout: 100,
-  limits: { sleepEdges: 1000 } }).then(async (cache: MemoryCache) => {
+  limits: { sleepEdges: 1000, sleepRoom: 2 ** 31 } }).then(async (cache: MemoryCache) => {
   const put: { inserted: number; replaced: number } = await cache.put([{ path: "a", gist: "g", body: "b", type: "semantic",
     embedding: new Float32Array([1, 0]), createdAt: new Date(0) }], { onProgress: (p: Progress) => void p.done });
   await cache.link([{ src: "a", dst: "a", strength: 1 }]);
