@@ -9,7 +9,8 @@
 //   query for the lexical arm, a cosine loop, a CSR personalized PageRank, the
 //   reference-style fusion and MMR) and Orama's hybrid search on the same corpus;
 //   put and sleep pass times, the next night's pass after 1% of the memories changed (full
-//   against incremental, on copies), bytes per memory (database, estimated peak). Rounds interleave the three Node searches. The rows compared with
+//   against incremental, on copies), bytes per memory (database, estimated peak); the time to open a copy (the
+//   better-sqlite3 and sqlite-wasm rows' caches) and its first search. Rounds interleave the three Node searches. The rows compared with
 //   the plain build use preset "memhtml" (what that build mirrors; same top-10 checked); a row
 //   beside them times the cache's default composition.
 //   Flags: --sizes=10000,100000 --queries=200 --no-chromium --no-orama --no-plain
@@ -322,14 +323,19 @@ for (const n of SIZES) {
       properties: ["gist", "body"], limit: LIMIT });
   }
   let better = null, cold = null;
+  const opened = {}; // ms to open a copy: every live row's embedding and signals, and the edges, read (the search state comes later)
   if (!no("better") || !no("cold")) {
     const bytes = await cache.exportBytes();
     if (!no("better")) {
       const { default: Database } = await import("better-sqlite3");
+      t = performance.now();
       better = await openMemoryCache({ db: new Database(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) });
+      opened.better = performance.now() - t;
     }
     if (!no("cold")) {
+      t = performance.now();
       cold = await openMemoryCache({ bytes });
+      opened.cold = performance.now() - t;
       cold._lexical.warm = false; // its lists are dropped before each query: no read-ahead either
     }
   }
@@ -358,6 +364,7 @@ for (const n of SIZES) {
       const oms = performance.now() - t;
       if (other.map((h) => `${h.path} ${h.score}`).join("\n") !== want) throw new Error(`bench: the ${name} search differs from the cache's on query ${i}`);
       if (keep) { times[name].push(oms); for (const s of STAGES) stage[name][s].push(other.timings[s]); }
+      if (i === 0) first[name] = oms;
     }
     if (g) {
       const st = {};
@@ -409,6 +416,9 @@ for (const n of SIZES) {
     (orama ? `; Orama / memdomain p50: ${(med(times.orama) / med(times.cache)).toFixed(2)}x` : ""));
   console.log(`first search of each composition (not in the table; it reads the lists of the words in the most memories ahead): ` +
     `memhtml ${f1(first.cache)} ms, defaults ${f1(first.defaults)} ms`);
+  for (const [name, label] of [["better", "better-sqlite3, in memory"], ["cold", "sqlite-wasm, from bytes"]]) {
+    if (opened[name] !== undefined) console.log(`opening a copy (${label}): open ${f1(opened[name])} ms, then its first search (memhtml) ${f1(first[name])} ms`);
+  }
   console.log(`load average: ${load()}`);
   if (PUTS > 0) await putRounds(n, mems, queries, cache);
   // Chromium last, on the same database file, so the Node table above is printed even if it fails.
