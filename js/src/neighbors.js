@@ -255,7 +255,8 @@ export function residentRows(matrix, d) {
   if (!list) f32Array(fn, "matrix", matrix);
   num(fn, "d", d);
   if (!Number.isInteger(d) || d < 1 || d > MAX_ELEMENTS) throw rangeError(fn, "d", "must be a positive integer");
-  const n = list ? count(fn, "matrix", matrix.length, Math.floor(MAX_ELEMENTS / d)) : per(fn, matrix, d, "d"), ex = exportsOf();
+  // a list holds at most the rows the exchange region could (2^30 float32 elements, as the packed form)
+  const n = list ? count(fn, "matrix", matrix.length, 2 ** 30 / d) : per(fn, matrix, d, "d"), ex = exportsOf();
   for (let i = 0; list && i < n; i++) {
     const row = matrix[i];
     if (!(row instanceof Float32Array)) throw typeError(fn, `matrix[${i}]`, "a Float32Array", row);

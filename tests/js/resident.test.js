@@ -96,6 +96,11 @@ test("residentRows over an array of rows equals the packed matrix, bit for bit; 
   expect(() => md.residentRows([good, new Float64Array(4)], 4)).toThrow(TypeError);
   expect(() => md.residentRows([good, new Float32Array(3)], 4)).toThrow(new RangeError("residentRows: matrix[1] has 3 elements, not d = 4"));
   expect(() => md.residentRows([good], 0)).toThrow(RangeError);
+  // as many rows as the packed form takes: a million rows of 384 (past 2^28 elements) pass the count,
+  // and the first bad row is what throws; past 2^30 float32 elements the count does
+  const many = (n) => { const a = [undefined]; a.length = n; return a; };
+  expect(() => md.residentRows(many(1_000_000), 384)).toThrow(new TypeError("residentRows: matrix[0] must be a Float32Array, got undefined"));
+  expect(() => md.residentRows(many(2 ** 22 + 1), 256)).toThrow(new RangeError("residentRows: matrix has 4194305 entries, more than memdomain accepts"));
 });
 
 test("creating and freeing resident rows does not grow the heap", () => {
