@@ -38,7 +38,7 @@ function adopt(instance) {
   heap.u8 = EMPTY;
   xPtr = xCap = 0;
   xBusy = false;
-  scratchPtr = ex.md_alloc(256);
+  scratchPtr = ex.md_alloc(256) >>> 0;
   errPtr = ex.mdw_error();
   internReset();
   return ex;
@@ -190,7 +190,7 @@ export function region(fn, bytes, keep = 0) {
   if (bytes > 0xfff00000) throw rangeError(fn, "input", TOO_LARGE);
   if (xPtr && !keep) { ex.md_free(xPtr); xPtr = 0; xCap = 0; }
   const want = Math.max(bytes, 4096);
-  const p = ex.md_alloc(want);
+  const p = ex.md_alloc(want) >>> 0; // an address past 2^31 comes back negative from an i32
   if (!p) throw noMemory(fn, "input", bytes);
   if (xPtr) { // growing with `keep` bytes already written: carry them over
     views().u8.copyWithin(p, xPtr, xPtr + keep);
@@ -420,7 +420,7 @@ export function internSlots(fn) {
   if (need <= slotsCap) return slotsPtr;
   const ex = exportsOf();
   const cap = Math.max(need, 1024) * 2;
-  const p = ex.md_alloc(4 * cap);
+  const p = ex.md_alloc(4 * cap) >>> 0;
   if (!p) throw noMemory(fn, "input", 4 * cap);
   if (slotsPtr) ex.md_free(slotsPtr);
   slotsPtr = p;
@@ -496,7 +496,7 @@ function placeTables(f, k) {
 function reserve(f, size, keep) {
   if (!f.own) return f.base = region(f.fn, size, keep);
   if (size <= f.cap) return;
-  const ex = exportsOf(), p = ex.md_alloc(size);
+  const ex = exportsOf(), p = ex.md_alloc(size) >>> 0;
   if (!p) throw noMemory(f.fn, "input", size);
   if (keep) views().u8.copyWithin(p, f.base, f.base + keep);
   if (f.base) ex.md_free(f.base);

@@ -42,7 +42,7 @@ function release() {
 }
 
 function alloc(bytes, arg) {
-  const p = exportsOf().md_alloc(bytes);
+  const p = exportsOf().md_alloc(bytes) >>> 0; // an i32: an address past 2^31 would be negative in the views
   if (!p) throw rangeError(fn, arg, `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);
   return p;
 }
