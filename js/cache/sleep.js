@@ -131,7 +131,7 @@ export function repairNeighbours({ pairs, wide, wideK, partial }, live, dropped,
     const list = wide.get(src);
     const left = list.filter((p) => !dropped.has(p.dst));
     if (left.length >= perSourceK || !partial.has(src)) {
-      kept.push(...left.slice(0, perSourceK));
+      for (const p of left.slice(0, perSourceK)) kept.push(p);
       affected.delete(src);
       stats.refilled = (stats.refilled ?? 0) + 1;
     }
@@ -141,7 +141,7 @@ export function repairNeighbours({ pairs, wide, wideK, partial }, live, dropped,
   if (affected.size) {
     for (const [src, entry] of rescan(live, affected, dim, floor, wideK)) {
       stats.lists.set(src, entry);
-      kept.push(...entry.list.slice(0, perSourceK));
+      for (const p of entry.list.slice(0, perSourceK)) kept.push(p);
     }
   }
   return kept.sort((a, b) => b.sim - a.sim || byPath(a.src, b.src) || byPath(a.dst, b.dst));
@@ -486,7 +486,7 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
     if (state === null) stateSt.unshift({ sql: "DELETE FROM md_neighbors" });
     else if (stale.length) stateSt.push({ sql: "DELETE FROM md_neighbors WHERE src IN (SELECT value FROM json_each(?))", params: [JSON.stringify(stale)] });
     if (st.length || stateSt.length) { // nothing else to write and the same lists: the pass writes nothing (idempotence)
-      st.push(...stateSt);
+      for (const s of stateSt) st.push(s); // one row per memory: a spread of 1M arguments overflows the stack
       st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) SELECT 'neighbors_gen', value FROM md_meta WHERE key = 'generation'" });
       if (meta.neighbors_params !== params) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('neighbors_params', ?)", params: [params] });
     }
