@@ -36,11 +36,17 @@ export interface DurableObjectStorageLike {
 }
 
 export interface CacheLimits {
+  /** The longest path, in UTF-16 code units (default 1,024). */
   readonly path?: number;
+  /** The longest memory type (default 64). */
   readonly type?: number;
+  /** The longest gist (default 4,096). */
   readonly gist?: number;
+  /** The longest body (default 1,000,000). */
   readonly body?: number;
+  /** The longest query text (default 4,096). */
   readonly query?: number;
+  /** The most memories in one put() (default 1,000,000). */
   readonly batch?: number;
   /** sleep(): perSourceK x the memories with embeddings may not exceed this (default 1,000,000; about 30 µs per edge written). */
   readonly sleepEdges?: number;
