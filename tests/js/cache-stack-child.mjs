@@ -1,5 +1,5 @@
 // Run under a small `--stack-size`: a cache of argv[2] memories and one full sleep pass.
-// Prints { memories, statements } as JSON, or exits 1 with the error (e.g. a spread of
+// Prints { memories, edges } as JSON, or exits 1 with the error (e.g. a spread of
 // one argument per memory overflowing the stack, which 1M memories does at the default size).
 import { openMemoryCache } from "../../js/cache/index.js";
 import { makeCorpus, T0 } from "./cache-corpus.js";
