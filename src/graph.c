@@ -19,6 +19,7 @@ struct md_graph {
     uint32_t *out_dst;   /* m */
     double *out_w;       /* m */
     double *out_weight;  /* n: sum of out-strengths in dst order, from 0 */
+    uint32_t *out_src;   /* m: each edge's source, when no source with edges has out-weight 0; else NULL */
     uint32_t *dangling;  /* nodes whose out-weight is exactly 0, ascending */
     size_t n_dangling;
     bool finite;         /* every folded strength and out-weight is finite */
@@ -39,7 +40,7 @@ void md_graph_free(md_graph *g) {
     if (!g) return;
     free(g->bytes); free(g->keys); free(g->first); free(g->of_input);
     free(g->out_off); free(g->out_dst); free(g->out_w);
-    free(g->out_weight); free(g->dangling);
+    free(g->out_weight); free(g->out_src); free(g->dangling);
     free(g);
 }
 
@@ -222,6 +223,18 @@ static md_status build_edges(md_graph *g, const uint32_t *src, const uint32_t *d
         }
     }
     if (st == MD_OK) {
+        /* The edges' sources, for the dense step's single loop over the edges
+         * (no branch per node). A source with edges and out-weight 0 skips
+         * them in the step: then the nested loop runs instead. */
+        bool flat = true;
+        for (size_t u = 0; u < n; u++)
+            if (g->out_weight[u] == 0 && g->out_off[u + 1] > g->out_off[u]) flat = false;
+        g->out_src = flat ? mdi_alloc_array(g->m, sizeof(uint32_t)) : NULL;
+        if (flat && g->m && !g->out_src) st = MD_ERR_NOMEM;
+        for (size_t u = 0; g->out_src && u < n; u++)
+            for (uint32_t e = g->out_off[u]; e < g->out_off[u + 1]; e++) g->out_src[e] = (uint32_t)u;
+    }
+    if (st == MD_OK) {
         size_t nd = 0;
         for (size_t u = 0; u < n; u++) nd += g->out_weight[u] == 0;
         g->dangling = mdi_alloc_array(nd, sizeof(uint32_t));
@@ -335,10 +348,15 @@ static double pagerank_step(const md_graph *g, double d, double one_minus_d, con
     const uint32_t *off = g->out_off, *dst = g->out_dst;
     const double *w = g->out_w, *ow = g->out_weight;
     for (size_t v = 0; v < n; v++) nxt[v] = 0;
-    for (size_t u = 0; u < n; u++) {
-        double wu = ow[u], mass = cur[u];
-        if (wu == 0) continue; /* dangling: its mass went to `dangling` */
-        for (uint32_t e = off[u]; e < off[u + 1]; e++) nxt[dst[e]] += (mass * w[e]) / wu;
+    if (g->out_src) { /* the same terms in the same order, one loop */
+        const uint32_t *src = g->out_src;
+        for (size_t e = 0, m = g->m; e < m; e++) nxt[dst[e]] += (cur[src[e]] * w[e]) / ow[src[e]];
+    } else {
+        for (size_t u = 0; u < n; u++) {
+            double wu = ow[u], mass = cur[u];
+            if (wu == 0) continue; /* dangling: its mass went to `dangling` */
+            for (uint32_t e = off[u]; e < off[u + 1]; e++) nxt[dst[e]] += (mass * w[e]) / wu;
+        }
     }
     double delta = 0;
     for (size_t v = 0; v < n; v++) {

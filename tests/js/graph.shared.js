@@ -134,6 +134,22 @@ export function graphSuite(label, md, exportsObj) {
       }
     });
 
+    test("the dense step's one loop over the edges equals the per-source loop (a source whose strengths sum to 0)", () => {
+      // Dense steps run one loop over the edges when every source with edges has an out-weight
+      // other than 0, and the per-source loop (which skips such a source) otherwise: the same
+      // graph with and without a source whose strengths cancel, walks that go dense.
+      for (const seed of [4, 5]) {
+        const { nodes, edges } = randomGraph(3000, 15000, seed);
+        const cancel = [{ src: "n1", dst: "n2", strength: 0.75 }, { src: "n1", dst: "n9", strength: -0.75 }];
+        const seeds = new Map([["n10", 1], ["n20", 0.5]]);
+        for (const es of [edges.filter((e) => e.src !== "n1"), edges.filter((e) => e.src !== "n1").concat(cancel)]) {
+          for (const o of [undefined, { seeds }, { seeds, tolerance: 0, maxIterations: 30 }]) {
+            expect(sameMap(md.pagerank(nodes, es, o), ref.pagerank(nodes, es, o))).toBe(true);
+          }
+        }
+      }
+    });
+
     test("many keys mixing astral, U+E000..U+FFFF and lone surrogates sort as JavaScript does", () => {
       const rnd = mulberry(21);
       const parts = ["a", "/", "é", "\uFF5E", "\uE000", "\u{1F600}", "\u{10000}", "\uD7FF", "z", " "];
