@@ -17,7 +17,8 @@
 //   --no-better (no better-sqlite3 row) --no-cold (no cold-lexical row)
 //   --no-alone (no "alone" rows: after the interleaved rounds, each composition times Q other
 //   queries by itself, the only work in the process, from a collected heap: the latency a search
-//   box sees, without the other rows' garbage collections and cache misses)
+//   box sees, without the other rows' garbage collections and cache misses); --slowest=N prints
+//   each alone row's N slowest queries with their stages (what its p99 is made of)
 //   --puts=20: rounds of one put then a search against that search alone (a new path, and a
 //   rewritten path's vector), after the query rounds; --baseline=DIR also runs them, interleaved
 //   round by round, on another checkout's js/ and build/memdomain.wasm (before and after a change in
@@ -60,7 +61,7 @@ const DB_FILE = arg("db", "memory") === "file", LINKS = Number(arg("links", 5));
 // Orama, the better-sqlite3 and cold copies, Chromium).
 const BIG = Number(arg("big", 200000)), BIG_SKIPS = new Set(["plain", "orama", "better", "cold", "chromium"]);
 let bigNow = false;
-const PUTS = Number(arg("puts", 20)), BASELINE = arg("baseline", null);
+const PUTS = Number(arg("puts", 20)), BASELINE = arg("baseline", null), SLOWEST = Number(arg("slowest", 0));
 const D = 384, WARM = 10, LIMIT = 10, DEPTH = 50, K = 60, LAMBDA = 0.5, FLOOR = 0.3;
 const W = { lexical: 1, vector: 1, salience: 0.5, lateral: 0.5 };
 // the seed's composition (preset "memhtml": reciprocal-rank fusion with K, MMR over the pool), which
@@ -391,6 +392,9 @@ for (const n of SIZES) {
         x.times.push(performance.now() - t);
         for (const s of STAGES) x.stage[s].push(h.timings[s]);
       }
+      const slow = x.times.map((_, i) => i).sort((a, b) => x.times[b] - x.times[a]).slice(0, SLOWEST);
+      for (const i of slow)
+        console.log(`slowest ${name} alone: query ${i}, ${f1(x.times[i])} ms (${STAGES.map((s) => `${s} ${f1(x.stage[s][i])}`).join(", ")})`);
     }
   }
   const rows = [["", "p50 ms", "p99 ms", ...STAGES.map((s) => `${s} p50`)]];
