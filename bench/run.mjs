@@ -27,6 +27,7 @@ const SECTIONS = [
   ["neighbors.mjs", "Neighbour pairs and the 1 x n arm"],
   ["mmr.mjs", "MMR"],
   ["graph.mjs", "PageRank and communities"],
+  ["lateral.mjs", "The lateral arm's PageRank"],
   ["frame_merge.mjs", "Frame keys and merges"],
   ["decay.mjs", "Decay folds over long counts"],
   ["resident.mjs", "Exact top-k over resident rows"],
