@@ -146,9 +146,12 @@ SAN_OBJS  := $(patsubst src/%.c,$(BUILD)/san/%.o,$(SRCS))
 $(BUILD)/san/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -c $< -o $@
+# Link flags of one test (TEST_LDFLAGS_<name>): test_alloc_fail wraps the allocator to fail
+# each allocation in turn.
+TEST_LDFLAGS_test_alloc_fail := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(BUILD)/tests/%: tests/c/%.c $(wildcard tests/c/*.h) $(SAN_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -Itests/c $< $(SAN_OBJS) -lm -o $@
+	$(CC) $(STD_FLAGS) $(SAN_FLAGS) -Iinclude -Isrc -Itests/c $< $(SAN_OBJS) -lm $(TEST_LDFLAGS_$*) -o $@
 
 TEST_EXTRA ?=
 TEST_BUILD ?=

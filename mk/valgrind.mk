@@ -8,7 +8,7 @@ $(BUILD)/vg/%.o: src/%.c $(HDRS)
 	$(CC) $(STD_FLAGS) -O1 -g -Iinclude -Isrc -c $< -o $@
 $(BUILD)/vg/tests/%: tests/c/%.c $(wildcard tests/c/*.h) $(VG_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(STD_FLAGS) -O1 -g -Iinclude -Isrc -Itests/c $< $(VG_OBJS) -lm -o $@
+	$(CC) $(STD_FLAGS) -O1 -g -Iinclude -Isrc -Itests/c $< $(VG_OBJS) -lm $(TEST_LDFLAGS_$*) -o $@
 
 RUN_VG := $(patsubst %,%.vgrun,$(VG_TESTS))
 .PHONY: test-valgrind $(RUN_VG)

@@ -650,7 +650,7 @@ MDI_SMALL static md_status in_adj_build(const md_graph *g, in_adj *a) {
     a->src = mdi_alloc_array(m, sizeof(uint32_t));
     a->w = mdi_alloc_array(m, sizeof(double));
     uint32_t *at = mdi_alloc_array(n + 1, sizeof(uint32_t));
-    if (!a->off || !a->src || !a->w || !at) { free(at); in_adj_free(a); return MD_ERR_NOMEM; }
+    if (!a->off || !a->src || !a->w || !at) { free(at); return MD_ERR_NOMEM; } /* the caller frees *a */
     for (size_t i = 0; i < m; i++) a->off[g->out_dst[i] + 1]++;
     for (size_t v = 0; v < n; v++) a->off[v + 1] += a->off[v];
     memcpy(at, a->off, (n + 1) * sizeof(uint32_t));
