@@ -9,7 +9,9 @@
  * (make test-c runs every C test with detect_leaks=1) reports any allocation a
  * failed run left behind (MD_ALLOC_COUNTS=1 prints how many allocations each
  * entry point made). The graph and the resident rows are what
- * memdomain/cache holds at 100k-1M memories. */
+ * memdomain/cache holds at 100k-1M memories; then every other module's
+ * entry points that allocate (neighbour pairs, MMR, fusion, text, merges,
+ * components). */
 #include "check.h"
 #include "memdomain.h"
 
@@ -279,6 +281,167 @@ static void test_rows(void) {
     free(m); free(expect); free(wc); free(gc);
 }
 
+
+/* ------------------------------------------------------ the other modules */
+
+#define S(lit) ((md_str){lit, sizeof(lit) - 1})
+
+static bool same_pairs(const md_neighbor_pairs *a, const md_neighbor_pairs *b) {
+    return a->len == b->len && (a->len == 0 || memcmp(a->pairs, b->pairs, a->len * sizeof(md_neighbor_pair)) == 0);
+}
+static bool same_text(const md_text *a, const md_text *b) {
+    return a->len == b->len && memcmp(a->ptr, b->ptr, a->len) == 0;
+}
+static bool same_fused(const md_fused *a, const md_fused *b) {
+    if (a->len != b->len) return false;
+    for (size_t i = 0; i < a->len; i++)
+        if (a->paths[i].len != b->paths[i].len || memcmp(a->paths[i].ptr, b->paths[i].ptr, a->paths[i].len) != 0 ||
+            !same_bits(a->scores[i], b->scores[i]))
+            return false;
+    return true;
+}
+
+static void test_others(void) {
+    check_rng rg = {3};
+    long runs = 0;
+    enum { N = 60, D = 16 };
+    float *m = malloc(N * D * sizeof(float));
+    for (size_t i = 0; i < N * D; i++) m[i] = (float)rng_range(&rg, -1, 1);
+    char names[N][8];
+    md_str keys[N];
+    md_keyed_vector kv[N];
+    for (int i = 0; i < N; i++) {
+        int len = snprintf(names[i], 8, "k%d", (i * 37) % N);
+        keys[i] = (md_str){names[i], (size_t)len};
+        kv[i] = (md_keyed_vector){keys[i], m + i * D, i % 13 == 5 ? D / 2 : D}; /* some mismatched lengths */
+    }
+    md_neighbor_options opt = {0.05, 3, INFINITY};
+    md_neighbor_pairs want = {0, NULL}, got = {0, NULL};
+    size_t dup = 0;
+
+    /* Neighbour pairs: keyed, candidates, packed, a tile merged. */
+    CHECK(md_top_neighbor_pairs(kv, N, opt, &want) == MD_OK && want.len > 0);
+    EACH_FAILURE(&runs, st = md_top_neighbor_pairs(kv, N, opt, &got),
+                 CHECK(got.len == 0 && got.pairs == NULL), CHECK(same_pairs(&got, &want)), md_neighbor_pairs_free(&got));
+    md_neighbor_pairs_free(&want);
+    md_candidate_pair cp[150];
+    for (int i = 0; i < 150; i++) cp[i] = (md_candidate_pair){keys[rng_below(&rg, N)], keys[rng_below(&rg, N)]};
+    CHECK(md_rank_candidate_pairs(cp, 150, kv, N, opt, &want) == MD_OK && want.len > 0);
+    EACH_FAILURE(&runs, st = md_rank_candidate_pairs(cp, 150, kv, N, opt, &got),
+                 CHECK(got.len == 0 && got.pairs == NULL), CHECK(same_pairs(&got, &want)), md_neighbor_pairs_free(&got));
+    md_neighbor_pairs_free(&want);
+    CHECK(md_top_neighbor_pairs_packed(m, N, D, keys, opt, &want, &dup) == MD_OK && want.len > 0);
+    EACH_FAILURE(&runs, st = md_top_neighbor_pairs_packed(m, N, D, keys, opt, &got, &dup),
+                 CHECK(got.len == 0 && got.pairs == NULL), CHECK(same_pairs(&got, &want)), md_neighbor_pairs_free(&got));
+    md_neighbor_pairs tile = {0, NULL};
+    CHECK(md_neighbor_tile_packed(m, N, D, keys, 0, N, opt, &tile, &dup) == MD_OK && tile.len > 0);
+    EACH_FAILURE(&runs, st = md_merge_neighbor_pairs(tile.pairs, tile.len, keys, N, opt, &got, &dup),
+                 CHECK(got.len == 0 && got.pairs == NULL), CHECK(same_pairs(&got, &want)), md_neighbor_pairs_free(&got));
+    md_neighbor_pairs_free(&tile);
+    md_neighbor_pairs_free(&want);
+
+    /* The 1 x n arm's top k, and key ranks. */
+    size_t wi[5], gi[5], wl = 0, gl = 0;
+    double ws[5], gs[5];
+    CHECK(md_top_cosine_rows_f32(m, m, N, D, 5, wi, ws, &wl) == MD_OK && wl == 5);
+    EACH_FAILURE(&runs, st = md_top_cosine_rows_f32(m, m, N, D, 5, gi, gs, &gl), CHECK(gl == 0),
+                 CHECK(gl == wl && memcmp(gi, wi, sizeof wi) == 0 && same_doubles(gs, ws, 5)), gl = 0);
+    uint8_t bytes[N * 8];
+    uint32_t off[N + 1], wr[N], gr[N], wd = 0, gd = 0;
+    off[0] = 0;
+    for (int i = 0; i < N; i++) { memcpy(bytes + off[i], keys[i].ptr, keys[i].len); off[i + 1] = off[i] + (uint32_t)keys[i].len; }
+    CHECK(md_key_ranks(bytes, off, N, wr, &wd) == MD_OK);
+    EACH_FAILURE(&runs, st = md_key_ranks(bytes, off, N, gr, &gd), (void)0, CHECK(memcmp(gr, wr, sizeof wr) == 0), (void)0);
+
+    /* MMR, with vectors as candidates and packed. */
+    double *md = malloc(N * D * sizeof(double)), sc[N];
+    md_mmr_candidate cand[N];
+    for (int i = 0; i < N; i++) {
+        sc[i] = rng_unit(&rg);
+        for (int t = 0; t < D; t++) md[i * D + t] = m[i * D + t];
+        cand[i] = (md_mmr_candidate){sc[i], md + i * D, D, i % 7 != 3};
+    }
+    size_t wo[N], go[N];
+    CHECK(md_apply_mmr(cand, N, 10, 0.7, wo, &wl) == MD_OK && wl == 10);
+    EACH_FAILURE(&runs, st = md_apply_mmr(cand, N, 10, 0.7, go, &gl), CHECK(gl == 0),
+                 CHECK(gl == wl && memcmp(go, wo, wl * sizeof(size_t)) == 0), gl = 0);
+    CHECK(md_apply_mmr_packed(sc, md, N, D, 10, 0.7, wo, &wl) == MD_OK && wl == 10);
+    EACH_FAILURE(&runs, st = md_apply_mmr_packed(sc, md, N, D, 10, 0.7, go, &gl), CHECK(gl == 0),
+                 CHECK(gl == wl && memcmp(go, wo, wl * sizeof(size_t)) == 0), gl = 0);
+
+    /* Fusion. */
+    md_arm_hit h1[N], h2[N];
+    for (int i = 0; i < N; i++) { h1[i] = (md_arm_hit){keys[i], i + 1}; h2[i] = (md_arm_hit){keys[(i * 7) % N], i + 1}; }
+    md_arm arms[2] = {{h1, N}, {h2, N / 2}};
+    double aw[2] = {1, 0.5};
+    md_fused wf = {0}, gf = {0};
+    CHECK(md_fuse_arms(arms, 2, aw, 2, 60, &wf) == MD_OK && wf.len == N);
+    EACH_FAILURE(&runs, st = md_fuse_arms(arms, 2, aw, 2, 60, &gf), CHECK(gf.len == 0 && gf.paths == NULL),
+                 CHECK(same_fused(&gf, &wf)), md_fused_free(&gf));
+    size_t wrk[N], grk[N];
+    CHECK(md_rank_fused(wf.paths, wf.scores, wf.len, wrk) == MD_OK);
+    EACH_FAILURE(&runs, st = md_rank_fused(wf.paths, wf.scores, wf.len, grk), (void)0,
+                 CHECK(memcmp(grk, wrk, wf.len * sizeof(size_t)) == 0), (void)0);
+    md_fused wl2 = {0};
+    CHECK(md_fuse_lateral(wf.paths, wf.scores, wf.len, keys + 10, 20, 0.1, 60, &wl2) == MD_OK);
+    EACH_FAILURE(&runs, st = md_fuse_lateral(wf.paths, wf.scores, wf.len, keys + 10, 20, 0.1, 60, &gf),
+                 CHECK(gf.len == 0 && gf.paths == NULL), CHECK(same_fused(&gf, &wl2)), md_fused_free(&gf));
+    md_fused_free(&wl2);
+    md_fused_free(&wf);
+
+    /* Text: NFC, lower case, frame keys, merge texts, vetoes. */
+    md_str text = S("Do NOT deploy v2.1 on Friday \xC3\x89t\xC3\xA9 \x41\xCC\x8A caf\xC3\xA9s can't");
+    md_text wt = {0}, gt = {0};
+    CHECK(md_nfc(text, &wt) == MD_OK);
+    EACH_FAILURE(&runs, st = md_nfc(text, &gt), CHECK(gt.ptr == NULL && gt.len == 0), CHECK(same_text(&gt, &wt)), md_text_free(&gt));
+    md_text_free(&wt);
+    CHECK(md_to_lower(text, &wt) == MD_OK);
+    EACH_FAILURE(&runs, st = md_to_lower(text, &gt), CHECK(gt.ptr == NULL && gt.len == 0), CHECK(same_text(&gt, &wt)), md_text_free(&gt));
+    md_text_free(&wt);
+    bool wfound = false, gfound = false;
+    md_str gist = S("Deploy: the release train leaves on Fridays");
+    CHECK(md_frame_key_of(gist, &wt, &wfound) == MD_OK);
+    EACH_FAILURE(&runs, st = md_frame_key_of(gist, &gt, &gfound), CHECK(gt.ptr == NULL && gt.len == 0),
+                 CHECK(gfound == wfound && (!wfound || same_text(&gt, &wt))), md_text_free(&gt));
+    md_text_free(&wt);
+    md_merge_text ta = {S("We deploy v2.1 on Friday"), S("The release is not blocked; staging passed.")};
+    md_merge_text tb = {S("We deploy v2.2 on Friday"), S("The release is blocked in staging.")};
+    CHECK(md_join_merge_text(&ta, &wt) == MD_OK);
+    EACH_FAILURE(&runs, st = md_join_merge_text(&ta, &gt), CHECK(gt.ptr == NULL && gt.len == 0), CHECK(same_text(&gt, &wt)), md_text_free(&gt));
+    md_text_free(&wt);
+    unsigned wv = 0, gv = 0;
+    CHECK(md_merge_veto_reasons(&ta, &tb, &wv) == MD_OK && wv != 0);
+    EACH_FAILURE(&runs, st = md_merge_veto_reasons(&ta, &tb, &gv), (void)0, CHECK(gv == wv), gv = 0);
+
+    /* Merges and components. */
+    md_merge_pair mp[6] = {
+        {keys[0], keys[1], 0.95, &ta, &tb}, {keys[2], keys[3], 0.97, &ta, &ta}, {keys[3], keys[4], 0.93, NULL, &tb},
+        {keys[5], keys[5], 0.99, &ta, &ta}, {keys[6], keys[2], 0.96, &tb, &tb}, {keys[7], keys[8], 0.5, &ta, &tb}};
+    uint8_t wst[6], gst[6];
+    CHECK(md_merge_outcomes(mp, 6, MD_MAX_MERGE_PAIRS, MD_NEAR_DUPLICATE_THRESHOLD, wst) == MD_OK);
+    EACH_FAILURE(&runs, st = md_merge_outcomes(mp, 6, MD_MAX_MERGE_PAIRS, MD_NEAR_DUPLICATE_THRESHOLD, gst), (void)0,
+                 CHECK(memcmp(gst, wst, 6) == 0), (void)0);
+    size_t wcm[6], gcm[6], wnc = 0, gnc = 0;
+    CHECK(md_merge_candidates(mp, 6, MD_MAX_MERGE_PAIRS, MD_NEAR_DUPLICATE_THRESHOLD, wcm, &wnc) == MD_OK);
+    EACH_FAILURE(&runs, st = md_merge_candidates(mp, 6, MD_MAX_MERGE_PAIRS, MD_NEAR_DUPLICATE_THRESHOLD, gcm, &gnc),
+                 CHECK(gnc == 0), CHECK(gnc == wnc && memcmp(gcm, wcm, wnc * sizeof(size_t)) == 0), gnc = 0);
+    md_str ends[2 * 40];
+    for (int i = 0; i < 2 * 40; i++) ends[i] = keys[rng_below(&rg, N)];
+    md_components wcc = {0}, gcc = {0};
+    CHECK(md_connected_components(ends, 40, &wcc) == MD_OK);
+    EACH_FAILURE(&runs, st = md_connected_components(ends, 40, &gcc),
+                 CHECK(gcc.n_members == 0 && gcc.members == NULL && gcc.starts == NULL),
+                 CHECK(gcc.n_members == wcc.n_members && gcc.n_components == wcc.n_components &&
+                       memcmp(gcc.starts, wcc.starts, (wcc.n_components + 1) * sizeof(size_t)) == 0 &&
+                       memcmp(gcc.members, wcc.members, wcc.n_members * sizeof(md_str)) == 0),
+                 md_components_free(&gcc));
+    md_components_free(&wcc);
+
+    printf("other modules: %ld runs\n", runs);
+    free(m);
+    free(md);
+}
+
 int main(void) {
     /* The wrapper fails nothing until armed: a run without failures first. */
     void *probe = malloc(16);
@@ -290,6 +453,7 @@ int main(void) {
     disarm();
     test_graph();
     test_rows();
+    test_others();
     printf("test_alloc_fail: %d passed, %d failed\n", check_passed, check_failed);
     return check_failed != 0;
 }
