@@ -104,6 +104,14 @@ $(BUILD)/memdomain.emcc.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK)
 	  -sEXPORTED_FUNCTIONS="$(EMCC_TEST)" -o $@ $(SRCS) $(WSRCS)
 TEST_WASMS := $(BUILD)/memdomain.test.wasm $(BUILD)/memdomain.emcc.test.wasm
 
+# The clang test build with every allocation counted and, on request, failed
+# (tests/wasm/alloc_hook.c wraps the allocator): tests/js/alloc-each.test.js
+# fails each allocation of a call in turn. Only that test loads it.
+$(BUILD)/memdomain.allocfail.wasm: $(SRCS) $(WSRCS) tests/wasm/alloc_hook.c $(HDRS) $(BOUNDARY_MK) $(SYSROOT)/.stamp
+	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -DMDW_TEST_BUILD -mexec-model=reactor \
+	  -Wl,--strip-debug -Wl,--max-memory=4294967296 $(TEST_LD) \
+	  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free -o $@ $(SRCS) $(WSRCS) tests/wasm/alloc_hook.c
+
 # The clang build capped at 64 MiB of memory: tests use it to show that an
 # allocation failure is a clear RangeError and leaves the instance usable.
 $(BUILD)/memdomain.small.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK) $(SYSROOT)/.stamp
@@ -113,7 +121,7 @@ $(BUILD)/memdomain.small.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK) $(SYSROOT
 .PHONY: all lib wasm js deps test demo bench clean
 all: lib wasm js
 lib: $(BUILD)/libmemdomain.a
-wasm: $(WASMS) $(BUILD)/memdomain.small.wasm $(TEST_WASMS)
+wasm: $(WASMS) $(BUILD)/memdomain.small.wasm $(BUILD)/memdomain.allocfail.wasm $(TEST_WASMS)
 # js/memdomain.wasm is a committed symlink to ../build/memdomain.wasm, so the
 # glue finds the module next to itself; `npm pack` copies the real file.
 js: $(BUILD)/memdomain.wasm js/src/constants.js
