@@ -285,3 +285,74 @@ export async function twoOpeners(openMemoryCache, backend, steps = 24) {
   }
   return { problems, steps };
 }
+
+/**
+ * Every operation followed by searches, and searches alone, with one of memdomain's wasm allocations failed (the build's
+ * allocation hook: hook.arm(k) fails the k-th allocation from now, hook.reached() says whether
+ * it was reached, hook.disarm() stops; tests/wasm/alloc_hook.c). Each operation's allocations
+ * are counted in a clean run; at most `points` indices are failed, spread evenly from the
+ * first to the last. After each: the call resolved with the clean run's answer, or rejected
+ * with a RangeError; search
+ * answers as a fresh cache over the same database; the database holds the state before or
+ * after the operation (the after state if it resolved); a retry completes it. Returns
+ * { problems, cases, rejected }.
+ */
+export async function allocFaults(openMemoryCache, backend, hook, ops = [...Object.keys(OPS), "search"], points = 40) {
+  const problems = [];
+  let cases = 0, rejected = 0;
+  const counts = {};
+  // A write's wasm work (resident rows, term lists, the graph) follows it at the next search:
+  // each write is run with the searches after it.
+  const run = (op, c) => (op === "search" ? view(c) : OPS[op](c).then(() => view(c)));
+  for (const op of ops) {
+    const db = await backend.create();
+    let before, after, count, answer;
+    try {
+      const cache = await openMemoryCache({ db: db.adapter() });
+      await seed(cache);
+      before = await stored(cache);
+      hook.arm(1e9); // counts, fails nothing
+      answer = await run(op, cache);
+      count = hook.count();
+      hook.disarm();
+      after = await stored(cache);
+      await cache.close();
+    } finally {
+      await db.dispose();
+    }
+    counts[op] = count;
+    if (count === 0) problems.push(`${backend.name} ${op}: no allocation to fail`);
+    const at = [...new Set(Array.from({ length: Math.min(points, count) }, (_, i) => Math.round((i * (count - 1)) / Math.max(1, Math.min(points, count) - 1))))];
+    for (const k of at) {
+      const label = `${backend.name} ${op}, wasm allocation ${k} of ${count} failed`;
+      const db = await backend.create();
+      try {
+        const cache = await openMemoryCache({ db: db.adapter() });
+        await seed(cache);
+        hook.arm(k);
+        let got;
+        const outcome = await run(op, cache).then((v) => { got = v; return "resolved"; }, (e) => e);
+        const reached = hook.reached();
+        hook.disarm();
+        cases++;
+        if (!reached) problems.push(`${label}: not reached (the clean run made ${count})`);
+        if (outcome === "resolved" && got !== answer) problems.push(`${label}: resolved with another answer than the clean run's`);
+        if (outcome !== "resolved") {
+          rejected++;
+          if (!(outcome instanceof RangeError)) problems.push(`${label}: rejected with ${outcome?.stack ?? outcome} instead of a RangeError`);
+        }
+        const now = await sameAsFresh(openMemoryCache, db, cache, label, problems);
+        if (outcome === "resolved" && now !== after) problems.push(`${label}: resolved, but the database does not hold the operation's result`);
+        if (now !== before && now !== after) problems.push(`${label}: the database holds neither the state before nor the one after`);
+        if (op === "search") await cache.close();
+        else await retryClean(openMemoryCache, db, cache, op, label, after, problems);
+      } catch (e) {
+        hook.disarm();
+        problems.push(`${label}: ${e?.stack ?? e}`);
+      } finally {
+        await db.dispose();
+      }
+    }
+  }
+  return { problems, cases, rejected, counts };
+}
