@@ -100,6 +100,78 @@ test("a fresh instance's first call, its exchange region not allocated, fails cl
   expect(exercised).toBeGreaterThanOrEqual(ALLOCATING.length);
 });
 
+// Beyond the golden files: the handles (Graph, residentRows) and the batch entry points, each a
+// scenario returning a comparable answer. A scenario frees the handles it makes (in finally),
+// so every block must come back; a handle made before is used under failure and must still answer.
+const rnd = (() => { let x = 12345; return () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 4294967296); })();
+const nodes = Array.from({ length: 300 }, (_, i) => `n${i}`);
+const edges = Array.from({ length: 1500 }, () => ({ src: nodes[Math.floor(rnd() * 300)], dst: nodes[Math.floor(rnd() ** 2 * 300)], strength: 0.1 + rnd() }));
+const seeds = new Map([["n3", 1], ["n40", 0.5]]);
+const D = 32, R = 600;
+const matrix = Float32Array.from({ length: R * D }, () => rnd() * 2 - 1);
+const keys = Array.from({ length: R }, (_, i) => `k${(i * 7919) % R}`);
+const query = matrix.slice(5 * D, 6 * D);
+const opts = { floor: 0.2, perSourceK: 4, limit: 500 };
+const pairs = Array.from({ length: 300 }, () => ({ src: keys[Math.floor(rnd() * R)], dst: keys[Math.floor(rnd() * R)] }));
+const plain = (x) => JSON.stringify(x, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v instanceof Map ? [...v] : v));
+let kept = null; // handles made before the scenarios that use them
+const SCENARIOS = {
+  "Graph: build, pagerank, communities, bridges, free": () => {
+    const g = md.buildGraph(nodes, edges);
+    try {
+      const lp = g.labelPropagation();
+      return plain([g.pagerankScores({ seeds }), g.pagerankScores(), lp, g.bridgeCounts(lp)]);
+    } finally { g.free(); }
+  },
+  "Graph made before: a personalized walk and communities": () => plain([kept.graph.pagerankScores({ seeds }), kept.graph.labelPropagation()]),
+  "residentRows: copy in, top k, every cosine, MMR, candidate pairs, free": () => {
+    const r = md.residentRows(matrix, D);
+    try {
+      return plain([r.topCosineRows(query, 10), r.cosineRows(query), r.applyMmr(Uint32Array.from({ length: 50 }, (_, i) => i * 3), Array.from({ length: 50 }, (_, i) => 1 - i / 60), 10),
+        r.rankCandidatePairs(keys, pairs, opts)]);
+    } finally { r.free(); }
+  },
+  "residentRows made before: the top k and MMR": () => plain([kept.rows.topCosineRows(query, 10), kept.rows.topCosineRows(query, 400),
+    kept.rows.applyMmr(Uint32Array.from({ length: 80 }, (_, i) => i * 7), Array.from({ length: 80 }, (_, i) => 1 - i / 90), 12)]),
+  "packed pairs, a tile merged, the 1 x n arm, packed MMR, frame keys": () => {
+    const m = matrix.subarray(0, 100 * D), k = keys.slice(0, 100); // the pairs allocate per source: 100 rows
+    const half = md.neighborTile(m, k, 0, 50, opts), rest = md.neighborTile(m, k, 50, 100, opts);
+    return plain([md.topNeighborPairsPacked(m, k, opts), md.mergeNeighborTiles(k, [half, rest], opts),
+      md.topCosineRows(query, matrix, 10), md.cosineRows(query, matrix), md.applyMmrPacked(Array.from({ length: R }, (_, i) => 1 - i / R), matrix, 10, 0.7),
+      md.frameKeysOf(["Deploy: on Fridays", "no frame here", "Cache: keys are paths"])]);
+  },
+};
+
+test.each(Object.keys(SCENARIOS))("%s: every allocation fails in turn, cleanly", (name) => {
+  ex = md.initSync(bytes);
+  kept = { graph: md.buildGraph(nodes, edges), rows: md.residentRows(matrix, D) };
+  const run = SCENARIOS[name];
+  const want = run();
+  expect(run()).toBe(want);
+  const base = live();
+  const problems = [];
+  let failed = 0;
+  for (let n = 0; n < 100000; n++) {
+    ex.mdw_alloc_fail_at(n);
+    let got, error = null, hit;
+    try { got = run(); } catch (e) { error = e; } finally { hit = ex.mdw_alloc_stats(0) === 1; ex.mdw_alloc_fail_at(-1); }
+    if (!hit) {
+      if (error || got !== want) problems.push(`with no failure reached: ${error ?? "another answer"}`);
+      break;
+    }
+    failed++;
+    if (error && !(error instanceof RangeError && /out of memory|could not be allocated/.test(error.message)))
+      problems.push(`allocation ${n} failed: ${error.name}: ${error.message}`);
+    if (!error && got !== want) problems.push(`allocation ${n} failed and the answer is wrong`);
+    if (run() !== want) problems.push(`after allocation ${n} failed, the next run answers otherwise`);
+    if (live() !== base) problems.push(`allocation ${n} failed: ${live() - base} blocks left behind`);
+  }
+  kept.graph.free();
+  kept.rows.free();
+  expect(problems.slice(0, 10)).toEqual([]);
+  expect(failed).toBeGreaterThan(0);
+});
+
 test("the hook counts and fails allocations (the test above could not pass vacuously)", () => {
   const c = loadCases("graph").find((x) => x.fn === "pagerank");
   ex.mdw_alloc_fail_at(1000000);
