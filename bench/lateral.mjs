@@ -4,7 +4,10 @@
 // in the same process, interleaved query by query (before and after a change in one run). Every
 // answer of the two must be identical (every score's bits).
 //
-//   node bench/lateral.mjs [--n=131072] [--m=500000] [--q=60] [--baseline=DIR]
+//   node bench/lateral.mjs [--n=131072] [--m=500000] [--q=60] [--baseline=DIR] [--uniform]
+//
+// --uniform: PageRank without seeds (every node from the first step, as sleep's pass runs it)
+// instead of the personalized walk.
 //
 // Graphs: n nodes, m edges with uniform ends, and m edges with power-law ends (sources rnd^1.5,
 // destinations rnd^3), strengths in [0.5, 1). 131,072 nodes is what a 100k cache's Graph holds
@@ -18,6 +21,7 @@ const arg = (k, d) => {
   return a ? a.slice(k.length + 3) : d;
 };
 const N = Number(arg("n", 131072)), M = Number(arg("m", 500000)), Q = Number(arg("q", 60)), BASELINE = arg("baseline", null);
+const UNIFORM = process.argv.includes("--uniform");
 
 async function load(dir) {
   const md = await import(`${dir}js/index.js`);
@@ -31,7 +35,7 @@ const pct = (a, q) => [...a].sort((x, y) => x - y)[Math.floor(q * (a.length - 1)
 const fmt = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 
 console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, load average ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
-console.log(`personalized PageRank, 10 seeds, default damping and tolerance, ${Q} queries (+3 warm-up); p50 / p90 ms\n`);
+console.log(`${UNIFORM ? "PageRank without seeds" : "personalized PageRank, 10 seeds"}, default damping and tolerance, ${Q} queries (+3 warm-up); p50 / p90 ms\n`);
 console.log(`| graph | ${impls.map(([name]) => name).join(" | ")} |${impls.length > 1 ? " baseline / this |" : ""}`);
 console.log(`|---|${impls.map(() => "---:|").join("")}${impls.length > 1 ? "---:|" : ""}`);
 for (const kind of ["uniform", "power-law"]) {
@@ -48,7 +52,7 @@ for (const kind of ["uniform", "power-law"]) {
     const got = [];
     for (const i of order) {
       const t = performance.now();
-      got[i] = graphs[i].pagerankScores({ seeds });
+      got[i] = graphs[i].pagerankScores(UNIFORM ? undefined : { seeds });
       if (r >= 3) times[i].push(performance.now() - t);
     }
     for (let i = 1; i < got.length; i++)
