@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import * as md from "../../js/index.js";
 import { ROOT, IMPLEMENTED, loadCases, runCase } from "./golden/runner.js";
-import { decode } from "./golden/codec.js";
+import { decode, mismatch } from "./golden/codec.js";
 
 const bytes = readFileSync(`${ROOT}build/memdomain.allocfail.wasm`);
 let ex = md.initSync(bytes);
@@ -29,18 +29,51 @@ function sample(module, k) {
   return out;
 }
 
-/** Run case c with allocation n failed: { hit, error, why } (why: null when the answer is exact). */
-function runFailing(c, n) {
+/** Run `run` with allocation n failed: { hit, error, value }. */
+function withFailure(n, run) {
   ex.mdw_alloc_fail_at(n);
-  let error = null, why = null, hit;
+  let error = null, value, hit;
   try {
-    why = runCase({ [c.fn]: (...a) => { try { return md[c.fn](...a); } catch (e) { error = e; throw e; } } }, c);
+    value = run();
+  } catch (e) {
+    error = e;
   } finally {
     hit = ex.mdw_alloc_stats(0) === 1; // before disarming, which resets it
     ex.mdw_alloc_fail_at(-1);
   }
-  return { hit, error, why };
+  return { hit, error, value };
 }
+
+/**
+ * Fail allocation 0, 1, 2, ... of `run` until a run makes no more; `wrong(value)` says why an
+ * answer is not the clean one (null when it is). Each failed run must throw a RangeError that
+ * says memory could not be had, or answer exactly; the next run must answer exactly; the live
+ * block count must return to what it was before (call after a clean run). Pushes to `problems`;
+ * returns how many runs the failure reached.
+ */
+function failEach(where, run, wrong, problems) {
+  const base = live();
+  for (let n = 0; n <= 100000; n++) {
+    const r = withFailure(n, run);
+    const why = r.error ? null : wrong(r.value);
+    if (!r.hit) {
+      if (r.error || why) problems.push(`${where}: with no failure reached: ${r.error ?? why}`);
+      return n;
+    }
+    if (r.error && !(r.error instanceof RangeError && /out of memory|could not be allocated/.test(r.error.message)))
+      problems.push(`${where}: allocation ${n} failed: ${r.error.name}: ${r.error.message}`);
+    else if (why) problems.push(`${where}: allocation ${n} failed and the answer is wrong: ${why}`);
+    let again;
+    try { again = wrong(run()); } catch (e) { again = `threw ${e}`; }
+    if (again) problems.push(`${where}: after allocation ${n} failed, the next run: ${again}`);
+    if (live() !== base) problems.push(`${where}: allocation ${n} failed: ${live() - base} blocks left behind`);
+  }
+  problems.push(`${where}: never stops allocating`);
+  return 0;
+}
+
+/** A golden case as failEach takes it. */
+const golden = (c) => [() => md[c.fn](...c.args.map(decode)), (v) => mismatch(v, c.expect)];
 
 // The modules whose calls allocate inside C (the others work in the glue's exchange region alone).
 const ALLOCATING = ["frame", "graph", "merge", "mmr", "neighbors", "rrf"];
@@ -51,30 +84,10 @@ for (const module of IMPLEMENTED) {
     let failed = 0;
     const problems = [];
     for (const c of cases) {
-      const where = `${module}.jsonl line ${c.line} (${c.fn})`;
       // Twice without failures: the glue's exchange region settles, then the live count is the baseline.
       expect(runCase(md, c)).toBe(null);
       expect(runCase(md, c)).toBe(null);
-      const base = live();
-      for (let n = 0; ; n++) {
-        const r = runFailing(c, n);
-        if (!r.hit) {
-          if (r.why) problems.push(`${where}: with no failure reached: ${r.why}`);
-          break;
-        }
-        failed++;
-        // (No golden case expects a throw: any error here comes from the failed allocation.)
-        if (r.error && !(r.error instanceof RangeError))
-          problems.push(`${where}: allocation ${n} failed: ${r.error.name}: ${r.error.message}`);
-        else if (r.error && !/out of memory|could not be allocated/.test(r.error.message))
-          problems.push(`${where}: allocation ${n} failed: a RangeError without the reason: ${r.error.message}`);
-        else if (!r.error && r.why)
-          problems.push(`${where}: allocation ${n} failed and the answer is wrong: ${r.why}`);
-        const again = runCase(md, c);
-        if (again) problems.push(`${where}: after allocation ${n} failed, the next run: ${again}`);
-        if (live() !== base) problems.push(`${where}: allocation ${n} failed: ${live() - base} blocks left behind`);
-        if (n > 100000) { problems.push(`${where}: never stops allocating`); break; }
-      }
+      failed += failEach(`${module}.jsonl line ${c.line} (${c.fn})`, ...golden(c), problems);
     }
     expect(problems.slice(0, 10)).toEqual([]);
     if (ALLOCATING.includes(module)) expect(failed).toBeGreaterThan(0); // the cases did allocate
@@ -88,7 +101,7 @@ test("a fresh instance's first call, its exchange region not allocated, fails cl
     const size = (x) => JSON.stringify(x.args).length;
     const c = loadCases(module).reduce((a, b) => (size(b) > size(a) ? b : a)); // its largest case
     ex = md.initSync(bytes); // a new instance: no exchange region yet
-    const r = runFailing(c, 0);
+    const r = withFailure(0, golden(c)[0]);
     if (!r.hit) continue; // a call on numbers alone, with no region
     exercised++;
     if (!(r.error instanceof RangeError) || !/could not be allocated|out of memory/.test(r.error.message))
@@ -148,24 +161,8 @@ test.each(Object.keys(SCENARIOS))("%s: every allocation fails in turn, cleanly",
   const run = SCENARIOS[name];
   const want = run();
   expect(run()).toBe(want);
-  const base = live();
   const problems = [];
-  let failed = 0;
-  for (let n = 0; n < 100000; n++) {
-    ex.mdw_alloc_fail_at(n);
-    let got, error = null, hit;
-    try { got = run(); } catch (e) { error = e; } finally { hit = ex.mdw_alloc_stats(0) === 1; ex.mdw_alloc_fail_at(-1); }
-    if (!hit) {
-      if (error || got !== want) problems.push(`with no failure reached: ${error ?? "another answer"}`);
-      break;
-    }
-    failed++;
-    if (error && !(error instanceof RangeError && /out of memory|could not be allocated/.test(error.message)))
-      problems.push(`allocation ${n} failed: ${error.name}: ${error.message}`);
-    if (!error && got !== want) problems.push(`allocation ${n} failed and the answer is wrong`);
-    if (run() !== want) problems.push(`after allocation ${n} failed, the next run answers otherwise`);
-    if (live() !== base) problems.push(`allocation ${n} failed: ${live() - base} blocks left behind`);
-  }
+  const failed = failEach(name, run, (v) => (v === want ? null : "another answer"), problems);
   kept.graph.free();
   kept.rows.free();
   expect(problems.slice(0, 10)).toEqual([]);
