@@ -108,6 +108,55 @@ const firstDiff = (x, y) => {
 };
 
 /**
+ * A clean run over a new database: a cache (over `wrap(adapter)`), seeded; `run(cache)` is the
+ * operation (its value is returned). Returns { before, after, value }: the stored states.
+ */
+async function cleanRun(openMemoryCache, backend, run, wrap = (a) => a) {
+  const db = await backend.create();
+  try {
+    const cache = await openMemoryCache({ db: wrap(db.adapter()) });
+    await seed(cache);
+    const before = await stored(cache);
+    const value = await run(cache);
+    const after = await stored(cache);
+    await cache.close();
+    return { before, after, value };
+  } finally {
+    await db.dispose();
+  }
+}
+
+/**
+ * One fault case over a new database: a cache (over `wrap(adapter)`), seeded, then `inject(cache)`
+ * runs the operation with its fault and returns "resolved" or the error. Then the checks every
+ * scenario shares: search equals a fresh cache's over the same database; the database holds the
+ * state before or after the operation, the after state if the call resolved; and, with `op`, a
+ * retry without the fault completes it. Returns { outcome, now } (now: the stored state after
+ * the fault), or null when the case itself threw (pushed as a problem).
+ */
+async function faultCase(openMemoryCache, backend, { label, op, before, after, inject, wrap = (a) => a }, problems) {
+  const db = await backend.create();
+  try {
+    const cache = await openMemoryCache({ db: wrap(db.adapter()) });
+    await seed(cache);
+    const outcome = await inject(cache);
+    const now = await sameAsFresh(openMemoryCache, db, cache, label, problems);
+    if (outcome === "resolved" && now !== after) problems.push(`${label}: resolved, but the database does not hold the operation's result`);
+    if (now !== before && now !== after) problems.push(`${label}: the database holds neither the state before nor the one after`);
+    if (op) await retryClean(openMemoryCache, db, cache, op, label, after, problems);
+    else await cache.close();
+    return { outcome, now };
+  } catch (e) {
+    problems.push(`${label}: ${e?.stack ?? e}`);
+    return null;
+  } finally {
+    await db.dispose();
+  }
+}
+
+const settle = (p) => p.then(() => "resolved", (e) => e);
+
+/**
  * Every operation with a fault at every call index, before and after the call (for a batch:
  * before it runs, and after it committed: a lost acknowledgement). Returns { problems, cases,
  * rejected, committedThenThrew }.
@@ -117,51 +166,34 @@ export async function adapterFaults(openMemoryCache, backend, ops = Object.keys(
   let cases = 0, rejected = 0, committedThenThrew = 0;
   for (const op of ops) {
     // a clean run: how many calls the operation makes, and the database before and after it
-    const db = await backend.create();
-    let before, after, calls;
-    try {
-      const plan = { armed: false };
-      const ad = faulty(db.adapter(), plan);
-      const cache = await openMemoryCache({ db: ad });
-      await seed(cache);
-      before = await stored(cache);
+    let ad;
+    const { before, after, value: calls } = await cleanRun(openMemoryCache, backend, async (cache) => {
       const start = ad.calls;
       await OPS[op](cache);
-      calls = ad.calls - start;
-      after = await stored(cache);
-      await cache.close();
-    } finally {
-      await db.dispose();
-    }
+      return ad.calls - start;
+    }, (a) => (ad = faulty(a, { armed: false })));
     if (before === after) problems.push(`${backend.name} ${op}: the clean run changed nothing`);
     for (let at = 0; at < calls; at++) {
       for (const when of ["before", "after"]) {
         const label = `${backend.name} ${op}, fault ${when} call ${at} of ${calls}`;
-        const db = await backend.create();
-        try {
-          const plan = { armed: false, at: 0, when };
-          const ad = faulty(db.adapter(), plan);
-          const cache = await openMemoryCache({ db: ad });
-          await seed(cache);
-          plan.at = ad.calls + at;
-          plan.armed = true;
-          const outcome = await OPS[op](cache).then(() => "resolved", (e) => e);
-          plan.armed = false;
-          cases++;
-          if (!ad.fired) problems.push(`${label}: the fault did not fire`);
-          if (outcome !== "resolved") {
-            rejected++;
-            if (!/injected fault/.test(String(outcome?.message))) problems.push(`${label}: rejected with ${outcome} instead of the injected fault`);
-          }
-          const now = await sameAsFresh(openMemoryCache, db, cache, label, problems);
-          if (outcome === "resolved" && now !== after) problems.push(`${label}: resolved, but the database does not hold the operation's result`);
-          if (now !== before && now !== after) problems.push(`${label}: the database holds neither the state before nor the one after`);
-          if (outcome !== "resolved" && now === after && now !== before) committedThenThrew++;
-          await retryClean(openMemoryCache, db, cache, op, label, after, problems);
-        } catch (e) {
-          problems.push(`${label}: ${e?.stack ?? e}`);
-        } finally {
-          await db.dispose();
+        const plan = { armed: false, at: 0, when };
+        const r = await faultCase(openMemoryCache, backend, {
+          label, op, before, after, wrap: (a) => (ad = faulty(a, plan)),
+          inject: async (cache) => {
+            plan.at = ad.calls + at;
+            plan.armed = true;
+            const outcome = await settle(OPS[op](cache));
+            plan.armed = false;
+            if (!ad.fired) problems.push(`${label}: the fault did not fire`);
+            return outcome;
+          },
+        }, problems);
+        if (!r) continue;
+        cases++;
+        if (r.outcome !== "resolved") {
+          rejected++;
+          if (!/injected fault/.test(String(r.outcome?.message))) problems.push(`${label}: rejected with ${r.outcome} instead of the injected fault`);
+          if (r.now === after && r.now !== before) committedThenThrew++;
         }
       }
     }
@@ -171,7 +203,7 @@ export async function adapterFaults(openMemoryCache, backend, ops = Object.keys(
 
 /** Retry without the fault: it resolves, the database is in the `after` state, a fresh open sees the same; then close. */
 async function retryClean(openMemoryCache, db, cache, op, label, after, problems) {
-  const retry = await OPS[op](cache).then(() => "resolved", (e) => e);
+  const retry = await settle(OPS[op](cache));
   if (retry !== "resolved") problems.push(`${label}: the retry rejected: ${retry?.message ?? retry}`);
   else if (await stored(cache) !== after) problems.push(`${label}: after the retry the database differs from a clean run's`);
   await sameAsFresh(openMemoryCache, db, cache, `${label}, retried`, problems);
@@ -183,40 +215,19 @@ export async function progressFaults(openMemoryCache, backend) {
   const problems = [];
   let cases = 0, afterCommit = 0;
   for (const op of ["put", "sleep"]) {
-    let events = 0, before, after;
-    {
-      const db = await backend.create();
-      try {
-        const cache = await openMemoryCache({ db: db.adapter() });
-        await seed(cache);
-        before = await stored(cache);
-        await OPS[op](cache, () => { events++; });
-        after = await stored(cache);
-        await cache.close();
-      } finally {
-        await db.dispose();
-      }
-    }
+    let events = 0;
+    const { before, after } = await cleanRun(openMemoryCache, backend, (cache) => OPS[op](cache, () => { events++; }));
     for (let k = 0; k < events; k++) {
       const label = `${backend.name} ${op}, onProgress throws at event ${k} of ${events}`;
-      const db = await backend.create();
-      try {
-        const cache = await openMemoryCache({ db: db.adapter() });
-        await seed(cache);
-        let seen = 0;
-        const err = await OPS[op](cache, (p) => { if (seen++ === k) throw new Error(`callback threw at ${p.phase} ${p.done}/${p.total}`); })
-          .then(() => null, (e) => e);
-        cases++;
-        if (!/callback threw/.test(String(err?.message))) problems.push(`${label}: did not reject with the callback's error (${err})`);
-        const now = await sameAsFresh(openMemoryCache, db, cache, label, problems);
-        if (now !== before && now !== after) problems.push(`${label}: the database holds neither the state before nor the one after`);
-        if (now === after) afterCommit++;
-        await retryClean(openMemoryCache, db, cache, op, label, after, problems);
-      } catch (e) {
-        problems.push(`${label}: ${e?.stack ?? e}`);
-      } finally {
-        await db.dispose();
-      }
+      let seen = 0;
+      const r = await faultCase(openMemoryCache, backend, {
+        label, op, before, after,
+        inject: (cache) => settle(OPS[op](cache, (p) => { if (seen++ === k) throw new Error(`callback threw at ${p.phase} ${p.done}/${p.total}`); })),
+      }, problems);
+      if (!r) continue;
+      cases++;
+      if (!/callback threw/.test(String(r.outcome?.message))) problems.push(`${label}: did not reject with the callback's error (${r.outcome})`);
+      if (r.now === after) afterCommit++;
     }
   }
   return { problems, cases, afterCommit };
@@ -287,15 +298,13 @@ export async function twoOpeners(openMemoryCache, backend, steps = 24) {
 }
 
 /**
- * Every operation followed by searches, and searches alone, with one of memdomain's wasm allocations failed (the build's
- * allocation hook: hook.arm(k) fails the k-th allocation from now, hook.reached() says whether
- * it was reached, hook.disarm() stops; tests/wasm/alloc_hook.c). Each operation's allocations
- * are counted in a clean run; at most `points` indices are failed, spread evenly from the
- * first to the last. After each: the call resolved with the clean run's answer, or rejected
- * with a RangeError; search
- * answers as a fresh cache over the same database; the database holds the state before or
- * after the operation (the after state if it resolved); a retry completes it. Returns
- * { problems, cases, rejected }.
+ * Every operation followed by searches, and searches alone, with one of memdomain's wasm
+ * allocations failed (the build's allocation hook: hook.arm(k) fails the k-th allocation from
+ * now, hook.reached() says whether it was reached, hook.count() how many were made since arming,
+ * hook.disarm() stops; tests/wasm/alloc_hook.c). Each operation's allocations are counted in a
+ * clean run; at most `points` indices are failed, spread evenly from the first to the last. After
+ * each: the call resolved with the clean run's answer, or rejected with a RangeError; then
+ * faultCase's checks (a search has no retry). Returns { problems, cases, rejected, counts }.
  */
 export async function allocFaults(openMemoryCache, backend, hook, ops = [...Object.keys(OPS), "search"], points = 40) {
   const problems = [];
@@ -305,52 +314,42 @@ export async function allocFaults(openMemoryCache, backend, hook, ops = [...Obje
   // each write is run with the searches after it.
   const run = (op, c) => (op === "search" ? view(c) : OPS[op](c).then(() => view(c)));
   for (const op of ops) {
-    const db = await backend.create();
-    let before, after, count, answer;
-    try {
-      const cache = await openMemoryCache({ db: db.adapter() });
-      await seed(cache);
-      before = await stored(cache);
+    let count = 0;
+    const { before, after, value: answer } = await cleanRun(openMemoryCache, backend, async (cache) => {
       hook.arm(1e9); // counts, fails nothing
-      answer = await run(op, cache);
-      count = hook.count();
-      hook.disarm();
-      after = await stored(cache);
-      await cache.close();
-    } finally {
-      await db.dispose();
-    }
+      try {
+        return await run(op, cache);
+      } finally {
+        count = hook.count();
+        hook.disarm();
+      }
+    });
     counts[op] = count;
     if (count === 0) problems.push(`${backend.name} ${op}: no allocation to fail`);
-    const at = [...new Set(Array.from({ length: Math.min(points, count) }, (_, i) => Math.round((i * (count - 1)) / Math.max(1, Math.min(points, count) - 1))))];
+    const m = Math.min(points, count);
+    const at = [...new Set(Array.from({ length: m }, (_, i) => Math.round((i * (count - 1)) / Math.max(1, m - 1))))];
     for (const k of at) {
       const label = `${backend.name} ${op}, wasm allocation ${k} of ${count} failed`;
-      const db = await backend.create();
-      try {
-        const cache = await openMemoryCache({ db: db.adapter() });
-        await seed(cache);
-        hook.arm(k);
-        let got;
-        const outcome = await run(op, cache).then((v) => { got = v; return "resolved"; }, (e) => e);
-        const reached = hook.reached();
-        hook.disarm();
-        cases++;
-        if (!reached) problems.push(`${label}: not reached (the clean run made ${count})`);
-        if (outcome === "resolved" && got !== answer) problems.push(`${label}: resolved with another answer than the clean run's`);
-        if (outcome !== "resolved") {
-          rejected++;
-          if (!(outcome instanceof RangeError)) problems.push(`${label}: rejected with ${outcome?.stack ?? outcome} instead of a RangeError`);
-        }
-        const now = await sameAsFresh(openMemoryCache, db, cache, label, problems);
-        if (outcome === "resolved" && now !== after) problems.push(`${label}: resolved, but the database does not hold the operation's result`);
-        if (now !== before && now !== after) problems.push(`${label}: the database holds neither the state before nor the one after`);
-        if (op === "search") await cache.close();
-        else await retryClean(openMemoryCache, db, cache, op, label, after, problems);
-      } catch (e) {
-        hook.disarm();
-        problems.push(`${label}: ${e?.stack ?? e}`);
-      } finally {
-        await db.dispose();
+      const r = await faultCase(openMemoryCache, backend, {
+        label, op: op === "search" ? null : op, before, after,
+        inject: async (cache) => {
+          let got;
+          hook.arm(k);
+          try {
+            const outcome = await run(op, cache).then((v) => { got = v; return "resolved"; }, (e) => e);
+            if (!hook.reached()) problems.push(`${label}: not reached (the clean run made ${count})`);
+            if (outcome === "resolved" && got !== answer) problems.push(`${label}: resolved with another answer than the clean run's`);
+            return outcome;
+          } finally {
+            hook.disarm();
+          }
+        },
+      }, problems);
+      if (!r) continue;
+      cases++;
+      if (r.outcome !== "resolved") {
+        rejected++;
+        if (!(r.outcome instanceof RangeError)) problems.push(`${label}: rejected with ${r.outcome?.stack ?? r.outcome} instead of a RangeError`);
       }
     }
   }
