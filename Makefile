@@ -95,9 +95,10 @@ WASMS := $(BUILD)/memdomain.wasm $(BUILD)/memdomain.emcc.wasm
 # The test builds: the same modules plus the `test` rows of the signature
 # table (exact-math, Unicode and key-order internals the tests hold against
 # JavaScript). What ships never exports them.
+CLANG_TEST_WASM = $(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -DMDW_TEST_BUILD -mexec-model=reactor \
+  -Wl,--strip-debug -Wl,--max-memory=4294967296 $(TEST_LD)
 $(BUILD)/memdomain.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK) $(SYSROOT)/.stamp
-	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -DMDW_TEST_BUILD -mexec-model=reactor \
-	  -Wl,--strip-debug -Wl,--max-memory=4294967296 $(TEST_LD) -o $@ $(SRCS) $(WSRCS)
+	$(CLANG_TEST_WASM) -o $@ $(SRCS) $(WSRCS)
 $(BUILD)/memdomain.emcc.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK)
 	NODE_PATH=/usr/share/nodejs $(EMCC) $(WASM_FLAGS) -DMDW_TEST_BUILD -sSTANDALONE_WASM --no-entry \
 	  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
@@ -105,12 +106,12 @@ $(BUILD)/memdomain.emcc.test.wasm: $(SRCS) $(WSRCS) $(HDRS) $(BOUNDARY_MK)
 TEST_WASMS := $(BUILD)/memdomain.test.wasm $(BUILD)/memdomain.emcc.test.wasm
 
 # The clang test build with every allocation counted and, on request, failed
-# (tests/wasm/alloc_hook.c wraps the allocator): tests/js/alloc-each.test.js
-# fails each allocation of a call in turn. Only that test loads it.
+# (tests/wasm/alloc_hook.c wraps the allocator): tests/js/alloc-each.test.js and
+# tests/js/cache-alloc-faults.test.js fail each allocation of a call in turn.
+# Only those tests load it.
 $(BUILD)/memdomain.allocfail.wasm: $(SRCS) $(WSRCS) tests/wasm/alloc_hook.c $(HDRS) $(BOUNDARY_MK) $(SYSROOT)/.stamp
-	$(CLANG) --target=wasm32-wasi --sysroot=$(SYSROOT) $(WASM_FLAGS) -DMDW_TEST_BUILD -mexec-model=reactor \
-	  -Wl,--strip-debug -Wl,--max-memory=4294967296 $(TEST_LD) \
-	  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free -o $@ $(SRCS) $(WSRCS) tests/wasm/alloc_hook.c
+	$(CLANG_TEST_WASM) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
+	  -o $@ $(SRCS) $(WSRCS) tests/wasm/alloc_hook.c
 
 # The clang build capped at 64 MiB of memory: tests use it to show that an
 # allocation failure is a clear RangeError and leaves the instance usable.
