@@ -3,7 +3,9 @@
 # its corpora from, only those missing. The corpora are those packages' own files (dpkg -L),
 # so every machine with the same package versions builds the same corpora.
 set -euo pipefail
-pkgs=(groff-base manpages manpages-dev libssl-doc git-man perl-doc python3-doc postgresql-doc-15)
+# Not nodejs-doc: on a machine with NodeSource's nodejs it conflicts with it, and apt removes Node.
+pkgs=(groff-base manpages manpages-dev libssl-doc git-man perl-doc python3-doc postgresql-doc-15
+  linux-doc-6.1 debian-handbook debian-faq debian-reference-en rust-doc)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,11 +11,17 @@ import { gistBody, queryKey, shuffled, words } from "./text.mjs";
 import * as man from "./corpora/man.mjs";
 import * as python from "./corpora/python.mjs";
 import * as postgres from "./corpora/postgres.mjs";
+import * as kernel from "./corpora/kernel.mjs";
+import * as handbook from "./corpora/handbook.mjs";
+import * as debian from "./corpora/debian.mjs";
+import * as rustbook from "./corpora/rustbook.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(HERE, "..", "..");
 export const OUT = process.env.RELEVANCE_OUT ?? join(ROOT, "build", "relevance");
-export const CORPORA = { man, python, postgres };
+export const CORPORA = { man, python, postgres, kernel, handbook, debian, rustbook };
+/** What run.mjs builds and ranks without --corpora: the others only on request. */
+export const DEFAULT_CORPORA = ["man", "python", "postgres", "kernel", "handbook"];
 
 /** Corpus constants (also in the cache key through this file's hash). */
 export const SETTINGS = Object.freeze({
@@ -55,6 +61,15 @@ export function corpusKey(name) {
   return { key, builder, packages };
 }
 
+/**
+ * A query's kind: "question" for a heading that asks ("What is pinmuxing?", "How do I ...",
+ * matched case-sensitively so the CAN bus is a name), else "name".
+ */
+export function queryKind(title) {
+  const t = title.trim();
+  return /\?[^\p{L}\p{N}]*$/u.test(t) || /^(?:What|How|Why|When|Which|Who|Where|Can|Does|Is|Should)\b/.test(t) ? "question" : "name";
+}
+
 const vectorOf = (v) => Float32Array.from(v);
 
 function readJsonl(file) {
@@ -79,9 +94,9 @@ function load(dir, meta) {
 }
 
 /**
- * The corpus `name` (man, python, postgres): built into build/relevance/<name>/ unless a build
+ * The corpus `name` (a key of CORPORA): built into build/relevance/<name>/ unless a build
  * with the same key is there. Returns { name, memories (cache.put's fields), queries: { tune,
- * test } ({ text, vector, relevant: { path: grade }, target }), links ({ src, dst, strength }),
+ * test } ({ text, kind, vector, relevant: { path: grade }, target }), links ({ src, dst, strength }),
  * meta }. options: { rebuild, log }.
  */
 export async function loadCorpus(name, { rebuild = false, log = (s) => console.error(s) } = {}) {
@@ -102,7 +117,8 @@ async function build(name, { key, builder, packages, log }) {
   const dir = join(OUT, name);
   const t0 = performance.now();
   log(`relevance: building corpus ${name} (${Object.entries(packages).map(([p, v]) => `${p} ${v}`).join(", ")})`);
-  const files = Object.keys(packages).flatMap((pkg) => execFileSync("dpkg", ["-L", pkg], { encoding: "utf8" })
+  // maxBuffer: linux-doc's file list is over a megabyte, execFileSync's default.
+  const files = Object.keys(packages).flatMap((pkg) => execFileSync("dpkg", ["-L", pkg], { encoding: "utf8", maxBuffer: 256 << 20 })
     .split("\n").filter(Boolean).map((file) => ({ pkg, file })));
   const { items, root } = await mod.extract({ files });
   const extractSeconds = (performance.now() - t0) / 1000;
@@ -124,7 +140,10 @@ async function build(name, { key, builder, packages, log }) {
   const sample = shuffled(eligible, SETTINGS.querySeed).slice(0, SETTINGS.sample);
   const nTune = sample.length >= 1000 ? SETTINGS.tune : Math.round(sample.length * 0.2);
 
-  log(`relevance: ${name}: ${items.length} documents, ${memories.length} memories, ${links.length} links, ${eligible.length} eligible queries (${extractSeconds.toFixed(1)} s); LSA...`);
+  const kinds = { question: 0, name: 0 };
+  for (const it of eligible) kinds[queryKind(it.title)]++;
+  log(`relevance: ${name}: ${items.length} documents, ${memories.length} memories, ${links.length} links, ${eligible.length} eligible queries ` +
+    `(${kinds.question} questions, ${kinds.name} names) (${extractSeconds.toFixed(1)} s); LSA...`);
   const model = fitLsa(memories.map((m) => `${m.gist}\n${m.body}`), SETTINGS.lsa);
   log(`relevance: ${name}: LSA d=${model.dim} over ${model.stats.terms} terms, ${model.stats.nnz} nonzeros: ${model.stats.seconds.toFixed(1)} s`);
   let zero = 0;
@@ -133,12 +152,13 @@ async function build(name, { key, builder, packages, log }) {
     if (vector.every((x) => x === 0)) zero++;
     const relevant = { [it.path]: 2 };
     for (const dst of [...it.links].sort()) if (dst !== it.path && keptSet.has(dst)) relevant[dst] = 1;
-    return { text: it.title, vector, relevant, target: it.path };
+    return { text: it.title, kind: queryKind(it.title), vector, relevant, target: it.path };
   });
 
   const meta = {
     name, description: mod.description, heldOut: mod.heldOut, key, builder, packages, root, settings: SETTINGS,
     counts: { documents: items.length, memories: memories.length, links: links.length, eligibleQueries: eligible.length,
+      eligibleKinds: kinds, sampledKinds: { question: queries.filter((q) => q.kind === "question").length, name: queries.filter((q) => q.kind === "name").length },
       tune: nTune, test: queries.length - nTune, zeroVectorQueries: zero },
     lsa: { ...model.stats, topSingularValues: Array.from(model.singular.slice(0, 8), (s) => Number(s.toFixed(4))) },
     extractSeconds: Number(extractSeconds.toFixed(2)), buildSeconds: Number(((performance.now() - t0) / 1000).toFixed(2)),

@@ -2,7 +2,7 @@
 // defaults were chosen"): the default composition over a grid of its settings on the two
 // tuning corpora (man and python, test split, links loaded), each setting scored with exactly
 // search()'s pipeline (tune()'s evaluator: the lexical and vector arms read once per query).
-// The held-out corpus (postgres) is never part of it.
+// The held-out corpora (postgres, handbook, debian, rustbook) are never part of it.
 //
 //   node bench/relevance/grid.mjs [--corpora=man,python] [--queries=1000] [--write-docs]
 import { readFileSync, writeFileSync } from "node:fs";

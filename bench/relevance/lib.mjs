@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, SETTINGS, loadCorpus } from "./corpus.mjs";
 
-export { CORPORA, OUT, ROOT, SETTINGS, corpusKey, loadCorpus } from "./corpus.mjs";
+export { CORPORA, DEFAULT_CORPORA, OUT, ROOT, SETTINGS, corpusKey, loadCorpus, queryKind } from "./corpus.mjs";
 export { evaluate, median, ndcgAt, rankOf, recallAt, reciprocalRank, score, topPaths } from "../../tests/oracles/relevance-metrics.mjs";
 
 /** Where the cache module is imported from: $RELEVANCE_CACHE, else this repository's js/cache/index.js. */

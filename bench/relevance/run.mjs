@@ -3,21 +3,21 @@
 // known-item queries written by the documents' authors, LSA embeddings computed here, and the
 // systems side by side on the same memories, queries and vectors. See docs/RELEVANCE.md.
 //
-//   node bench/relevance/run.mjs [--corpora=man,python,postgres] [--systems=fts5,cache:*,...]
+//   node bench/relevance/run.mjs [--corpora=man,python,postgres,kernel,handbook] [--systems=fts5,cache:*,...]
 //     [--queries=1000] [--split=test|tune] [--orama-queries=N] [--configs=file.json]
 //     [--config='{"name":"cache:x","search":{"lambda":1}}' ...] [--rebuild] [--write-docs] [--per-query] [--label=TEXT]
 //
 // RELEVANCE_CACHE=/path/to/js/cache/index.js measures another build of memdomain/cache.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CACHE_MODULE, CORPORA, OUT, ROOT, evaluate, importCache, loadCorpus } from "./lib.mjs";
+import { CACHE_MODULE, CORPORA, DEFAULT_CORPORA, OUT, ROOT, evaluate, importCache, loadCorpus } from "./lib.mjs";
 import { BASELINES, CACHE_CONFIGS, cacheSystem, cacheVector, checkConfig } from "./systems.mjs";
 
-const USAGE = `usage: node bench/relevance/run.mjs [--corpora=man,python,postgres] [--systems=a,b,cache:*] [--queries=N]
+const USAGE = `usage: node bench/relevance/run.mjs [--corpora=man,python,postgres,kernel,handbook] [--systems=a,b,cache:*] [--queries=N]
   [--split=test|tune] [--orama-queries=N] [--configs=file.json] [--config=JSON ...] [--rebuild] [--write-docs] [--per-query] [--label=TEXT]`;
 
 function parseArgs(argv) {
-  const o = { corpora: Object.keys(CORPORA), systems: null, queries: 1000, split: "test", oramaQueries: Infinity, configs: [],
+  const o = { corpora: DEFAULT_CORPORA, systems: null, queries: 1000, split: "test", oramaQueries: Infinity, configs: [],
     rebuild: false, writeDocs: false, perQuery: false, label: process.env.RELEVANCE_CACHE_LABEL ?? null };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=([\s\S]*))?$/.exec(a);
