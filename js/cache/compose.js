@@ -32,7 +32,7 @@
 //   its seeds folded with fuseLateral, applyMmr over every fused candidate on the raw scores.
 import { MMR_LAMBDA, RRF_K, cosine, fuseArms, fuseLateral, rankFused, rrfScore } from "../index.js";
 import { queryTerms } from "./lexical.js";
-import { byPath, finite, known, rangeError, record } from "./validate.js";
+import { byPath, finite, known, rangeError, record, typeError } from "./validate.js";
 
 export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
 
@@ -72,20 +72,26 @@ export const MAX_MMR_PAIRS = 1 << 22;
 export const MAX_LIMIT = 10000;
 export const MAX_DEPTH = 10000;
 
-const QUERY_KEYS = ["text", "vector", "limit", "weights", "fusion", "k", "depth", "lambda", "seeds", "timings", "preset", "window", "duplicate"];
+const QUERY_KEYS = ["text", "vector", "limit", "weights", "fusion", "k", "depth", "lambda", "seeds", "timings", "preset", "window", "duplicate",
+  "calibrated"];
 
 /**
  * The composition settings of a query (text and vector are checked by the caller):
- * { preset, fusion, weights, limit, k, depth, lambda, seeds, window, duplicate, timings }.
+ * { preset, fusion, weights, limit, k, depth, lambda, seeds, window, duplicate, timings, calibrated }.
+ * `calibration` (the cache's, or null): the default composition's vector weight comes from it unless
+ * the query gives one or says `calibrated: false`.
  */
-export function querySettings(fn, q, arg = "query") {
+export function querySettings(fn, q, arg = "query", calibration = null) {
   record(fn, arg, q);
   known(fn, arg, q, QUERY_KEYS);
   const preset = q.preset ?? "default";
   if (!PRESET_NAMES.includes(preset))
     throw rangeError(fn, `${arg}.preset`, `must be ${PRESET_NAMES.map((p) => JSON.stringify(p)).join(" or ")}, got ${String(preset)}`);
+  if (q.calibrated !== undefined && typeof q.calibrated !== "boolean") throw typeError(fn, `${arg}.calibrated`, "a boolean", q.calibrated);
   const P = PRESETS[preset];
   const weights = { ...P.weights };
+  const calibrated = preset === "default" && q.calibrated !== false && typeof calibration?.vector === "number";
+  if (calibrated) weights.vector = calibration.vector;
   if (q.weights !== undefined) {
     record(fn, `${arg}.weights`, q.weights);
     for (const [k, v] of Object.entries(q.weights)) {
@@ -101,6 +107,7 @@ export function querySettings(fn, q, arg = "query") {
     lambda: finite(fn, `${arg}.lambda`, q.lambda, { lo: 0, hi: 1, dflt: P.lambda }),
     seeds: finite(fn, `${arg}.seeds`, q.seeds, { lo: 0, hi: 1000, integer: true, dflt: P.seeds }),
     timings: q.timings === true,
+    calibrated: calibrated && q.weights?.vector === undefined,
   };
   if (preset === "memhtml") {
     for (const k of ["fusion", "window", "duplicate"]) if (q[k] !== undefined)

@@ -24,6 +24,8 @@ import { tune } from "./tune.js";
 import { Resident } from "./resident.js";
 import { runSleep } from "./sleep.js";
 import { DURABLE_OBJECT_RESIDENT_BYTES, checkResident, residentEstimate, storedCounts } from "./budget.js";
+import { checkEmbed, embedTexts, memoryText } from "./embed.js";
+import { CALIBRATION_VERSION, calibrate, checkCalibrateOptions } from "./calibrate.js";
 import { alarmStorage, armAlarm, checkSchedule, nextTime, readSchedule, scheduleStatement } from "./durable.js";
 import {
   arr, byPath, counter, embedding, finite, known, loneSurrogate, progressFn, rangeError, record, string, time, typeError,
@@ -94,6 +96,16 @@ const LOG_SINCE_SQL = `INSERT INTO md_meta (key, value) VALUES ('log_since', ?)
 const NEIGHBORS_TABLE = `CREATE TABLE IF NOT EXISTS md_neighbors (src TEXT PRIMARY KEY, partial INTEGER NOT NULL,
   dsts TEXT NOT NULL, sims BLOB) WITHOUT ROWID`;
 
+/**
+ * Labels for calibration: a search's query and a path it returned that reinforce() then called
+ * "positive" (see calibrate.js). Optional (created at open when missing); the last MAX_LABELS are kept.
+ */
+const LABELS_TABLE = `CREATE TABLE IF NOT EXISTS md_labels (id INTEGER PRIMARY KEY, path TEXT NOT NULL, text TEXT NOT NULL,
+  vector BLOB, at REAL NOT NULL)`;
+export const MAX_LABELS = 1000;
+/** The searches a positive reinforce() looks back over for the query that returned a path. */
+export const RECENT_SEARCHES = 64;
+
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS md_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
   `CREATE TABLE IF NOT EXISTS memories (
@@ -110,6 +122,7 @@ const SCHEMA = [
   "CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst)",
   LOG_TABLE,
   NEIGHBORS_TABLE,
+  LABELS_TABLE,
 ];
 /** The tables a memdomain cache database holds (FTS5's shadow tables come with memories_fts). */
 const TABLES = ["edges", "md_meta", "memories", "memories_fts", "memories_vocab"];
@@ -219,7 +232,8 @@ export async function openMemoryCache(options = {}) {
   const fn = "openMemoryCache";
   record(fn, "options", options);
   known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout",
-    "driver", "storage", "maxResidentBytes"]);
+    "driver", "storage", "maxResidentBytes", "embed", "embedBatch"]);
+  const embed = checkEmbed(fn, options.embed, options.embedBatch);
   const limits = { ...DEFAULT_LIMITS };
   if (options.limits !== undefined) {
     record(fn, "options.limits", options.limits);
@@ -267,13 +281,14 @@ export async function openMemoryCache(options = {}) {
         "WHERE key = 'generation'), '0'))" });
     }
     if (!schema.fresh && !schema.names.includes("md_neighbors")) writes.push({ sql: NEIGHBORS_TABLE });
+    if (!schema.fresh && !schema.names.includes("md_labels")) writes.push({ sql: LABELS_TABLE });
     if (stored === null && dim !== null) keep("dim", String(dim));
     await db.batch(writes);
     let busyMs = null;
     if (typeof db.busyTimeout === "function") busyMs = await db.busyTimeout(busyTimeout ?? undefined);
     // a Durable Object's isolate has 128 MB and is killed past it: a default budget there; none elsewhere
     const maxResidentBytes = maxResident !== undefined ? maxResident : db.kind === "durable-object" ? DURABLE_OBJECT_RESIDENT_BYTES : null;
-    const cache = new MemoryCache(db, limits, { onExternalChange, busyMs, maxResidentBytes });
+    const cache = new MemoryCache(db, limits, { onExternalChange, busyMs, maxResidentBytes, embed });
     await cache._load();
     if (dim !== null && cache.dim !== dim) {
       throw rangeError(fn, "options.dim", `is ${dim}, but the cache holds embeddings of dimension ${cache.dim}`);
@@ -286,8 +301,11 @@ export async function openMemoryCache(options = {}) {
 }
 
 class MemoryCache {
-  constructor(db, limits, { onExternalChange, busyMs, maxResidentBytes = null }) {
+  constructor(db, limits, { onExternalChange, busyMs, maxResidentBytes = null, embed = { fn: null, batch: 1 } }) {
     this._db = db;
+    this._embed = embed; // { fn: options.embed or null, batch }
+    this._calibration = null; // md_meta.calibration (calibrate.js), or null
+    this._recent = []; // this cache's last RECENT_SEARCHES searches: { text, vector, paths, labelled (Set) }
     this._limits = limits;
     this._resident = new Resident(null);
     this._lexical = new Lexical();
@@ -342,9 +360,22 @@ class MemoryCache {
     }
     await this._resident.load(this._db);
     await this._lexical.load(this._db);
+    await this._loadCalibration();
     this._gen = s.gen;
     this._dv = s.dv;
     this._invalid = false;
+  }
+
+  /** The stored calibration (md_meta.calibration, written by calibrate() and sleep()), or null. */
+  async _loadCalibration() {
+    const [row] = await this._db.all("SELECT value FROM md_meta WHERE key = 'calibration'");
+    let c = null;
+    try {
+      c = row ? JSON.parse(row.value) : null;
+    } catch {
+      c = null; // not ours to read: the defaults apply
+    }
+    this._calibration = c !== null && typeof c === "object" && (c.vector === null || Number.isFinite(c.vector)) ? c : null;
   }
 
   /** Before an operation that uses the memory: reload it (or refuse) when the database is not what it reflects. */
@@ -402,6 +433,7 @@ class MemoryCache {
       lex.changed(removed, added);
     }
     if (s.edgesGen > this._gen) await res.loadEdges(db);
+    await this._loadCalibration();
     this._gen = s.gen;
     this._dv = s.dv;
     this._invalid = false;
@@ -617,9 +649,25 @@ class MemoryCache {
       }
       progress({ phase: "validate", done: n, total: n });
       if (n === 0) return { inserted: 0, replaced: 0 };
+      dim = await this._embedMissing(fn, memories, rows, dim, (i) => `memories[${i}]`);
       const { inserted, replaced } = await this._upsert(fn, rows, dim, { onConflict, progress, at: (i) => `memories[${i}]` });
       return { inserted, replaced };
     });
+  }
+
+  /**
+   * With options.embed: the vectors of the checked rows whose memory left `embedding` out (undefined;
+   * null stores no vector), embedded from their text in batches. Returns the dimension after them.
+   */
+  async _embedMissing(fn, memories, rows, dim, at) {
+    if (!this._embed.fn) return dim;
+    const todo = [];
+    rows.forEach((r, i) => { if (memories[i].embedding === undefined) todo.push(i); });
+    if (!todo.length) return dim;
+    const vecs = await embedTexts(fn, this._embed.fn, todo.map((i) => memoryText(rows[i].gist, rows[i].body)), "document", dim,
+      { at: (j) => at(todo[j]), batch: this._embed.batch });
+    todo.forEach((i, j) => (rows[i].vec = vecs[j]));
+    return dim ?? vecs[0].length;
   }
 
   /**
@@ -834,24 +882,104 @@ class MemoryCache {
           params: [r.access_count + 1, now, outcome, p] });
         after.push([p, r.access_count + 1, outcome, r.reinforcement_count]);
       }
+      if (signal === "positive") st.push(...this._labelStatements(ps, now));
       await this._write(fn, st, () => { for (const a of after) this._resident.setSignals(...a); }, { paths: bumped });
       return { bumped, cooledDown };
     });
   }
 
+  /**
+   * A positive reinforce()'s labels: each path with the most recent of this cache's searches that
+   * returned it (once per search and path), as md_labels rows; the oldest past MAX_LABELS go.
+   */
+  _labelStatements(paths, now) {
+    const st = [];
+    for (const p of new Set(paths)) {
+      for (let i = this._recent.length - 1; i >= 0; i--) {
+        const r = this._recent[i];
+        if (!r.paths.has(p)) continue;
+        if (!r.labelled.has(p)) {
+          r.labelled.add(p);
+          const blob = r.vector ? new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength) : null;
+          st.push({ sql: "INSERT INTO md_labels (path, text, vector, at) VALUES (?, ?, ?, ?)", params: [p, r.text, blob, now] });
+        }
+        break;
+      }
+    }
+    if (st.length) st.push({ sql: "DELETE FROM md_labels WHERE id <= (SELECT max(id) FROM md_labels) - ?", params: [MAX_LABELS] });
+    return st;
+  }
+
+  /** The stored labels (calibrate.js): [{ path, text, vector (null where its dimension is not the cache's) }], newest first. */
+  async _labels() {
+    const rows = await this._db.all("SELECT path, text, vector FROM md_labels ORDER BY id DESC LIMIT ?", [MAX_LABELS]);
+    const dim = this._resident.dim;
+    return rows.map((r) => {
+      const v = r.vector ? float32View(r.vector) ?? null : null;
+      return { path: r.path, text: r.text, vector: v && v.length === dim ? Float32Array.from(v) : null };
+    });
+  }
+
   // ------------------------------------------------------------------ search
 
-  _checkQuery(fn, q) {
-    const settings = querySettings(fn, q);
+  /**
+   * A checked query: its settings, text and vector. With options.embed, a query with text and no
+   * `vector` (undefined; null searches without the vector arm) is embedded as a "query".
+   */
+  async _checkQuery(fn, q) {
+    const settings = querySettings(fn, q, "query", this._calibration);
     const text = q.text === undefined || q.text === null ? "" : string(fn, "query.text", q.text, this._limits.query);
-    const vector = q.vector === undefined || q.vector === null ? null
+    let vector = q.vector === undefined || q.vector === null ? null
       : embedding(fn, "query.vector", q.vector, this._resident.dim, { nonzero: true });
+    if (q.vector === undefined && text && this._embed.fn)
+      [vector] = await embedTexts(fn, this._embed.fn, [text], "query", this._resident.dim, { at: () => "query.text" });
     return { ...settings, text, vector };
   }
 
-  /** What the search pipeline reads: the database, the kept term lists and the resident rows and graph. */
+  /** What the search pipeline reads: the database, the kept term lists, the resident rows and graph, the embed hook. */
   get _io() {
-    return { db: this._db, lexical: this._lexical, resident: this._resident };
+    return { db: this._db, lexical: this._lexical, resident: this._resident, embed: this._embed, calibration: this._calibration };
+  }
+
+  /** The calibration search uses (see calibrate.js), or null: { vector, table, arms, plateau, queries, ... }. */
+  calibration() {
+    return this._op("calibration", async () => this._calibration);
+  }
+
+  /**
+   * Measure the arms on pseudo-queries drawn from the cache's own memories (and on the labels
+   * reinforce() recorded) and store the vector weight search's default composition then uses
+   * (see calibrate.js). options: { seed = 1, samples = 200, onProgress }. Resolves the calibration.
+   */
+  calibrate(options = {}) {
+    const fn = "calibrate";
+    return this._op(fn, async () => {
+      return this._calibrate(fn, checkCalibrateOptions(fn, options));
+    });
+  }
+
+  /** Calibrate and store the result (inside an operation). */
+  async _calibrate(fn, o) {
+    const labels = await this._labels();
+    const result = await calibrate(this._io, fn, o, labels);
+    result.labelsSeen = labels.length;
+    result.embedHook = this._embed.fn !== null;
+    await this._write(fn, [{ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('calibration', ?)", params: [JSON.stringify(result)] }],
+      () => { this._calibration = result; });
+    return result;
+  }
+
+  /**
+   * Whether sleep() calibrates again: never calibrated (or by another version), the live memories
+   * changed by more than a tenth in number, labels came since, or the embed hook came or went.
+   */
+  async _calibrationStale() {
+    const c = this._calibration, live = this._resident.meta.size;
+    if (c === null || c.version !== CALIBRATION_VERSION) return true;
+    if (Math.abs(live - c.memories) > 0.1 * Math.max(1, c.memories)) return true;
+    if (c.embedHook !== (this._embed.fn !== null)) return true;
+    const [{ n }] = await this._db.all("SELECT count(*) AS n FROM md_labels");
+    return Number(n) - (c.labelsSeen ?? 0) >= Math.max(10, 0.1 * (c.labelsSeen ?? 0));
   }
 
   /**
@@ -863,11 +991,15 @@ class MemoryCache {
   search(query) {
     const fn = "search";
     return this._op(fn, async () => {
-      const q = this._checkQuery(fn, query);
+      const q = await this._checkQuery(fn, query);
       const t = q.timings ? { start: performance.now() } : null;
       const lap = (name) => { if (t) { const now = performance.now(); t[name] = now - (t._last ?? t.start); t._last = now; } };
       const arms = await collectArms(this._io, q, q.text, q.vector, lap);
       const out = report(q, arms, fold(this._io, q, arms, lap).picked);
+      if (out.length) { // what a positive reinforce() of one of these paths labels (calibrate.js)
+        this._recent.push({ text: q.text, vector: q.vector, paths: new Set(out.map((h) => h.path)), labelled: new Set() });
+        if (this._recent.length > RECENT_SEARCHES) this._recent.shift();
+      }
       if (t) {
         delete t._last;
         t.total = performance.now() - t.start;
@@ -891,7 +1023,7 @@ class MemoryCache {
   searchArms(query) {
     const fn = "searchArms";
     return this._op(fn, async () => {
-      const q = this._checkQuery(fn, query);
+      const q = await this._checkQuery(fn, query);
       const arms = await collectArms(this._io, q, q.text, q.vector);
       const out = Object.fromEntries(ARMS.map((a) => [a, arms[a].map((h) => h.path)]));
       out.seeds = arms.seeds;
@@ -914,7 +1046,7 @@ class MemoryCache {
   explain(query, paths) {
     const fn = "explain";
     return this._op(fn, async () => {
-      const q = this._checkQuery(fn, query);
+      const q = await this._checkQuery(fn, query);
       const ps = this._paths(fn, paths);
       const arms = await collectArms(this._io, q, q.text, q.vector);
       const f = fold(this._io, q, arms, undefined);
@@ -952,6 +1084,7 @@ class MemoryCache {
           path: r.path, score: r.score, relevance: q.preset === "memhtml" ? r.score : best > 0 ? r.score / best : 0,
         })),
         order: f.order, duplicates: Object.fromEntries(f.duplicates),
+        calibration: this._calibration, // what chose the default vector weight (null: never calibrated)
       };
       return { hits, paths: explained, trace };
     });
@@ -971,7 +1104,22 @@ class MemoryCache {
   /** One maintenance pass, one atomic write (see sleep.js and the README). Resolves the report. */
   sleep(options) {
     const fn = "sleep";
-    return this._op(fn, async () => (await this._sleepBudget(fn)) && runSleep(this._db, this._resident, fn, options, {
+    return this._op(fn, async () => {
+      record(fn, "options", options);
+      const { calibrate: cal, ...passOptions } = options;
+      // options.calibrate: undefined (when stale), false, true (always), or calibrate()'s options (always)
+      if (cal !== undefined && typeof cal !== "boolean") checkCalibrateOptions(fn, cal, "options.calibrate");
+      const report = await this._sleepPass(fn, passOptions);
+      const run = cal === true || (cal !== undefined && cal !== false) || (cal === undefined && await this._calibrationStale());
+      const c = run ? await this._calibrate(fn, checkCalibrateOptions(fn, typeof cal === "object" ? cal : {}, "options.calibrate")) : null;
+      const shown = c ?? this._calibration;
+      report.calibration = { ran: run, vector: shown?.vector ?? null, reason: shown?.reason ?? null };
+      return report;
+    });
+  }
+
+  _sleepPass(fn, options) {
+    return (async () => (await this._sleepBudget(fn)) && runSleep(this._db, this._resident, fn, options, {
       limits: this._limits,
       // the pass changes no embedding or salience signal: only the memories it removed and the edges
       write: (st, { removed, edges }) => this._write(fn, st, () => {
@@ -986,7 +1134,7 @@ class MemoryCache {
         }
         if (edges) this._resident.setEdges(edges);
       }, { edges: edges !== null, paths: removed.map((r) => r.path) }),
-    }));
+    }))();
   }
 
   /**

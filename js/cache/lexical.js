@@ -303,11 +303,14 @@ export class Lexical {
     }
   }
 
+  async _makeScratch(db) {
+    if (this._scratchMade) return;
+    for (const q of this._scratch.create) await db.all(q);
+    this._scratchMade = true;
+  }
+
   async _apply(db, pending) {
-    if (!this._scratchMade) {
-      for (const q of this._scratch.create) await db.all(q);
-      this._scratchMade = true;
-    }
+    await this._makeScratch(db);
     for (const l of [...this._terms.values()]) if (!l.g) this._drop(l);
     // the FTS5 token of every kept list's word and every counted word (a query phrase of one token, or not kept)
     const words = [...new Set([...[...this._terms.values()].map((l) => l.term), ...this._df.keys()])].filter((w) => !this._tokenOf.has(w));
@@ -580,6 +583,44 @@ export class Lexical {
         this._pinned += l.ids.length;
       }
     }
+  }
+
+  /**
+   * The bm25 (as top() scores it: smaller is better) that a row holding `gist` and `body` would have
+   * for the OR query of `terms`, the gist weighted `gistWeight`, against the index's totals and each
+   * term's row count as they are; null when it holds none of the terms. One score per item ({ terms,
+   * gist, body }). Calibration scores a memory this way with a pseudo-query's span taken out of its
+   * text (calibrate.js). FTS5 tokenizes the texts (in the scratch table, all at once) and the terms.
+   */
+  async scoreTexts(db, items, gistWeight = 1) {
+    await this._catchUp(db);
+    if (this._size === null && !(await this._sizes(db))) throw new Error("FTS5's docsize table is not in the format this cache reads");
+    await this._makeScratch(db);
+    const unknown = [...new Set(items.flatMap((it) => it.terms))].filter((w) => !this._tokenOf.has(w));
+    if (unknown.length) {
+      const got = await this._tokenize(db, unknown.map((w, i) => ({ id: i + 1, gist: w, body: "" })));
+      unknown.forEach((w, i) => {
+        const t = got.get(i + 1);
+        this._tokenOf.set(w, t && t.hits.size === 1 && t.size === 1 ? [...t.hits.keys()][0] : null);
+      });
+    }
+    const rows = await this._tokenize(db, items.map((it, i) => ({ id: i + 1, gist: it.gist, body: it.body })));
+    const avgdl = this._tokens / this._nRows, idfOf = new Map();
+    const out = [];
+    for (const [i, it] of items.entries()) {
+      const row = rows.get(i + 1);
+      let sum = 0.0, any = false;
+      for (const w of row ? it.terms : []) {
+        const h = row.hits.get(this._tokenOf.get(w));
+        if (!h) continue;
+        const n = Math.max(await this.df(db, w), 1);
+        if (!idfOf.has(n)) idfOf.set(n, await this._idf(db, n));
+        sum += term1(idfOf.get(n), gistWeight * h[0] + h[1], row.size, avgdl);
+        any = true;
+      }
+      out.push(any ? -1.0 * sum : null);
+    }
+    return out;
   }
 
   /**

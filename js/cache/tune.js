@@ -14,6 +14,7 @@
 import { ARMS, MAX_DEPTH, MAX_WINDOW, buildArms, fold, querySettings, retrieve } from "./compose.js";
 import { rng } from "./rng.js";
 import { arr, embedding, finite, known, progressFn, rangeError, record, string, typeError } from "./validate.js";
+import { embedTexts } from "./embed.js";
 
 /** The grid each setting is searched over (the baseline's own value is always tried too). */
 export const TUNE_GRID = Object.freeze({
@@ -30,6 +31,8 @@ export const TUNE_GRID = Object.freeze({
 });
 const ORDER = ["fusion", "weights.vector", "k", "weights.lateral", "weights.salience", "lambda", "depth", "window", "seeds", "weights.lexical"];
 const MAX_ROUNDS = 6;
+/** Cross-validation folds by default: each fit sees 90% of the labels. */
+export const DEFAULT_FOLDS = 10;
 
 /** Settings as search() takes them back (k only where the fusion reads it). */
 function searchSettings({ preset, fusion, weights, k, depth, lambda, seeds, window, duplicate }) {
@@ -64,6 +67,7 @@ export function checkLabelled(fn, labelled, limits, dim) {
     const text = q.text === undefined || q.text === null ? "" : string(fn, `${at}.text`, q.text, limits.query);
     const vector = q.vector === undefined || q.vector === null ? null : embedding(fn, `${at}.vector`, q.vector, dim);
     if (!text && !vector) throw rangeError(fn, at, "has neither text nor vector");
+    const embed = q.vector === undefined && text !== ""; // the embed hook's, where the cache has one
     const relevant = new Map();
     if (Array.isArray(q.relevant)) q.relevant.forEach((p, j) => relevant.set(string(fn, `${at}.relevant[${j}]`, p, limits.path, { key: true }), 1));
     else if (q.relevant !== null && typeof q.relevant === "object") {
@@ -71,15 +75,33 @@ export function checkLabelled(fn, labelled, limits, dim) {
       for (const [p, g] of relevant) if (!(g > 0)) relevant.delete(p);
     } else throw typeError(fn, `${at}.relevant`, "an array of paths or an object of path -> grade", q.relevant);
     if (relevant.size === 0) throw rangeError(fn, `${at}.relevant`, "names no relevant memory (grade > 0)");
-    return { text, vector, relevant };
+    return { text, vector, relevant, embed };
   });
 }
 
 /**
- * Fit search settings to labelled queries. options: { seed = 1, folds = 5, limit = 10 (the
+ * Labels that name no live memory: [{ at ("labelled[i].relevant"), path, reason }] (a typo scores 0
+ * whatever the settings). A query none of whose relevant paths is live cannot be scored: a RangeError.
+ */
+export function labelWarnings(fn, qs, live) {
+  const warnings = [];
+  qs.forEach((q, i) => {
+    let any = false;
+    for (const p of q.relevant.keys()) {
+      if (live.has(p)) any = true;
+      else warnings.push({ at: `labelled[${i}].relevant`, path: p, reason: "names no live memory (absent, or merged away by sleep)" });
+    }
+    if (!any) throw rangeError(fn, `labelled[${i}].relevant`, `names no live memory (${[...q.relevant.keys()].slice(0, 3).map((p) => JSON.stringify(p.slice(0, 80))).join(", ")})`);
+  });
+  return warnings;
+}
+
+/**
+ * Fit search settings to labelled queries. options: { seed = 1, folds = 10, limit = 10 (the
  * nDCG cutoff and the search limit), baseline (search settings to start from and to beat;
- * default: the defaults), onProgress }. Resolves { search, chose, heldOut: { tuned,
- * baseline, difference, standardError, folds, queries }, train, evaluations }.
+ * default: search()'s own, the defaults with the cache's calibration), onProgress }. Resolves {
+ * search, chose, fitted, baseline, heldOut: { tuned, baseline, difference, standardError, folds,
+ * queries }, expected: { gain, standardError }, train, warnings, evaluations }.
  */
 export async function tune(io, fn, labelled, options, limits) {
   record(fn, "options", options);
@@ -88,13 +110,21 @@ export async function tune(io, fn, labelled, options, limits) {
   const limit = finite(fn, "options.limit", options.limit, { lo: 1, hi: 100, integer: true, dflt: 10 });
   const progress = progressFn(fn, options.onProgress);
   const qs = checkLabelled(fn, labelled, limits, io.resident.dim);
-  const nFolds = Math.min(finite(fn, "options.folds", options.folds, { lo: 2, hi: 100, integer: true, dflt: 5 }), qs.length);
+  const nFolds = Math.min(finite(fn, "options.folds", options.folds, { lo: 2, hi: 100, integer: true, dflt: DEFAULT_FOLDS }), qs.length);
+  const warnings = labelWarnings(fn, qs, io.resident.meta);
+  const toEmbed = qs.filter((q) => q.embed);
+  if (toEmbed.length && io.embed?.fn) {
+    const at = toEmbed.map((q) => `labelled[${qs.indexOf(q)}].text`);
+    const vecs = await embedTexts(fn, io.embed.fn, toEmbed.map((q) => q.text), "query", io.resident.dim, { batch: io.embed.batch, at: (i) => at[i] });
+    toEmbed.forEach((q, i) => (q.vector = vecs[i]));
+  }
   const baseQuery = options.baseline === undefined ? {} : { ...record(fn, "options.baseline", options.baseline) };
   delete baseQuery.text;
   delete baseQuery.vector;
   if (baseQuery.preset !== undefined && baseQuery.preset !== "default")
     throw rangeError(fn, "options.baseline.preset", `must be "default" (tune fits the default composition), got ${String(baseQuery.preset)}`);
-  const base = querySettings(fn, { ...baseQuery, limit, preset: "default" }, "options.baseline");
+  // the baseline is what search() does: the defaults with the cache's calibration, unless options.baseline says otherwise
+  const base = querySettings(fn, { ...baseQuery, limit, preset: "default" }, "options.baseline", io.calibration);
 
   const ev = await evaluator(io, qs, base, limit, progress);
   const scores = ev.scores;
@@ -157,8 +187,12 @@ export async function tune(io, fn, labelled, options, limits) {
     search: searchSettings(settings),
     chose,
     fitted: searchSettings(final),
+    baseline: searchSettings(base),
     heldOut: { tuned: mean(tunedScore), baseline: mean(baseScore), difference, standardError, folds: nFolds, queries: qs.length },
+    // the held-out gain the returned settings are expected to bring (0 for the baseline), with its standard error
+    expected: { gain: chose === "tuned" ? difference : 0, standardError },
     train: mean(scores(settings, qs.map((_, i) => i))),
+    warnings,
     evaluations: ev.evaluations(),
   };
 }

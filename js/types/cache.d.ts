@@ -97,10 +97,62 @@ export interface OpenOptions {
    * on a Durable Object's storage, null (no budget) elsewhere.
    */
   readonly maxResidentBytes?: number | null;
+  /**
+   * The embedding hook: put() embeds a memory given without an `embedding` (undefined; null stores
+   * none) as a "document", and search(), explain() and tune() embed a query given with text and no
+   * `vector` as a "query"; calibrate() embeds its pseudo-queries with it. Called with at most
+   * `embedBatch` texts at a time; every vector is checked like a given one (the cache's dimension,
+   * finite). A query vector of zeros means the model knows none of its words: no vector arm.
+   */
+  readonly embed?: EmbedFunction | null;
+  /** The most texts per embed() call (default 64). */
+  readonly embedBatch?: number;
+}
+
+/** The embedding hook: one vector per text, in order (or a promise of them). */
+export type EmbedFunction = (texts: string[], options: { readonly kind: "document" | "query" }) =>
+  ArrayLike<Float32Array | Float64Array | readonly number[]> | Promise<ArrayLike<Float32Array | Float64Array | readonly number[]>>;
+
+/** What calibrate() measured and chose (see docs/CACHE.md, "Calibration"). */
+export interface Calibration {
+  readonly version: number;
+  /** The default composition's vector weight search() uses, or null when the vector arm could not be measured (then the preset's). */
+  readonly vector: number | null;
+  /** What it came from ("pseudo-queries", "labels", "pseudo-queries and labels") or why there is none. */
+  readonly reason: string;
+  /** Pseudo-queries (one per sampled memory) and labels (positive reinforcements of searched paths) it scored. */
+  readonly queries: number;
+  readonly labels: number;
+  /** Live memories when it ran. */
+  readonly memories: number;
+  readonly seed: number;
+  readonly samples: number;
+  /** Each vector weight of the grid: mean reciprocal rank, nDCG (one relevant memory) and recall of the memory in the top 10. */
+  readonly table: readonly { readonly vector: number; readonly mrr: number; readonly ndcg: number; readonly r10: number }[];
+  /** Each arm alone, the same measures. */
+  readonly arms: { readonly lexical: CalibrationMeasure; readonly vector: CalibrationMeasure } | null;
+  /** The weights within one standard error of the best; the smallest is chosen (at most 1 without labels). */
+  readonly plateau: readonly number[] | null;
+  readonly labelsSeen?: number;
+  readonly embedHook?: boolean;
+}
+
+export interface CalibrationMeasure {
+  readonly mrr: number;
+  readonly ndcg: number;
+  readonly r10: number;
+}
+
+export interface CalibrateOptions {
+  /** Seeds which memories give pseudo-queries and their windows (default 1). */
+  readonly seed?: number;
+  /** Memories sampled, one pseudo-query each (default 1000). */
+  readonly samples?: number;
+  readonly onProgress?: (p: Progress) => void;
 }
 
 /** What scheduleSleep stores: when, how often, and sleep()'s options but now and onProgress. */
-export interface SleepSchedule extends Omit<SleepOptions, "now" | "onProgress"> {
+export interface SleepSchedule extends Pick<SleepOptions, "floor" | "perSourceK" | "cycleMs" | "evict" | "confidence" | "merge"> {
   /** The first pass. */
   readonly at: Time;
   /** Ms between passes (at least 1000); omitted or null: one pass. */
@@ -229,6 +281,8 @@ export interface SearchSettings {
   readonly window?: number;
   /** Default composition only: a hit whose cosine to a hit above it exceeds this is skipped (null: never). */
   readonly duplicate?: number | null;
+  /** Default composition only: take the vector weight from the cache's calibration when the query gives none (default true). */
+  readonly calibrated?: boolean;
 }
 
 export interface SearchQuery extends SearchSettings {
@@ -288,6 +342,8 @@ export interface SearchTrace {
   readonly order: readonly string[];
   /** Path -> the hit above it that it duplicates (skipped). */
   readonly duplicates: { readonly [path: string]: string };
+  /** The calibration the default vector weight came from (null: never calibrated). */
+  readonly calibration: Calibration | null;
 }
 
 export interface Explanation {
@@ -307,11 +363,11 @@ export interface LabelledQuery {
 export interface TuneOptions {
   /** Seeds the fold assignment (default 1): the same seed, labels and data give the same answer. */
   readonly seed?: number;
-  /** Cross-validation folds (default 5, at most the number of queries). */
+  /** Cross-validation folds (default 10, at most the number of queries). */
   readonly folds?: number;
   /** The nDCG cutoff and the search limit (default 10). */
   readonly limit?: number;
-  /** Settings to start from and to beat (default: the defaults). */
+  /** Settings to start from and to beat (default: search()'s own, the defaults with the cache's calibration). */
   readonly baseline?: SearchSettings;
   readonly onProgress?: (p: Progress) => void;
 }
@@ -335,8 +391,14 @@ export interface TuneResult {
     readonly tuned: number; readonly baseline: number; readonly difference: number; readonly standardError: number;
     readonly folds: number; readonly queries: number;
   };
+  /** The baseline's settings. */
+  readonly baseline: TunedSettings;
+  /** The held-out gain in mean nDCG@limit the returned settings are expected to bring (0 for the baseline), and its standard error. */
+  readonly expected: { readonly gain: number; readonly standardError: number };
   /** Mean nDCG@limit of `search` over every labelled query. */
   readonly train: number;
+  /** Labels naming no live memory (a typo scores 0 whatever the settings). */
+  readonly warnings: readonly { readonly at: string; readonly path: string; readonly reason: string }[];
   readonly evaluations: number;
 }
 
@@ -398,6 +460,8 @@ export interface SleepOptions {
   readonly workers?: import("./workers.js").NeighborPool;
   readonly confidence?: { readonly alpha?: number; readonly floor?: number };
   readonly merge?: { readonly threshold?: number; readonly maxPairs?: number };
+  /** Calibrate after the pass: when the calibration is stale (default), always (true, or calibrate()'s options), or never (false). */
+  readonly calibrate?: boolean | CalibrateOptions;
   readonly onProgress?: (p: Progress) => void;
 }
 
@@ -428,6 +492,8 @@ export interface SleepReport {
   readonly neighbors:
     | { readonly incremental: true; readonly recomputed: number; readonly rescanned: number }
     | { readonly incremental: false; readonly recomputed: number; readonly reason: "option" | "none" | "options" | "log" | "changed" | "unreadable" };
+  /** Whether the pass calibrated, and the calibration search uses after it. */
+  readonly calibration: { readonly ran: boolean; readonly vector: number | null; readonly reason: string | null };
   readonly timings: { readonly [phase: string]: number };
 }
 
@@ -450,6 +516,10 @@ export interface MemoryCache {
   /** Fit search settings to labelled queries by cross-validated coordinate ascent on nDCG. */
   tune(labelled: readonly LabelledQuery[], options?: TuneOptions): Promise<TuneResult>;
   sleep(options: SleepOptions): Promise<SleepReport>;
+  /** Measure the arms on pseudo-queries from the cache's own memories (and on labels) and store the vector weight search() uses. */
+  calibrate(options?: CalibrateOptions): Promise<Calibration>;
+  /** The stored calibration, or null. */
+  calibration(): Promise<Calibration | null>;
   /**
    * Every memory (every stored field) as JSON Lines in path order, then one {"edge": StoredEdge}
    * line per edge, then {"watermarks": { mergeCycle?, evictCycle? }} if a sleep ran.

@@ -250,7 +250,7 @@ describe("tune: fit settings to labelled queries", () => {
       }
       expect(sum / labels.length).toBeCloseTo(a.train, 12);
       const other = await c.tune(labels, { seed: 8 });
-      expect(other.heldOut.folds).toBe(5);
+      expect(other.heldOut.folds).toBe(10);
     } finally { await c.close(); }
   });
 
@@ -276,6 +276,13 @@ describe("tune: fit settings to labelled queries", () => {
       await expect(c.tune([ok, ok], { seed: -1 })).rejects.toThrow(/tune: options.seed must be in/);
       await expect(c.tune([ok, ok], { baseline: { weights: { lexcial: 1 } } })).rejects.toThrow(/tune: options.baseline.weights.lexcial is not an arm/);
       await expect(c.tune([ok, ok], { speed: 1 })).rejects.toThrow(/tune: options.speed is not a known option/);
+      // a label naming no stored memory (a typo) is reported; a query with no live label cannot be scored
+      const typo = { text: "y", relevant: { [corpus[1].path]: 2, "no/such/memory": 1 } };
+      const t = await c.tune([ok, typo], { folds: 2 });
+      expect(t.warnings).toEqual([{ at: "labelled[1].relevant", path: "no/such/memory", reason: expect.stringMatching(/names no live memory/) }]);
+      expect(t.expected.gain).toBe(t.chose === "tuned" ? t.heldOut.difference : 0);
+      expect(t.baseline.weights).toEqual(PRESETS.default.weights);
+      await expect(c.tune([ok, { text: "y", relevant: ["no/such"] }])).rejects.toThrow(/tune: labelled\[1\].relevant names no live memory \("no\/such"\)/);
     } finally { await c.close(); }
   });
 });
