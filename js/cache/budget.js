@@ -28,7 +28,7 @@ export function residentEstimate({ live, vectors, dim, text }) {
 /** Live memories, those with an embedding, and their text's bytes, as stored (one aggregate query). */
 export async function storedCounts(db) {
   const [r] = await db.all(`SELECT count(*) AS live, count(embedding) AS vectors,
-    coalesce(sum(octet_length(gist) + octet_length(body)), 0) AS text FROM memories WHERE superseded_by IS NULL`);
+    coalesce(sum(octet_length(gist) + octet_length(body)), 0) AS text FROM memories WHERE superseded_by IS NULL AND archived_at IS NULL`);
   return { live: Number(r.live), vectors: Number(r.vectors), text: Number(r.text) };
 }
 

@@ -73,7 +73,7 @@ export const MAX_LIMIT = 10000;
 export const MAX_DEPTH = 10000;
 
 const QUERY_KEYS = ["text", "vector", "limit", "weights", "fusion", "k", "depth", "lambda", "seeds", "timings", "preset", "window", "duplicate",
-  "calibrated"];
+  "calibrated", "now"];
 
 /**
  * The composition settings of a query (text and vector are checked by the caller):

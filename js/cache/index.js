@@ -13,7 +13,7 @@
 // reload, and before each operation the counter (and PRAGMA data_version where the
 // backend has it) tells whether another writer changed the database.
 import {
-  DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, init, isInitialized, partitionByCooldown, signalValue, toFp, float32View,
+  DEFAULT_EWMA_ALPHA, REINFORCE_COOLDOWN_S, applyOutcomesFp, fromFp, init, isInitialized, partitionByCooldown, signalValue, toFp, float32View,
 } from "../index.js";
 import {
   adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, openAdapter, sqliteWasmAdapter,
@@ -25,7 +25,9 @@ import { Resident } from "./resident.js";
 import { runSleep } from "./sleep.js";
 import { DURABLE_OBJECT_RESIDENT_BYTES, checkResident, residentEstimate, storedCounts } from "./budget.js";
 import { checkEmbed, embedTexts, memoryText } from "./embed.js";
+import { COLUMNS, INSERT_SQL, LIVE, MEMORIES_TABLE, UPDATE_SQL, V2, checkMemory, isLive, rowToMemory as recordOf, storedValues } from "./records.js";
 import { CALIBRATION_VERSION, calibrate, checkCalibrateOptions } from "./calibrate.js";
+import { resolvePolicy, storedPolicy } from "./policy.js";
 import { alarmStorage, armAlarm, checkSchedule, nextTime, readSchedule, scheduleStatement } from "./durable.js";
 import {
   arr, byPath, counter, embedding, finite, known, loneSurrogate, progressFn, rangeError, record, string, time, typeError,
@@ -37,7 +39,7 @@ export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
 export { DEFAULT_SLEEP, MAX_PER_SOURCE_K } from "./sleep.js";
 export { DURABLE_OBJECT_RESIDENT_BYTES, residentEstimate } from "./budget.js";
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 /** The default composition's arm weights (PRESETS.default.weights). */
 export const DEFAULT_ARM_WEIGHTS = PRESETS.default.weights;
 /**
@@ -47,7 +49,11 @@ export const DEFAULT_ARM_WEIGHTS = PRESETS.default.weights;
  * frees the rows first and the next search builds them again. wasm32 has 4 GiB.
  */
 export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000,
-  sleepEdges: 1_000_000, sleepRoom: 3 * 2 ** 30 });
+  sleepEdges: 1_000_000, sleepRoom: 3 * 2 ** 30, tags: 64, tag: 256, metadataKeys: 64, metadataValue: 4096 });
+/** Where an edge came from: link(), sleep's similarity edges, its merges, its contradictions. */
+export const EDGE_ORIGINS = Object.freeze(["link", "sleep", "merge", "conflict"]);
+/** What exportJsonl carries of md_meta besides the watermarks, one line each: what the cache chose and was told. */
+const SETTINGS_KEYS = ["calibration", "policy"];
 /** How many times a write runs again when another writer commits between its read and its batch (onExternalChange "resync"). */
 export const WRITE_ATTEMPTS = 4;
 
@@ -108,13 +114,7 @@ export const RECENT_SEARCHES = 64;
 
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS md_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-  `CREATE TABLE IF NOT EXISTS memories (
-    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,
-    gist TEXT NOT NULL, body TEXT NOT NULL, type TEXT NOT NULL, embedding BLOB,
-    created_at REAL NOT NULL, accessed_at REAL, access_count REAL NOT NULL, confidence REAL NOT NULL,
-    outcome_score REAL, reinforcement_count REAL NOT NULL, contradiction_count REAL NOT NULL,
-    decayed_at REAL NOT NULL, pagerank REAL, community TEXT, bridge_count REAL,
-    retention_score REAL, band TEXT, superseded_by TEXT)`,
+  MEMORIES_TABLE,
   "CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(gist, body)",
   "CREATE VIRTUAL TABLE IF NOT EXISTS memories_vocab USING fts5vocab(memories_fts, 'row')",
   `CREATE TABLE IF NOT EXISTS edges (src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL,
@@ -127,9 +127,6 @@ const SCHEMA = [
 /** The tables a memdomain cache database holds (FTS5's shadow tables come with memories_fts). */
 const TABLES = ["edges", "md_meta", "memories", "memories_fts", "memories_vocab"];
 
-const COLUMNS = ["path", "gist", "body", "type", "embedding", "created_at", "accessed_at", "access_count", "confidence", "outcome_score",
-  "reinforcement_count", "contradiction_count", "decayed_at", "pagerank", "community", "bridge_count", "retention_score", "band",
-  "superseded_by"].map((c) => `m.${c} AS ${c}`).join(", ");
 
 // One row of numbers (read through numbers() where the adapter has it: the cheapest read there is); log_since -1: absent.
 const GENERATION_SQL = `SELECT coalesce((SELECT CAST(value AS INTEGER) FROM md_meta WHERE key = 'generation'), 0) AS g,
@@ -206,8 +203,8 @@ async function readSchema(fn, db, where) {
     throw rangeError(fn, where, `holds a SQLite database that is not a memdomain cache (tables: ${shown.slice(0, 12).join(", ")}` +
       `${shown.length > 12 ? ", ..." : ""}); refusing to write to it`);
   }
-  if (Number(meta.schema) !== SCHEMA_VERSION)
-    throw rangeError(fn, "options", `open a cache of schema ${meta.schema}; this memdomain/cache reads schema ${SCHEMA_VERSION}`);
+  if (Number(meta.schema) !== SCHEMA_VERSION && Number(meta.schema) !== 1)
+    throw rangeError(fn, "options", `open a cache of schema ${meta.schema}; this memdomain/cache reads schema ${SCHEMA_VERSION} (and 1, which it upgrades)`);
   const missing = TABLES.filter((t) => !names.includes(t));
   if (missing.length) {
     throw rangeError(fn, where, `holds a memdomain cache database without its table(s) ${missing.join(", ")}; refusing to write to it`);
@@ -232,7 +229,9 @@ export async function openMemoryCache(options = {}) {
   const fn = "openMemoryCache";
   record(fn, "options", options);
   known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout",
-    "driver", "storage", "maxResidentBytes", "embed", "embedBatch"]);
+    "driver", "storage", "maxResidentBytes", "embed", "embedBatch", "searchAccess"]);
+  if (options.searchAccess !== undefined && typeof options.searchAccess !== "boolean")
+    throw typeError(fn, "options.searchAccess", "a boolean", options.searchAccess);
   const embed = checkEmbed(fn, options.embed, options.embedBatch);
   const limits = { ...DEFAULT_LIMITS };
   if (options.limits !== undefined) {
@@ -274,6 +273,11 @@ export async function openMemoryCache(options = {}) {
     const writes = schema.fresh ? SCHEMA.map((sql) => ({ sql })) : [];
     const keep = (key, value) => writes.push({ sql: "INSERT OR IGNORE INTO md_meta (key, value) VALUES (?, ?)", params: [key, value] });
     if (schema.meta.schema === undefined) keep("schema", String(SCHEMA_VERSION));
+    if (Number(schema.meta.schema) === 1) { // schema 1 -> 2: the columns of archive, reprieve, access from searches, tags and metadata
+      for (const c of V2) writes.push({ sql: `ALTER TABLE memories ADD COLUMN ${c}` });
+      writes.push({ sql: "UPDATE memories SET updated_at = created_at, seen_at = decayed_at" });
+      writes.push({ sql: "UPDATE md_meta SET value = ? WHERE key = 'schema'", params: [String(SCHEMA_VERSION)] });
+    }
     if (schema.meta.generation === undefined) keep("generation", "0");
     if (!schema.names.includes("md_log")) { // a cache made before the log: it is complete from now on
       if (!schema.fresh) writes.push({ sql: LOG_TABLE });
@@ -288,7 +292,7 @@ export async function openMemoryCache(options = {}) {
     if (typeof db.busyTimeout === "function") busyMs = await db.busyTimeout(busyTimeout ?? undefined);
     // a Durable Object's isolate has 128 MB and is killed past it: a default budget there; none elsewhere
     const maxResidentBytes = maxResident !== undefined ? maxResident : db.kind === "durable-object" ? DURABLE_OBJECT_RESIDENT_BYTES : null;
-    const cache = new MemoryCache(db, limits, { onExternalChange, busyMs, maxResidentBytes, embed });
+    const cache = new MemoryCache(db, limits, { onExternalChange, busyMs, maxResidentBytes, embed, searchAccess: options.searchAccess !== false });
     await cache._load();
     if (dim !== null && cache.dim !== dim) {
       throw rangeError(fn, "options.dim", `is ${dim}, but the cache holds embeddings of dimension ${cache.dim}`);
@@ -301,11 +305,14 @@ export async function openMemoryCache(options = {}) {
 }
 
 class MemoryCache {
-  constructor(db, limits, { onExternalChange, busyMs, maxResidentBytes = null, embed = { fn: null, batch: 1 } }) {
+  constructor(db, limits, { onExternalChange, busyMs, maxResidentBytes = null, embed = { fn: null, batch: 1 }, searchAccess = true }) {
     this._db = db;
     this._embed = embed; // { fn: options.embed or null, batch }
     this._calibration = null; // md_meta.calibration (calibrate.js), or null
     this._recent = []; // this cache's last RECENT_SEARCHES searches: { text, vector, paths, labelled (Set) }
+    // memories its searches returned since its last sleep pass: path -> { n (hits, one per REINFORCE_COOLDOWN_S), at }
+    this._hits = new Map();
+    this._searchAccess = searchAccess;
     this._limits = limits;
     this._resident = new Resident(null);
     this._lexical = new Lexical();
@@ -412,7 +419,8 @@ class MemoryCache {
       res.dim = meta.dim === undefined ? null : Number(meta.dim);
       const rows = new Map((await db.all(`SELECT m.id AS id, m.path AS path, m.embedding AS embedding, m.access_count AS access_count,
         m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count, m.superseded_by AS superseded_by,
-        m.gist AS gist, m.body AS body FROM memories m JOIN json_each(?) j ON m.path = j.value`, [JSON.stringify(changed)])).map((r) => [r.path, r]));
+        m.archived_at AS archived_at, m.gist AS gist, m.body AS body FROM memories m JOIN json_each(?) j ON m.path = j.value`,
+      [JSON.stringify(changed)])).map((r) => [r.path, r]));
       const touched = new Set(changed);
       const removed = [], added = []; // the index rows the other writers removed and (re)wrote
       for (const [id, p] of lex.pathOf) {
@@ -422,7 +430,7 @@ class MemoryCache {
       }
       for (const p of changed) {
         const r = rows.get(p);
-        if (!r || r.superseded_by !== null) {
+        if (!r || r.superseded_by !== null || r.archived_at !== null) {
           res.removeMemory(p);
           continue;
         }
@@ -495,15 +503,15 @@ class MemoryCache {
     let live = res.meta.size, vectors = res.vecs.size, text = this._text;
     const replaced = [];
     for (const r of rows) {
-      const isLive = r.supersededBy === null, was = res.meta.has(r.path);
-      live += (isLive ? 1 : 0) - (was ? 1 : 0);
-      vectors += (isLive && r.vec ? 1 : 0) - (res.vecs.has(r.path) ? 1 : 0);
-      if (isLive) text += utf8Length(r.gist) + utf8Length(r.body);
+      const alive = isLive(r), was = res.meta.has(r.path);
+      live += (alive ? 1 : 0) - (was ? 1 : 0);
+      vectors += (alive && r.vec ? 1 : 0) - (res.vecs.has(r.path) ? 1 : 0);
+      if (alive) text += utf8Length(r.gist) + utf8Length(r.body);
       if (was) replaced.push(r.path);
     }
     if (replaced.length) { // the text these rows replace
       const [{ t }] = await db.all(`SELECT coalesce(sum(octet_length(m.gist) + octet_length(m.body)), 0) AS t FROM memories m
-        JOIN json_each(?) j ON m.path = j.value WHERE m.superseded_by IS NULL`, [JSON.stringify(replaced)]);
+        JOIN json_each(?) j ON m.path = j.value WHERE m.superseded_by IS NULL AND m.archived_at IS NULL`, [JSON.stringify(replaced)]);
       text -= Number(t);
     }
     checkResident(fn, this._maxResident, { live, vectors, dim, text }, "memories would bring the cache to");
@@ -582,42 +590,9 @@ class MemoryCache {
 
   // ------------------------------------------------------------------ put
 
-  /** A checked memory; `full` (importJsonl) also reads the fields sleep derives, which put() resets. */
+  /** A checked memory record (records.js); `full` (importJsonl) takes every stored field, put() only its own. */
   _checkMemory(fn, m, at, dim, full = false) {
-    const L = this._limits;
-    record(fn, at, m);
-    const path = string(fn, `${at}.path`, m.path, L.path, { key: true });
-    const vec = m.embedding === undefined || m.embedding === null ? null : embedding(fn, `${at}.embedding`, m.embedding, dim);
-    const created = time(fn, `${at}.createdAt`, m.createdAt);
-    const r = {
-      path,
-      gist: string(fn, `${at}.gist`, m.gist, L.gist, { text: true }),
-      body: string(fn, `${at}.body`, m.body, L.body, { text: true }),
-      type: string(fn, `${at}.type`, m.type, L.type, { key: true }),
-      vec,
-      createdAt: created,
-      accessedAt: time(fn, `${at}.accessedAt`, m.accessedAt, { optional: true }),
-      accessCount: counter(fn, `${at}.accessCount`, m.accessCount),
-      confidence: finite(fn, `${at}.confidence`, m.confidence, { lo: 0, hi: 1, dflt: 1 }),
-      outcomeScore: finite(fn, `${at}.outcomeScore`, m.outcomeScore, { lo: -1, hi: 1, nullable: true }),
-      reinforcementCount: counter(fn, `${at}.reinforcementCount`, m.reinforcementCount),
-      contradictionCount: counter(fn, `${at}.contradictionCount`, m.contradictionCount),
-      decayedAt: created, pagerank: null, community: null, bridgeCount: null, retentionScore: null, band: null, supersededBy: null,
-    };
-    if (full) {
-      if (m.decayedAt !== undefined && m.decayedAt !== null) r.decayedAt = time(fn, `${at}.decayedAt`, m.decayedAt);
-      r.pagerank = finite(fn, `${at}.pagerank`, m.pagerank, { lo: 0, nullable: true });
-      r.community = m.community === undefined || m.community === null ? null
-        : string(fn, `${at}.community`, m.community, L.path, { key: true });
-      r.bridgeCount = m.bridgeCount === undefined || m.bridgeCount === null ? null : counter(fn, `${at}.bridgeCount`, m.bridgeCount);
-      r.retentionScore = finite(fn, `${at}.retentionScore`, m.retentionScore, { nullable: true });
-      if (m.band !== undefined && m.band !== null && !["keep", "compress", "evict"].includes(m.band))
-        throw rangeError(fn, `${at}.band`, `must be "keep", "compress", "evict" or null, got ${JSON.stringify(String(m.band))}`);
-      r.band = m.band ?? null;
-      r.supersededBy = m.supersededBy === undefined || m.supersededBy === null ? null
-        : string(fn, `${at}.supersededBy`, m.supersededBy, L.path, { key: true });
-    }
-    return r;
+    return checkMemory(fn, m, at, dim, this._limits, full);
   }
 
   /**
@@ -674,7 +649,7 @@ class MemoryCache {
    * The write of put() and importJsonl(): checked rows (their stored fields as given), then
    * `edges` and `meta` (import only), in one batch; the memory follows the commit.
    */
-  async _upsert(fn, rows, dim, { onConflict = "replace", progress, at, edges = [], meta = {} }) {
+  async _upsert(fn, rows, dim, { onConflict = "replace", progress, at, edges = [], meta = {}, settings = {} }) {
     const n = rows.length;
     if (this._maxResident !== null) await this._checkGrowth(fn, rows, dim);
     const existing = new Map();
@@ -695,26 +670,17 @@ class MemoryCache {
       st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('dim', ?)", params: [String(dim)] });
     }
     for (const r of rows) {
-      const blob = r.vec ? new Uint8Array(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength) : null;
-      const values = [r.gist, r.body, r.type, blob, r.createdAt, r.accessedAt, r.accessCount, r.confidence, r.outcomeScore,
-        r.reinforcementCount, r.contradictionCount, r.decayedAt, r.pagerank, r.community, r.bridgeCount, r.retentionScore, r.band,
-        r.supersededBy];
+      const values = storedValues(r);
       let id = existing.get(r.path);
       if (id !== undefined) {
-        st.push({ sql: `UPDATE memories SET gist = ?, body = ?, type = ?, embedding = ?, created_at = ?, accessed_at = ?,
-          access_count = ?, confidence = ?, outcome_score = ?, reinforcement_count = ?, contradiction_count = ?, decayed_at = ?,
-          pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?, superseded_by = ? WHERE id = ?`,
-        params: [...values, id] });
+        st.push({ sql: UPDATE_SQL, params: [...values, id] });
         st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [id] });
       } else {
         id = nextId++;
-        st.push({ sql: `INSERT INTO memories (id, path, gist, body, type, embedding, created_at, accessed_at, access_count,
-          confidence, outcome_score, reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count,
-          retention_score, band, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        params: [id, r.path, ...values] });
+        st.push({ sql: INSERT_SQL, params: [id, r.path, ...values] });
       }
       // the index holds live memories only
-      if (r.supersededBy === null) {
+      if (isLive(r)) {
         st.push({ sql: "INSERT INTO memories_fts (rowid, gist, body) VALUES (?, ?, ?)", params: [id, r.gist, r.body] });
       }
       ids.push(id);
@@ -730,6 +696,7 @@ class MemoryCache {
       st.push({ sql: `INSERT INTO md_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE
         SET value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)`, params: [key, String(value)] });
     }
+    for (const [key, value] of Object.entries(settings)) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES (?, ?)", params: [key, value] });
     progress({ phase: "write", done: 0, total: n });
     await this._write(fn, st, () => {
       const res = this._resident, lex = this._lexical;
@@ -737,7 +704,7 @@ class MemoryCache {
       const removed = [], added = []; // index rows: a replaced memory's row was deleted, a live one inserted
       rows.forEach((r, i) => {
         if (lex.pathOf.has(ids[i])) removed.push(ids[i]);
-        if (r.supersededBy === null) {
+        if (isLive(r)) {
           res.setMemory(r.path, r.vec, r.accessCount, r.outcomeScore, r.reinforcementCount);
           lex.pathOf.set(ids[i], r.path);
           added.push({ id: ids[i], gist: r.gist, body: r.body });
@@ -749,6 +716,7 @@ class MemoryCache {
       lex.changed(removed, added);
       for (const e of edges) res.setEdge(e.src, e.dst, e.type, e.strength, e.origin);
       if (this._maxResident !== null) this._text = this._pendingText;
+      if (settings.calibration !== undefined) this._calibration = JSON.parse(settings.calibration);
     }, { edges: edges.length > 0, paths: rows.map((r) => r.path) });
     progress({ phase: "write", done: n, total: n }); // after the memory follows the commit: a throw here leaves it consistent
     return { inserted: n - existing.size, replaced: existing.size, edges: edges.length };
@@ -842,6 +810,104 @@ class MemoryCache {
       .sort((a, b) => byPath(a.src, b.src) || byPath(a.dst, b.dst) || byPath(a.type, b.type)), { state: false });
   }
 
+  // ------------------------------------------------------------------ archive
+
+  /** Archived memories (sleep archives the evict band when its policy says so), in path order, every stored field. */
+  archived() {
+    return this._op("archived", async () => (await this._db.all(`SELECT ${COLUMNS} FROM memories m WHERE m.archived_at IS NOT NULL`))
+      .map(rowToMemory).sort((a, b) => byPath(a.path, b.path)), { state: false });
+  }
+
+  /**
+   * Bring archived memories back into every arm, atomically: they count as new to the cache again
+   * (the minimum age and the reprieves start over). options: { now (default Date.now()) }. Paths
+   * that are not archived are a RangeError. Resolves { restored }.
+   */
+  restore(paths, options = {}) {
+    const fn = "restore";
+    return this._op(fn, async () => {
+      const ps = [...new Set(this._paths(fn, paths))];
+      record(fn, "options", options);
+      known(fn, "options", options, ["now"]);
+      const now = options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
+      const rows = new Map((await this._db.all(`SELECT m.id AS id, m.path AS path, m.gist AS gist, m.body AS body, m.embedding AS embedding,
+        m.access_count AS access_count, m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count,
+        m.archived_at AS archived_at, m.superseded_by AS superseded_by FROM memories m JOIN json_each(?) j ON m.path = j.value`,
+      [JSON.stringify(ps)])).map((r) => [r.path, r]));
+      ps.forEach((p, i) => {
+        const r = rows.get(p);
+        if (!r) throw rangeError(fn, `paths[${i}]`, `names no stored memory (${JSON.stringify(p.slice(0, 80))})`);
+        if (r.archived_at === null) throw rangeError(fn, `paths[${i}]`, `is not archived (${JSON.stringify(p.slice(0, 80))})`);
+      });
+      if (!ps.length) return { restored: 0 };
+      const st = [];
+      for (const p of ps) {
+        const r = rows.get(p);
+        st.push({ sql: `UPDATE memories SET archived_at = NULL, archive_reason = NULL, reprieve_count = 0, valid_until = NULL, seen_at = ?
+          WHERE id = ?`, params: [now, r.id] });
+        if (r.superseded_by === null) st.push({ sql: "INSERT INTO memories_fts (rowid, gist, body) VALUES (?, ?, ?)", params: [r.id, r.gist, r.body] });
+      }
+      await this._write(fn, st, () => {
+        const added = [];
+        for (const p of ps) {
+          const r = rows.get(p);
+          if (r.superseded_by !== null) continue;
+          this._resident.setMemory(p, r.embedding ? float32View(r.embedding) : undefined, r.access_count, r.outcome_score, r.reinforcement_count);
+          this._lexical.pathOf.set(r.id, p);
+          added.push({ id: r.id, gist: r.gist, body: r.body });
+        }
+        this._lexical.changed([], added);
+        this._resident.staleGraphs();
+        this._textStale = true;
+      }, { edges: true, paths: ps });
+      return { restored: ps.length };
+    });
+  }
+
+  /**
+   * Delete archived memories for good, with their edges: options { paths } (each must be archived) or
+   * { before } (archived at or before that time); {} deletes every archived memory. Resolves { purged }.
+   */
+  purge(options = {}) {
+    const fn = "purge";
+    return this._op(fn, async () => {
+      record(fn, "options", options);
+      known(fn, "options", options, ["paths", "before"]);
+      if (options.paths !== undefined && options.before !== undefined) throw rangeError(fn, "options", "takes paths or before, not both");
+      let paths;
+      if (options.paths !== undefined) {
+        const ps = [...new Set(this._paths(fn, options.paths))];
+        const found = new Map((await this._db.all("SELECT m.path AS path, m.archived_at AS a FROM memories m JOIN json_each(?) j ON m.path = j.value",
+          [JSON.stringify(ps)])).map((r) => [r.path, r.a]));
+        ps.forEach((p, i) => {
+          if (!found.has(p)) throw rangeError(fn, `options.paths[${i}]`, `names no stored memory (${JSON.stringify(p.slice(0, 80))})`);
+          if (found.get(p) === null) throw rangeError(fn, `options.paths[${i}]`, `is not archived: purge deletes archived memories only (delete() deletes any)`);
+        });
+        paths = ps;
+      } else {
+        const before = options.before === undefined ? Infinity : time(fn, "options.before", options.before);
+        paths = (await this._db.all("SELECT path, archived_at FROM memories WHERE archived_at IS NOT NULL"))
+          .filter((r) => r.archived_at <= before).map((r) => r.path);
+      }
+      if (!paths.length) return { purged: 0 };
+      const json = JSON.stringify(paths);
+      await this._write(fn, [
+        { sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] },
+        { sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] },
+      ], () => this._resident.removeEdgesOf(paths), { edges: true, paths });
+      return { purged: paths.length };
+    });
+  }
+
+  /** The retention policy sleep() applies: the stored one (sleep({ policy }) stores it) resolved against the defaults. */
+  policy() {
+    return this._op("policy", async () => {
+      const [row] = await this._db.all("SELECT value FROM md_meta WHERE key = 'policy'");
+      const p = resolvePolicy("policy", "the stored policy", storedPolicy("policy", row?.value));
+      return { ...p.scoring, evict: p.evict, minAgeDays: p.minAgeDays, reprieve: p.reprieve, purgeAfterDays: p.purgeAfterDays };
+    }, { state: false });
+  }
+
   // ------------------------------------------------------------------ reinforce
 
   /**
@@ -933,7 +999,8 @@ class MemoryCache {
       : embedding(fn, "query.vector", q.vector, this._resident.dim, { nonzero: true });
     if (q.vector === undefined && text && this._embed.fn)
       [vector] = await embedTexts(fn, this._embed.fn, [text], "query", this._resident.dim, { at: () => "query.text" });
-    return { ...settings, text, vector };
+    const now = q.now === undefined ? undefined : time(fn, "query.now", q.now);
+    return { ...settings, text, vector, now };
   }
 
   /** What the search pipeline reads: the database, the kept term lists, the resident rows and graph, the embed hook. */
@@ -996,6 +1063,14 @@ class MemoryCache {
       const lap = (name) => { if (t) { const now = performance.now(); t[name] = now - (t._last ?? t.start); t._last = now; } };
       const arms = await collectArms(this._io, q, q.text, q.vector, lap);
       const out = report(q, arms, fold(this._io, q, arms, lap).picked);
+      if (this._searchAccess) { // access for the retention scorer: one hit per memory per cooldown
+        const now = q.now ?? Date.now();
+        for (const h of out) {
+          const prev = this._hits.get(h.path);
+          if (!prev) this._hits.set(h.path, { n: 1, at: now, counted: now });
+          else if ((now - prev.counted) / 1000 >= REINFORCE_COOLDOWN_S) { prev.n++; prev.counted = now; prev.at = Math.max(prev.at, now); }
+        }
+      }
       if (out.length) { // what a positive reinforce() of one of these paths labels (calibrate.js)
         this._recent.push({ text: q.text, vector: q.vector, paths: new Set(out.map((h) => h.path)), labelled: new Set() });
         if (this._recent.length > RECENT_SEARCHES) this._recent.shift();
@@ -1051,8 +1126,12 @@ class MemoryCache {
       const arms = await collectArms(this._io, q, q.text, q.vector);
       const f = fold(this._io, q, arms, undefined);
       const hits = report(q, arms, f.picked);
-      const stored = new Map((await this._db.all("SELECT m.path AS path, m.superseded_by AS s FROM memories m JOIN json_each(?) j ON m.path = j.value",
-        [JSON.stringify(ps)])).map((r) => [r.path, r.s]));
+      const storedRows = await this._db.all(`SELECT m.path AS path, m.superseded_by AS s, m.archived_at AS a FROM memories m
+        JOIN json_each(?) j ON m.path = j.value`, [JSON.stringify(ps)]);
+      const stored = new Map(storedRows.map((r) => [r.path, r.s])), archivedAt = new Map(storedRows.map((r) => [r.path, r.a]));
+      // why a superseded path is: a merge kept its text elsewhere, or a newer claim contradicts it
+      const why = new Map((await this._db.all(`SELECT src, dst, type, origin FROM edges WHERE dst IN (SELECT value FROM json_each(?))
+        AND type IN ('supersedes', 'contradicts')`, [JSON.stringify(ps)])).map((e) => [e.dst, e]));
       const hitRank = new Map(hits.map((h, i) => [h.path, i + 1]));
       const fusedRank = new Map(f.ranked.map((r, i) => [r.path, i + 1]));
       const mmrRank = new Map(f.order.map((p, i) => [p, i + 1]));
@@ -1065,6 +1144,7 @@ class MemoryCache {
         if (rank === null) {
           if (!stored.has(path)) lostAt = "absent";
           else if (stored.get(path) !== null) lostAt = "superseded";
+          else if (archivedAt.get(path) !== null) lostAt = "archived";
           else if (fr === undefined) lostAt = "arms";
           else if (f.duplicates.has(path)) lostAt = "duplicate";
           else if (fr > f.window) lostAt = "fusion";
@@ -1074,6 +1154,8 @@ class MemoryCache {
           path, rank, arms: armRanks, seed: seeds.has(path),
           fused: fr === undefined ? null : { rank: fr, score: f.fused.get(path) },
           mmr: mmrRank.get(path) ?? null, duplicateOf: f.duplicates.get(path) ?? null, lostAt,
+          supersededBy: stored.get(path) ?? null,
+          conflict: why.get(path)?.type === "contradicts" ? { with: why.get(path).src } : null,
         };
       });
       const best = f.ranked.length ? f.ranked[0].score : 0;
@@ -1119,8 +1201,9 @@ class MemoryCache {
   }
 
   _sleepPass(fn, options) {
+    const hits = new Map(this._hits);
     return (async () => (await this._sleepBudget(fn)) && runSleep(this._db, this._resident, fn, options, {
-      limits: this._limits,
+      limits: this._limits, hits,
       // the pass changes no embedding or salience signal: only the memories it removed and the edges
       write: (st, { removed, edges }) => this._write(fn, st, () => {
         const gone = removed.filter((r) => this._lexical.pathOf.has(r.id)).map((r) => r.id);
@@ -1133,6 +1216,7 @@ class MemoryCache {
           this._textStale = true;
         }
         if (edges) this._resident.setEdges(edges);
+        for (const [p, h] of hits) if (this._hits.get(p) === h) this._hits.delete(p); // counted in the database now
       }, { edges: edges !== null, paths: removed.map((r) => r.path) }),
     }))();
   }
@@ -1207,6 +1291,11 @@ class MemoryCache {
       if (meta.merge_cycle !== undefined) marks.mergeCycle = Number(meta.merge_cycle);
       if (meta.evict_cycle !== undefined) marks.evictCycle = Number(meta.evict_cycle);
       if (Object.keys(marks).length) lines.push(JSON.stringify({ watermarks: marks }));
+      // what the cache chose and was told: its calibration and its retention policy
+      for (const key of SETTINGS_KEYS) {
+        const [row] = await this._db.all("SELECT value FROM md_meta WHERE key = ?", [key]);
+        if (row) lines.push(JSON.stringify({ [key]: JSON.parse(row.value) }));
+      }
       return lines.map((l) => `${l}\n`).join("");
     }, { state: false });
   }
@@ -1227,7 +1316,7 @@ class MemoryCache {
       if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${String(onConflict)}`);
       const progress = progressFn(fn, options.onProgress);
       const L = this._limits;
-      const rows = [], lineOf = [], edges = [], meta = {}, index = new Map();
+      const rows = [], lineOf = [], edges = [], meta = {}, index = new Map(), settings = {};
       let dim = this._resident.dim;
       const lines = text.split("\n");
       for (let i = 0; i < lines.length; i++) {
@@ -1244,8 +1333,8 @@ class MemoryCache {
         if (v.edge !== undefined && v.path === undefined) {
           const e = record(fn, `${at} .edge`, v.edge);
           known(fn, `${at} .edge`, e, ["src", "dst", "type", "strength", "origin"]);
-          if (!["link", "sleep", "merge"].includes(e.origin))
-            throw rangeError(fn, `${at} .edge.origin`, `must be "link", "sleep" or "merge", got ${JSON.stringify(String(e.origin))}`);
+          if (!EDGE_ORIGINS.includes(e.origin))
+            throw rangeError(fn, `${at} .edge.origin`, `must be ${EDGE_ORIGINS.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(String(e.origin))}`);
           edges.push({
             src: string(fn, `${at} .edge.src`, e.src, L.path, { key: true }),
             dst: string(fn, `${at} .edge.dst`, e.dst, L.path, { key: true }),
@@ -1253,6 +1342,11 @@ class MemoryCache {
             strength: finite(fn, `${at} .edge.strength`, e.strength, { lo: 0, hi: 1 }),
             origin: e.origin, at,
           });
+        } else if (SETTINGS_KEYS.some((k) => v[k] !== undefined) && v.path === undefined) {
+          const key = SETTINGS_KEYS.find((k) => v[k] !== undefined);
+          known(fn, at, v, [key]);
+          record(fn, `${at} .${key}`, v[key]);
+          settings[key] = JSON.stringify(v[key]);
         } else if (v.watermarks !== undefined && v.path === undefined) {
           const m = record(fn, `${at} .watermarks`, v.watermarks);
           known(fn, `${at} .watermarks`, m, ["mergeCycle", "evictCycle"]);
@@ -1284,8 +1378,8 @@ class MemoryCache {
           }
         }
       }
-      if (!rows.length && !edges.length && !Object.keys(meta).length) return { inserted: 0, replaced: 0, edges: 0 };
-      return this._upsert(fn, rows, dim, { onConflict, progress, at: (i) => lineOf[i], edges, meta });
+      if (!rows.length && !edges.length && !Object.keys(meta).length && !Object.keys(settings).length) return { inserted: 0, replaced: 0, edges: 0 };
+      return this._upsert(fn, rows, dim, { onConflict, progress, at: (i) => lineOf[i], edges, meta, settings });
     });
   }
 
@@ -1321,13 +1415,4 @@ function utf8Length(s) {
   return n;
 }
 
-function rowToMemory(r) {
-  return {
-    path: r.path, gist: r.gist, body: r.body, type: r.type,
-    embedding: r.embedding ? float32View(r.embedding) ?? null : null,
-    createdAt: r.created_at, accessedAt: r.accessed_at, accessCount: r.access_count, confidence: r.confidence,
-    outcomeScore: r.outcome_score, reinforcementCount: r.reinforcement_count, contradictionCount: r.contradiction_count,
-    decayedAt: r.decayed_at, pagerank: r.pagerank, community: r.community, bridgeCount: r.bridge_count,
-    retentionScore: r.retention_score, band: r.band, supersededBy: r.superseded_by,
-  };
-}
+const rowToMemory = (r) => recordOf(r, float32View);

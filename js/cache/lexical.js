@@ -216,7 +216,7 @@ export class Lexical {
 
   async load(db) {
     this.pathOf.clear();
-    for (const r of await db.all("SELECT id, path FROM memories WHERE superseded_by IS NULL")) this.pathOf.set(r.id, r.path);
+    for (const r of await db.all("SELECT id, path FROM memories WHERE superseded_by IS NULL AND archived_at IS NULL")) this.pathOf.set(r.id, r.path);
     this.invalidate();
   }
 

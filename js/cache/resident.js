@@ -113,7 +113,7 @@ export class Resident {
   /** Load every live memory's embedding and salience signals, and the edges (one read each). */
   async load(db) {
     const rows = await db.all(
-      "SELECT path, embedding, access_count, outcome_score, reinforcement_count FROM memories WHERE superseded_by IS NULL");
+      "SELECT path, embedding, access_count, outcome_score, reinforcement_count FROM memories WHERE superseded_by IS NULL AND archived_at IS NULL");
     this.rowsStale = true;
     this.staleGraphs();
     this.vecs.clear();

@@ -14,10 +14,12 @@
 // pre-eviction scores, or evicted again within the cycle, would never settle).
 import {
   DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, Graph, MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD, TRIAGE_ACTIONS,
-  decayConfidenceNFp, fromFp, isCommittableConfidenceChange, mergeOutcomes, scoreRetentionMany, toFp,
-  topNeighborPairsPacked, residentRows, neighborTile,
+  decayConfidenceNFp, frameKeysOf, fromFp, isCommittableConfidenceChange, mergeOutcomes, reprieveScore, scoreRetentionMany,
+  shouldReprieve, toFp, topNeighborPairsPacked, residentRows, neighborTile,
 } from "../index.js";
 import { byPath, finite, known, progressFn, record, time, typeError } from "./validate.js";
+import { LIVE } from "./records.js";
+import { checkPolicy, resolvePolicy, storedPolicy } from "./policy.js";
 
 export const DAY_MS = 86_400_000;
 export const DEFAULT_SLEEP = Object.freeze({ floor: 0.8, perSourceK: 5, cycleMs: DAY_MS });
@@ -38,7 +40,8 @@ const same = (a, b) => Object.is(a ?? null, b ?? null);
 
 export function checkOptions(fn, options) {
   record(fn, "options", options);
-  known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "incremental", "workers", "onProgress"]);
+  known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "incremental", "workers", "onProgress",
+    "policy"]);
   const confidence = options.confidence === undefined ? {} : record(fn, "options.confidence", options.confidence);
   known(fn, "options.confidence", confidence, ["alpha", "floor"]);
   const merge = options.merge === undefined ? {} : record(fn, "options.merge", options.merge);
@@ -55,7 +58,8 @@ export function checkOptions(fn, options) {
     floor: finite(fn, "options.floor", options.floor, { lo: -1, hi: 1, dflt: DEFAULT_SLEEP.floor }),
     perSourceK: finite(fn, "options.perSourceK", options.perSourceK, { lo: 1, hi: MAX_PER_SOURCE_K, integer: true, dflt: DEFAULT_SLEEP.perSourceK }),
     cycleMs: finite(fn, "options.cycleMs", options.cycleMs, { lo: 1, dflt: DEFAULT_SLEEP.cycleMs }),
-    evict: options.evict === true,
+    evict: options.evict, // undefined: the policy's
+    policy: options.policy === undefined || options.policy === null ? options.policy : record(fn, "options.policy", options.policy),
     incremental: options.incremental !== false,
     alpha: finite(fn, "options.confidence.alpha", confidence.alpha, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_DECAY_ALPHA }),
     confFloor: finite(fn, "options.confidence.floor", confidence.floor, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_FLOOR }),
@@ -297,7 +301,7 @@ const wordCount = (body) => {
  * every edge after the batch, or null when unchanged); progress reports "write" done
  * only after it returned. Resolves the report.
  */
-export async function runSleep(db, resident, fn, options, { limits, write }) {
+export async function runSleep(db, resident, fn, options, { limits, write, hits = new Map() }) {
   const o = checkOptions(fn, options);
   const T = {};
   let t = performance.now();
@@ -308,11 +312,23 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
   progress("read", 0, 1);
   // the embeddings are the resident copy (the operation resynced it with the database; the batch's
   // generation guard refuses the write if anything committed since): 4 n d bytes not read again
-  const rows = await db.all(`SELECT id, path, type, gist, body, created_at, access_count, confidence,
-    reinforcement_count, contradiction_count, decayed_at, pagerank, community, bridge_count, retention_score, band
-    FROM memories WHERE superseded_by IS NULL`);
+  const rows = await db.all(`SELECT id, path, type, gist, body, created_at, accessed_at, access_count, confidence, outcome_score,
+    reinforcement_count, contradiction_count, decayed_at, seen_at, hit_count, hit_at, importance, reprieve_count, valid_until,
+    pagerank, community, bridge_count, retention_score, band FROM memories WHERE ${LIVE}`);
   const storedEdges = await db.all("SELECT src, dst, type, strength, origin FROM edges");
   const meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
+  // the policy: the one given (over the stored one, and then stored), else the stored one, else the defaults
+  const base = storedPolicy(fn, meta.policy);
+  const policy = o.policy === undefined ? resolvePolicy(fn, "the stored policy", base)
+    : o.policy === null ? resolvePolicy(fn, "options.policy", {}) : checkPolicy(fn, "options.policy", o.policy, base);
+  o.evict = o.evict ?? policy.evict;
+  o.policy = policy;
+  // search hits not yet counted (the cache's, since its last pass): access for the scorer and the reprieve gate
+  for (const r of rows) {
+    const h = hits.get(r.path);
+    r.hits = r.hit_count + (h ? h.n : 0);
+    r.lastUse = Math.max(r.accessed_at ?? -Infinity, r.hit_at ?? -Infinity, h ? h.at : -Infinity);
+  }
   const dim = resident.dim;
   for (const r of rows) r.vec = resident.vecs.get(r.path) ?? null;
   let live = rows.slice().sort((a, b) => byPath(a.path, b.path));
@@ -355,13 +371,23 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
   let pairs = found.pairs;
   lap("neighbors");
 
-  // 2. near-duplicate merges, at most once per cycle
+  // 2a. contradictions: neighbours whose claims share a frame key with different values (frameKeyOf:
+  // "the capital of brazil is" + "brasilia" against "rio de janeiro") are not duplicates: the newer
+  // supersedes the older, both stay stored, and a "contradicts" edge says why; never merged
+  const dropped = new Set();
+  const conflicts = contradictions(live, pairs);
+  let repaired = {};
+  if (conflicts.length) {
+    for (const c of conflicts) dropped.add(c.older);
+    live = live.filter((m) => !dropped.has(m.path));
+    pairs = repairNeighbours(found, live, dropped, dim, o.floor, o.perSourceK, repaired);
+  }
+
+  // 2b. near-duplicate merges, at most once per cycle
   const cycle = Math.floor(o.now / o.cycleMs);
   const mergeRan = meta.merge_cycle === undefined || cycle > Number(meta.merge_cycle);
   const stages = Object.fromEntries(STAGES.map((s) => [s, 0]));
   const merged = [];
-  const dropped = new Set();
-  let repaired = {};
   if (mergeRan) {
     progress("merge", 0, pairs.length);
     const byPathRow = new Map(live.map((m) => [m.path, m]));
@@ -394,9 +420,26 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
   let d = derive(o, live, pairs, storedEdges, progress, lap);
   const decision = d; // the bands and the evict band the pass reports (and evicts)
 
-  // 6. eviction, at most once per cycle; then everything stored is derived again over the survivors alone
+  // 6. eviction, at most once per cycle, as archiving: of the evict band, the memories in the cache at least
+  // minAgeDays (since the first pass saw them) whose reprieve has run out (validUntil) go through the design's
+  // reprieve gate; those it keeps stay policy.reprieve.days more, the rest are archived (kept, restorable, out of
+  // every arm). Then everything stored is derived again over the survivors alone.
   const evictRan = o.evict && (meta.evict_cycle === undefined || cycle > Number(meta.evict_cycle));
-  const evictSet = new Set(evictRan ? decision.evictBand : []);
+  const evictSet = new Set(), reprieved = [];
+  if (evictRan) {
+    const R = policy.reprieve, byPathRow = new Map(live.map((m) => [m.path, m]));
+    for (const p of decision.evictBand) {
+      const m = byPathRow.get(p);
+      const inCache = m.seen_at === null ? 0 : o.now - m.seen_at;
+      if (inCache < policy.minAgeDays * DAY_MS || (m.valid_until !== null && m.valid_until > o.now)) continue;
+      const used = Number.isFinite(m.lastUse) ? m.lastUse : m.created_at;
+      const score = reprieveScore({ importance: m.importance ?? R.importance, accessCount: m.access_count + m.hits,
+        outcomeScore: m.outcome_score ?? 0, hoursSinceAccess: Math.max(0, (o.now - used) / 3_600_000), decayRate: R.decayRate });
+      if (shouldReprieve({ score, reprieveCount: m.reprieve_count, floor: R.floor, maxReprieves: R.maxReprieves })) {
+        reprieved.push({ path: p, id: m.id, count: m.reprieve_count + 1, until: o.now + R.days * DAY_MS, score });
+      } else evictSet.add(p);
+    }
+  }
   if (evictSet.size) {
     progress("evict", 0, evictSet.size);
     for (const p of evictSet) dropped.add(p);
@@ -413,17 +456,28 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
   let memoryRows = 0;
   live.forEach((m, i) => {
     const next = [d.rank[i], d.communities.get(m.path) ?? null, d.bridges.get(m.path), d.scored.score[i], TRIAGE_ACTIONS[d.scored.action[i]],
-      d.conf[i], d.decayedAt[i]];
-    const prev = [m.pagerank, m.community, m.bridge_count, m.retention_score, m.band, m.confidence, m.decayed_at];
+      d.conf[i], d.decayedAt[i], m.seen_at ?? o.now];
+    const prev = [m.pagerank, m.community, m.bridge_count, m.retention_score, m.band, m.confidence, m.decayed_at, m.seen_at];
     if (next.every((v, k) => same(v, prev[k]))) return;
     memoryRows++;
     st.push({ sql: `UPDATE memories SET pagerank = ?, community = ?, bridge_count = ?, retention_score = ?, band = ?,
-      confidence = ?, decayed_at = ? WHERE id = ?`, params: [...next, m.id] });
+      confidence = ?, decayed_at = ?, seen_at = ? WHERE id = ?`, params: [...next, m.id] });
   });
+  for (const r of reprieved) {
+    st.push({ sql: "UPDATE memories SET reprieve_count = ?, valid_until = ? WHERE id = ?", params: [r.count, r.until, r.id] });
+  }
   // the edges table after the batch, statement by statement (INSERT OR REPLACE on (src, dst, type)), for the cache's memory
   const edgeKey = (e) => `${e.src}\u0000${e.dst}\u0000${e.type}`;
   const after = new Map(storedEdges.map((e) => [edgeKey(e), e]));
   const idOf = new Map(rows.map((r) => [r.path, r.id]));
+  for (const c of conflicts) {
+    st.push({ sql: "UPDATE memories SET superseded_by = ? WHERE path = ?", params: [c.newer, c.older] });
+    st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [idOf.get(c.older)] });
+    st.push({ sql: "INSERT OR REPLACE INTO edges (src, dst, type, strength, origin) VALUES (?, ?, 'contradicts', 1, 'conflict')",
+      params: [c.newer, c.older] });
+    const e = { src: c.newer, dst: c.older, type: "contradicts", strength: 1, origin: "conflict" };
+    after.set(edgeKey(e), e);
+  }
   for (const m of merged) {
     const strength = Math.min(1, Math.max(0, m.similarity));
     st.push({ sql: "UPDATE memories SET superseded_by = ? WHERE path = ?", params: [m.keepPath, m.dropPath] });
@@ -454,12 +508,37 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
     for (const [k, e] of after) if (e.origin === "sleep") after.delete(k);
     for (const e of wanted) after.set(edgeKey(e), { ...e, origin: "sleep" });
   }
-  if (evictSet.size) {
+  if (evictSet.size) { // archived: out of the index and every arm, their own edges kept for a restore (the graph skips them)
     const json = JSON.stringify([...evictSet]);
     for (const p of evictSet) st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [idOf.get(p)] });
-    st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
-    st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
-    for (const [k, e] of after) if (evictSet.has(e.src) || evictSet.has(e.dst)) after.delete(k);
+    st.push({ sql: "UPDATE memories SET archived_at = ?, archive_reason = 'evict' WHERE path IN (SELECT value FROM json_each(?))",
+      params: [o.now, json] });
+    // their similarity edges are derived: a pass over the survivors would not have them (a restore's next pass finds them again)
+    st.push({ sql: `DELETE FROM edges WHERE origin = 'sleep' AND (src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?)))`,
+      params: [json, json] });
+    for (const [k, e] of after) if (e.origin === "sleep" && (evictSet.has(e.src) || evictSet.has(e.dst))) after.delete(k);
+  }
+  // archived memories past the policy's purgeAfterDays are deleted, with their edges
+  let purged = 0;
+  if (policy.purgeAfterDays !== null) {
+    const old = (await db.all("SELECT path FROM memories WHERE archived_at IS NOT NULL AND archived_at <= ?",
+      [o.now - policy.purgeAfterDays * DAY_MS])).map((r) => r.path);
+    if (old.length) {
+      purged = old.length;
+      const json = JSON.stringify(old), gone = new Set(old);
+      st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
+      st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
+      for (const [k, e] of after) if (gone.has(e.src) || gone.has(e.dst)) after.delete(k);
+    }
+  }
+  // search hits counted since the last pass
+  for (const [p, h] of hits) {
+    if (!idOf.has(p)) continue;
+    st.push({ sql: "UPDATE memories SET hit_count = hit_count + ?, hit_at = max(coalesce(hit_at, ?), ?) WHERE id = ?", params: [h.n, h.at, h.at, idOf.get(p)] });
+  }
+  if (options.policy !== undefined && JSON.stringify(policy.stored) !== JSON.stringify(base)) { // sleep({ policy }): stored with the cache
+    st.push(options.policy === null ? { sql: "DELETE FROM md_meta WHERE key = 'policy'" }
+      : { sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('policy', ?)", params: [JSON.stringify(policy.stored)] });
   }
   if (mergeRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('merge_cycle', ?)", params: [String(cycle)] });
   if (evictRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('evict_cycle', ?)", params: [String(cycle)] });
@@ -491,7 +570,7 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
       if (meta.neighbors_params !== params) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('neighbors_params', ?)", params: [params] });
     }
   }
-  const removed = [...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
+  const removed = [...conflicts.map((c) => c.older), ...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
   await write(st, { removed, edges: merged.length || edgesChanged || evictSet.size ? [...after.values()] : null });
   lap("write");
   progress("write", 1, 1); // after the cache's memory follows the commit: a throw here leaves it consistent
@@ -510,6 +589,11 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
     bands: decision.bands,
     evict: decision.evictBand,
     evicted: evictSet.size,
+    archived: [...evictSet],
+    reprieved: reprieved.map((r) => ({ path: r.path, reprieveCount: r.count, validUntil: r.until, score: r.score })),
+    purged,
+    conflicts,
+    policy: { ...policy.scoring, evict: o.evict, minAgeDays: policy.minAgeDays, reprieve: policy.reprieve, purgeAfterDays: policy.purgeAfterDays },
     merges: { ran: mergeRan, cycle, stages, merged },
     edges: {
       similar: d.sleepEdges.filter((e) => e.type === "similar").length,
@@ -522,6 +606,44 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
     written: { memories: memoryRows, edges: edgesChanged ? wanted.length : 0, statements },
     timings: T,
   };
+}
+
+/**
+ * Neighbour pairs (above the floor) whose gists share a frame key with different values: [{ newer,
+ * older, frameKey }], the newer (createdAt, then path) superseding the older; a memory superseded
+ * once is not a party again (in newest-first order), so a chain of claims keeps the newest.
+ */
+export function contradictions(live, pairs) {
+  if (!pairs.length) return [];
+  const inPairs = [...new Set(pairs.flatMap((p) => [p.src, p.dst]))];
+  const byPathRow = new Map(live.map((m) => [m.path, m]));
+  const keys = frameKeysOf(inPairs.map((p) => byPathRow.get(p).gist));
+  const keyOf = new Map(inPairs.map((p, i) => [p, keys[i]]));
+  const norm = (s) => s.toLowerCase().replace(/\s+/g, " ").trim();
+  const found = [];
+  const seen = new Set();
+  for (const p of pairs) {
+    const k = keyOf.get(p.src);
+    if (k === null || k === undefined || k !== keyOf.get(p.dst)) continue;
+    const a = byPathRow.get(p.src), b = byPathRow.get(p.dst);
+    if (norm(a.gist) === norm(b.gist)) continue; // the same claim: a duplicate, for the merges
+    const aNewer = a.created_at > b.created_at || (a.created_at === b.created_at && byPath(a.path, b.path) > 0);
+    const [newer, older] = aNewer ? [a.path, b.path] : [b.path, a.path];
+    const id = `${newer}\u0000${older}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    found.push({ newer, older, frameKey: k, created: Math.max(a.created_at, b.created_at) });
+  }
+  // newest claims first: each older memory is superseded once, by the newest that contradicts it, and a
+  // memory already superseded does not supersede another
+  found.sort((x, y) => y.created - x.created || byPath(x.newer, y.newer) || byPath(x.older, y.older));
+  const gone = new Set(), out = [];
+  for (const c of found) {
+    if (gone.has(c.older) || gone.has(c.newer)) continue;
+    gone.add(c.older);
+    out.push({ newer: c.newer, older: c.older, frameKey: c.frameKey });
+  }
+  return out;
 }
 
 /**
@@ -557,13 +679,14 @@ function derive(o, live, pairs, storedEdges, progress, lap) {
   const conf = new Float64Array(live.length), decayedAt = new Float64Array(live.length);
   live.forEach((m, i) => {
     conf[i] = m.confidence;
-    decayedAt[i] = m.decayed_at;
-    const cycles = Math.floor((o.now - m.decayed_at) / o.cycleMs);
+    // a memory no pass has seen (and put without decayedAt) starts its decay clock at this pass
+    decayedAt[i] = m.seen_at === null ? o.now : m.decayed_at;
+    const cycles = Math.floor((o.now - decayedAt[i]) / o.cycleMs);
     if (cycles > 0) {
       const after = fromFp(decayConfidenceNFp(alphaFp, toFp(m.confidence), floorFp, cycles));
       if (isCommittableConfidenceChange(m.confidence, after)) {
         conf[i] = after;
-        decayedAt[i] = m.decayed_at + cycles * o.cycleMs;
+        decayedAt[i] += cycles * o.cycleMs;
         decayed++;
       }
     }
@@ -576,7 +699,7 @@ function derive(o, live, pairs, storedEdges, progress, lap) {
   const scored = scoreRetentionMany({
     memoryType: live.map((m) => m.type),
     ageDays: Float64Array.from(live, (m) => (o.now - m.created_at) / DAY_MS),
-    accessCount: Float64Array.from(live, (m) => m.access_count),
+    accessCount: Float64Array.from(live, (m) => m.access_count + m.hits),
     confidence: conf,
     graphRank: rank,
     maxGraphRank: new Float64Array(n).fill(maxRank),
@@ -584,7 +707,7 @@ function derive(o, live, pairs, storedEdges, progress, lap) {
     reinforcementCount: Float64Array.from(live, (m) => m.reinforcement_count),
     wordCount: Float64Array.from(live, (m) => wordCount(m.body)),
     contradictionCount: Float64Array.from(live, (m) => m.contradiction_count),
-  });
+  }, { policy: o.policy.scoring });
   const bands = { keep: 0, compress: 0, evict: 0 };
   const evictBand = [];
   for (let i = 0; i < n; i++) {

@@ -1,4 +1,5 @@
 // memdomain/cache: a local memory cache on SQLite with memdomain's hybrid retrieval and sleep pass.
+import type { RetentionPolicy } from "./retention.js";
 
 /** The async database interface every backend is wrapped in (D1 fits it: batch() is atomic). */
 export interface CacheAdapter {
@@ -56,6 +57,12 @@ export interface CacheLimits {
    * search builds them again (default 3 GiB; wasm32 has 4: at 1M x 384 the two would need about 6.3).
    */
   readonly sleepRoom?: number;
+  /** The most tags on a memory (default 64), and the longest tag or metadata key (default 256). */
+  readonly tags?: number;
+  readonly tag?: number;
+  /** The most metadata keys on a memory (default 64), and the longest metadata string value (default 4,096). */
+  readonly metadataKeys?: number;
+  readonly metadataValue?: number;
 }
 
 export interface OpenOptions {
@@ -107,6 +114,8 @@ export interface OpenOptions {
   readonly embed?: EmbedFunction | null;
   /** The most texts per embed() call (default 64). */
   readonly embedBatch?: number;
+  /** Count the memories searches return as access for the retention scorer (default true; written by the next sleep pass). */
+  readonly searchAccess?: boolean;
 }
 
 /** The embedding hook: one vector per text, in order (or a promise of them). */
@@ -184,19 +193,40 @@ export interface ResidentBytes {
 /** A time: a Date or milliseconds since the epoch. */
 export type Time = Date | number;
 
+/** The memory types the design's retention tables name; any other string is a type too (it takes the default profile). */
+export type MemoryType = import("./retention.js").MemoryType;
+
+/** A metadata value: flat (a string, a finite number or a boolean). */
+export type MetadataValue = string | number | boolean;
+
+/**
+ * What put() takes. Any other key is a RangeError naming it and the closest field ("embeding":
+ * did you mean embedding?), as unknown options are.
+ */
 export interface MemoryInput {
   readonly path: string;
   readonly gist: string;
   readonly body: string;
-  readonly type: string;
+  readonly type: MemoryType;
+  /** The memory's vector; left out (undefined) with options.embed: the hook embeds gist and body; null: no vector. */
   readonly embedding?: Float32Array | Float64Array | readonly number[] | null;
   readonly createdAt: Time;
+  /** When it was last written (default createdAt). */
+  readonly updatedAt?: Time | null;
   readonly accessedAt?: Time | null;
   readonly accessCount?: number;
   readonly confidence?: number;
   readonly outcomeScore?: number | null;
   readonly reinforcementCount?: number;
   readonly contradictionCount?: number;
+  /** 1 to 10: the reprieve gate's importance (null: the policy's reprieve.importance, 5). */
+  readonly importance?: number | null;
+  /** Distinct non-empty strings (limits.tags of limits.tag characters at most). */
+  readonly tags?: readonly string[];
+  /** A flat object of strings, finite numbers and booleans (a null value leaves the key out). */
+  readonly metadata?: { readonly [key: string]: MetadataValue | null };
+  /** When its confidence was last decayed: decay counts whole cycles from it (default: from the first pass that sees it). */
+  readonly decayedAt?: Time | null;
 }
 
 export interface StoredMemory {
@@ -212,14 +242,45 @@ export interface StoredMemory {
   readonly outcomeScore: number | null;
   readonly reinforcementCount: number;
   readonly contradictionCount: number;
+  readonly updatedAt: number;
+  readonly importance: number | null;
+  readonly tags: readonly string[];
+  readonly metadata: { readonly [key: string]: MetadataValue };
   /** The confidence-decay watermark: whole cycles are counted from here. */
   readonly decayedAt: number;
+  /** When a sleep pass first saw it (null: none yet): the policy's minAgeDays counts from here. */
+  readonly seenAt: number | null;
+  /** Searches that returned it (one per REINFORCE_COOLDOWN_S), counted by sleep passes, and the last. */
+  readonly hitCount: number;
+  readonly hitAt: number | null;
+  /** Times the reprieve gate kept it, and until when. */
+  readonly reprieveCount: number;
+  readonly validUntil: number | null;
+  /** When sleep archived it (null: not archived), and why ("evict"; "manual" for an imported archived memory). */
+  readonly archivedAt: number | null;
+  readonly archiveReason: "evict" | "manual" | null;
   readonly pagerank: number | null;
   readonly community: string | null;
   readonly bridgeCount: number | null;
   readonly retentionScore: number | null;
   readonly band: "keep" | "compress" | "evict" | null;
+  /** The memory that superseded it: a merge's keeper, or a newer contradicting claim (edges say which). */
   readonly supersededBy: string | null;
+}
+
+/**
+ * sleep()'s retention policy: the core's RetentionPolicy (the scorer's weights, half-lives and band
+ * thresholds) and what the cache does with a band. sleep({ policy }) stores it; policy() reads it.
+ */
+export interface CachePolicy extends RetentionPolicy {
+  /** Archive the evict band (default false: report it only). sleep({ evict }) overrides it for one pass. */
+  readonly evict?: boolean;
+  /** No memory is archived before it has been in the cache this many days, from the first pass that saw it (default 30). */
+  readonly minAgeDays?: number;
+  /** The design's reprieve gate: REPRIEVE_FLOOR, MAX_REPRIEVES, REPRIEVE_DAYS, SALIENCE_DECAY_RATE, and the importance of a memory without one (5). */
+  readonly reprieve?: { readonly floor?: number; readonly maxReprieves?: number; readonly days?: number; readonly decayRate?: number; readonly importance?: number };
+  /** Delete archived memories this many days after they were archived (default null: never; purge() deletes on request). */
+  readonly purgeAfterDays?: number | null;
 }
 
 export interface Progress {
@@ -253,7 +314,8 @@ export interface StoredEdge {
   readonly dst: string;
   readonly type: string;
   readonly strength: number;
-  readonly origin: "link" | "sleep" | "merge";
+  /** link(), sleep's similarity edges, its merges ("supersedes"), its contradictions ("contradicts"). */
+  readonly origin: "link" | "sleep" | "merge" | "conflict";
 }
 
 export type ArmName = "lexical" | "vector" | "salience" | "lateral";
@@ -290,6 +352,8 @@ export interface SearchQuery extends SearchSettings {
   readonly vector?: Float32Array | Float64Array | readonly number[] | null;
   /** Attach per-stage times (ms) as a non-enumerable `timings` property of the result. */
   readonly timings?: boolean;
+  /** The search's time for the access it records (default Date.now()). */
+  readonly now?: Time;
 }
 
 /** A composition's settings, every field present. */
@@ -305,7 +369,7 @@ export interface PresetSettings {
 }
 
 /** The step that lost a path in explain(): null when it was returned. */
-export type LostAt = "absent" | "superseded" | "arms" | "fusion" | "limit" | "mmr" | "duplicate";
+export type LostAt = "absent" | "superseded" | "archived" | "arms" | "fusion" | "limit" | "mmr" | "duplicate";
 
 export interface ExplainedPath {
   readonly path: string;
@@ -319,6 +383,9 @@ export interface ExplainedPath {
   readonly mmr: number | null;
   readonly duplicateOf: string | null;
   readonly lostAt: LostAt | null;
+  /** What superseded it (a merge's keeper or a newer claim), and the newer claim when it was a contradiction. */
+  readonly supersededBy: string | null;
+  readonly conflict: { readonly with: string } | null;
 }
 
 /** An arm's hit in a trace: its rank in the arm and, for fusion "score", its score in the arm on [0, 1]. */
@@ -460,6 +527,8 @@ export interface SleepOptions {
   readonly workers?: import("./workers.js").NeighborPool;
   readonly confidence?: { readonly alpha?: number; readonly floor?: number };
   readonly merge?: { readonly threshold?: number; readonly maxPairs?: number };
+  /** The retention policy (stored with the cache; null: back to the defaults); omitted: the stored one. */
+  readonly policy?: CachePolicy | null;
   /** Calibrate after the pass: when the calibration is stale (default), always (true, or calibrate()'s options), or never (false). */
   readonly calibrate?: boolean | CalibrateOptions;
   readonly onProgress?: (p: Progress) => void;
@@ -471,8 +540,19 @@ export interface SleepReport {
   readonly now: number;
   readonly memories: number;
   readonly bands: { readonly keep: number; readonly compress: number; readonly evict: number };
+  /** The evict band (the scorer's decision), whether or not the pass archives. */
   readonly evict: readonly string[];
+  /** How many the pass archived, and which. */
   readonly evicted: number;
+  readonly archived: readonly string[];
+  /** Memories of the band the reprieve gate kept. */
+  readonly reprieved: readonly { readonly path: string; readonly reprieveCount: number; readonly validUntil: number; readonly score: number }[];
+  /** Archived memories deleted by the policy's purgeAfterDays. */
+  readonly purged: number;
+  /** Newer claims that superseded older ones in the same frame (frameKeyOf). */
+  readonly conflicts: readonly { readonly newer: string; readonly older: string; readonly frameKey: string }[];
+  /** The policy the pass applied. */
+  readonly policy: CachePolicy;
   readonly merges: {
     readonly ran: boolean;
     readonly cycle: number;
@@ -516,6 +596,14 @@ export interface MemoryCache {
   /** Fit search settings to labelled queries by cross-validated coordinate ascent on nDCG. */
   tune(labelled: readonly LabelledQuery[], options?: TuneOptions): Promise<TuneResult>;
   sleep(options: SleepOptions): Promise<SleepReport>;
+  /** Archived memories, in path order. */
+  archived(): Promise<StoredMemory[]>;
+  /** Bring archived memories back into every arm (they count as new to the cache again). */
+  restore(paths: readonly string[], options?: { readonly now?: Time }): Promise<{ restored: number }>;
+  /** Delete archived memories for good: these paths, those archived at or before `before`, or (with {}) all. */
+  purge(options?: { readonly paths?: readonly string[]; readonly before?: Time }): Promise<{ purged: number }>;
+  /** The retention policy sleep() applies (the stored one over the defaults). */
+  policy(): Promise<CachePolicy>;
   /** Measure the arms on pseudo-queries from the cache's own memories (and on labels) and store the vector weight search() uses. */
   calibrate(options?: CalibrateOptions): Promise<Calibration>;
   /** The stored calibration, or null. */
@@ -537,7 +625,13 @@ export interface MemoryCache {
   close(): Promise<void>;
 }
 
-export declare const SCHEMA_VERSION: 1;
+export declare const SCHEMA_VERSION: 2;
+/** Where an edge came from (StoredEdge.origin). */
+export declare const EDGE_ORIGINS: readonly ["link", "sleep", "merge", "conflict"];
+/** The labels (positive reinforcements of searched paths) a cache keeps for calibration. */
+export declare const MAX_LABELS: 1000;
+/** The searches a positive reinforce() looks back over for the query that returned a path. */
+export declare const RECENT_SEARCHES: 64;
 export declare const ARMS: readonly ["lexical", "vector", "salience", "lateral"];
 /** The default composition's weights (PRESETS.default.weights). */
 export declare const DEFAULT_ARM_WEIGHTS: { readonly [K in ArmName]: number };

@@ -52,7 +52,7 @@ export async function byHand(cache, file, q) {
   const fusion = shared ? q.fusion ?? P.fusion : "rrf";
   const w = { ...P.weights, ...q.weights };
   const k = q.k ?? P.k, depth = q.depth ?? P.depth, limit = q.limit ?? 10, lambda = q.lambda ?? P.lambda, nSeeds = q.seeds ?? P.seeds;
-  const live = (await cache.all()).filter((m) => m.supersededBy === null);
+  const live = (await cache.all()).filter((m) => m.supersededBy === null && m.archivedAt === null);
   const byP = new Map(live.map((m) => [m.path, m]));
   // lexical: every match's bm25 from a second connection, sorted here (bm25 asc, path in SQLite's text order)
   let lexical = [];
@@ -68,7 +68,7 @@ export async function byHand(cache, file, q) {
       // the default composition weighs the gist column GIST_WEIGHT times the body; memhtml's is plain bm25
       const bm25 = shared ? `bm25(memories_fts, ${GIST_WEIGHT}, 1)` : "bm25(memories_fts)";
       const rows = db.prepare(`SELECT m.path AS path, ${bm25} AS s FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
-        WHERE memories_fts MATCH ? AND m.superseded_by IS NULL`).all(match)
+        WHERE memories_fts MATCH ? AND m.superseded_by IS NULL AND m.archived_at IS NULL`).all(match)
         .sort((a, b) => a.s - b.s || codePoints(a.path, b.path)).slice(0, depth);
       lexical = ranked(rows, shared, (a, b) => a.s === b.s, shared && ((x) => (rows[0].s < 0 ? x.s / rows[0].s : 1)));
     } finally { db.close(); }

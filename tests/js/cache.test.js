@@ -421,7 +421,7 @@ describe("the lexical arm's kept per-term scores", () => {
       await check("deleted");
       await cache.sleep({ now: NOW, floor: 0.5 });
       await check("after sleep");
-      const evicting = await cache.sleep({ now: NOW + 3000 * 86_400_000, floor: 0.5, evict: true });
+      const evicting = await cache.sleep({ now: NOW + 3000 * 86_400_000, floor: 0.5, evict: true, policy: { minAgeDays: 0 } });
       expect(evicting.evicted).toBeGreaterThan(0);
       await check("after sleep with evict");
       for (const q of queries.slice(0, 4)) { // every arm, and the search, over what is left
@@ -429,7 +429,7 @@ describe("the lexical arm's kept per-term scores", () => {
         const arms = await cache.searchArms(q);
         for (const a of ["lexical", "vector", "salience", "lateral"]) expect([a, arms[a]]).toEqual([a, want.lists[a]]);
         same(expect, await cache.search(q), want.hits);
-        for (const p of evicting.evict) expect(want.lists.vector).not.toContain(p);
+        for (const p of evicting.archived) expect(want.lists.vector).not.toContain(p);
       }
       cache._lexical.maxRows = 5; // every list is evicted as soon as the next one is read
       await check("evicted");

@@ -50,6 +50,7 @@ import {
   openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor,
   SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, LOG_MAX_PATHS, CacheChangedError, CacheBusyError,
   PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, LATERAL_STEPS, GIST_WEIGHT, DEFAULT_SLEEP, MAX_PER_SOURCE_K,
+  EDGE_ORIGINS, MAX_LABELS, RECENT_SEARCHES, type Calibration, type CachePolicy, type MemoryInput,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
   type StoredEdge, type SleepReport, type Progress, type ImportResult, type Explanation, type LostAt, type TuneResult,
   type SearchSettings, type PresetSettings,
@@ -254,6 +255,21 @@ const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 
   const edges: StoredEdge[] = await cache.edges();
   const reinforced = await cache.reinforce(["a"], { now: 1, signal: "positive" });
   const report: SleepReport = await cache.sleep({ now: Date.now(), floor: 0.9, merge: { maxPairs: 10 } });
+  // the retention policy, the archive, calibration (issues 39, 40)
+  const policy: CachePolicy = { evict: true, minAgeDays: 7, keepThreshold: 0.8, reprieve: { maxReprieves: 2 }, purgeAfterDays: null };
+  const archiving: SleepReport = await cache.sleep({ now: Date.now(), policy, calibrate: { seed: 2 } });
+  const kept: CachePolicy = await cache.policy();
+  const gone: StoredMemory[] = await cache.archived();
+  const back: { restored: number } = await cache.restore(gone.map((m) => m.path), { now: 1 });
+  const purged: { purged: number } = await cache.purge({ before: new Date(0) });
+  const cal: Calibration = await cache.calibrate({ seed: 1, samples: 100 });
+  const calStored: Calibration | null = await cache.calibration();
+  const typedMemory: MemoryInput = { path: "t", gist: "g", body: "", type: "procedural", createdAt: 0, tags: ["x"], metadata: { n: 1, ok: true },
+    importance: 7, decayedAt: 0, updatedAt: 0 };
+  // @ts-expect-error a typo of a memory field
+  const typo: MemoryInput = { path: "t", gist: "g", body: "", type: "semantic", createdAt: 0, embeding: [1, 0] };
+  void [archiving.archived, archiving.conflicts, kept.minAgeDays, back.restored, purged.purged, cal.vector, calStored, typedMemory, typo,
+    EDGE_ORIGINS, MAX_LABELS, RECENT_SEARCHES, report.calibration.ran, (await cache.search({ text: "g", now: 0, calibrated: false })).length];
   const sleepPool: NeighborPool = await createNeighborPool({ workers: 2 });
   await cache.sleep({ now: Date.now(), workers: sleepPool });
   // @ts-expect-error workers is a pool, not a count
