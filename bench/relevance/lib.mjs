@@ -28,15 +28,25 @@ export const sleepTime = (corpus) => SETTINGS.createdAt0 + corpus.memories.lengt
 
 /**
  * A memory cache (in memory, sqlite-wasm) holding the corpus's memories: { cache, timings: { put,
- * link, sleep } (ms), sleepReport, superseded (path -> the path sleep merged it into) }. options: { links: load the corpus's links with cache.link(),
- * sleep: run cache.sleep({ now: sleepTime(corpus) }) once, cacheModule: a module namespace or a
- * path (default CACHE_MODULE), open: options for openMemoryCache }.
+ * link, sleep, calibrate } (ms), sleepReport, superseded (path -> the path sleep merged it into),
+ * calibration }. options: { links: load the corpus's links with cache.link(), sleep: run
+ * cache.sleep({ now: sleepTime(corpus) }) once, calibrate (default true): cache.calibrate() after
+ * (unless sleep calibrated), cacheModule: a module namespace or a path (default CACHE_MODULE), open:
+ * options for openMemoryCache }. A corpus with an embedding (withEmbedding) gives the cache its
+ * embed hook.
  */
-export async function openCorpusCache(corpus, { links = false, sleep = false, cacheModule, open = {} } = {}) {
+export async function openCorpusCache(corpus, { links = false, sleep = false, calibrate = true, cacheModule, open = {} } = {}) {
   const mod = cacheModule === undefined || typeof cacheModule === "string" ? await importCache(cacheModule) : cacheModule;
   const timings = {};
   let t = performance.now();
-  const cache = await mod.openMemoryCache(open);
+  // the corpus's embedding as the cache's embed hook, where the cache module has one (an older build refuses the option)
+  let cache;
+  try {
+    cache = await mod.openMemoryCache(corpus.embed ? { ...open, embed: corpus.embed } : open);
+  } catch (e) {
+    if (!(corpus.embed && /options\.embed is not a known option/.test(String(e?.message)))) throw e;
+    cache = await mod.openMemoryCache(open);
+  }
   try {
     await cache.put(corpus.memories);
     timings.put = performance.now() - t;
@@ -53,11 +63,33 @@ export async function openCorpusCache(corpus, { links = false, sleep = false, ca
       timings.sleep = performance.now() - t;
       for (const m of await cache.all()) if (m.supersededBy) superseded.set(m.path, m.supersededBy);
     }
-    return { cache, timings, sleepReport, superseded };
+    // the cache's own calibration, as sleep() runs it (where it has one): sleep did it already if it ran
+    let calibration = sleepReport?.calibration?.ran ? await cache.calibration() : null;
+    if (calibrate && !calibration && typeof cache.calibrate === "function") {
+      t = performance.now();
+      calibration = await cache.calibrate();
+      timings.calibrate = performance.now() - t;
+    }
+    return { cache, timings, sleepReport, superseded, calibration };
   } catch (e) {
     await cache.close();
     throw e;
   }
+}
+
+/**
+ * The corpus with the embedding `name` (embeddings.mjs) in place of its LSA vectors: the memories'
+ * and the queries' vectors from it, and `embed`, the hook the cache gets. "lsa" is the corpus's own.
+ */
+export async function withEmbedding(corpus, name) {
+  const { embedding } = await import("./embeddings.mjs");
+  const E = embedding(corpus, name);
+  const queries = (qs) => qs.map((q) => ({ ...q, vector: name === "lsa" ? q.vector : E.query(q.text) }));
+  return {
+    ...corpus, embedding: name, dim: E.dim, embed: E.embed,
+    memories: corpus.memories.map((m) => ({ ...m, embedding: E.vectorOf(m) })),
+    queries: { tune: queries(corpus.queries.tune), test: queries(corpus.queries.test) },
+  };
 }
 
 /**

@@ -3,21 +3,24 @@
 // known-item queries written by the documents' authors, LSA embeddings computed here, and the
 // systems side by side on the same memories, queries and vectors. See docs/RELEVANCE.md.
 //
-//   node bench/relevance/run.mjs [--corpora=man,python,postgres,kernel,handbook] [--systems=fts5,cache:*,...]
+//   node bench/relevance/run.mjs [--corpora=man,python,postgres,kernel,handbook] [--embeddings=lsa,hash,oracle] [--systems=fts5,cache:*,...]
 //     [--queries=1000] [--split=test|tune] [--orama-queries=N] [--configs=file.json]
 //     [--config='{"name":"cache:x","search":{"lambda":1}}' ...] [--rebuild] [--write-docs] [--per-query] [--label=TEXT]
 //
 // RELEVANCE_CACHE=/path/to/js/cache/index.js measures another build of memdomain/cache.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CACHE_MODULE, CORPORA, DEFAULT_CORPORA, OUT, ROOT, evaluate, importCache, loadCorpus } from "./lib.mjs";
+import { CACHE_MODULE, CORPORA, DEFAULT_CORPORA, OUT, ROOT, evaluate, importCache, loadCorpus, withEmbedding } from "./lib.mjs";
+import { EMBEDDINGS } from "./embeddings.mjs";
+import { summary } from "./summary.mjs";
 import { BASELINES, CACHE_CONFIGS, cacheSystem, cacheVector, checkConfig } from "./systems.mjs";
 
-const USAGE = `usage: node bench/relevance/run.mjs [--corpora=man,python,postgres,kernel,handbook] [--systems=a,b,cache:*] [--queries=N]
-  [--split=test|tune] [--orama-queries=N] [--configs=file.json] [--config=JSON ...] [--rebuild] [--write-docs] [--per-query] [--label=TEXT]`;
+const USAGE = `usage: node bench/relevance/run.mjs [--corpora=man,python,postgres,kernel,handbook] [--embeddings=lsa,hash,oracle] [--systems=a,b,cache:*] [--queries=N]
+  [--split=test|tune] [--orama-queries=N] [--configs=file.json] [--config=JSON ...] [--rebuild] [--write-docs] [--per-query] [--label=TEXT]
+  [--from=results.json] (print, and with --write-docs write, the tables of a saved run: runs nothing)`;
 
 function parseArgs(argv) {
-  const o = { corpora: DEFAULT_CORPORA, systems: null, queries: 1000, split: "test", oramaQueries: Infinity, configs: [],
+  const o = { corpora: DEFAULT_CORPORA, embeddings: ["lsa"], systems: null, queries: 1000, split: "test", oramaQueries: Infinity, configs: [],
     rebuild: false, writeDocs: false, perQuery: false, label: process.env.RELEVANCE_CACHE_LABEL ?? null };
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=([\s\S]*))?$/.exec(a);
@@ -27,6 +30,7 @@ function parseArgs(argv) {
     const int = () => { const n = Number(need()); if (!Number.isInteger(n) || n < 1) throw new RangeError(`run: --${k} must be a positive integer, got ${v}`); return n; };
     if (k === "corpora") o.corpora = need().split(",").filter(Boolean);
     else if (k === "systems") o.systems = need().split(",").filter(Boolean);
+    else if (k === "embeddings") o.embeddings = need().split(",").filter(Boolean);
     else if (k === "queries") o.queries = int();
     else if (k === "orama-queries") o.oramaQueries = int();
     else if (k === "split") { o.split = need(); if (!["test", "tune"].includes(o.split)) throw new RangeError(`run: --split must be test or tune, got ${v}`); }
@@ -36,6 +40,7 @@ function parseArgs(argv) {
       list.forEach((c, i) => o.configs.push(checkConfig(c, `--configs=${v} [${i}]`)));
     } else if (k === "config") o.configs.push(checkConfig(JSON.parse(need()), `--config`));
     else if (k === "label") o.label = need();
+    else if (k === "from") o.from = need();
     else if (k === "rebuild") o.rebuild = true;
     else if (k === "write-docs") o.writeDocs = true;
     else if (k === "per-query") o.perQuery = true;
@@ -43,6 +48,7 @@ function parseArgs(argv) {
     else throw new RangeError(`run: unknown flag --${k}\n${USAGE}`);
   }
   for (const c of o.corpora) if (!CORPORA[c]) throw new RangeError(`run: --corpora: ${c} is not a corpus (${Object.keys(CORPORA).join(", ")})`);
+  for (const e of o.embeddings) if (!EMBEDDINGS.includes(e)) throw new RangeError(`run: --embeddings: ${e} is not an embedding (${EMBEDDINGS.join(", ")})`);
   return o;
 }
 
@@ -54,11 +60,12 @@ const fms = (x) => (!Number.isFinite(x) ? "" : x < 10 ? x.toFixed(2) : x < 100 ?
 
 function table(res) {
   const lines = [
-    `### ${res.corpus}${res.heldOut ? " (held-out)" : ""}`,
+    `### ${res.corpus}${res.embedding && res.embedding !== "lsa" ? `, ${res.embedding} embeddings` : ""}${res.heldOut ? " (held-out)" : ""}`,
     "",
     `${res.description}. ${res.stats.memories.toLocaleString("en")} memories, ${res.stats.links.toLocaleString("en")} links, ` +
     `${res.stats.queries.toLocaleString("en")} ${res.split} queries (of ${res.stats.eligible.toLocaleString("en")} eligible); ` +
-    `LSA d = ${res.stats.dim} over ${res.stats.terms.toLocaleString("en")} terms in ${f1(res.stats.lsaSeconds)} s (corpus built in ${f1(res.stats.buildSeconds)} s).`,
+    (res.embedding && res.embedding !== "lsa" ? `Embeddings: ${res.embedding} (d = ${res.stats.dim}; bench/relevance/embeddings.mjs); ` : "") +
+    `LSA d = 256 over ${res.stats.terms.toLocaleString("en")} terms in ${f1(res.stats.lsaSeconds)} s (corpus built in ${f1(res.stats.buildSeconds)} s).`,
     "",
     "| system | MRR@10 | nDCG@10 | R@1 | R@10 | p50 ms | index s | notes |",
     "|---|--:|--:|--:|--:|--:|--:|---|",
@@ -78,6 +85,13 @@ async function main() {
     console.error(e.message); // a usage error: no stack
     process.exit(2);
   }
+  if (o.from) { // rewrite the docs from a saved run's results.json, running nothing
+    const doc = JSON.parse(readFileSync(o.from, "utf8"));
+    const md = doc.results.map(table).join("\n\n") + "\n";
+    console.log(`${md}\n${summary(doc.results)}`);
+    if (o.writeDocs) writeDocs(md, doc);
+    return;
+  }
   const cacheMod = await importCache();
   const systems = [...BASELINES];
   for (const c of CACHE_CONFIGS) systems.push(cacheSystem(c));
@@ -93,8 +107,8 @@ async function main() {
   console.error(`relevance: cache module ${CACHE_MODULE}; systems ${names.join(", ")}${tuneWanted ? ", cache:tuned" : ""}`);
 
   const results = [];
-  for (const name of o.corpora) {
-    const corpus = await loadCorpus(name, { rebuild: o.rebuild });
+  for (const name of o.corpora) for (const emb of o.embeddings) {
+    const corpus = await withEmbedding(await loadCorpus(name, { rebuild: o.rebuild }), emb);
     const queries = o.split === "test" ? corpus.queries.test.slice(0, o.queries) : corpus.queries.tune;
     const ctx = { caches: new Map(), cacheModule: cacheMod };
     const rows = [];
@@ -143,9 +157,9 @@ async function main() {
     for (const p of ctx.caches.values()) await (await p).cache.close();
     const m = corpus.meta;
     const res = {
-      corpus: name, heldOut: m.heldOut, description: m.description, split: o.split,
+      corpus: name, embedding: emb, heldOut: m.heldOut, description: m.description, split: o.split,
       stats: { memories: m.counts.memories, links: m.counts.links, queries: queries.length, eligible: m.counts.eligibleQueries,
-        zeroVectorQueries: queries.filter((q) => q.vector.every((x) => x === 0)).length, dim: m.lsa.dim, terms: m.lsa.terms,
+        zeroVectorQueries: queries.filter((q) => q.vector.every((x) => x === 0)).length, dim: corpus.dim, terms: m.lsa.terms,
         lsaSeconds: m.lsa.seconds, buildSeconds: m.buildSeconds, packages: m.packages, key: m.key },
       rows,
     };
@@ -168,6 +182,8 @@ async function main() {
 
 const START = "<!-- relevance-tables:start (generated by node bench/relevance/run.mjs --write-docs; do not edit by hand) -->";
 const END = "<!-- relevance-tables:end -->";
+const SUMMARY_START = "<!-- relevance-summary:start (generated by node bench/relevance/run.mjs --write-docs; do not edit by hand) -->";
+const SUMMARY_END = "<!-- relevance-summary:end -->";
 
 function writeDocs(md, doc) {
   const file = join(ROOT, "docs", "RELEVANCE.md");
@@ -178,7 +194,12 @@ function writeDocs(md, doc) {
   const head = [`Measured ${doc.date.slice(0, 10)}, Node ${doc.node}`, `${doc.split} split`, `up to ${doc.queriesPerCorpus} queries per corpus` +
     (Number.isFinite(doc.oramaQueries) ? ` (Orama: the first ${doc.oramaQueries})` : ""),
   `cache module \`${mod}\`${doc.label ? ` (${doc.label})` : ""}`].join(", ") + ".";
-  writeFileSync(file, `${text.slice(0, a)}${START}\n\n${head}\n\n${md}\n${text.slice(b)}`);
+  let out = `${text.slice(0, a)}${START}\n\n${head}\n\n${md}\n${text.slice(b)}`;
+  const sa = out.indexOf("<!-- relevance-summary:start"), sb = out.indexOf(SUMMARY_END);
+  if (sa >= 0 && sb > sa) {
+    out = `${out.slice(0, sa)}${SUMMARY_START}\n\n${head} Each cell: MRR@10 / nDCG@10.\n\n${summary(doc.results)}\n\n${out.slice(sb)}`;
+  }
+  writeFileSync(file, out);
   console.error(`relevance: rewrote the tables in ${file}`);
 }
 

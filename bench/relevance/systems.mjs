@@ -68,7 +68,7 @@ const orama = {
   name: "orama", group: "baseline",
   async open(corpus) {
     const { create, insertMultiple, search } = await import("@orama/orama");
-    const dim = corpus.meta.lsa.dim;
+    const dim = corpus.dim ?? corpus.meta.lsa.dim;
     const t = performance.now();
     const db = create({ schema: { gist: "string", body: "string", embedding: `vector[${dim}]` } });
     await insertMultiple(db, corpus.memories.map((m) => ({ id: m.path, gist: m.gist, body: m.body, embedding: Array.from(m.embedding) })), 500);
@@ -86,7 +86,7 @@ const cosine = {
   name: "cosine", group: "baseline",
   async open(corpus) {
     const t = performance.now();
-    const n = corpus.memories.length, d = corpus.meta.lsa.dim;
+    const n = corpus.memories.length, d = corpus.dim ?? corpus.meta.lsa.dim;
     const M = new Float32Array(n * d);
     corpus.memories.forEach((m, i) => M.set(m.embedding, i * d));
     const paths = corpus.memories.map((m) => m.path);
@@ -119,6 +119,7 @@ export const cacheVector = (v) => (v && v.some((x) => x !== 0) ? v : null);
  */
 export const CACHE_CONFIGS = [
   { name: "cache:defaults", search: {} },
+  { name: "cache:uncalibrated", search: { calibrated: false } },
   { name: "cache:lexical", search: { weights: { lexical: 1, vector: 0, salience: 0, lateral: 0 }, lambda: 1, duplicate: null } },
   { name: "cache:vector", search: { weights: { lexical: 0, vector: 1, salience: 0, lateral: 0 }, lambda: 1, duplicate: null } },
   { name: "cache:lex+vec", search: { weights: { lexical: 1, vector: 1, salience: 0, lateral: 0 }, lambda: 1, duplicate: null } },
@@ -150,12 +151,14 @@ export function cacheSystem(config) {
     async open(corpus, ctx) {
       const key = `${config.links}/${config.sleep}`;
       if (!ctx.caches.has(key)) ctx.caches.set(key, openCorpusCache(corpus, { links: config.links, sleep: config.sleep, cacheModule: ctx.cacheModule }));
-      const { cache, timings, sleepReport, superseded } = await ctx.caches.get(key);
+      const { cache, timings, sleepReport, superseded, calibration } = await ctx.caches.get(key);
       const notes = [];
       if (config.links) notes.push(`${corpus.links.length} links`);
       if (sleepReport) notes.push(sleepNote(sleepReport, timings.sleep));
+      if (calibration && config.search.calibrated !== false && config.search.weights?.vector === undefined && !config.search.preset)
+        notes.push(calibrationNote(calibration, timings.calibrate));
       return {
-        indexMs: (timings.put ?? 0) + (timings.link ?? 0) + (timings.sleep ?? 0), note: notes.join("; "),
+        indexMs: (timings.put ?? 0) + (timings.link ?? 0) + (timings.sleep ?? 0) + (timings.calibrate ?? 0), note: notes.join("; "),
         search: async (q) => (await cache.search({ ...config.search, text: q.text, vector: cacheVector(q.vector), limit: LIMIT })).map((h) => h.path),
         // after sleep, labels on merged-away memories move to their keepers
         mapQuery: superseded?.size ? (q) => followMerges(q, superseded) : null,
@@ -163,6 +166,14 @@ export function cacheSystem(config) {
       };
     },
   };
+}
+
+/** The calibration in a few words: the vector weight it chose and from how many pseudo-queries. */
+function calibrationNote(c, ms) {
+  if (c.vector === null) return `uncalibrated: ${c.reason}`;
+  const lex = c.arms?.lexical?.mrr, vec = c.arms?.vector?.mrr;
+  return `calibrated vector ${c.vector} from ${c.queries} pseudo-queries${ms ? ` in ${(ms / 1000).toFixed(1)} s` : ""}` +
+    (lex !== undefined ? ` (their MRR: lexical ${lex.toFixed(3)}, vector ${vec.toFixed(3)})` : "");
 }
 
 /** The sleep pass in a few words: its time, merges and the edges it made (the report's shape as of issue 14). */
