@@ -73,7 +73,7 @@ export const MAX_LIMIT = 10000;
 export const MAX_DEPTH = 10000;
 
 const QUERY_KEYS = ["text", "vector", "limit", "weights", "fusion", "k", "depth", "lambda", "seeds", "timings", "preset", "window", "duplicate",
-  "calibrated", "now"];
+  "calibrated", "now", "filter", "offset"];
 
 /**
  * The composition settings of a query (text and vector are checked by the caller):
@@ -108,7 +108,9 @@ export function querySettings(fn, q, arg = "query", calibration = null) {
     seeds: finite(fn, `${arg}.seeds`, q.seeds, { lo: 0, hi: 1000, integer: true, dflt: P.seeds }),
     timings: q.timings === true,
     calibrated: calibrated && q.weights?.vector === undefined,
+    offset: finite(fn, `${arg}.offset`, q.offset, { lo: 0, hi: MAX_LIMIT, integer: true, dflt: 0 }),
   };
+  if (s.offset + s.limit > MAX_LIMIT) throw rangeError(fn, `${arg}.offset`, `+ limit is ${s.offset + s.limit}, more than ${MAX_LIMIT}`);
   if (preset === "memhtml") {
     for (const k of ["fusion", "window", "duplicate"]) if (q[k] !== undefined)
       throw rangeError(fn, `${arg}.${k}`, `applies to the default composition only (preset "memhtml" fuses reciprocal ranks and runs MMR over every candidate)`);
@@ -163,13 +165,15 @@ export async function retrieve(io, s, text, vector, depth, lap = () => {}, all =
   const terms = s.weights.lexical > 0 || all ? queryTerms(text) : [];
   if (terms.length) {
     const informative = await io.lexical.informative(io.db, terms, res.meta.size);
-    out.lexical = await io.lexical.top(io.db, informative, depth, s.preset === "memhtml" ? 1 : GIST_WEIGHT);
+    out.lexical = await io.lexical.top(io.db, informative, depth, s.preset === "memhtml" ? 1 : GIST_WEIGHT, s.allow?.ids ?? null);
   }
   lap("lexical");
   if ((s.weights.vector > 0 || all) && vector) {
-    const top = res.topVector(vector, depth), sims = top.sims, n = sims.length;
+    const allow = s.allow?.paths ?? null;
+    const top = res.topVector(vector, depth, allow), sims = top.sims, n = sims.length;
     // Every embedding ties when the best equals the worst: the worst is minus the best of the negated query.
-    top.allTie = n > 0 && sims[0] === sims[n - 1] && (n === res.vecs.size || -res.topVector(vector.map((x) => -x), 1).sims[0] === sims[0]);
+    top.allTie = n > 0 && sims[0] === sims[n - 1] && ((!allow && n === res.vecs.size) ||
+      -res.topVector(vector.map((x) => -x), 1, allow).sims[0] === sims[0]);
     out.vector = top;
   }
   lap("vector");
@@ -227,7 +231,7 @@ export function buildArms(io, s, raw, lap = () => {}, ppr = null) {
       let top = ppr?.get(key);
       if (!top) {
         const { graph, tolerance } = res.graph(shared, out.seeds);
-        top = lateralTop(graph, out.seeds, depth, shared, tolerance);
+        top = lateralTop(graph, out.seeds, depth, shared, tolerance, s.allow?.paths ?? null);
         ppr?.set(key, top);
       }
       out.lateral = shared ? sharedRanks(top.paths, (i) => top.scores[i] === top.scores[i - 1], (i) => top.scores[i] / top.scores[0])
@@ -251,7 +255,7 @@ export async function collectArms(io, s, text, vector, lap = () => {}) {
  * the seeds themselves unless `withSeeds` (the default composition keeps them, ranked by their
  * own PageRank with the rest, and walks LATERAL_STEPS steps). { paths, scores }.
  */
-function lateralTop(g, seeds, depth, withSeeds, tolerance) {
+function lateralTop(g, seeds, depth, withSeeds, tolerance, allow = null) {
   const scores = g.pagerankScores({ seeds: new Map(seeds.map((x) => [x.path, x.score])), tolerance,
     ...(withSeeds ? { maxIterations: LATERAL_STEPS } : {}) });
   const seedSet = new Set(seeds.map((x) => x.path));
@@ -262,6 +266,7 @@ function lateralTop(g, seeds, depth, withSeeds, tolerance) {
     const v = scores[i];
     if (v > 0 && !reached && !seedSet.has(nodes[i])) reached = true;
     if (!(v > 0) || (top.length === depth && !(v > scores[top[depth - 1]])) || (!withSeeds && seedSet.has(nodes[i]))) continue;
+    if (allow && !allow.has(nodes[i])) continue; // the filter's: the walk may pass through others, the arm lists none
     let j = top.length === depth ? top.length - 1 : top.length;
     while (j > 0 && v > scores[top[j - 1]]) {
       top[j] = top[j - 1];

@@ -28,6 +28,7 @@ import { checkEmbed, embedTexts, memoryText } from "./embed.js";
 import { COLUMNS, INSERT_SQL, LIVE, MEMORIES_TABLE, UPDATE_SQL, V2, checkMemory, isLive, rowToMemory as recordOf, storedValues } from "./records.js";
 import { CALIBRATION_VERSION, calibrate, checkCalibrateOptions } from "./calibrate.js";
 import { resolvePolicy, storedPolicy } from "./policy.js";
+import { admitted, compileFilter } from "./filter.js";
 import { alarmStorage, armAlarm, checkSchedule, nextTime, readSchedule, scheduleStatement } from "./durable.js";
 import {
   arr, byPath, counter, embedding, finite, known, loneSurrogate, progressFn, rangeError, record, string, time, typeError,
@@ -109,6 +110,10 @@ const NEIGHBORS_TABLE = `CREATE TABLE IF NOT EXISTS md_neighbors (src TEXT PRIMA
 const LABELS_TABLE = `CREATE TABLE IF NOT EXISTS md_labels (id INTEGER PRIMARY KEY, path TEXT NOT NULL, text TEXT NOT NULL,
   vector BLOB, at REAL NOT NULL)`;
 export const MAX_LABELS = 1000;
+/** The filters whose admitted memories a cache keeps between searches (until the database changes). */
+export const FILTERS_KEPT = 16;
+/** paths(): the most paths one call returns (default 1,000). */
+export const MAX_PATHS_PAGE = 100_000;
 /** The searches a positive reinforce() looks back over for the query that returned a path. */
 export const RECENT_SEARCHES = 64;
 
@@ -312,6 +317,7 @@ class MemoryCache {
     this._recent = []; // this cache's last RECENT_SEARCHES searches: { text, vector, paths, labelled (Set) }
     // memories its searches returned since its last sleep pass: path -> { n (hits, one per REINFORCE_COOLDOWN_S), at }
     this._hits = new Map();
+    this._filters = new Map(); // a compiled filter's key -> { gen, allow } (FILTERS_KEPT, least recently used first)
     this._searchAccess = searchAccess;
     this._limits = limits;
     this._resident = new Resident(null);
@@ -583,9 +589,63 @@ class MemoryCache {
     });
   }
 
-  /** How many memories (superseded ones included). */
-  count() {
-    return this._op("count", async () => (await this._db.all("SELECT count(*) AS n FROM memories"))[0].n, { state: false });
+  /**
+   * How many memories are stored: all of them (superseded and archived ones included), or with
+   * options { live: true } the live ones (in every arm), { archived: true } the archived ones.
+   */
+  count(options = {}) {
+    const fn = "count";
+    return this._op(fn, async () => {
+      record(fn, "options", options);
+      known(fn, "options", options, ["live", "archived"]);
+      for (const k of ["live", "archived"]) if (options[k] !== undefined && typeof options[k] !== "boolean") throw typeError(fn, `options.${k}`, "a boolean", options[k]);
+      if (options.live && options.archived) throw rangeError(fn, "options", "asks for live and archived memories: none is both");
+      const where = options.live ? ` WHERE ${LIVE}` : options.archived ? " WHERE archived_at IS NOT NULL" : "";
+      return (await this._db.all(`SELECT count(*) AS n FROM memories${where}`))[0].n;
+    }, { state: false });
+  }
+
+  /**
+   * Stored paths in SQLite's order (code points), without reading the memories: options { prefix,
+   * filter, limit = 1000 (at most MAX_PATHS_PAGE), after (a path: the page after it), which:
+   * "live" (default) | "archived" | "all" }. Resolves { paths, next } (next: the \`after\` of the
+   * next page, or null at the end).
+   */
+  paths(options = {}) {
+    const fn = "paths";
+    return this._op(fn, async () => {
+      record(fn, "options", options);
+      known(fn, "options", options, ["prefix", "filter", "limit", "after", "which"]);
+      const limit = finite(fn, "options.limit", options.limit, { lo: 1, hi: MAX_PATHS_PAGE, integer: true, dflt: 1000 });
+      const which = options.which ?? "live";
+      if (!["live", "archived", "all"].includes(which)) throw rangeError(fn, "options.which", `must be "live", "archived" or "all", got ${JSON.stringify(String(which))}`);
+      const { sql, params } = this._selection(fn, options);
+      const cond = [which === "live" ? LIVE : which === "archived" ? "archived_at IS NOT NULL" : "1", sql];
+      if (options.after !== undefined) {
+        cond.push("m.path > ?");
+        params.push(string(fn, "options.after", options.after, this._limits.path, { key: true }));
+      }
+      const rows = await this._db.all(`SELECT m.path AS path FROM memories m WHERE ${cond.join(" AND ")} ORDER BY m.path LIMIT ?`, [...params, limit + 1]);
+      const more = rows.length > limit;
+      const paths = rows.slice(0, limit).map((r) => r.path);
+      return { paths, next: more ? paths[paths.length - 1] : null };
+    }, { state: false });
+  }
+
+  /** options { prefix, filter } as one SQL condition over memories m and its parameters. */
+  _selection(fn, options) {
+    const parts = [], params = [];
+    if (options.prefix !== undefined) {
+      const pre = string(fn, "options.prefix", options.prefix, this._limits.path);
+      parts.push("substr(m.path, 1, length(?)) = ?");
+      params.push(pre, pre);
+    }
+    const f = compileFilter(fn, "options.filter", options.filter, this._limits);
+    if (f) {
+      parts.push(`(${f.sql})`);
+      params.push(...f.params);
+    }
+    return { sql: parts.length ? parts.join(" AND ") : "1", params };
   }
 
   // ------------------------------------------------------------------ put
@@ -747,10 +807,19 @@ class MemoryCache {
   }
 
   /** Delete memories and their edges, atomically. Resolves { deleted } (a path named twice counts once). */
-  delete(paths) {
+  delete(target) {
     const fn = "delete";
     return this._op(fn, async () => {
-      const ps = [...new Set(this._paths(fn, paths))];
+      let ps;
+      if (Array.isArray(target)) ps = [...new Set(this._paths(fn, target))];
+      else { // { prefix, filter }: every stored memory they select, archived and superseded ones too
+        record(fn, "target", target);
+        known(fn, "target", target, ["prefix", "filter"]);
+        if (target.prefix === undefined && target.filter === undefined)
+          throw rangeError(fn, "target", "selects nothing: give paths, or { prefix } or { filter } (delete({ prefix: \"\" }) deletes everything)");
+        const { sql, params } = this._selection(fn, target);
+        ps = (await this._db.all(`SELECT m.path AS path FROM memories m WHERE ${sql}`, params)).map((r) => r.path);
+      }
       const json = JSON.stringify(ps);
       const ids = await this._db.all("SELECT m.id AS id, m.path AS path FROM memories m JOIN json_each(?) j ON m.path = j.value", [json]);
       if (!ids.length) return { deleted: 0 };
@@ -1000,7 +1069,45 @@ class MemoryCache {
     if (q.vector === undefined && text && this._embed.fn)
       [vector] = await embedTexts(fn, this._embed.fn, [text], "query", this._resident.dim, { at: () => "query.text" });
     const now = q.now === undefined ? undefined : time(fn, "query.now", q.now);
-    return { ...settings, text, vector, now };
+    const filter = compileFilter(fn, "query.filter", q.filter, this._limits);
+    const out = { ...settings, text, vector, now, filter, allow: await this._admitted(filter) };
+    const w = settings.weights;
+    // the vector arm can run with a vector, or one the hook embeds (a model that knows none of the words gives none)
+    const vectorArm = vector !== null || (q.vector === undefined && text !== "" && this._embed.fn !== null);
+    if (!text && !vector) {
+      throw rangeError(fn, "query", `has neither text nor vector${this._embed.fn ? "" : " (nor an embed hook to embed text)"}, so no arm can ` +
+        "run; to list memories without a query, use paths({ prefix, filter })");
+    }
+    if (!(w.lexical > 0 && text) && !(w.vector > 0 && vectorArm)) {
+      throw rangeError(fn, "query.weights", text && vectorArm ? "give the lexical and the vector arm weight 0: no arm can run"
+        : text ? "give the lexical arm weight 0 and the query has no vector: no arm can run"
+          : "give the vector arm weight 0 and the query has no text: no arm can run");
+    }
+    return out;
+  }
+
+  /**
+   * The live memories a compiled filter admits, { ids, paths } (Sets), or null without a filter; kept
+   * for the last FILTERS_KEPT filters while the database is the one they were read from.
+   */
+  async _admitted(filter) {
+    if (filter === null) return null;
+    const hit = this._filters.get(filter.key);
+    if (hit && hit.gen === this._gen) {
+      this._filters.delete(filter.key);
+      this._filters.set(filter.key, hit);
+      return hit.allow;
+    }
+    const ids = await admitted(this._db, filter, LIVE);
+    const paths = new Set();
+    for (const id of ids) {
+      const p = this._lexical.pathOf.get(id);
+      if (p !== undefined) paths.add(p);
+    }
+    const allow = { ids, paths };
+    this._filters.set(filter.key, { gen: this._gen, allow });
+    if (this._filters.size > FILTERS_KEPT) this._filters.delete(this._filters.keys().next().value);
+    return allow;
   }
 
   /** What the search pipeline reads: the database, the kept term lists, the resident rows and graph, the embed hook. */
@@ -1062,7 +1169,9 @@ class MemoryCache {
       const t = q.timings ? { start: performance.now() } : null;
       const lap = (name) => { if (t) { const now = performance.now(); t[name] = now - (t._last ?? t.start); t._last = now; } };
       const arms = await collectArms(this._io, q, q.text, q.vector, lap);
-      const out = report(q, arms, fold(this._io, q, arms, lap).picked);
+      // a page: the first offset + limit of the ranking, then the last `limit` of them (the same order as one long list)
+      const whole = q.offset ? { ...q, limit: q.offset + q.limit } : q;
+      const out = report(q, arms, fold(this._io, whole, arms, lap).picked.slice(q.offset));
       if (this._searchAccess) { // access for the retention scorer: one hit per memory per cooldown
         const now = q.now ?? Date.now();
         for (const h of out) {

@@ -638,17 +638,18 @@ export class Lexical {
   /**
    * The top `depth` live memories by bm25 asc, path asc (code points), for the OR query of `terms`,
    * the gist column weighted `gistWeight` (bm25(memories_fts, gistWeight, 1.0)): { paths, scores }
-   * (scores: each path's bm25, the smaller the better).
+   * (scores: each path's bm25, the smaller the better). `allow` (a Set of rowids, or null): only
+   * those rows are ranked (a filter's), the top `depth` among them.
    */
-  async top(db, terms, depth, gistWeight = 1) {
+  async top(db, terms, depth, gistWeight = 1, allow = null) {
     const lists = [];
     for (const t of terms) lists.push(await this._list(db, t, gistWeight));
     if (this.warm && this.exact === true && !this._warmed) await this._warmUp(db, gistWeight);
-    if (lists.length === 1) return this._select(lists[0].ids, lists[0].c, depth); // 0.0 + c0 is c0
+    if (lists.length === 1) return this._select(lists[0].ids, lists[0].c, depth, allow); // 0.0 + c0 is c0
     let max = 0;
     for (const l of lists) if (l.max > max) max = l.max;
     const { ids, sums } = max < 2 ** 24 || max <= 4 * this.pathOf.size ? this._addDense(lists, max) : addSparse(lists);
-    return this._select(ids, sums, depth);
+    return this._select(ids, sums, depth, allow);
   }
 
   /** Each row's sum of its terms' scores, added in phrase order as fts5Bm25Function adds them (0.0 + c0 + c1 ...). */
@@ -678,13 +679,13 @@ export class Lexical {
   }
 
   /** The top `depth` by bm25 = -1.0 * sum asc, then path asc; rows no longer live are skipped. */
-  _select(ids, sums, depth) {
+  _select(ids, sums, depth, allow = null) {
     const pathOf = this.pathOf;
     const better = (s, p, t, q) => s < t || (s === t && byCodePoint(p, q) < 0);
     if (depth > 100) { // a threshold from a native sort, then a full sort of what passes it
       const cand = [];
       for (let i = 0; i < ids.length; i++) {
-        const path = pathOf.get(ids[i]);
+        const path = allow && !allow.has(ids[i]) ? undefined : pathOf.get(ids[i]);
         if (path !== undefined) cand.push({ path, s: -1.0 * sums[i] });
       }
       let pass = cand;
@@ -699,6 +700,7 @@ export class Lexical {
     for (let i = 0; i < ids.length; i++) {
       const s = -1.0 * sums[i];
       if (top.length === depth && s > score[depth - 1]) continue; // worse than the last kept: no path needed
+      if (allow && !allow.has(ids[i])) continue;
       const path = pathOf.get(ids[i]);
       if (path === undefined) continue;
       if (top.length === depth && !better(s, path, score[depth - 1], top[depth - 1])) continue;

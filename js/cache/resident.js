@@ -10,7 +10,7 @@
 // the next search builds the rows again (amortized over that many writes). The core's
 // handle has no JavaScript append/remove (md_rows_append and friends stay in C), and
 // appended rows would not be in path order anyway.
-import { Graph, PAGERANK_TOLERANCE, applyMmr, float32View, residentRows, topCosineRows } from "../index.js";
+import { Graph, PAGERANK_TOLERANCE, applyMmr, cosineRows, float32View, residentRows, topCosineRows } from "../index.js";
 import { byPath } from "./validate.js";
 
 /** An edge's identity in the edges table: its primary key (src, dst, type). */
@@ -267,7 +267,8 @@ export class Resident {
    * The exact top-`depth` cosine over the live vectors: paths best first (sim desc, path asc),
    * the same paths and sim bits as one build over every live vector.
    */
-  topVector(query, depth) {
+  topVector(query, depth, allow = null) {
+    if (allow) return this._topAllowed(query, depth, allow);
     const { handle, paths, index } = this.rows();
     const fresh = this.freshRows();
     const outPaths = [], outSims = [];
@@ -298,6 +299,35 @@ export class Resident {
       }
     }
     return { paths: outPaths, sims: Float64Array.from(outSims) };
+  }
+
+  /**
+   * topVector among the live paths of `allow` (a Set): when they are few, their rows scored at once
+   * (cosineRows: the same bits as the resident rows' top-k), else the resident top-k read deeper
+   * (doubling) until `depth` of them are in it or every row was read. Either way the answer is the
+   * unfiltered exact ranking (sim desc, path asc) with the other paths left out.
+   */
+  _topAllowed(query, depth, allow) {
+    const n = this.vecs.size;
+    let inRows = 0;
+    for (const p of allow) if (this.vecs.has(p)) inRows++;
+    if (inRows === 0) return { paths: [], sims: new Float64Array(0) };
+    if (inRows <= Math.max(4096, 8 * depth) || inRows * 16 <= n) {
+      const paths = [];
+      for (const p of allow) if (this.vecs.has(p)) paths.push(p);
+      paths.sort(byPath);
+      const d = this.dim, matrix = new Float32Array(paths.length * d);
+      paths.forEach((p, i) => matrix.set(this.vecs.get(p), i * d));
+      const sims = cosineRows(query, matrix);
+      const order = paths.map((_, i) => i).sort((a, b) => sims[b] - sims[a] || a - b).slice(0, depth);
+      return { paths: order.map((i) => paths[i]), sims: Float64Array.from(order, (i) => sims[i]) };
+    }
+    for (let k = Math.min(n, depth * 2); ; k = Math.min(n, k * 4)) {
+      const t = this.topVector(query, k);
+      const P = [], S = [];
+      for (let i = 0; i < t.paths.length && P.length < depth; i++) if (allow.has(t.paths[i])) { P.push(t.paths[i]); S.push(t.sims[i]); }
+      if (P.length === depth || k >= n) return { paths: P, sims: Float64Array.from(S) };
+    }
   }
 
   /**

@@ -15,6 +15,8 @@ import { ARMS, MAX_DEPTH, MAX_WINDOW, buildArms, fold, querySettings, retrieve }
 import { rng } from "./rng.js";
 import { arr, embedding, finite, known, progressFn, rangeError, record, string, typeError } from "./validate.js";
 import { embedTexts } from "./embed.js";
+import { admitted, compileFilter } from "./filter.js";
+import { LIVE } from "./records.js";
 
 /** The grid each setting is searched over (the baseline's own value is always tried too). */
 export const TUNE_GRID = Object.freeze({
@@ -35,7 +37,7 @@ const MAX_ROUNDS = 6;
 export const DEFAULT_FOLDS = 10;
 
 /** Settings as search() takes them back (k only where the fusion reads it). */
-function searchSettings({ preset, fusion, weights, k, depth, lambda, seeds, window, duplicate }) {
+function searchSettings({ preset, fusion, weights, k, depth, lambda, seeds, window, duplicate }) { // (a filter is the caller's)
   return { preset, fusion, weights: { ...weights }, ...(fusion === "rrf" ? { k } : {}), depth, lambda, seeds, window, duplicate };
 }
 
@@ -105,7 +107,8 @@ export function labelWarnings(fn, qs, live) {
  */
 export async function tune(io, fn, labelled, options, limits) {
   record(fn, "options", options);
-  known(fn, "options", options, ["seed", "folds", "limit", "baseline", "onProgress"]);
+  known(fn, "options", options, ["seed", "folds", "limit", "baseline", "onProgress", "filter"]);
+  const filter = compileFilter(fn, "options.filter", options.filter, limits);
   const seed = finite(fn, "options.seed", options.seed, { lo: 0, hi: 2 ** 32 - 1, integer: true, dflt: 1 });
   const limit = finite(fn, "options.limit", options.limit, { lo: 1, hi: 100, integer: true, dflt: 10 });
   const progress = progressFn(fn, options.onProgress);
@@ -125,6 +128,11 @@ export async function tune(io, fn, labelled, options, limits) {
     throw rangeError(fn, "options.baseline.preset", `must be "default" (tune fits the default composition), got ${String(baseQuery.preset)}`);
   // the baseline is what search() does: the defaults with the cache's calibration, unless options.baseline says otherwise
   const base = querySettings(fn, { ...baseQuery, limit, preset: "default" }, "options.baseline", io.calibration);
+  if (filter) { // every labelled query searched within the filter's memories, as search({ filter }) does
+    const ids = await admitted(io.db, filter, LIVE), paths = new Set();
+    for (const id of ids) { const p = io.lexical.pathOf.get(id); if (p !== undefined) paths.add(p); }
+    base.allow = { ids, paths };
+  }
 
   const ev = await evaluator(io, qs, base, limit, progress);
   const scores = ev.scores;

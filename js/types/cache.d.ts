@@ -354,6 +354,32 @@ export interface SearchQuery extends SearchSettings {
   readonly timings?: boolean;
   /** The search's time for the access it records (default Date.now()). */
   readonly now?: Time;
+  /** Only memories the filter admits: every arm ranks among them before its top-k. */
+  readonly filter?: MemoryFilter | null;
+  /** Skip this many hits of the ranking (a page: offset + limit at most MAX_LIMIT). */
+  readonly offset?: number;
+}
+
+/** A value a metadata filter compares: a string, a finite number, a boolean (compared with values of the same type only). */
+export type FilterValue = string | number | boolean;
+export interface RangeFilter<T> { readonly gt?: T; readonly gte?: T; readonly lt?: T; readonly lte?: T }
+
+/** A metadata filter (docs/CACHE.md, "Filters"): every field given must hold. */
+export interface MemoryFilter {
+  readonly path?: string | { readonly eq?: string; readonly in?: readonly string[]; readonly prefix?: string };
+  readonly type?: MemoryType | { readonly eq?: MemoryType; readonly ne?: MemoryType; readonly in?: readonly MemoryType[]; readonly nin?: readonly MemoryType[] };
+  /** A tag the memory holds, or all / any / none of these. */
+  readonly tags?: string | { readonly all?: readonly string[]; readonly any?: readonly string[]; readonly none?: readonly string[] };
+  readonly createdAt?: RangeFilter<Time>;
+  readonly updatedAt?: RangeFilter<Time>;
+  readonly accessedAt?: RangeFilter<Time>;
+  /** key: a value (equal), or conditions (ne and nin admit memories without the key; exists tells whether it is there). */
+  readonly metadata?: { readonly [key: string]: FilterValue | (RangeFilter<FilterValue> & {
+    readonly eq?: FilterValue; readonly ne?: FilterValue; readonly in?: readonly FilterValue[]; readonly nin?: readonly FilterValue[]; readonly exists?: boolean;
+  }) };
+  readonly and?: readonly MemoryFilter[];
+  readonly or?: readonly MemoryFilter[];
+  readonly not?: MemoryFilter;
 }
 
 /** A composition's settings, every field present. */
@@ -434,6 +460,8 @@ export interface TuneOptions {
   readonly folds?: number;
   /** The nDCG cutoff and the search limit (default 10). */
   readonly limit?: number;
+  /** Every labelled query searched within this filter's memories, as search({ filter }) does. */
+  readonly filter?: MemoryFilter | null;
   /** Settings to start from and to beat (default: search()'s own, the defaults with the cache's calibration). */
   readonly baseline?: SearchSettings;
   readonly onProgress?: (p: Progress) => void;
@@ -580,11 +608,16 @@ export interface SleepReport {
 export interface MemoryCache {
   readonly dim: number | null;
   readonly backend: string;
-  count(): Promise<number>;
+  /** Stored memories: all (superseded and archived included), or { live: true } those in every arm, or { archived: true }. */
+  count(options?: { readonly live?: boolean; readonly archived?: boolean }): Promise<number>;
+  /** Stored paths in code point order, a page at a time, without their memories. */
+  paths(options?: { readonly prefix?: string; readonly filter?: MemoryFilter; readonly limit?: number; readonly after?: string;
+    readonly which?: "live" | "archived" | "all" }): Promise<{ paths: string[]; next: string | null }>;
   put(memories: readonly MemoryInput[], options?: PutOptions): Promise<{ inserted: number; replaced: number }>;
   get(paths: readonly string[]): Promise<StoredMemory[]>;
   all(): Promise<StoredMemory[]>;
-  delete(paths: readonly string[]): Promise<{ deleted: number }>;
+  /** Delete these memories, or every stored memory under a prefix or admitted by a filter, with their edges. */
+  delete(target: readonly string[] | { readonly prefix?: string; readonly filter?: MemoryFilter }): Promise<{ deleted: number }>;
   link(links: readonly Link[]): Promise<{ linked: number }>;
   edges(): Promise<StoredEdge[]>;
   reinforce(paths: readonly string[], options: { readonly now: Time; readonly signal?: "positive" | "negative" | "neutral"; readonly cooldownSeconds?: number }):
@@ -628,6 +661,10 @@ export interface MemoryCache {
 export declare const SCHEMA_VERSION: 2;
 /** Where an edge came from (StoredEdge.origin). */
 export declare const EDGE_ORIGINS: readonly ["link", "sleep", "merge", "conflict"];
+/** The filters whose admitted memories a cache keeps between searches. */
+export declare const FILTERS_KEPT: 16;
+/** paths(): the largest page. */
+export declare const MAX_PATHS_PAGE: 100000;
 /** The labels (positive reinforcements of searched paths) a cache keeps for calibration. */
 export declare const MAX_LABELS: 1000;
 /** The searches a positive reinforce() looks back over for the query that returned a path. */

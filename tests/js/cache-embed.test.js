@@ -48,7 +48,9 @@ describe("the embed hook", () => {
       const hits = await c.search({ text: "ccc", limit: 3, weights: { lexical: 0, vector: 1 } });
       expect(calls).toEqual([{ n: 1, kind: "query" }]);
       expect(hits[0].path).toBe("n/2");
-      expect(await c.search({ text: "ccc", vector: null, limit: 3, weights: { lexical: 0, vector: 1 } })).toEqual([]);
+      // vector null: no vector arm; with the lexical arm off too, no arm can run
+      await expect(c.search({ text: "ccc", vector: null, limit: 3, weights: { lexical: 0, vector: 1 } })).rejects.toThrow(/search: query.weights give the lexical arm weight 0 and the query has no vector/);
+      expect((await c.search({ text: "ccc", vector: null, limit: 3 })).map((h) => h.path)).toEqual(["n/2"]);
       expect(calls.length).toBe(1);
       const ex = await c.explain({ text: "ddd", limit: 2, weights: { lexical: 0, vector: 1 } }, ["n/3"]);
       expect(ex.paths[0].rank).toBe(1);

@@ -338,9 +338,11 @@ describe("hostile input: clear errors naming the field, nothing written, nothing
       if (extra === 1) expect([text, arms.lexical]).toEqual([text, plain.lexical]);
       else expect(arms.lexical.length).toBeGreaterThan(0);
     }
-    for (const text of ["", "   ", "\"\"", "*", "()", "AND", ":-^"]) {
+    for (const text of ["   ", "\"\"", "*", "()", "AND", ":-^"]) {
       if (ftsQuery(text) === "") expect((await cache.searchArms({ text })).lexical).toEqual([]);
     }
+    // no text at all (and no vector): no arm can run, and the call says so
+    await expect(cache.searchArms({ text: "" })).rejects.toThrow(/searchArms: query has neither text nor vector/);
     expect(ftsQuery("AND OR NOT")).toBe("\"and\" OR \"or\" OR \"not\"");
     expect(await snapshot(cache)).toBe(snap);
   });

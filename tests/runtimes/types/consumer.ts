@@ -50,7 +50,7 @@ import {
   openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor,
   SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, LOG_MAX_PATHS, CacheChangedError, CacheBusyError,
   PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, LATERAL_STEPS, GIST_WEIGHT, DEFAULT_SLEEP, MAX_PER_SOURCE_K,
-  EDGE_ORIGINS, MAX_LABELS, RECENT_SEARCHES, type Calibration, type CachePolicy, type MemoryInput,
+  EDGE_ORIGINS, MAX_LABELS, RECENT_SEARCHES, FILTERS_KEPT, MAX_PATHS_PAGE, type MemoryFilter, type Calibration, type CachePolicy, type MemoryInput,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
   type StoredEdge, type SleepReport, type Progress, type ImportResult, type Explanation, type LostAt, type TuneResult,
   type SearchSettings, type PresetSettings,
@@ -268,6 +268,13 @@ const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 
     importance: 7, decayedAt: 0, updatedAt: 0 };
   // @ts-expect-error a typo of a memory field
   const typo: MemoryInput = { path: "t", gist: "g", body: "", type: "semantic", createdAt: 0, embeding: [1, 0] };
+  const filter: MemoryFilter = { type: { in: ["semantic", "task"] }, tags: { any: ["a"] }, metadata: { team: "infra", n: { gte: 2 }, ok: true },
+    createdAt: { gte: new Date(0) }, or: [{ path: { prefix: "ops/" } }, { not: { tags: "x" } }] };
+  const page = await cache.search({ text: "g", filter, offset: 10, limit: 10 });
+  const listed: { paths: string[]; next: string | null } = await cache.paths({ prefix: "ops/", filter, limit: 100, after: "ops/0", which: "all" });
+  const gone2: { deleted: number } = await cache.delete({ prefix: "tmp/" });
+  const live: number = await cache.count({ live: true });
+  void [page.length, listed.next, gone2.deleted, live, FILTERS_KEPT, MAX_PATHS_PAGE];
   void [archiving.archived, archiving.conflicts, kept.minAgeDays, back.restored, purged.purged, cal.vector, calStored, typedMemory, typo,
     EDGE_ORIGINS, MAX_LABELS, RECENT_SEARCHES, report.calibration.ran, (await cache.search({ text: "g", now: 0, calibrated: false })).length];
   const sleepPool: NeighborPool = await createNeighborPool({ workers: 2 });
