@@ -299,7 +299,7 @@ function exported() {
     notes: {
       search: "memdomain/cache search() options as they are (preset, fusion, weights, k, depth, lambda, seeds, window, duplicate, limit; what the composition does not take is absent)",
       sleep: "memdomain/cache sleep() options as they are, now = the dataset's \"as of\" date",
-      retentionPolicy: "the second argument of scoreRetention / options.policy of scoreRetentionMany (sleep() scores with the design's policy)",
+      retentionPolicy: "sleep({ policy }): what the pass scores and bands with (and scoreRetention's second argument)",
       graph: "PageRank (damping, maxIterations) and labelPropagation (minCommunitySize) options (sleep() uses the defaults)",
     },
   };

@@ -371,6 +371,11 @@ function dropStates() {
 
 /** sleep()'s options for the settings' sleep section at the dataset's "as of" date. */
 const sleepOptions = (s) => ({ now: D.meta.now, ...s });
+/**
+ * The pass a settings object asks for: its sleep section, with the Retention tab's policy as
+ * sleep({ policy }) when it tunes one, so the bands every view shows are the pass's own.
+ */
+const passOf = (s) => (s.retention && Object.keys(s.retention.policy ?? {}).length ? { ...s.sleep, policy: s.retention.policy } : s.sleep);
 
 /**
  * What memdomain/cache's sleep() does with these options at the dataset's "as of" date, run on a
@@ -393,7 +398,7 @@ function sleepState(s, id) {
   const make = (async () => {
     if (id !== undefined) progress(id, "sleep() on a copy of the database", 0.3);
     const r = await B.preview(sleepOptions(s));
-    const live = r.memories.filter((m) => m.supersededBy === null);
+    const live = r.memories.filter((m) => m.supersededBy === null && m.archivedAt === null);
     const index = new Map(live.map((m, i) => [m.path, i]));
     const graphEdges = r.edges.filter((e) => (e.origin === "link" || e.origin === "sleep") && index.has(e.src) && index.has(e.dst));
     const candidates = mergeCandidates(s);
@@ -489,8 +494,8 @@ function shapeReport(st) {
 }
 
 async function sleepView({ settings, baseline }, id) {
-  const cur = await sleepState(settings.sleep, id);
-  const bas = baseline && !sameJson(baseline.sleep, settings.sleep) ? await sleepState(baseline.sleep, id) : null;
+  const cur = await sleepState(passOf(settings), id);
+  const bas = baseline && !sameJson(passOf(baseline), passOf(settings)) ? await sleepState(passOf(baseline), id) : null;
   const sample = cur.live.filter((m) => {
     const before = D.memories[D.byPath.get(m.path)];
     return before && before.confidence !== m.confidence;
@@ -499,9 +504,9 @@ async function sleepView({ settings, baseline }, id) {
     canUndo: B.canUndoSleep };
 }
 
-async function applySleep({ sleep }, id) {
+async function applySleep({ sleep, policy }, id) {
   progress(id, "sleep() on the dataset", 0.3);
-  const report = await B.sleep(sleepOptions(sleep));
+  const report = await B.sleep(sleepOptions(policy && Object.keys(policy).length ? { ...sleep, policy } : sleep));
   progress(id, "reading the dataset again", 0.8);
   await reload();
   await B.writeSide(SIDE, sideText());
@@ -535,9 +540,9 @@ function topPagerank(st, rank, G, k = 12) {
 const isDefault = (g) => sameJson(g, graphDefaults());
 
 async function graphView({ settings, baseline, query, mode }, id) {
-  const st = await sleepState(settings.sleep, id);
+  const st = await sleepState(passOf(settings), id);
   const G = graphFor(st, settings.graph);
-  const bst = baseline ? await sleepState(baseline.sleep, id) : null;
+  const bst = baseline ? await sleepState(passOf(baseline), id) : null;
   const Bg = baseline ? graphFor(bst, baseline.graph) : null;
   let seeds = [], personal = null;
   if (mode === "personalized") {
@@ -571,7 +576,7 @@ async function graphView({ settings, baseline, query, mode }, id) {
  * memories with no edge are left out of the simulation (the page draws them apart, or not at all).
  */
 async function layout({ settings }, id) {
-  const st = await sleepState(settings.sleep, id);
+  const st = await sleepState(passOf(settings), id);
   if (st.layout) return st.layout;
   const n = st.live.length;
   const G = graphFor(st, graphDefaults());
@@ -638,8 +643,8 @@ function scored(st, s) {
 }
 
 async function retentionView({ settings, baseline, bins = 20 }, id) {
-  const st = await sleepState(settings.sleep, id);
-  const bst = baseline ? await sleepState(baseline.sleep, id) : null;
+  const st = await sleepState(passOf(settings), id);
+  const bst = baseline ? await sleepState(passOf(baseline), id) : null;
   const cur = scored(st, settings), bas = baseline ? scored(bst, baseline) : null;
   if (cur.error) return { error: cur.error };
   const BANDS = md.TRIAGE_ACTIONS;
@@ -695,8 +700,8 @@ async function retentionView({ settings, baseline, bins = 20 }, id) {
 // ------------------------------------------------------------------ merges
 
 async function mergeView({ settings, baseline }, id) {
-  const st = await sleepState(settings.sleep, id);
-  const bst = baseline && !sameJson(baseline.sleep, settings.sleep) ? await sleepState(baseline.sleep, id) : baseline ? st : null;
+  const st = await sleepState(passOf(settings), id);
+  const bst = baseline && !sameJson(passOf(baseline), passOf(settings)) ? await sleepState(passOf(baseline), id) : baseline ? st : null;
   progress(id, "merge stages and veto reasons", 0.7);
   const basStage = bst ? new Map(bst.candidates.map((p) => [`${p.keepPath}\n${p.dropPath}`, p.stage])) : null;
   const rows = st.candidates.slice(0, 400).map((p, i) => {
@@ -737,7 +742,7 @@ async function drill({ path, settings, baseline, query }, id) {
     }
     if (q.vector && m.embedding) arms.vector.raw = md.cosine(q.vector, m.embedding);
     arms.salience.raw = `${m.accessCount} accesses, outcome ${m.outcomeScore ?? "none"}, ${m.reinforcementCount} reinforcements`;
-    const st = await sleepState(s.sleep, id);
+    const st = await sleepState(passOf(s), id);
     const j = st.index.get(path);
     if (t.seeds.length && j !== undefined) arms.lateral.raw = st.graph.pagerankScores({ seeds: new Map(t.seeds.filter((y) => st.index.has(y.path)).map((y) => [y.path, y.score])) })[j];
     const merged = st.report.merges.merged.find((y) => y.dropPath === path);
@@ -761,7 +766,7 @@ async function drill({ path, settings, baseline, query }, id) {
       seed: why.seed, seeds: t.seeds.length, retention, graph, merged: merged ?? null,
     };
   };
-  const st = await sleepState(settings.sleep, id);
+  const st = await sleepState(passOf(settings), id);
   const pairs = st.candidates.filter((p) => p.keepPath === path || p.dropPath === path).map((p) => {
     const reasons = md.mergeVetoReasons(p.keepText, p.dropText);
     return { keepPath: p.keepPath, dropPath: p.dropPath, similarity: p.similarity, stage: p.stage, reasons,

@@ -973,7 +973,7 @@ class MemoryCache {
     return this._op("policy", async () => {
       const [row] = await this._db.all("SELECT value FROM md_meta WHERE key = 'policy'");
       const p = resolvePolicy("policy", "the stored policy", storedPolicy("policy", row?.value));
-      return { ...p.scoring, evict: p.evict, minAgeDays: p.minAgeDays, reprieve: p.reprieve, purgeAfterDays: p.purgeAfterDays };
+      return { ...p.scoring, evict: p.evict, minAgeDays: p.minAgeDays, archiveBelow: p.archiveBelow, reprieve: p.reprieve, purgeAfterDays: p.purgeAfterDays };
     }, { state: false });
   }
 

@@ -2,6 +2,8 @@
 // the core's (scoreRetentionMany with a RetentionPolicy, bit-identical to scoreRetention); what
 // the cache adds is what it feeds them and what it does with a band:
 //   - evict: whether the pass archives the evict band at all (default false: it only reports it);
+//   - archiveBelow: of the evict band, only memories scoring at or below this are archived (0.2;
+//     null: the whole band), chosen by the forgetting benchmark;
 //   - minAgeDays: no memory is archived before it has been in the cache this long, counted from
 //     the first pass that saw it (a corpus imported yesterday with old createdAt is not emptied);
 //   - reprieve: the design's gate before a memory leaves (reprieveScore, shouldReprieve): a
@@ -19,7 +21,7 @@ import { finite, rangeError, record, typeError } from "./validate.js";
 import { onlyKnown } from "./records.js";
 
 export const SCORING_FIELDS = Object.freeze(["weights", "defaultWeights", "halfLives", "defaultHalfLife", "keepThreshold", "evictThreshold"]);
-export const POLICY_FIELDS = Object.freeze([...SCORING_FIELDS, "evict", "minAgeDays", "reprieve", "purgeAfterDays"]);
+export const POLICY_FIELDS = Object.freeze([...SCORING_FIELDS, "evict", "minAgeDays", "archiveBelow", "reprieve", "purgeAfterDays"]);
 export const REPRIEVE_FIELDS = Object.freeze(["floor", "maxReprieves", "days", "decayRate", "importance"]);
 
 /**
@@ -28,9 +30,16 @@ export const REPRIEVE_FIELDS = Object.freeze(["floor", "maxReprieves", "days", "
  * minimum age is chosen by the forgetting benchmark (bench/forgetting.mjs, docs/RELEVANCE.md).
  */
 export const DEFAULT_MIN_AGE_DAYS = 30;
+/**
+ * Of the evict band (the design's: score <= evictThreshold, 0.3), only memories scoring at or below
+ * this are archived: on the forgetting benchmark the whole band lost 8-14% of the answers a month
+ * later (mostly documentation nobody had asked about yet), 0.2 none (docs/RELEVANCE.md, "What sleep keeps").
+ */
+export const DEFAULT_ARCHIVE_BELOW = 0.2;
 export const DEFAULT_POLICY = Object.freeze({
   evict: false,
   minAgeDays: DEFAULT_MIN_AGE_DAYS,
+  archiveBelow: DEFAULT_ARCHIVE_BELOW,
   reprieve: Object.freeze({ floor: REPRIEVE_FLOOR, maxReprieves: MAX_REPRIEVES, days: REPRIEVE_DAYS, decayRate: SALIENCE_DECAY_RATE, importance: 5 }),
   purgeAfterDays: null,
 });
@@ -65,6 +74,8 @@ export function resolvePolicy(fn, arg, merged) {
   if (merged.evict !== undefined && typeof merged.evict !== "boolean") throw typeError(fn, `${arg}.evict`, "a boolean", merged.evict);
   const minAgeDays = finite(fn, `${arg}.minAgeDays`, merged.minAgeDays, { lo: 0, hi: 1e6, dflt: DEFAULT_POLICY.minAgeDays });
   const purgeAfterDays = finite(fn, `${arg}.purgeAfterDays`, merged.purgeAfterDays, { lo: 0, hi: 1e6, nullable: true });
+  // null: the whole evict band
+  const archiveBelow = merged.archiveBelow === null ? null : finite(fn, `${arg}.archiveBelow`, merged.archiveBelow, { lo: 0, hi: 1, dflt: DEFAULT_POLICY.archiveBelow });
   const rp = merged.reprieve === undefined ? {} : record(fn, `${arg}.reprieve`, merged.reprieve);
   onlyKnown(fn, `${arg}.reprieve`, rp, REPRIEVE_FIELDS, "reprieve field");
   const D = DEFAULT_POLICY.reprieve;
@@ -77,7 +88,7 @@ export function resolvePolicy(fn, arg, merged) {
   };
   const stored = {};
   for (const k of POLICY_FIELDS) if (merged[k] !== undefined) stored[k] = merged[k];
-  return { scoring, evict: merged.evict ?? DEFAULT_POLICY.evict, minAgeDays, reprieve, purgeAfterDays, stored };
+  return { scoring, evict: merged.evict ?? DEFAULT_POLICY.evict, minAgeDays, archiveBelow, reprieve, purgeAfterDays, stored };
 }
 
 /** The stored policy (md_meta.policy) as an object, or {} (the defaults); a row that is not ours is a RangeError. */

@@ -427,9 +427,10 @@ export async function runSleep(db, resident, fn, options, { limits, write, hits 
   const evictRan = o.evict && (meta.evict_cycle === undefined || cycle > Number(meta.evict_cycle));
   const evictSet = new Set(), reprieved = [];
   if (evictRan) {
-    const R = policy.reprieve, byPathRow = new Map(live.map((m) => [m.path, m]));
+    const R = policy.reprieve, byPathRow = new Map(live.map((m, i) => [m.path, [m, decision.scored.score[i]]]));
     for (const p of decision.evictBand) {
-      const m = byPathRow.get(p);
+      const [m, retention] = byPathRow.get(p);
+      if (policy.archiveBelow !== null && !(retention <= policy.archiveBelow)) continue;
       const inCache = m.seen_at === null ? 0 : o.now - m.seen_at;
       if (inCache < policy.minAgeDays * DAY_MS || (m.valid_until !== null && m.valid_until > o.now)) continue;
       const used = Number.isFinite(m.lastUse) ? m.lastUse : m.created_at;
@@ -593,7 +594,8 @@ export async function runSleep(db, resident, fn, options, { limits, write, hits 
     reprieved: reprieved.map((r) => ({ path: r.path, reprieveCount: r.count, validUntil: r.until, score: r.score })),
     purged,
     conflicts,
-    policy: { ...policy.scoring, evict: o.evict, minAgeDays: policy.minAgeDays, reprieve: policy.reprieve, purgeAfterDays: policy.purgeAfterDays },
+    policy: { ...policy.scoring, evict: o.evict, minAgeDays: policy.minAgeDays, archiveBelow: policy.archiveBelow, reprieve: policy.reprieve,
+      purgeAfterDays: policy.purgeAfterDays },
     merges: { ran: mergeRan, cycle, stages, merged },
     edges: {
       similar: d.sleepEdges.filter((e) => e.type === "similar").length,

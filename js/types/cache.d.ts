@@ -277,6 +277,8 @@ export interface CachePolicy extends RetentionPolicy {
   readonly evict?: boolean;
   /** No memory is archived before it has been in the cache this many days, from the first pass that saw it (default 30). */
   readonly minAgeDays?: number;
+  /** Of the evict band, archive only memories scoring at or below this (default 0.2; null: the whole band). */
+  readonly archiveBelow?: number | null;
   /** The design's reprieve gate: REPRIEVE_FLOOR, MAX_REPRIEVES, REPRIEVE_DAYS, SALIENCE_DECAY_RATE, and the importance of a memory without one (5). */
   readonly reprieve?: { readonly floor?: number; readonly maxReprieves?: number; readonly days?: number; readonly decayRate?: number; readonly importance?: number };
   /** Delete archived memories this many days after they were archived (default null: never; purge() deletes on request). */

@@ -31,7 +31,7 @@ describe("the retention policy", () => {
   test("a fresh corpus is not emptied by its first pass; archiving waits minAgeDays from the first pass that saw it", async () => {
     const c = await cacheWith(Array.from({ length: 20 }, (_, i) => stale(i)));
     try {
-      const first = await c.sleep({ now: T0, evict: true });
+      const first = await c.sleep({ now: T0, evict: true, policy: { archiveBelow: null } }); // the whole evict band may go
       expect(first.bands.evict).toBe(20);
       expect(first.archived).toEqual([]);
       expect((await c.get(["old/0"]))[0].seenAt).toBe(T0);
@@ -40,6 +40,21 @@ describe("the retention policy", () => {
       const due = await c.sleep({ now: T0 + DEFAULT_POLICY.minAgeDays * DAY, evict: true });
       expect(due.archived.length).toBe(20);
       expect(await c.search({ text: words(3, 3), limit: 5 })).toEqual([]);
+    } finally { await c.close(); }
+  });
+
+  test("archiveBelow: of the evict band, only memories scoring at or below it are archived (default 0.2)", async () => {
+    const memories = Array.from({ length: 30 }, (_, i) => stale(i, { type: i % 2 ? "episodic" : "semantic", contradictionCount: i % 3 }));
+    const c = await cacheWith(memories);
+    try {
+      await c.sleep({ now: T0 });
+      const scored = new Map((await c.all()).map((m) => [m.path, m]));
+      const r = await c.sleep({ now: T0, evict: true, policy: { minAgeDays: 0 } });
+      const band = r.evict.filter((p) => scored.get(p).retentionScore <= DEFAULT_POLICY.archiveBelow);
+      expect(band.length).toBeGreaterThan(0);
+      expect(band.length).toBeLessThan(r.evict.length); // some of the band score above 0.2: kept
+      expect(r.archived.slice().sort()).toEqual(band.slice().sort());
+      expect(r.policy.archiveBelow).toBe(0.2);
     } finally { await c.close(); }
   });
 
@@ -62,7 +77,7 @@ describe("the retention policy", () => {
         createdAt: T0, accessCount: 9, reinforcementCount: 5 }]);
     try {
       await c.link([{ src: "old/0", dst: "keep/x", strength: 1 }]);
-      const r = await c.sleep({ now: T0, evict: true, policy: { minAgeDays: 0 } });
+      const r = await c.sleep({ now: T0, evict: true, policy: { minAgeDays: 0, archiveBelow: null } });
       expect(r.archived.sort()).toEqual(["old/0", "old/1", "old/2", "old/3", "old/4", "old/5"]);
       expect(r.evicted).toBe(6);
       const [gone] = await c.get(["old/0"]);
@@ -95,7 +110,7 @@ describe("the retention policy", () => {
     const used = stale(7, { accessCount: 4, accessedAt: T0 - 400 * DAY });
     const c = await cacheWith([used, stale(8)]);
     try {
-      const policy = { minAgeDays: 0, reprieve: { maxReprieves: 2 } };
+      const policy = { minAgeDays: 0, archiveBelow: null, reprieve: { maxReprieves: 2 } };
       const score = md.reprieveScore({ importance: 5, accessCount: 4, outcomeScore: 0, hoursSinceAccess: 400 * 24 });
       expect(md.shouldReprieve({ score, reprieveCount: 0 })).toBe(true);
       let now = T0;
@@ -200,7 +215,7 @@ describe("the retention policy", () => {
   test("purgeAfterDays deletes archived memories that old", async () => {
     const c = await cacheWith([stale(1), stale(2)]);
     try {
-      await c.sleep({ now: T0, evict: true, policy: { minAgeDays: 0, purgeAfterDays: 10 } });
+      await c.sleep({ now: T0, evict: true, policy: { minAgeDays: 0, archiveBelow: null, purgeAfterDays: 10 } });
       expect((await c.archived()).length).toBe(2);
       expect((await c.sleep({ now: T0 + 9 * DAY })).purged).toBe(0);
       expect((await c.sleep({ now: T0 + 10 * DAY })).purged).toBe(2);

@@ -18,7 +18,7 @@ const ROWS = [
   ["compress", "compress", (r) => r.bands.compress, () => "retention band"],
   ["evict", "evict", (r) => r.bands.evict, () => "retention band"],
   ["evicted", "deleted", (r) => r.evicted ?? 0, (r) => (!r.options.evict ? "evict is off: nothing is deleted"
-    : r.evicted ? "the evict band, deleted (evict: true)" : "nothing: eviction ran already this cycle, or the band is empty")],
+    : r.evicted ? "the evict band, archived (evict: true): restore() brings a memory back" : "nothing: eviction ran already this cycle, the band is empty, or its memories are too new or reprieved")],
   ["communities", "communities", (r) => r.communities.count,
     (r) => `largest ${r.communities.largest}, ${r.communities.members} members (labelPropagation over links + similarity edges)`],
 ];
@@ -27,7 +27,7 @@ function sleepControls(ctx) {
   const evict = el("input", { type: "checkbox", id: "ctl-sleep-evict", onchange: (e) => ctx.set("sleep.evict", e.target.checked, true) });
   const evictCtl = el("div", { class: "ctl", "data-path": "sleep.evict" },
     el("label", { for: "ctl-sleep-evict", text: "evict (delete the evict band)" }), evict,
-    el("p", { class: "note", text: "sleep({ evict: true }) deletes the memories in the evict band, once per cycle." }));
+    el("p", { class: "note", text: "sleep({ evict: true }) archives the memories of the evict band that are old enough in the cache (policy.minAgeDays) and that the reprieve gate does not keep, once per cycle: out of every arm, restorable." }));
   evictCtl.sync = () => { evict.checked = ctx.settings().sleep.evict; };
   evictCtl.sync();
   return [
@@ -66,7 +66,7 @@ export function setup(ctx) {
     $("#sleep-confirm").hidden = true;
     ctx.status("sleep() on the dataset", 0.2, "busy");
     try {
-      const m = await ctx.call("applySleep", { sleep: ctx.settings().sleep });
+      const m = await ctx.call("applySleep", { sleep: ctx.settings().sleep, policy: ctx.settings().retention.policy });
       const r = m.result.report;
       ctx.demo.results.applied = r;
       $("#sleep-applied").textContent = `Applied: sleep() merged ${r.merges.merged.length}, decayed ${r.confidence.decayed}, ` +
