@@ -888,6 +888,45 @@ class MemoryCache {
   }
 
   /**
+   * Archive memories by hand, atomically: out of every arm, kept, listed by archived(), restorable
+   * (archiveReason "manual"). options: { now (default Date.now()) }. Paths that are not stored are a
+   * RangeError; paths already archived are left as they are. Resolves { archived }.
+   */
+  archive(paths, options = {}) {
+    const fn = "archive";
+    return this._op(fn, async () => {
+      const ps = [...new Set(this._paths(fn, paths))];
+      record(fn, "options", options);
+      known(fn, "options", options, ["now"]);
+      const now = options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
+      const rows = new Map((await this._db.all(`SELECT m.id AS id, m.path AS path, m.archived_at AS a, m.superseded_by AS s FROM memories m
+        JOIN json_each(?) j ON m.path = j.value`, [JSON.stringify(ps)])).map((r) => [r.path, r]));
+      ps.forEach((p, i) => { if (!rows.has(p)) throw rangeError(fn, `paths[${i}]`, `names no stored memory (${JSON.stringify(p.slice(0, 80))})`); });
+      const todo = ps.filter((p) => rows.get(p).a === null);
+      if (!todo.length) return { archived: 0 };
+      const st = [];
+      for (const p of todo) {
+        const r = rows.get(p);
+        st.push({ sql: "UPDATE memories SET archived_at = ?, archive_reason = 'manual' WHERE id = ?", params: [now, r.id] });
+        if (r.s === null) st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [r.id] });
+      }
+      await this._write(fn, st, () => {
+        const gone = [];
+        for (const p of todo) {
+          const r = rows.get(p);
+          if (this._lexical.pathOf.has(r.id)) gone.push(r.id);
+          this._resident.removeMemory(p);
+          this._lexical.pathOf.delete(r.id);
+        }
+        this._lexical.changed(gone, []);
+        this._resident.staleGraphs();
+        this._textStale = true;
+      }, { edges: true, paths: todo });
+      return { archived: todo.length };
+    });
+  }
+
+  /**
    * Bring archived memories back into every arm, atomically: they count as new to the cache again
    * (the minimum age and the reprieves start over). options: { now (default Date.now()) }. Paths
    * that are not archived are a RangeError. Resolves { restored }.

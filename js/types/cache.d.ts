@@ -633,6 +633,8 @@ export interface MemoryCache {
   sleep(options: SleepOptions): Promise<SleepReport>;
   /** Archived memories, in path order. */
   archived(): Promise<StoredMemory[]>;
+  /** Archive memories by hand (archiveReason "manual"): out of every arm, kept, restorable. */
+  archive(paths: readonly string[], options?: { readonly now?: Time }): Promise<{ archived: number }>;
   /** Bring archived memories back into every arm (they count as new to the cache again). */
   restore(paths: readonly string[], options?: { readonly now?: Time }): Promise<{ restored: number }>;
   /** Delete archived memories for good: these paths, those archived at or before `before`, or (with {}) all. */

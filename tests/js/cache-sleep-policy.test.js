@@ -98,6 +98,13 @@ describe("the retention policy", () => {
       await expect(c.restore(["old/0"])).rejects.toThrow(/restore: paths\[0\] is not archived/);
       await expect(c.restore(["nope"])).rejects.toThrow(/restore: paths\[0\] names no stored memory/);
       await expect(c.purge({ paths: ["keep/x"] })).rejects.toThrow(/purge: options.paths\[0\] is not archived/);
+      // by hand: archive() and restore() again
+      expect(await c.archive(["keep/x", "old/1"], { now: T0 + 2 * DAY })).toEqual({ archived: 1 }); // old/1 is archived already
+      expect((await c.get(["keep/x"]))[0]).toMatchObject({ archivedAt: T0 + 2 * DAY, archiveReason: "manual" });
+      expect((await c.search({ text: "deploy pipeline canary", limit: 5 })).map((h) => h.path)).not.toContain("keep/x");
+      expect(await c.restore(["keep/x"])).toEqual({ restored: 1 });
+      expect((await c.search({ text: "deploy pipeline canary", limit: 5 })).map((h) => h.path)).toContain("keep/x");
+      await expect(c.archive(["nope"])).rejects.toThrow(/archive: paths\[0\] names no stored memory/);
       expect(await c.purge({ before: T0 - 1 })).toEqual({ purged: 0 });
       expect(await c.purge({ paths: ["old/1"] })).toEqual({ purged: 1 });
       expect(await c.purge()).toEqual({ purged: 4 });

@@ -261,6 +261,7 @@ const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 
   const kept: CachePolicy = await cache.policy();
   const gone: StoredMemory[] = await cache.archived();
   const back: { restored: number } = await cache.restore(gone.map((m) => m.path), { now: 1 });
+  const byHand: { archived: number } = await cache.archive(["a"], { now: 2 });
   const purged: { purged: number } = await cache.purge({ before: new Date(0) });
   const cal: Calibration = await cache.calibrate({ seed: 1, samples: 100 });
   const calStored: Calibration | null = await cache.calibration();
@@ -275,7 +276,7 @@ const cacheRun: Promise<SleepReport> = openMemoryCache({ path: ":memory:", dim: 
   const gone2: { deleted: number } = await cache.delete({ prefix: "tmp/" });
   const live: number = await cache.count({ live: true });
   void [page.length, listed.next, gone2.deleted, live, FILTERS_KEPT, MAX_PATHS_PAGE];
-  void [archiving.archived, archiving.conflicts, kept.minAgeDays, back.restored, purged.purged, cal.vector, calStored, typedMemory, typo,
+  void [byHand.archived, archiving.archived, archiving.conflicts, kept.minAgeDays, back.restored, purged.purged, cal.vector, calStored, typedMemory, typo,
     EDGE_ORIGINS, MAX_LABELS, RECENT_SEARCHES, report.calibration.ran, (await cache.search({ text: "g", now: 0, calibrated: false })).length];
   const sleepPool: NeighborPool = await createNeighborPool({ workers: 2 });
   await cache.sleep({ now: Date.now(), workers: sleepPool });
