@@ -64,6 +64,27 @@ check(notAtRuntime.length === 0, `every declared value exists at run time (${dec
 const file = moduleSymbol.valueDeclaration?.getSourceFile().fileName ?? "";
 check(file === `${APP}node_modules/memdomain/index.d.ts`, "the declarations come from the installed package", file);
 
+// Every moduleResolution a project may use finds memdomain/cache's types (node10 reads typesVersions,
+// node16 and bundler the exports map): a small file that uses the cache, compiled under each.
+writeFileSync(`${dir}resolve.ts`, `import { openMemoryCache, type MemoryCache, type MemoryFilter } from "memdomain/cache";
+import { createNeighborPool } from "memdomain/workers";
+import { cosine } from "memdomain";
+export async function use(): Promise<number> {
+  const cache: MemoryCache = await openMemoryCache();
+  const filter: MemoryFilter = { tags: "a" };
+  const hits = await cache.search({ text: "x", filter });
+  void createNeighborPool;
+  return hits.length + cosine([1], [1]);
+}
+`);
+for (const [resolution, module] of [["node10", "CommonJS"], ["node16", "Node16"], ["bundler", "ES2022"]]) {
+  const opts = ts.convertCompilerOptionsFromJson({ ...node, module, moduleResolution: resolution }, dir).options;
+  const prog = ts.createProgram([`${dir}resolve.ts`], opts);
+  const errs = ts.getPreEmitDiagnostics(prog);
+  check(errs.length === 0, `moduleResolution ${resolution} (module ${module}) finds the types of memdomain, memdomain/cache and memdomain/workers`,
+    ts.formatDiagnostics(errs.slice(0, 6), { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => "\n" }));
+}
+
 const consumer = readFileSync(`${dir}consumer.ts`, "utf8");
 const notCalled = [...runtime, ...workerExports, ...cacheExports].filter((n) => !new RegExp(`\\b${n}\\b`).test(consumer));
 check(notCalled.length === 0, `consumer.ts exercises every export of memdomain, memdomain/workers and memdomain/cache (${runtime.length + workerExports.length + cacheExports.length})`,

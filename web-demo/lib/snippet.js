@@ -11,7 +11,7 @@ export function snippet(settings, summary) {
   const lines = [
     `// memdomain settings tuned in the workbench on "${summary.name}" (${summary.memories} memories).`,
     "// Runs as printed with Node 20, 22 or 24, next to memories.jsonl and queries.jsonl from the workbench's Data tab:",
-    "//   npm install memdomain @sqlite.org/sqlite-wasm@3.54.1-build1 && node tuned.mjs",
+    "//   npm install ./memdomain-0.1.0.tgz @sqlite.org/sqlite-wasm@3.54.1-build1 && node tuned.mjs   (the tarball make pack writes, copied here)",
     'import { readFileSync } from "node:fs";',
     'import { Graph, scoreRetentionMany } from "memdomain";',
     'import { openMemoryCache } from "memdomain/cache";',
