@@ -105,7 +105,7 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
   const fail = (rc) => {
     throw new Error(`SQLite: ${capi.sqlite3_errmsg(db.pointer)} (${capi.sqlite3_js_rc_str(rc)})`);
   };
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true }); // a text's leading U+FEFF is its own (the default drops it)
   const MAX_SAFE = Number.MAX_SAFE_INTEGER;
   // One column of the current row as oo1's Stmt.get returns it: an integer as a number when it is
   // safe (a double from -2^53 to 2^53 is the integer exactly), else a BigInt.

@@ -28,7 +28,7 @@ import { checkEmbed, embedTexts, memoryText } from "./embed.js";
 import { CALIBRATION_VERSION, calibrate, checkCalibrateOptions } from "./calibrate.js";
 import { alarmStorage, armAlarm, checkSchedule, nextTime, readSchedule, scheduleStatement } from "./durable.js";
 import {
-  arr, byPath, counter, embedding, finite, known, loneSurrogate, progressFn, rangeError, record, string, time, typeError,
+  arr, byPath, counter, embedding, finite, known, loneSurrogate, messageOf, progressFn, rangeError, record, shown, string, time, typeError,
 } from "./validate.js";
 
 export { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, sqliteWasmAdapter };
@@ -160,7 +160,7 @@ function isBusy(e) {
   if (!e || typeof e !== "object" || e instanceof CacheBusyError) return false;
   if (typeof e.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) return true;
   for (const rc of [e.resultCode, e.errcode, e.errno]) if (typeof rc === "number" && ((rc & 0xff) === 5 || (rc & 0xff) === 6)) return true;
-  return /\b(SQLITE_BUSY|SQLITE_LOCKED)\b|database is locked|database table is locked/.test(String(e.message));
+  return /\b(SQLITE_BUSY|SQLITE_LOCKED)\b|database is locked|database table is locked/.test(messageOf(e));
 }
 
 /** A short random name for this cache as a writer, stored in md_meta with each generation it commits. */
@@ -243,7 +243,7 @@ export async function openMemoryCache(options = {}) {
   const dim = finite(fn, "options.dim", options.dim, { lo: 1, hi: 65536, integer: true, nullable: true });
   const onExternalChange = options.onExternalChange ?? "resync";
   if (onExternalChange !== "resync" && onExternalChange !== "error")
-    throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${JSON.stringify(String(onExternalChange))}`);
+    throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${shown(onExternalChange)}`);
   const busyTimeout = finite(fn, "options.busyTimeout", options.busyTimeout, { lo: 0, hi: 2 ** 31 - 1, integer: true, nullable: true });
   const maxResident = options.maxResidentBytes === undefined ? undefined
     : finite(fn, "options.maxResidentBytes", options.maxResidentBytes, { lo: 0, integer: true, nullable: true });
@@ -464,10 +464,10 @@ class MemoryCache {
     try {
       await this._db.batch([...head, ...st]);
     } catch (e) {
-      if (GUARD_FAILED.test(String(e?.message))) {
+      if (GUARD_FAILED.test(messageOf(e))) {
         // nothing was written and the memory is still this cache's last view: the next _sync sees the other
         // writer's generation and resyncs from the log ("resync"), or refuses ("error") on this and later calls
-        throw new Conflict(String(e?.message));
+        throw new Conflict(messageOf(e));
       }
       let s = null;
       try {
@@ -567,7 +567,7 @@ class MemoryCache {
           if (isBusy(e)) {
             const wait = this._busyMs === null ? "the busy timeout" : `busyTimeout (${this._busyMs} ms)`;
             throw new CacheBusyError(`${fn}: the database is locked by another connection (SQLITE_BUSY) for longer than ${wait}; ` +
-              `retrying the call is safe (${e?.message ?? e})`, e);
+              `retrying the call is safe (${messageOf(e)})`, e);
           }
           throw e;
         }
@@ -612,7 +612,7 @@ class MemoryCache {
       r.bridgeCount = m.bridgeCount === undefined || m.bridgeCount === null ? null : counter(fn, `${at}.bridgeCount`, m.bridgeCount);
       r.retentionScore = finite(fn, `${at}.retentionScore`, m.retentionScore, { nullable: true });
       if (m.band !== undefined && m.band !== null && !["keep", "compress", "evict"].includes(m.band))
-        throw rangeError(fn, `${at}.band`, `must be "keep", "compress", "evict" or null, got ${JSON.stringify(String(m.band))}`);
+        throw rangeError(fn, `${at}.band`, `must be "keep", "compress", "evict" or null, got ${shown(m.band)}`);
       r.band = m.band ?? null;
       r.supersededBy = m.supersededBy === undefined || m.supersededBy === null ? null
         : string(fn, `${at}.supersededBy`, m.supersededBy, L.path, { key: true });
@@ -631,7 +631,7 @@ class MemoryCache {
       record(fn, "options", options);
       known(fn, "options", options, ["onConflict", "onProgress"]);
       const onConflict = options.onConflict ?? "replace";
-      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${String(onConflict)}`);
+      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${shown(onConflict)}`);
       const progress = progressFn(fn, options.onProgress);
       if (memories.length > this._limits.batch) throw rangeError(fn, "memories", `has ${memories.length} entries, more than the limit ${this._limits.batch}`);
       const n = memories.length;
@@ -859,7 +859,7 @@ class MemoryCache {
       known(fn, "options", options, ["now", "signal", "cooldownSeconds"]);
       const now = time(fn, "options.now", options.now);
       const signal = options.signal ?? "neutral";
-      if (!["positive", "negative", "neutral"].includes(signal)) throw rangeError(fn, "options.signal", `must be "positive", "negative" or "neutral", got ${String(signal)}`);
+      if (!["positive", "negative", "neutral"].includes(signal)) throw rangeError(fn, "options.signal", `must be "positive", "negative" or "neutral", got ${shown(signal)}`);
       const cooldown = finite(fn, "options.cooldownSeconds", options.cooldownSeconds, { lo: 0, dflt: 900 });
       const rows = await this._db.all(`SELECT m.path AS path, m.accessed_at AS accessed_at, m.access_count AS access_count,
         m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count FROM memories m
@@ -1224,7 +1224,7 @@ class MemoryCache {
       record(fn, "options", options);
       known(fn, "options", options, ["onConflict", "onProgress"]);
       const onConflict = options.onConflict ?? "replace";
-      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${String(onConflict)}`);
+      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${shown(onConflict)}`);
       const progress = progressFn(fn, options.onProgress);
       const L = this._limits;
       const rows = [], lineOf = [], edges = [], meta = {}, index = new Map();
@@ -1245,7 +1245,7 @@ class MemoryCache {
           const e = record(fn, `${at} .edge`, v.edge);
           known(fn, `${at} .edge`, e, ["src", "dst", "type", "strength", "origin"]);
           if (!["link", "sleep", "merge"].includes(e.origin))
-            throw rangeError(fn, `${at} .edge.origin`, `must be "link", "sleep" or "merge", got ${JSON.stringify(String(e.origin))}`);
+            throw rangeError(fn, `${at} .edge.origin`, `must be "link", "sleep" or "merge", got ${shown(e.origin)}`);
           edges.push({
             src: string(fn, `${at} .edge.src`, e.src, L.path, { key: true }),
             dst: string(fn, `${at} .edge.dst`, e.dst, L.path, { key: true }),
