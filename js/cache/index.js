@@ -778,14 +778,20 @@ class MemoryCache {
       { state: false });
   }
 
-  /** Delete memories and their edges, atomically. Resolves { deleted } (a path named twice counts once). */
+  /**
+   * Delete memories and their edges, atomically, with the memories merged into them (superseded by
+   * them, and by those, ...): no search returns those, and a supersededBy naming a deleted memory would
+   * not import. Resolves { deleted } (the rows deleted; a path named twice counts once).
+   */
   delete(paths) {
     const fn = "delete";
     return this._op(fn, async () => {
       const ps = [...new Set(this._paths(fn, paths))];
-      const json = JSON.stringify(ps);
-      const ids = await this._db.all("SELECT m.id AS id, m.path AS path FROM memories m JOIN json_each(?) j ON m.path = j.value", [json]);
+      const ids = await this._db.all(`WITH RECURSIVE gone (path) AS (SELECT value FROM json_each(?)
+        UNION SELECT m.path FROM memories m JOIN gone g ON m.superseded_by = g.path)
+        SELECT m.id AS id, m.path AS path FROM memories m JOIN gone g ON m.path = g.path`, [JSON.stringify(ps)]);
       if (!ids.length) return { deleted: 0 };
+      const json = JSON.stringify(ids.map((r) => r.path));
       const st = ids.map((r) => ({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [r.id] }));
       st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
       st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
@@ -1274,9 +1280,18 @@ class MemoryCache {
       }
       if (rows.length > L.batch) throw rangeError(fn, "text", `holds ${rows.length} memories, more than the limit ${L.batch}`);
       progress({ phase: "validate", done: rows.length, total: rows.length });
-      const ends = [...new Set(edges.flatMap((e) => [e.src, e.dst]))].filter((p) => !index.has(p));
+      const keepers = rows.filter((r) => r.supersededBy !== null).map((r) => r.supersededBy);
+      const ends = [...new Set([...edges.flatMap((e) => [e.src, e.dst]), ...keepers])].filter((p) => !index.has(p));
       const found = new Set((await this._db.all("SELECT m.path AS path FROM memories m JOIN json_each(?) j ON m.path = j.value",
         [JSON.stringify(ends)])).map((r) => r.path));
+      // a memory superseded by no memory (or by itself) would be in no search and named by none
+      rows.forEach((r, i) => {
+        if (r.supersededBy === null) return;
+        if (r.supersededBy === r.path) throw rangeError(fn, `${lineOf[i]}.supersededBy`, "names the memory itself");
+        if (!index.has(r.supersededBy) && !found.has(r.supersededBy)) {
+          throw rangeError(fn, `${lineOf[i]}.supersededBy`, `names no stored or imported memory (${JSON.stringify(r.supersededBy.slice(0, 80))})`);
+        }
+      });
       for (const e of edges) {
         for (const end of ["src", "dst"]) {
           if (!index.has(e[end]) && !found.has(e[end])) {

@@ -269,16 +269,25 @@ export async function incrementalNeighbours(mems, state, changed, dim, floor, pe
   return { pairs, wide, wideK, partial };
 }
 
-/** Stored lists (md_neighbors rows) as a Map src -> { list, partial, dsts, sims } (dsts and sims as stored, to compare). */
+/**
+ * Stored lists (md_neighbors rows) as a Map src -> { list, partial, dsts, sims } (dsts and sims as stored, to
+ * compare), or null when a row is not one a pass wrote (the pass then computes every pair: "unreadable").
+ */
 function readState(rows) {
   const state = new Map();
   for (const r of rows) {
-    const dsts = JSON.parse(r.dsts);
+    let dsts;
+    try {
+      dsts = typeof r.dsts === "string" ? JSON.parse(r.dsts) : null;
+    } catch {
+      return null;
+    }
+    if (!Array.isArray(dsts) || !dsts.every((d) => typeof d === "string") || typeof r.src !== "string") return null;
     const bytes = r.sims instanceof Uint8Array ? r.sims : new Uint8Array(0);
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
     const sims = new Float64Array(copy.buffer, 0, copy.byteLength >>> 3);
-    if (sims.length !== dsts.length) return null;
+    if (copy.byteLength !== 8 * dsts.length || !sims.every(Number.isFinite)) return null;
     state.set(r.src, { list: dsts.map((dst, i) => ({ src: r.src, dst, sim: sims[i] })), partial: r.partial !== 0, dsts: r.dsts, sims: copy });
   }
   return state;
@@ -454,12 +463,19 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
     for (const [k, e] of after) if (e.origin === "sleep") after.delete(k);
     for (const e of wanted) after.set(edgeKey(e), { ...e, origin: "sleep" });
   }
+  // the evicted memories go with the ones merged into them (superseded by them, and by those; as delete() does)
+  const evicted = new Set(evictSet);
   if (evictSet.size) {
-    const json = JSON.stringify([...evictSet]);
+    const mergedInto = new Map();
+    const into = (drop, keep) => (mergedInto.get(keep) ?? mergedInto.set(keep, []).get(keep)).push(drop);
+    for (const r of await db.all("SELECT path, superseded_by FROM memories WHERE superseded_by IS NOT NULL")) into(r.path, r.superseded_by);
+    for (const m of merged) into(m.dropPath, m.keepPath);
+    for (const p of evicted) for (const q of mergedInto.get(p) ?? []) evicted.add(q); // a Set's loop visits what it adds
+    const json = JSON.stringify([...evicted]);
     for (const p of evictSet) st.push({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [idOf.get(p)] });
     st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
     st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
-    for (const [k, e] of after) if (evictSet.has(e.src) || evictSet.has(e.dst)) after.delete(k);
+    for (const [k, e] of after) if (evicted.has(e.src) || evicted.has(e.dst)) after.delete(k);
   }
   if (mergeRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('merge_cycle', ?)", params: [String(cycle)] });
   if (evictRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('evict_cycle', ?)", params: [String(cycle)] });
@@ -491,7 +507,7 @@ export async function runSleep(db, resident, fn, options, { limits, write }) {
       if (meta.neighbors_params !== params) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('neighbors_params', ?)", params: [params] });
     }
   }
-  const removed = [...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
+  const removed = [...new Set([...merged.map((m) => m.dropPath), ...evicted])].map((path) => ({ path, id: idOf.get(path) }));
   await write(st, { removed, edges: merged.length || edgesChanged || evictSet.size ? [...after.values()] : null });
   lap("write");
   progress("write", 1, 1); // after the cache's memory follows the commit: a throw here leaves it consistent
