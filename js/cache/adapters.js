@@ -11,6 +11,9 @@
 //   dataVersion()      -> PRAGMA data_version: moves when another connection commits
 //                         (optional; the cache's own generation counter works without it)
 //   busyTimeout(ms?)   -> sets PRAGMA busy_timeout when ms is given; returns it (optional)
+//   exclusive(body)    -> runs the async body holding the write lock (BEGIN IMMEDIATE ... COMMIT), its
+//                         batches nested in that transaction (optional; only on a connection the cache
+//                         opened itself: a write that lost the race to other writers takes it)
 //   exportBytes()      -> the database file as a Uint8Array (optional)
 //   close()
 //
@@ -204,8 +207,32 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
   };
 }
 
-/** Wrap an open better-sqlite3 (12.x) `Database`. */
-export function betterSqlite3Adapter(db) {
+/**
+ * exclusive(body) over a connection's BEGIN IMMEDIATE and COMMIT: the body's batches commit with it (a body
+ * that throws after one committed its savepoint keeps it: the cache's memory already follows it).
+ */
+function exclusiveMethod(exec, held) {
+  return async function exclusive(body) {
+    exec("BEGIN IMMEDIATE");
+    held(true);
+    try {
+      return await body();
+    } finally {
+      held(false);
+      try {
+        exec("COMMIT");
+      } catch (e) {
+        try {
+          exec("ROLLBACK"); // a COMMIT refused (busy, I/O) leaves the transaction open: end it
+        } catch { /* already rolled back */ }
+        throw e; // eslint-disable-line no-unsafe-finally -- the caller must know the body's batches were not kept
+      }
+    }
+  };
+}
+
+/** Wrap an open better-sqlite3 (12.x) `Database`. `own`: the cache opened it (exclusive() is offered). */
+export function betterSqlite3Adapter(db, { own = false } = {}) {
   const stmts = statementCache((sql) => db.prepare(sql), () => {});
   const raw = statementCache((sql) => db.prepare(sql).raw(true), () => {});
   const toParams = (params) => (params ?? []).map((p) =>
@@ -235,6 +262,8 @@ export function betterSqlite3Adapter(db) {
       if (ms !== undefined) db.pragma(`busy_timeout = ${Math.trunc(ms)}`);
       return pragma("busy_timeout");
     },
+    // inside it, runAll nests as a savepoint (better-sqlite3's transactions do when one is open)
+    ...(own ? { exclusive: exclusiveMethod((sql) => db.exec(sql), () => {}) } : {}),
     async exportBytes() {
       const b = db.serialize();
       return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
@@ -253,7 +282,7 @@ export function betterSqlite3Adapter(db) {
  * return as a number, is read again as a BigInt and rounded to the nearest double;
  * `undefined` binds as NULL.
  */
-export function nodeSqliteAdapter(db) {
+export function nodeSqliteAdapter(db, { own = false } = {}) {
   const stmts = statementCache((sql) => db.prepare(sql), (st) => st.close?.());
   const raw = statementCache((sql) => {
     const st = db.prepare(sql);
@@ -262,6 +291,7 @@ export function nodeSqliteAdapter(db) {
   }, (st) => st.close?.());
   const args = (params) => (params ? params.map((p) => (p === undefined ? null : p)) : []);
   const num = (v) => (typeof v === "bigint" ? Number(v) : v);
+  let locked = false; // inside exclusive()
   const pragma = (name) => Number(Object.values(stmts.get(`PRAGMA ${name}`).get() ?? {})[0]);
   const read = (st, params) => {
     try {
@@ -293,18 +323,22 @@ export function nodeSqliteAdapter(db) {
     },
     async batch(statements) {
       if (!statements.length) return;
-      db.exec("BEGIN IMMEDIATE"); // the write lock first (see sqliteWasmAdapter's batch)
+      // the write lock first (see sqliteWasmAdapter's batch); inside exclusive(), a savepoint of its transaction
+      const [begin, end, undo] = locked ? ["SAVEPOINT md_batch", "RELEASE md_batch", ["ROLLBACK TO md_batch", "RELEASE md_batch"]]
+        : ["BEGIN IMMEDIATE", "COMMIT", ["ROLLBACK"]];
+      db.exec(begin);
       try {
         for (const { sql, params } of statements) stmts.get(sql).run(...args(params));
-        db.exec("COMMIT");
+        db.exec(end);
       } catch (e) {
         try {
-          db.exec("ROLLBACK");
+          for (const q of undo) db.exec(q);
         } catch { /* SQLite already rolled back (a constraint in a trigger, a full disk) */ }
         throw e;
       }
     },
     ...pragmaMethods(pragma, (sql) => db.exec(sql)),
+    ...(own ? { exclusive: exclusiveMethod((sql) => db.exec(sql), (on) => { locked = on; }) } : {}),
     async exportBytes() {
       if (typeof db.serialize === "function") return new Uint8Array(db.serialize());
       // Node 22 has no serialize(): a copy through VACUUM INTO a temporary file
@@ -452,14 +486,33 @@ const inBrowser = () => typeof navigator !== "undefined" && typeof navigator.sto
 
 const DRIVERS = ["node:sqlite", "better-sqlite3"];
 
-/** How a file path opens outside browsers: node:sqlite where the runtime has it (no native build), else better-sqlite3. */
+/**
+ * The busy timeout (ms) of a file the cache opens, on every driver: better-sqlite3's own default.
+ * node:sqlite's is 0 (two processes on one file got SQLITE_BUSY on about a third of their calls).
+ */
+export const DEFAULT_BUSY_TIMEOUT = 5000;
+
+/**
+ * How a file path opens outside browsers: node:sqlite where the runtime has it (no native build), else
+ * better-sqlite3. Returns open(path, busyTimeout): the connection's busy timeout is set before anything
+ * reads it (an open beside a writer otherwise failed at its first read with "database is locked").
+ */
 async function fileDriver(driver) {
   // Specifiers in variables: bundlers for browsers and Workers must not try to bundle these.
   const nodeSqlite = "node:sqlite", betterSqlite3 = "better-sqlite3";
   if (driver !== "better-sqlite3") {
     try {
       const { DatabaseSync } = await import(nodeSqlite);
-      return (path) => nodeSqliteAdapter(new DatabaseSync(path));
+      return (path, timeout) => {
+        const db = new DatabaseSync(path);
+        try {
+          db.exec(`PRAGMA busy_timeout = ${timeout}`);
+        } catch (e) {
+          db.close();
+          throw e;
+        }
+        return nodeSqliteAdapter(db, { own: true });
+      };
     } catch (e) {
       if (driver === "node:sqlite")
         throw new TypeError(`openMemoryCache: options.driver "node:sqlite" needs Node >= 22.5 or Deno >= 2.2: ${e?.message ?? e}`);
@@ -468,12 +521,44 @@ async function fileDriver(driver) {
   try {
     const Database = (await import(betterSqlite3)).default;
     new Database(":memory:").close(); // the native addon loads here: one built for another runtime throws now, not on the file
-    return (path) => betterSqlite3Adapter(new Database(path));
+    return (path, timeout) => betterSqlite3Adapter(new Database(path, { timeout }), { own: true });
   } catch (e) {
     throw new TypeError(driver ? `openMemoryCache: options.driver "better-sqlite3" could not be loaded (npm install better-sqlite3@12.9.0): ${e?.message ?? e}`
       : "openMemoryCache: a file path outside browsers needs node:sqlite (Node >= 22.5, Deno >= 2.2) or better-sqlite3 " +
         `(npm install better-sqlite3@12.9.0): ${e?.message ?? e}`);
   }
+}
+
+/** A RangeError naming options.path (shown quoted, cut at 80 characters) and what is wrong with it. */
+export function pathError(path, why, cause) {
+  const shown = JSON.stringify(path.length > 80 ? `${path.slice(0, 80)}...` : path);
+  return new RangeError(`openMemoryCache: options.path ${shown} ${why}`, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * A file path the drivers would refuse with "unable to open database file" (or open differently), as a
+ * RangeError saying why: a file: URI (node:sqlite opens it as a URI, better-sqlite3 refuses it), a
+ * directory, a missing directory, a name too long for the file system.
+ */
+async function checkFilePath(path) {
+  if (/^file:/i.test(path)) throw pathError(path, "is a file: URI; pass a file path (node:sqlite reads URIs, better-sqlite3 does not)");
+  const nodeFs = "node:fs", nodePath = "node:path";
+  const { statSync } = await import(nodeFs), { dirname } = await import(nodePath);
+  const stat = (p) => {
+    try {
+      return statSync(p);
+    } catch (e) {
+      if (e?.code === "ENOENT") return null;
+      throw pathError(path, e?.code === "ENAMETOOLONG" ? `is too long for the file system (${path.length} characters)`
+        : `could not be read (${e?.code ?? e?.message ?? e})`, e);
+    }
+  };
+  const st = stat(path);
+  if (st?.isDirectory()) throw pathError(path, "is a directory, not a database file");
+  if (st) return;
+  const dir = stat(dirname(path));
+  if (!dir) throw pathError(path, `is in a directory that does not exist (${dirname(path).slice(0, 200)})`);
+  if (!dir.isDirectory()) throw pathError(path, `is under ${dirname(path).slice(0, 200)}, which is not a directory`);
 }
 
 /**
@@ -501,13 +586,18 @@ export async function openAdapter(options) {
     : bytes === undefined ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (path !== ":memory:" && !inBrowser()) {
     const open = await fileDriver(driver);
+    await checkFilePath(path);
     if (data) {
       const nodeFs = "node:fs";
       const { writeFileSync, existsSync } = await import(nodeFs);
       if (existsSync(path)) throw new RangeError(`openMemoryCache: options.path ${path} exists; refusing to overwrite it with options.bytes`);
       writeFileSync(path, data);
     }
-    return open(path);
+    try {
+      return open(path, options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT);
+    } catch (e) {
+      throw pathError(path, `could not be opened (${e?.message ?? e})`, e);
+    }
   }
   const sqlite3 = await loadSqliteWasm(options.sqlite3);
   if (path === ":memory:") {

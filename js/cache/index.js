@@ -16,11 +16,14 @@ import {
   DEFAULT_EWMA_ALPHA, applyOutcomesFp, fromFp, init, isInitialized, partitionByCooldown, signalValue, toFp, float32View,
 } from "../index.js";
 import {
-  adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, openAdapter, sqliteWasmAdapter,
+  DEFAULT_BUSY_TIMEOUT, adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, openAdapter, pathError,
+  sqliteWasmAdapter,
 } from "./adapters.js";
 import { ARMS, PRESETS, collectArms, fold, querySettings, report } from "./compose.js";
 import { Lexical, termsQuery } from "./lexical.js";
 import { tune } from "./tune.js";
+import { rng } from "./rng.js";
+import { CacheBusyError, CacheChangedError } from "./errors.js";
 import { Resident } from "./resident.js";
 import { runSleep } from "./sleep.js";
 import { DURABLE_OBJECT_RESIDENT_BYTES, checkResident, residentEstimate, storedCounts } from "./budget.js";
@@ -31,7 +34,8 @@ import {
   arr, byPath, counter, embedding, finite, known, loneSurrogate, messageOf, progressFn, rangeError, record, shown, string, time, typeError,
 } from "./validate.js";
 
-export { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, sqliteWasmAdapter };
+export { CacheBusyError, CacheChangedError };
+export { DEFAULT_BUSY_TIMEOUT, adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, sqliteWasmAdapter };
 export { ARMS, GIST_WEIGHT, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
 export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
 export { DEFAULT_SLEEP, MAX_PER_SOURCE_K } from "./sleep.js";
@@ -48,28 +52,16 @@ export const DEFAULT_ARM_WEIGHTS = PRESETS.default.weights;
  */
 export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000,
   sleepEdges: 1_000_000, sleepRoom: 3 * 2 ** 30 });
-/** How many times a write runs again when another writer commits between its read and its batch (onExternalChange "resync"). */
+/**
+ * How many times a write runs when other writers commit between its read and its batch (onExternalChange
+ * "resync"). Between attempts it waits RETRY_BASE_MS x 2^(attempt - 1), at most RETRY_MAX_MS, times a
+ * random factor in [0.5, 1) (jitter: writers that collided do not collide again in step); the last attempt,
+ * on a file the cache opened, holds the write lock from its first read to its commit, so a large write
+ * completes under a stream of small ones (those wait for the lock, up to their busy timeout).
+ */
 export const WRITE_ATTEMPTS = 4;
-
-/** The database changed under the cache: another writer, with options.onExternalChange "error" (or a write that kept losing). */
-export class CacheChangedError extends Error {
-  constructor(message, details = {}) {
-    super(message);
-    this.name = "CacheChangedError";
-    this.code = "MEMDOMAIN_CACHE_EXTERNAL_CHANGE";
-    Object.assign(this, details);
-  }
-}
-
-/** SQLITE_BUSY past the busy timeout: another connection held the lock. The call is safe to retry. */
-export class CacheBusyError extends Error {
-  constructor(message, cause) {
-    super(message);
-    this.name = "CacheBusyError";
-    this.code = "MEMDOMAIN_CACHE_BUSY";
-    this.cause = cause;
-  }
-}
+export const RETRY_BASE_MS = 20;
+export const RETRY_MAX_MS = 1000;
 
 /** A write's guard found another writer's commit since the call read the database: nothing was written. */
 class Conflict extends Error {}
@@ -163,6 +155,13 @@ function isBusy(e) {
   return /\b(SQLITE_BUSY|SQLITE_LOCKED)\b|database is locked|database table is locked/.test(messageOf(e));
 }
 
+/** The CacheBusyError of a call `fn` that met SQLITE_BUSY past the busy timeout (`ms`, null: the connection's own). */
+function busyError(fn, ms, e) {
+  const wait = ms === null ? "the busy timeout" : `busyTimeout (${ms} ms)`;
+  return new CacheBusyError(`${fn}: the database is locked by another connection (SQLITE_BUSY) for longer than ${wait}; ` +
+    `retrying the call is safe (${messageOf(e)})`, e);
+}
+
 /** A short random name for this cache as a writer, stored in md_meta with each generation it commits. */
 function writerId(kind) {
   const b = new Uint8Array(4);
@@ -197,8 +196,10 @@ async function readSchema(fn, db, where) {
   if (names.includes("md_meta")) {
     try {
       meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
-    } catch {
-      meta = null; // an md_meta that is not ours
+    } catch (e) {
+      // an md_meta without our columns is not ours; any other failure (a lock, an I/O error) is the read's, not the
+      // database's: refusing a real cache as foreign because one read failed would be a wrong answer
+      if (!/no such column/i.test(messageOf(e))) throw e;
     }
   }
   if (!meta || meta.schema === undefined) {
@@ -255,15 +256,19 @@ export async function openMemoryCache(options = {}) {
   if (options.db === undefined && options.path !== undefined) checkPath(fn, options.path);
   if (!isInitialized()) await init(options.wasm);
   const db = await openAdapter(options);
+  let busyMs = null;
   try {
+    // the busy timeout first: the reads below wait for another connection's lock as every later call does
+    if (typeof db.busyTimeout === "function") busyMs = await db.busyTimeout(busyTimeout ?? undefined);
     const where = options.storage !== undefined ? "options.storage" : options.db !== undefined ? "options.db"
       : options.bytes !== undefined ? "options.bytes" : "options.path";
     let schema;
     try {
       schema = await readSchema(fn, db, where);
     } catch (e) {
-      if (options.bytes !== undefined && !(e instanceof RangeError)) {
-        throw rangeError(fn, "options.bytes", `is not a usable SQLite database (${e?.message ?? e})`);
+      if (!(e instanceof RangeError) && !isBusy(e)) {
+        if (options.bytes !== undefined) throw rangeError(fn, "options.bytes", `is not a usable SQLite database (${messageOf(e)})`);
+        if (where === "options.path") throw pathError(options.path, `is not a usable SQLite database (${messageOf(e)})`, e);
       }
       throw e;
     }
@@ -284,8 +289,6 @@ export async function openMemoryCache(options = {}) {
     if (!schema.fresh && !schema.names.includes("md_labels")) writes.push({ sql: LABELS_TABLE });
     if (stored === null && dim !== null) keep("dim", String(dim));
     await db.batch(writes);
-    let busyMs = null;
-    if (typeof db.busyTimeout === "function") busyMs = await db.busyTimeout(busyTimeout ?? undefined);
     // a Durable Object's isolate has 128 MB and is killed past it: a default budget there; none elsewhere
     const maxResidentBytes = maxResident !== undefined ? maxResident : db.kind === "durable-object" ? DURABLE_OBJECT_RESIDENT_BYTES : null;
     const cache = new MemoryCache(db, limits, { onExternalChange, busyMs, maxResidentBytes, embed });
@@ -296,7 +299,7 @@ export async function openMemoryCache(options = {}) {
     return cache;
   } catch (e) {
     await db.close().catch(() => {});
-    throw e;
+    throw isBusy(e) ? busyError(fn, busyMs, e) : e;
   }
 }
 
@@ -317,6 +320,9 @@ class MemoryCache {
     this._text = 0; // bytes of live text (gist and body), kept by puts; counted again after a write that removes memories
     this._textStale = true;
     this._id = writerId(db.kind);
+    // the backoff between write attempts: jitter from a generator seeded by this cache's random writer name
+    // (tests set their own random and wait)
+    this._retry = { random: rng(parseInt(this._id.slice(-8), 16)), wait: (ms) => new Promise((r) => setTimeout(r, ms)) };
     this._gen = null; // the generation the memory reflects
     this._dv = null; // PRAGMA data_version when it was read (null: the backend has none)
     this._invalid = true; // the memory may not be the database's: reload before the next operation that uses it
@@ -553,22 +559,30 @@ class MemoryCache {
       if (this._closed) throw rangeError(fn, "this", "is closed");
       for (let attempt = 1; ; attempt++) {
         try {
-          if (state) await this._sync(fn);
-          return await body();
+          const run = async () => {
+            if (state) await this._sync(fn);
+            return body();
+          };
+          if (attempt < WRITE_ATTEMPTS || typeof this._db.exclusive !== "function") return await run();
+          try {
+            return await this._db.exclusive(run);
+          } catch (e) {
+            this._invalid = true; // its commit may have failed after the memory followed the batch: read it again
+            throw e;
+          }
         } catch (e) {
           if (e instanceof Conflict) {
-            if (this._onExternalChange === "resync" && attempt < WRITE_ATTEMPTS) continue;
+            if (this._onExternalChange === "resync" && attempt < WRITE_ATTEMPTS) {
+              await this._retry.wait(Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempt - 1)) * (0.5 + 0.5 * this._retry.random()));
+              continue;
+            }
             throw new CacheChangedError(this._onExternalChange === "error"
               ? `${fn}: another writer committed to the database while this call ran, and options.onExternalChange is "error"; ` +
                 "nothing was written: reopen the cache, or open it with onExternalChange: \"resync\""
               : `${fn}: another writer committed to the database while this call ran, ${attempt} times in a row; ` +
                 "nothing was written; retry");
           }
-          if (isBusy(e)) {
-            const wait = this._busyMs === null ? "the busy timeout" : `busyTimeout (${this._busyMs} ms)`;
-            throw new CacheBusyError(`${fn}: the database is locked by another connection (SQLITE_BUSY) for longer than ${wait}; ` +
-              `retrying the call is safe (${messageOf(e)})`, e);
-          }
+          if (isBusy(e)) throw busyError(fn, this._busyMs, e);
           throw e;
         }
       }
