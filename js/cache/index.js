@@ -29,7 +29,7 @@ import { runSleep } from "./sleep.js";
 import { DURABLE_OBJECT_RESIDENT_BYTES, checkResident, residentEstimate, storedCounts } from "./budget.js";
 import { checkEmbed, embedTexts, memoryText } from "./embed.js";
 import { CALIBRATION_VERSION, calibrate, checkCalibrateOptions } from "./calibrate.js";
-import { alarmStorage, armAlarm, checkSchedule, nextTime, readSchedule, scheduleStatement } from "./durable.js";
+import { alarmStorage, armAlarm, checkSchedule, hasAlarm, nextTime, readSchedule, rearm, scheduleStatement } from "./durable.js";
 import {
   arr, byPath, counter, embedding, finite, known, loneSurrogate, messageOf, progressFn, rangeError, record, shown, string, time, typeError,
 } from "./validate.js";
@@ -293,6 +293,7 @@ export async function openMemoryCache(options = {}) {
     const maxResidentBytes = maxResident !== undefined ? maxResident : db.kind === "durable-object" ? DURABLE_OBJECT_RESIDENT_BYTES : null;
     const cache = new MemoryCache(db, limits, { onExternalChange, busyMs, maxResidentBytes, embed });
     await cache._load();
+    await rearm(db.storage, cache._schedule); // a schedule whose alarm was lost (an aborted or failed alarm) sleeps again
     if (dim !== null && cache.dim !== dim) {
       throw rangeError(fn, "options.dim", `is ${dim}, but the cache holds embeddings of dimension ${cache.dim}`);
     }
@@ -326,6 +327,8 @@ class MemoryCache {
     this._gen = null; // the generation the memory reflects
     this._dv = null; // PRAGMA data_version when it was read (null: the backend has none)
     this._invalid = true; // the memory may not be the database's: reload before the next operation that uses it
+    this._schedule = null; // a Durable Object's sleep schedule (durable.js), as the database holds it
+    this._inAlarm = 0; // onAlarm calls running: the runtime cleared the alarm while they run, so it is not re-armed
   }
 
   /** The embedding dimension (null until the first embedding is stored). */
@@ -367,9 +370,15 @@ class MemoryCache {
     await this._resident.load(this._db);
     await this._lexical.load(this._db);
     await this._loadCalibration();
+    await this._loadSchedule();
     this._gen = s.gen;
     this._dv = s.dv;
     this._invalid = false;
+  }
+
+  /** On a backend with an alarm: the stored sleep schedule, which each call checks its alarm against. */
+  async _loadSchedule() {
+    if (hasAlarm(this._db.storage)) this._schedule = await readSchedule(this._db);
   }
 
   /** The stored calibration (md_meta.calibration, written by calibrate() and sleep()), or null. */
@@ -440,6 +449,7 @@ class MemoryCache {
     }
     if (s.edgesGen > this._gen) await res.loadEdges(db);
     await this._loadCalibration();
+    await this._loadSchedule();
     this._gen = s.gen;
     this._dv = s.dv;
     this._invalid = false;
@@ -561,6 +571,7 @@ class MemoryCache {
         try {
           const run = async () => {
             if (state) await this._sync(fn);
+            if (this._schedule !== null && this._inAlarm === 0) await rearm(this._db.storage, this._schedule);
             return body();
           };
           if (attempt < WRITE_ATTEMPTS || typeof this._db.exclusive !== "function") return await run();
@@ -1169,6 +1180,7 @@ class MemoryCache {
       const storage = alarmStorage(fn, this);
       const schedule = checkSchedule(fn, options);
       await this._write(fn, [scheduleStatement(schedule)], () => {});
+      this._schedule = schedule;
       await armAlarm(storage, schedule.at);
       return { at: schedule.at, every: schedule.every };
     });
@@ -1187,13 +1199,23 @@ class MemoryCache {
     known(fn, "options", options, ["now", "onProgress"]);
     const now = options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
     const storage = alarmStorage(fn, this);
+    this._inAlarm++;
+    try {
+      return await this._onAlarm(fn, storage, now, options.onProgress);
+    } finally {
+      this._inAlarm--;
+    }
+  }
+
+  async _onAlarm(fn, storage, now, onProgress) {
     const schedule = await this._op(fn, () => readSchedule(this._db), { state: false });
+    this._schedule = schedule;
     if (schedule === null) return { ran: false, at: null, report: null, next: null };
     if (schedule.at > now) {
-      await armAlarm(storage, schedule.at);
+      await armAlarm(storage, schedule.at, now);
       return { ran: false, at: null, report: null, next: schedule.at };
     }
-    const report = await this.sleep({ ...schedule.sleep, now: schedule.at, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const report = await this.sleep({ ...schedule.sleep, now: schedule.at, ...(onProgress ? { onProgress } : {}) });
     const next = schedule.every === null ? null : nextTime(schedule.at, schedule.every, now);
     const after = await this._op(fn, async () => {
       const current = await readSchedule(this._db);
@@ -1202,7 +1224,8 @@ class MemoryCache {
       await this._write(fn, [scheduleStatement(moved)], () => {});
       return moved;
     });
-    if (after !== null) await armAlarm(storage, after.at);
+    this._schedule = after;
+    if (after !== null) await armAlarm(storage, after.at, now);
     return { ran: true, at: schedule.at, report, next: after === null ? null : after.at };
   }
 
