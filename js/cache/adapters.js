@@ -20,6 +20,8 @@
 // Every write path of the cache is "read, compute in memory, then one batch", so
 // the same code is transactional on every backend.
 
+import { CacheBusyError } from "./errors.js";
+
 const STMT_CACHE = 64;
 
 /** Rows of numbers (arrays) as one Float64Array per column. */
@@ -470,15 +472,46 @@ export function loadSqliteWasm(init) {
 }
 
 const pools = new Map();
-/** The opfs-sahpool VFS (OPFS without cross-origin isolation; dedicated Workers only), installed once per name. */
-function opfsPool(sqlite3, name) {
+/**
+ * The opfs-sahpool VFS (OPFS without cross-origin isolation; dedicated Workers only), installed once per
+ * name. The pool holds its files' access handles, which OPFS gives one context at a time, for the Worker's
+ * life: a second tab of the origin failed with an error about Workers. So a Web Lock named after the pool
+ * is taken first and held as long (the browser releases it when the Worker ends); another tab waits for
+ * it up to `waitMs`, then gets a CacheBusyError saying another tab or Worker holds the pool.
+ */
+function opfsPool(sqlite3, name, waitMs) {
   if (!pools.has(name)) {
-    pools.set(name, sqlite3.installOpfsSAHPoolVfs({ name, clearOnInit: false }).catch((e) => {
+    pools.set(name, (async () => {
+      const release = await lockPool(name, waitMs);
+      try {
+        return await sqlite3.installOpfsSAHPoolVfs({ name, clearOnInit: false });
+      } catch (e) {
+        release();
+        throw new TypeError(`openMemoryCache: the OPFS pool "${name}" could not be opened (OPFS needs a dedicated Worker): ${e?.message ?? e}`);
+      }
+    })().catch((e) => {
       pools.delete(name);
-      throw new TypeError(`openMemoryCache: the OPFS pool "${name}" could not be opened (OPFS needs a dedicated Worker): ${e?.message ?? e}`);
+      throw e;
     }));
   }
   return pools.get(name);
+}
+
+/** The Web Lock of an OPFS pool, waited for up to `ms`: resolves its release, or rejects with a CacheBusyError. */
+async function lockPool(name, ms) {
+  const locks = globalThis.navigator?.locks;
+  if (typeof locks?.request !== "function") return () => {}; // no Web Locks: the pool's own failure stands
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await new Promise((granted, refused) => {
+    locks.request(`memdomain/cache opfs-sahpool ${name}`, { signal: AbortSignal.timeout(ms) }, () => {
+      granted();
+      return held;
+    }).catch((e) => refused(new CacheBusyError(`openMemoryCache: the OPFS pool "${name}" is held by another tab or Worker of this ` +
+      `origin (OPFS gives its files to one at a time), and it was not released within busyTimeout (${ms} ms): close the cache's ` +
+      "other tab, or end the Worker that holds it, and open again", e)));
+  });
+  return release;
 }
 
 const inBrowser = () => typeof navigator !== "undefined" && typeof navigator.storage?.getDirectory === "function"
@@ -614,7 +647,7 @@ export async function openAdapter(options) {
     }
     return sqliteWasmAdapter(db, sqlite3);
   }
-  const pool = await opfsPool(sqlite3, vfs);
+  const pool = await opfsPool(sqlite3, vfs, options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT);
   if (data) await pool.importDb(path, data);
   return sqliteWasmAdapter(new pool.OpfsSAHPoolDb(path), sqlite3);
 }
