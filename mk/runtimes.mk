@@ -78,7 +78,7 @@ test-readme: $(RT_DIR)/.setup
 # and corpus hashes of the installed package (equal to the machine's Node's), every
 # snippet of the documents installed as printed, and the cache scenario (memory, file).
 # `node` and `npm` on PATH are that Node's.
-NODE_VERSION_SUITES := cache cache-compose cache-faults golden.clang workers init-errors unicode
+NODE_VERSION_SUITES := cache cache-compose cache-faults cache-trust golden.clang workers init-errors unicode
 NODE_VERSION_MAJORS := $(foreach v,$(NODE_VERSIONS),$(firstword $(subst ., ,$(v))))
 .PHONY: test-node-versions
 test-node-versions: $(RT_DIR)/.setup $(BUILD)/memdomain.emcc.wasm test-runtime-node

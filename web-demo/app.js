@@ -104,6 +104,14 @@ function channel(op, build, render) {
 // ------------------------------------------------------------------ settings, history, URL
 
 function writeUrl() {
+  if (state.settings === null) {
+    // before the worker handed the settings over (a tab clicked while the page loads): only the view moves,
+    // the URL's own settings stay for main() to read
+    const p = new URLSearchParams(location.hash.replace(/^#/, ""));
+    p.set("view", state.view);
+    history.replaceState(null, "", `#${p}`);
+    return;
+  }
   const q = state.query?.id ?? (state.query?.text !== undefined ? `text:${state.query.text}` : null);
   history.replaceState(null, "", toHash({ view: state.view, query: q, settings: state.settings, baseline: state.baseline }));
 }

@@ -11,11 +11,16 @@
 //   dataVersion()      -> PRAGMA data_version: moves when another connection commits
 //                         (optional; the cache's own generation counter works without it)
 //   busyTimeout(ms?)   -> sets PRAGMA busy_timeout when ms is given; returns it (optional)
+//   exclusive(body)    -> runs the async body holding the write lock (BEGIN IMMEDIATE ... COMMIT), its
+//                         batches nested in that transaction (optional; only on a connection the cache
+//                         opened itself: a write that lost the race to other writers takes it)
 //   exportBytes()      -> the database file as a Uint8Array (optional)
 //   close()
 //
 // Every write path of the cache is "read, compute in memory, then one batch", so
 // the same code is transactional on every backend.
+
+import { CacheBusyError } from "./errors.js";
 
 const STMT_CACHE = 64;
 
@@ -105,7 +110,7 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
   const fail = (rc) => {
     throw new Error(`SQLite: ${capi.sqlite3_errmsg(db.pointer)} (${capi.sqlite3_js_rc_str(rc)})`);
   };
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true }); // a text's leading U+FEFF is its own (the default drops it)
   const MAX_SAFE = Number.MAX_SAFE_INTEGER;
   // One column of the current row as oo1's Stmt.get returns it: an integer as a number when it is
   // safe (a double from -2^53 to 2^53 is the integer exactly), else a BigInt.
@@ -204,8 +209,32 @@ export function sqliteWasmAdapter(db, sqlite3, { onClose } = {}) {
   };
 }
 
-/** Wrap an open better-sqlite3 (12.x) `Database`. */
-export function betterSqlite3Adapter(db) {
+/**
+ * exclusive(body) over a connection's BEGIN IMMEDIATE and COMMIT: the body's batches commit with it (a body
+ * that throws after one committed its savepoint keeps it: the cache's memory already follows it).
+ */
+function exclusiveMethod(exec, held) {
+  return async function exclusive(body) {
+    exec("BEGIN IMMEDIATE");
+    held(true);
+    try {
+      return await body();
+    } finally {
+      held(false);
+      try {
+        exec("COMMIT");
+      } catch (e) {
+        try {
+          exec("ROLLBACK"); // a COMMIT refused (busy, I/O) leaves the transaction open: end it
+        } catch { /* already rolled back */ }
+        throw e; // eslint-disable-line no-unsafe-finally -- the caller must know the body's batches were not kept
+      }
+    }
+  };
+}
+
+/** Wrap an open better-sqlite3 (12.x) `Database`. `own`: the cache opened it (exclusive() is offered). */
+export function betterSqlite3Adapter(db, { own = false } = {}) {
   const stmts = statementCache((sql) => db.prepare(sql), () => {});
   const raw = statementCache((sql) => db.prepare(sql).raw(true), () => {});
   const toParams = (params) => (params ?? []).map((p) =>
@@ -235,6 +264,8 @@ export function betterSqlite3Adapter(db) {
       if (ms !== undefined) db.pragma(`busy_timeout = ${Math.trunc(ms)}`);
       return pragma("busy_timeout");
     },
+    // inside it, runAll nests as a savepoint (better-sqlite3's transactions do when one is open)
+    ...(own ? { exclusive: exclusiveMethod((sql) => db.exec(sql), () => {}) } : {}),
     async exportBytes() {
       const b = db.serialize();
       return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
@@ -253,7 +284,7 @@ export function betterSqlite3Adapter(db) {
  * return as a number, is read again as a BigInt and rounded to the nearest double;
  * `undefined` binds as NULL.
  */
-export function nodeSqliteAdapter(db) {
+export function nodeSqliteAdapter(db, { own = false } = {}) {
   const stmts = statementCache((sql) => db.prepare(sql), (st) => st.close?.());
   const raw = statementCache((sql) => {
     const st = db.prepare(sql);
@@ -262,6 +293,7 @@ export function nodeSqliteAdapter(db) {
   }, (st) => st.close?.());
   const args = (params) => (params ? params.map((p) => (p === undefined ? null : p)) : []);
   const num = (v) => (typeof v === "bigint" ? Number(v) : v);
+  let locked = false; // inside exclusive()
   const pragma = (name) => Number(Object.values(stmts.get(`PRAGMA ${name}`).get() ?? {})[0]);
   const read = (st, params) => {
     try {
@@ -293,18 +325,22 @@ export function nodeSqliteAdapter(db) {
     },
     async batch(statements) {
       if (!statements.length) return;
-      db.exec("BEGIN IMMEDIATE"); // the write lock first (see sqliteWasmAdapter's batch)
+      // the write lock first (see sqliteWasmAdapter's batch); inside exclusive(), a savepoint of its transaction
+      const [begin, end, undo] = locked ? ["SAVEPOINT md_batch", "RELEASE md_batch", ["ROLLBACK TO md_batch", "RELEASE md_batch"]]
+        : ["BEGIN IMMEDIATE", "COMMIT", ["ROLLBACK"]];
+      db.exec(begin);
       try {
         for (const { sql, params } of statements) stmts.get(sql).run(...args(params));
-        db.exec("COMMIT");
+        db.exec(end);
       } catch (e) {
         try {
-          db.exec("ROLLBACK");
+          for (const q of undo) db.exec(q);
         } catch { /* SQLite already rolled back (a constraint in a trigger, a full disk) */ }
         throw e;
       }
     },
     ...pragmaMethods(pragma, (sql) => db.exec(sql)),
+    ...(own ? { exclusive: exclusiveMethod((sql) => db.exec(sql), (on) => { locked = on; }) } : {}),
     async exportBytes() {
       if (typeof db.serialize === "function") return new Uint8Array(db.serialize());
       // Node 22 has no serialize(): a copy through VACUUM INTO a temporary file
@@ -436,15 +472,46 @@ export function loadSqliteWasm(init) {
 }
 
 const pools = new Map();
-/** The opfs-sahpool VFS (OPFS without cross-origin isolation; dedicated Workers only), installed once per name. */
-function opfsPool(sqlite3, name) {
+/**
+ * The opfs-sahpool VFS (OPFS without cross-origin isolation; dedicated Workers only), installed once per
+ * name. The pool holds its files' access handles, which OPFS gives one context at a time, for the Worker's
+ * life: a second tab of the origin failed with an error about Workers. So a Web Lock named after the pool
+ * is taken first and held as long (the browser releases it when the Worker ends); another tab waits for
+ * it up to `waitMs`, then gets a CacheBusyError saying another tab or Worker holds the pool.
+ */
+function opfsPool(sqlite3, name, waitMs) {
   if (!pools.has(name)) {
-    pools.set(name, sqlite3.installOpfsSAHPoolVfs({ name, clearOnInit: false }).catch((e) => {
+    pools.set(name, (async () => {
+      const release = await lockPool(name, waitMs);
+      try {
+        return await sqlite3.installOpfsSAHPoolVfs({ name, clearOnInit: false });
+      } catch (e) {
+        release();
+        throw new TypeError(`openMemoryCache: the OPFS pool "${name}" could not be opened (OPFS needs a dedicated Worker): ${e?.message ?? e}`);
+      }
+    })().catch((e) => {
       pools.delete(name);
-      throw new TypeError(`openMemoryCache: the OPFS pool "${name}" could not be opened (OPFS needs a dedicated Worker): ${e?.message ?? e}`);
+      throw e;
     }));
   }
   return pools.get(name);
+}
+
+/** The Web Lock of an OPFS pool, waited for up to `ms`: resolves its release, or rejects with a CacheBusyError. */
+async function lockPool(name, ms) {
+  const locks = globalThis.navigator?.locks;
+  if (typeof locks?.request !== "function") return () => {}; // no Web Locks: the pool's own failure stands
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await new Promise((granted, refused) => {
+    locks.request(`memdomain/cache opfs-sahpool ${name}`, { signal: AbortSignal.timeout(ms) }, () => {
+      granted();
+      return held;
+    }).catch((e) => refused(new CacheBusyError(`openMemoryCache: the OPFS pool "${name}" is held by another tab or Worker of this ` +
+      `origin (OPFS gives its files to one at a time), and it was not released within busyTimeout (${ms} ms): close the cache's ` +
+      "other tab, or end the Worker that holds it, and open again", e)));
+  });
+  return release;
 }
 
 const inBrowser = () => typeof navigator !== "undefined" && typeof navigator.storage?.getDirectory === "function"
@@ -452,14 +519,33 @@ const inBrowser = () => typeof navigator !== "undefined" && typeof navigator.sto
 
 const DRIVERS = ["node:sqlite", "better-sqlite3"];
 
-/** How a file path opens outside browsers: node:sqlite where the runtime has it (no native build), else better-sqlite3. */
+/**
+ * The busy timeout (ms) of a file the cache opens, on every driver: better-sqlite3's own default.
+ * node:sqlite's is 0 (two processes on one file got SQLITE_BUSY on about a third of their calls).
+ */
+export const DEFAULT_BUSY_TIMEOUT = 5000;
+
+/**
+ * How a file path opens outside browsers: node:sqlite where the runtime has it (no native build), else
+ * better-sqlite3. Returns open(path, busyTimeout): the connection's busy timeout is set before anything
+ * reads it (an open beside a writer otherwise failed at its first read with "database is locked").
+ */
 async function fileDriver(driver) {
   // Specifiers in variables: bundlers for browsers and Workers must not try to bundle these.
   const nodeSqlite = "node:sqlite", betterSqlite3 = "better-sqlite3";
   if (driver !== "better-sqlite3") {
     try {
       const { DatabaseSync } = await import(nodeSqlite);
-      return (path) => nodeSqliteAdapter(new DatabaseSync(path));
+      return (path, timeout) => {
+        const db = new DatabaseSync(path);
+        try {
+          db.exec(`PRAGMA busy_timeout = ${timeout}`);
+        } catch (e) {
+          db.close();
+          throw e;
+        }
+        return nodeSqliteAdapter(db, { own: true });
+      };
     } catch (e) {
       if (driver === "node:sqlite")
         throw new TypeError(`openMemoryCache: options.driver "node:sqlite" needs Node >= 22.5 or Deno >= 2.2: ${e?.message ?? e}`);
@@ -468,12 +554,44 @@ async function fileDriver(driver) {
   try {
     const Database = (await import(betterSqlite3)).default;
     new Database(":memory:").close(); // the native addon loads here: one built for another runtime throws now, not on the file
-    return (path) => betterSqlite3Adapter(new Database(path));
+    return (path, timeout) => betterSqlite3Adapter(new Database(path, { timeout }), { own: true });
   } catch (e) {
     throw new TypeError(driver ? `openMemoryCache: options.driver "better-sqlite3" could not be loaded (npm install better-sqlite3@12.9.0): ${e?.message ?? e}`
       : "openMemoryCache: a file path outside browsers needs node:sqlite (Node >= 22.5, Deno >= 2.2) or better-sqlite3 " +
         `(npm install better-sqlite3@12.9.0): ${e?.message ?? e}`);
   }
+}
+
+/** A RangeError naming options.path (shown quoted, cut at 80 characters) and what is wrong with it. */
+export function pathError(path, why, cause) {
+  const shown = JSON.stringify(path.length > 80 ? `${path.slice(0, 80)}...` : path);
+  return new RangeError(`openMemoryCache: options.path ${shown} ${why}`, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * A file path the drivers would refuse with "unable to open database file" (or open differently), as a
+ * RangeError saying why: a file: URI (node:sqlite opens it as a URI, better-sqlite3 refuses it), a
+ * directory, a missing directory, a name too long for the file system.
+ */
+async function checkFilePath(path) {
+  if (/^file:/i.test(path)) throw pathError(path, "is a file: URI; pass a file path (node:sqlite reads URIs, better-sqlite3 does not)");
+  const nodeFs = "node:fs", nodePath = "node:path";
+  const { statSync } = await import(nodeFs), { dirname } = await import(nodePath);
+  const stat = (p) => {
+    try {
+      return statSync(p);
+    } catch (e) {
+      if (e?.code === "ENOENT") return null;
+      throw pathError(path, e?.code === "ENAMETOOLONG" ? `is too long for the file system (${path.length} characters)`
+        : `could not be read (${e?.code ?? e?.message ?? e})`, e);
+    }
+  };
+  const st = stat(path);
+  if (st?.isDirectory()) throw pathError(path, "is a directory, not a database file");
+  if (st) return;
+  const dir = stat(dirname(path));
+  if (!dir) throw pathError(path, `is in a directory that does not exist (${dirname(path).slice(0, 200)})`);
+  if (!dir.isDirectory()) throw pathError(path, `is under ${dirname(path).slice(0, 200)}, which is not a directory`);
 }
 
 /**
@@ -501,13 +619,18 @@ export async function openAdapter(options) {
     : bytes === undefined ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (path !== ":memory:" && !inBrowser()) {
     const open = await fileDriver(driver);
+    await checkFilePath(path);
     if (data) {
       const nodeFs = "node:fs";
       const { writeFileSync, existsSync } = await import(nodeFs);
       if (existsSync(path)) throw new RangeError(`openMemoryCache: options.path ${path} exists; refusing to overwrite it with options.bytes`);
       writeFileSync(path, data);
     }
-    return open(path);
+    try {
+      return open(path, options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT);
+    } catch (e) {
+      throw pathError(path, `could not be opened (${e?.message ?? e})`, e);
+    }
   }
   const sqlite3 = await loadSqliteWasm(options.sqlite3);
   if (path === ":memory:") {
@@ -524,7 +647,7 @@ export async function openAdapter(options) {
     }
     return sqliteWasmAdapter(db, sqlite3);
   }
-  const pool = await opfsPool(sqlite3, vfs);
+  const pool = await opfsPool(sqlite3, vfs, options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT);
   if (data) await pool.importDb(path, data);
   return sqliteWasmAdapter(new pool.OpfsSAHPoolDb(path), sqlite3);
 }

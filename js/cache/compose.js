@@ -32,7 +32,7 @@
 //   its seeds folded with fuseLateral, applyMmr over every fused candidate on the raw scores.
 import { MMR_LAMBDA, RRF_K, cosine, fuseArms, fuseLateral, rankFused, rrfScore } from "../index.js";
 import { queryTerms } from "./lexical.js";
-import { byPath, finite, known, rangeError, record, typeError } from "./validate.js";
+import { byPath, finite, known, rangeError, record, shown, typeError } from "./validate.js";
 
 export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
 
@@ -86,7 +86,7 @@ export function querySettings(fn, q, arg = "query", calibration = null) {
   known(fn, arg, q, QUERY_KEYS);
   const preset = q.preset ?? "default";
   if (!PRESET_NAMES.includes(preset))
-    throw rangeError(fn, `${arg}.preset`, `must be ${PRESET_NAMES.map((p) => JSON.stringify(p)).join(" or ")}, got ${String(preset)}`);
+    throw rangeError(fn, `${arg}.preset`, `must be ${PRESET_NAMES.map((p) => JSON.stringify(p)).join(" or ")}, got ${shown(preset)}`);
   if (q.calibrated !== undefined && typeof q.calibrated !== "boolean") throw typeError(fn, `${arg}.calibrated`, "a boolean", q.calibrated);
   const P = PRESETS[preset];
   const weights = { ...P.weights };
@@ -97,6 +97,11 @@ export function querySettings(fn, q, arg = "query", calibration = null) {
     for (const [k, v] of Object.entries(q.weights)) {
       if (!ARMS.includes(k)) throw rangeError(fn, `${arg}.weights.${k}`, `is not an arm (arms: ${ARMS.join(", ")})`);
       weights[k] = finite(fn, `${arg}.weights.${k}`, v, { lo: 0 });
+    }
+    // a fused score is at most the weights' sum (each arm adds at most its weight): past the largest double it is Infinity
+    if (!Number.isFinite(ARMS.reduce((t, a) => t + weights[a], 0))) {
+      throw rangeError(fn, `${arg}.weights`, "sum to more than the largest double, so fused scores would be Infinity: scale them down " +
+        "(fusion by score ranks by their ratios)");
     }
   }
   const s = {
@@ -117,7 +122,7 @@ export function querySettings(fn, q, arg = "query", calibration = null) {
     s.fusion = "rrf";
   } else {
     s.fusion = q.fusion ?? P.fusion;
-    if (!FUSIONS.includes(s.fusion)) throw rangeError(fn, `${arg}.fusion`, `must be "score" or "rrf", got ${String(s.fusion)}`);
+    if (!FUSIONS.includes(s.fusion)) throw rangeError(fn, `${arg}.fusion`, `must be "score" or "rrf", got ${shown(s.fusion)}`);
     if (s.fusion === "score" && q.k !== undefined) throw rangeError(fn, `${arg}.k`, `applies to fusion "rrf" only (fusion "score" adds the arms' scores)`);
     s.window = finite(fn, `${arg}.window`, q.window, { lo: 1, hi: MAX_WINDOW, integer: true, dflt: P.window });
     s.duplicate = q.duplicate === null ? null : finite(fn, `${arg}.duplicate`, q.duplicate, { lo: -1, hi: 1, dflt: P.duplicate });

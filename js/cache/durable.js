@@ -15,10 +15,13 @@ const SCHEDULE_KEY = "sleep_schedule";
 /** sleep()'s options a schedule stores (JSON: onProgress cannot be stored, `now` is the scheduled time). */
 const SLEEP_KEYS = ["floor", "perSourceK", "cycleMs", "evict", "confidence", "merge"];
 
+/** Whether a storage has the alarm API (a Durable Object's ctx.storage). */
+export const hasAlarm = (storage) => !!storage && typeof storage.setAlarm === "function" && typeof storage.getAlarm === "function";
+
 /** The object's storage behind a cache, or a RangeError naming the backend. */
 export function alarmStorage(fn, cache) {
   const storage = cache._db.storage;
-  if (!storage || typeof storage.setAlarm !== "function" || typeof storage.getAlarm !== "function") {
+  if (!hasAlarm(storage)) {
     throw rangeError(fn, "this", `is on a ${cache.backend} database, which has no alarm: call sleep({ now }) from your own scheduler ` +
       "(scheduleSleep needs openMemoryCache({ storage: ctx.storage }) in a Durable Object)");
   }
@@ -37,10 +40,19 @@ export function checkSchedule(fn, options) {
   return { at, every, sleep };
 }
 
-/** The stored schedule, or null. */
+/** The stored schedule, or null (also for a row that is not one scheduleSleep wrote: there is no schedule to keep). */
 export async function readSchedule(db) {
   const [r] = await db.all("SELECT value FROM md_meta WHERE key = ?", [SCHEDULE_KEY]);
-  return r ? JSON.parse(r.value) : null;
+  if (!r) return null;
+  let s;
+  try {
+    s = JSON.parse(r.value);
+  } catch {
+    return null;
+  }
+  const ok = s !== null && typeof s === "object" && Number.isFinite(s.at) && (s.every === null || Number.isFinite(s.every)) &&
+    s.sleep !== null && typeof s.sleep === "object";
+  return ok ? s : null;
 }
 
 /** The statement that stores `schedule` (null: removes it). */
@@ -49,10 +61,27 @@ export function scheduleStatement(schedule) {
     : { sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES (?, ?)", params: [SCHEDULE_KEY, JSON.stringify(schedule)] };
 }
 
-/** Set the object's alarm to `at` unless it is already set at or before it (another use of the alarm comes first). */
-export async function armAlarm(storage, at) {
+/**
+ * Set the object's alarm to `at` unless it is already set at or before it (another use of the alarm
+ * comes first). From onAlarm (`now`: its clock), an alarm at or before now is the one running: replaced.
+ */
+export async function armAlarm(storage, at, now = -Infinity) {
   const current = await storage.getAlarm();
-  if (current === null || current === undefined || current > at) await storage.setAlarm(at);
+  if (current === null || current === undefined || current > at || current <= now) await storage.setAlarm(at);
+}
+
+/**
+ * A stored schedule whose alarm is gone (an alarm aborted mid-pass, or failed past the runtime's
+ * retries: getAlarm() is null and nothing would set it again) or set later than the schedule: set it
+ * again, for the schedule's time (past times fire at once). Called when the cache opens and before
+ * each call, not while onAlarm runs (the runtime clears the alarm while its handler runs).
+ */
+export async function rearm(storage, schedule) {
+  if (schedule === null) return false;
+  const current = await storage.getAlarm();
+  if (current !== null && current !== undefined && current <= schedule.at) return false;
+  await storage.setAlarm(schedule.at);
+  return true;
 }
 
 /** The first time after `now` on the schedule's grid (at + k * every, k >= 1). */

@@ -16,11 +16,14 @@ import {
   DEFAULT_EWMA_ALPHA, REINFORCE_COOLDOWN_S, applyOutcomesFp, fromFp, init, isInitialized, partitionByCooldown, signalValue, toFp, float32View,
 } from "../index.js";
 import {
-  adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, openAdapter, sqliteWasmAdapter,
+  DEFAULT_BUSY_TIMEOUT, adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, openAdapter, pathError,
+  sqliteWasmAdapter,
 } from "./adapters.js";
 import { ARMS, PRESETS, collectArms, fold, querySettings, report } from "./compose.js";
 import { Lexical, termsQuery } from "./lexical.js";
 import { tune } from "./tune.js";
+import { rng } from "./rng.js";
+import { CacheBusyError, CacheChangedError } from "./errors.js";
 import { Resident } from "./resident.js";
 import { runSleep } from "./sleep.js";
 import { DURABLE_OBJECT_RESIDENT_BYTES, checkResident, residentEstimate, storedCounts } from "./budget.js";
@@ -29,12 +32,13 @@ import { COLUMNS, INSERT_SQL, LIVE, MEMORIES_TABLE, UPDATE_SQL, V2, checkMemory,
 import { CALIBRATION_VERSION, calibrate, checkCalibrateOptions } from "./calibrate.js";
 import { resolvePolicy, storedPolicy } from "./policy.js";
 import { admitted, compileFilter } from "./filter.js";
-import { alarmStorage, armAlarm, checkSchedule, nextTime, readSchedule, scheduleStatement } from "./durable.js";
+import { alarmStorage, armAlarm, checkSchedule, hasAlarm, nextTime, readSchedule, rearm, scheduleStatement } from "./durable.js";
 import {
-  arr, byPath, counter, embedding, finite, known, loneSurrogate, progressFn, rangeError, record, string, time, typeError,
+  arr, byPath, counter, embedding, finite, known, loneSurrogate, messageOf, progressFn, rangeError, record, shown, string, time, typeError,
 } from "./validate.js";
 
-export { adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, sqliteWasmAdapter };
+export { CacheBusyError, CacheChangedError };
+export { DEFAULT_BUSY_TIMEOUT, adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, sqliteWasmAdapter };
 export { ARMS, GIST_WEIGHT, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
 export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
 export { DEFAULT_SLEEP, MAX_PER_SOURCE_K } from "./sleep.js";
@@ -55,28 +59,16 @@ export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, 
 export const EDGE_ORIGINS = Object.freeze(["link", "sleep", "merge", "conflict"]);
 /** What exportJsonl carries of md_meta besides the watermarks, one line each: what the cache chose and was told. */
 const SETTINGS_KEYS = ["calibration", "policy"];
-/** How many times a write runs again when another writer commits between its read and its batch (onExternalChange "resync"). */
+/**
+ * How many times a write runs when other writers commit between its read and its batch (onExternalChange
+ * "resync"). Between attempts it waits RETRY_BASE_MS x 2^(attempt - 1), at most RETRY_MAX_MS, times a
+ * random factor in [0.5, 1) (jitter: writers that collided do not collide again in step); the last attempt,
+ * on a file the cache opened, holds the write lock from its first read to its commit, so a large write
+ * completes under a stream of small ones (those wait for the lock, up to their busy timeout).
+ */
 export const WRITE_ATTEMPTS = 4;
-
-/** The database changed under the cache: another writer, with options.onExternalChange "error" (or a write that kept losing). */
-export class CacheChangedError extends Error {
-  constructor(message, details = {}) {
-    super(message);
-    this.name = "CacheChangedError";
-    this.code = "MEMDOMAIN_CACHE_EXTERNAL_CHANGE";
-    Object.assign(this, details);
-  }
-}
-
-/** SQLITE_BUSY past the busy timeout: another connection held the lock. The call is safe to retry. */
-export class CacheBusyError extends Error {
-  constructor(message, cause) {
-    super(message);
-    this.name = "CacheBusyError";
-    this.code = "MEMDOMAIN_CACHE_BUSY";
-    this.cause = cause;
-  }
-}
+export const RETRY_BASE_MS = 20;
+export const RETRY_MAX_MS = 1000;
 
 /** A write's guard found another writer's commit since the call read the database: nothing was written. */
 class Conflict extends Error {}
@@ -162,7 +154,14 @@ function isBusy(e) {
   if (!e || typeof e !== "object" || e instanceof CacheBusyError) return false;
   if (typeof e.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) return true;
   for (const rc of [e.resultCode, e.errcode, e.errno]) if (typeof rc === "number" && ((rc & 0xff) === 5 || (rc & 0xff) === 6)) return true;
-  return /\b(SQLITE_BUSY|SQLITE_LOCKED)\b|database is locked|database table is locked/.test(String(e.message));
+  return /\b(SQLITE_BUSY|SQLITE_LOCKED)\b|database is locked|database table is locked/.test(messageOf(e));
+}
+
+/** The CacheBusyError of a call `fn` that met SQLITE_BUSY past the busy timeout (`ms`, null: the connection's own). */
+function busyError(fn, ms, e) {
+  const wait = ms === null ? "the busy timeout" : `busyTimeout (${ms} ms)`;
+  return new CacheBusyError(`${fn}: the database is locked by another connection (SQLITE_BUSY) for longer than ${wait}; ` +
+    `retrying the call is safe (${messageOf(e)})`, e);
 }
 
 /** A short random name for this cache as a writer, stored in md_meta with each generation it commits. */
@@ -199,8 +198,10 @@ async function readSchema(fn, db, where) {
   if (names.includes("md_meta")) {
     try {
       meta = Object.fromEntries((await db.all("SELECT key, value FROM md_meta")).map((r) => [r.key, r.value]));
-    } catch {
-      meta = null; // an md_meta that is not ours
+    } catch (e) {
+      // an md_meta without our columns is not ours; any other failure (a lock, an I/O error) is the read's, not the
+      // database's: refusing a real cache as foreign because one read failed would be a wrong answer
+      if (!/no such column/i.test(messageOf(e))) throw e;
     }
   }
   if (!meta || meta.schema === undefined) {
@@ -247,7 +248,7 @@ export async function openMemoryCache(options = {}) {
   const dim = finite(fn, "options.dim", options.dim, { lo: 1, hi: 65536, integer: true, nullable: true });
   const onExternalChange = options.onExternalChange ?? "resync";
   if (onExternalChange !== "resync" && onExternalChange !== "error")
-    throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${JSON.stringify(String(onExternalChange))}`);
+    throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${shown(onExternalChange)}`);
   const busyTimeout = finite(fn, "options.busyTimeout", options.busyTimeout, { lo: 0, hi: 2 ** 31 - 1, integer: true, nullable: true });
   const maxResident = options.maxResidentBytes === undefined ? undefined
     : finite(fn, "options.maxResidentBytes", options.maxResidentBytes, { lo: 0, integer: true, nullable: true });
@@ -259,15 +260,19 @@ export async function openMemoryCache(options = {}) {
   if (options.db === undefined && options.path !== undefined) checkPath(fn, options.path);
   if (!isInitialized()) await init(options.wasm);
   const db = await openAdapter(options);
+  let busyMs = null;
   try {
+    // the busy timeout first: the reads below wait for another connection's lock as every later call does
+    if (typeof db.busyTimeout === "function") busyMs = await db.busyTimeout(busyTimeout ?? undefined);
     const where = options.storage !== undefined ? "options.storage" : options.db !== undefined ? "options.db"
       : options.bytes !== undefined ? "options.bytes" : "options.path";
     let schema;
     try {
       schema = await readSchema(fn, db, where);
     } catch (e) {
-      if (options.bytes !== undefined && !(e instanceof RangeError)) {
-        throw rangeError(fn, "options.bytes", `is not a usable SQLite database (${e?.message ?? e})`);
+      if (!(e instanceof RangeError) && !isBusy(e)) {
+        if (options.bytes !== undefined) throw rangeError(fn, "options.bytes", `is not a usable SQLite database (${messageOf(e)})`);
+        if (where === "options.path") throw pathError(options.path, `is not a usable SQLite database (${messageOf(e)})`, e);
       }
       throw e;
     }
@@ -293,19 +298,18 @@ export async function openMemoryCache(options = {}) {
     if (!schema.fresh && !schema.names.includes("md_labels")) writes.push({ sql: LABELS_TABLE });
     if (stored === null && dim !== null) keep("dim", String(dim));
     await db.batch(writes);
-    let busyMs = null;
-    if (typeof db.busyTimeout === "function") busyMs = await db.busyTimeout(busyTimeout ?? undefined);
     // a Durable Object's isolate has 128 MB and is killed past it: a default budget there; none elsewhere
     const maxResidentBytes = maxResident !== undefined ? maxResident : db.kind === "durable-object" ? DURABLE_OBJECT_RESIDENT_BYTES : null;
     const cache = new MemoryCache(db, limits, { onExternalChange, busyMs, maxResidentBytes, embed, searchAccess: options.searchAccess !== false });
     await cache._load();
+    await rearm(db.storage, cache._schedule); // a schedule whose alarm was lost (an aborted or failed alarm) sleeps again
     if (dim !== null && cache.dim !== dim) {
       throw rangeError(fn, "options.dim", `is ${dim}, but the cache holds embeddings of dimension ${cache.dim}`);
     }
     return cache;
   } catch (e) {
     await db.close().catch(() => {});
-    throw e;
+    throw isBusy(e) ? busyError(fn, busyMs, e) : e;
   }
 }
 
@@ -330,9 +334,14 @@ class MemoryCache {
     this._text = 0; // bytes of live text (gist and body), kept by puts; counted again after a write that removes memories
     this._textStale = true;
     this._id = writerId(db.kind);
+    // the backoff between write attempts: jitter from a generator seeded by this cache's random writer name
+    // (tests set their own random and wait)
+    this._retry = { random: rng(parseInt(this._id.slice(-8), 16)), wait: (ms) => new Promise((r) => setTimeout(r, ms)) };
     this._gen = null; // the generation the memory reflects
     this._dv = null; // PRAGMA data_version when it was read (null: the backend has none)
     this._invalid = true; // the memory may not be the database's: reload before the next operation that uses it
+    this._schedule = null; // a Durable Object's sleep schedule (durable.js), as the database holds it
+    this._inAlarm = 0; // onAlarm calls running: the runtime cleared the alarm while they run, so it is not re-armed
   }
 
   /** The embedding dimension (null until the first embedding is stored). */
@@ -374,9 +383,15 @@ class MemoryCache {
     await this._resident.load(this._db);
     await this._lexical.load(this._db);
     await this._loadCalibration();
+    await this._loadSchedule();
     this._gen = s.gen;
     this._dv = s.dv;
     this._invalid = false;
+  }
+
+  /** On a backend with an alarm: the stored sleep schedule, which each call checks its alarm against. */
+  async _loadSchedule() {
+    if (hasAlarm(this._db.storage)) this._schedule = await readSchedule(this._db);
   }
 
   /** The stored calibration (md_meta.calibration, written by calibrate() and sleep()), or null. */
@@ -448,6 +463,7 @@ class MemoryCache {
     }
     if (s.edgesGen > this._gen) await res.loadEdges(db);
     await this._loadCalibration();
+    await this._loadSchedule();
     this._gen = s.gen;
     this._dv = s.dv;
     this._invalid = false;
@@ -478,10 +494,10 @@ class MemoryCache {
     try {
       await this._db.batch([...head, ...st]);
     } catch (e) {
-      if (GUARD_FAILED.test(String(e?.message))) {
+      if (GUARD_FAILED.test(messageOf(e))) {
         // nothing was written and the memory is still this cache's last view: the next _sync sees the other
         // writer's generation and resyncs from the log ("resync"), or refuses ("error") on this and later calls
-        throw new Conflict(String(e?.message));
+        throw new Conflict(messageOf(e));
       }
       let s = null;
       try {
@@ -567,22 +583,31 @@ class MemoryCache {
       if (this._closed) throw rangeError(fn, "this", "is closed");
       for (let attempt = 1; ; attempt++) {
         try {
-          if (state) await this._sync(fn);
-          return await body();
+          const run = async () => {
+            if (state) await this._sync(fn);
+            if (this._schedule !== null && this._inAlarm === 0) await rearm(this._db.storage, this._schedule);
+            return body();
+          };
+          if (attempt < WRITE_ATTEMPTS || typeof this._db.exclusive !== "function") return await run();
+          try {
+            return await this._db.exclusive(run);
+          } catch (e) {
+            this._invalid = true; // its commit may have failed after the memory followed the batch: read it again
+            throw e;
+          }
         } catch (e) {
           if (e instanceof Conflict) {
-            if (this._onExternalChange === "resync" && attempt < WRITE_ATTEMPTS) continue;
+            if (this._onExternalChange === "resync" && attempt < WRITE_ATTEMPTS) {
+              await this._retry.wait(Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempt - 1)) * (0.5 + 0.5 * this._retry.random()));
+              continue;
+            }
             throw new CacheChangedError(this._onExternalChange === "error"
               ? `${fn}: another writer committed to the database while this call ran, and options.onExternalChange is "error"; ` +
                 "nothing was written: reopen the cache, or open it with onExternalChange: \"resync\""
               : `${fn}: another writer committed to the database while this call ran, ${attempt} times in a row; ` +
                 "nothing was written; retry");
           }
-          if (isBusy(e)) {
-            const wait = this._busyMs === null ? "the busy timeout" : `busyTimeout (${this._busyMs} ms)`;
-            throw new CacheBusyError(`${fn}: the database is locked by another connection (SQLITE_BUSY) for longer than ${wait}; ` +
-              `retrying the call is safe (${e?.message ?? e})`, e);
-          }
+          if (isBusy(e)) throw busyError(fn, this._busyMs, e);
           throw e;
         }
       }
@@ -618,7 +643,7 @@ class MemoryCache {
       known(fn, "options", options, ["prefix", "filter", "limit", "after", "which"]);
       const limit = finite(fn, "options.limit", options.limit, { lo: 1, hi: MAX_PATHS_PAGE, integer: true, dflt: 1000 });
       const which = options.which ?? "live";
-      if (!["live", "archived", "all"].includes(which)) throw rangeError(fn, "options.which", `must be "live", "archived" or "all", got ${JSON.stringify(String(which))}`);
+      if (!["live", "archived", "all"].includes(which)) throw rangeError(fn, "options.which", `must be "live", "archived" or "all", got ${shown(which)}`);
       const { sql, params } = this._selection(fn, options);
       const cond = [which === "live" ? LIVE : which === "archived" ? "archived_at IS NOT NULL" : "1", sql];
       if (options.after !== undefined) {
@@ -666,7 +691,7 @@ class MemoryCache {
       record(fn, "options", options);
       known(fn, "options", options, ["onConflict", "onProgress"]);
       const onConflict = options.onConflict ?? "replace";
-      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${String(onConflict)}`);
+      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${shown(onConflict)}`);
       const progress = progressFn(fn, options.onProgress);
       if (memories.length > this._limits.batch) throw rangeError(fn, "memories", `has ${memories.length} entries, more than the limit ${this._limits.batch}`);
       const n = memories.length;
@@ -806,7 +831,11 @@ class MemoryCache {
       { state: false });
   }
 
-  /** Delete memories and their edges, atomically. Resolves { deleted } (a path named twice counts once). */
+  /**
+   * Delete memories and their edges, atomically, with the memories merged into them (superseded by
+   * them, and by those, ...): these paths, or { prefix } / { filter } (every stored memory they select).
+   * Resolves { deleted } (the rows deleted; a path named twice counts once).
+   */
   delete(target) {
     const fn = "delete";
     return this._op(fn, async () => {
@@ -820,9 +849,13 @@ class MemoryCache {
         const { sql, params } = this._selection(fn, target);
         ps = (await this._db.all(`SELECT m.path AS path FROM memories m WHERE ${sql}`, params)).map((r) => r.path);
       }
-      const json = JSON.stringify(ps);
-      const ids = await this._db.all("SELECT m.id AS id, m.path AS path FROM memories m JOIN json_each(?) j ON m.path = j.value", [json]);
+      // with the memories merged into them (superseded by them, and by those, ...): no search returns those,
+      // and a supersededBy naming a deleted memory would not import
+      const ids = await this._db.all(`WITH RECURSIVE gone (path) AS (SELECT value FROM json_each(?)
+        UNION SELECT m.path FROM memories m JOIN gone g ON m.superseded_by = g.path)
+        SELECT m.id AS id, m.path AS path FROM memories m JOIN gone g ON m.path = g.path`, [JSON.stringify(ps)]);
       if (!ids.length) return { deleted: 0 };
+      const json = JSON.stringify(ids.map((r) => r.path));
       const st = ids.map((r) => ({ sql: "DELETE FROM memories_fts WHERE rowid = ?", params: [r.id] }));
       st.push({ sql: "DELETE FROM memories WHERE path IN (SELECT value FROM json_each(?))", params: [json] });
       st.push({ sql: "DELETE FROM edges WHERE src IN (SELECT value FROM json_each(?)) OR dst IN (SELECT value FROM json_each(?))", params: [json, json] });
@@ -1033,7 +1066,7 @@ class MemoryCache {
       known(fn, "options", options, ["now", "signal", "cooldownSeconds"]);
       const now = time(fn, "options.now", options.now);
       const signal = options.signal ?? "neutral";
-      if (!["positive", "negative", "neutral"].includes(signal)) throw rangeError(fn, "options.signal", `must be "positive", "negative" or "neutral", got ${String(signal)}`);
+      if (!["positive", "negative", "neutral"].includes(signal)) throw rangeError(fn, "options.signal", `must be "positive", "negative" or "neutral", got ${shown(signal)}`);
       const cooldown = finite(fn, "options.cooldownSeconds", options.cooldownSeconds, { lo: 0, dflt: 900 });
       const rows = await this._db.all(`SELECT m.path AS path, m.accessed_at AS accessed_at, m.access_count AS access_count,
         m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count FROM memories m
@@ -1381,6 +1414,7 @@ class MemoryCache {
       const storage = alarmStorage(fn, this);
       const schedule = checkSchedule(fn, options);
       await this._write(fn, [scheduleStatement(schedule)], () => {});
+      this._schedule = schedule;
       await armAlarm(storage, schedule.at);
       return { at: schedule.at, every: schedule.every };
     });
@@ -1399,13 +1433,23 @@ class MemoryCache {
     known(fn, "options", options, ["now", "onProgress"]);
     const now = options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
     const storage = alarmStorage(fn, this);
+    this._inAlarm++;
+    try {
+      return await this._onAlarm(fn, storage, now, options.onProgress);
+    } finally {
+      this._inAlarm--;
+    }
+  }
+
+  async _onAlarm(fn, storage, now, onProgress) {
     const schedule = await this._op(fn, () => readSchedule(this._db), { state: false });
+    this._schedule = schedule;
     if (schedule === null) return { ran: false, at: null, report: null, next: null };
     if (schedule.at > now) {
-      await armAlarm(storage, schedule.at);
+      await armAlarm(storage, schedule.at, now);
       return { ran: false, at: null, report: null, next: schedule.at };
     }
-    const report = await this.sleep({ ...schedule.sleep, now: schedule.at, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const report = await this.sleep({ ...schedule.sleep, now: schedule.at, ...(onProgress ? { onProgress } : {}) });
     const next = schedule.every === null ? null : nextTime(schedule.at, schedule.every, now);
     const after = await this._op(fn, async () => {
       const current = await readSchedule(this._db);
@@ -1414,7 +1458,8 @@ class MemoryCache {
       await this._write(fn, [scheduleStatement(moved)], () => {});
       return moved;
     });
-    if (after !== null) await armAlarm(storage, after.at);
+    this._schedule = after;
+    if (after !== null) await armAlarm(storage, after.at, now);
     return { ran: true, at: schedule.at, report, next: after === null ? null : after.at };
   }
 
@@ -1461,7 +1506,7 @@ class MemoryCache {
       record(fn, "options", options);
       known(fn, "options", options, ["onConflict", "onProgress"]);
       const onConflict = options.onConflict ?? "replace";
-      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${String(onConflict)}`);
+      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${shown(onConflict)}`);
       const progress = progressFn(fn, options.onProgress);
       const L = this._limits;
       const rows = [], lineOf = [], edges = [], meta = {}, index = new Map(), settings = {};
@@ -1482,7 +1527,7 @@ class MemoryCache {
           const e = record(fn, `${at} .edge`, v.edge);
           known(fn, `${at} .edge`, e, ["src", "dst", "type", "strength", "origin"]);
           if (!EDGE_ORIGINS.includes(e.origin))
-            throw rangeError(fn, `${at} .edge.origin`, `must be ${EDGE_ORIGINS.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(String(e.origin))}`);
+            throw rangeError(fn, `${at} .edge.origin`, `must be ${EDGE_ORIGINS.map((x) => JSON.stringify(x)).join(", ")}, got ${shown(e.origin)}`);
           edges.push({
             src: string(fn, `${at} .edge.src`, e.src, L.path, { key: true }),
             dst: string(fn, `${at} .edge.dst`, e.dst, L.path, { key: true }),
@@ -1516,9 +1561,18 @@ class MemoryCache {
       }
       if (rows.length > L.batch) throw rangeError(fn, "text", `holds ${rows.length} memories, more than the limit ${L.batch}`);
       progress({ phase: "validate", done: rows.length, total: rows.length });
-      const ends = [...new Set(edges.flatMap((e) => [e.src, e.dst]))].filter((p) => !index.has(p));
+      const keepers = rows.filter((r) => r.supersededBy !== null).map((r) => r.supersededBy);
+      const ends = [...new Set([...edges.flatMap((e) => [e.src, e.dst]), ...keepers])].filter((p) => !index.has(p));
       const found = new Set((await this._db.all("SELECT m.path AS path FROM memories m JOIN json_each(?) j ON m.path = j.value",
         [JSON.stringify(ends)])).map((r) => r.path));
+      // a memory superseded by no memory (or by itself) would be in no search and named by none
+      rows.forEach((r, i) => {
+        if (r.supersededBy === null) return;
+        if (r.supersededBy === r.path) throw rangeError(fn, `${lineOf[i]}.supersededBy`, "names the memory itself");
+        if (!index.has(r.supersededBy) && !found.has(r.supersededBy)) {
+          throw rangeError(fn, `${lineOf[i]}.supersededBy`, `names no stored or imported memory (${JSON.stringify(r.supersededBy.slice(0, 80))})`);
+        }
+      });
       for (const e of edges) {
         for (const end of ["src", "dst"]) {
           if (!index.has(e[end]) && !found.has(e[end])) {

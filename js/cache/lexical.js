@@ -48,6 +48,24 @@ export const WARM_MAX_ROWS = 1 << 22;
  */
 const MAX_HITS = 2 ** 22;
 
+/**
+ * What a kept list costs beside its rows, counted as this many rows toward the cap (about 1 KB: the
+ * list's object, its Map entries and typed arrays' headers): a query word found nowhere keeps an empty
+ * list, and 100,000 distinct such words grew the heap by 116 MB while counting 0 rows. An empty list
+ * shares one set of zero-length arrays.
+ */
+export const LIST_ROWS = 40;
+/** Words whose row count is kept without a list (df), and words whose FTS5 token is known: at most this many each, the oldest forgotten first. */
+export const MAX_COUNTED = 1 << 14;
+
+/**
+ * A check the kept lists rely on failed, or the backend lacks what they need (ln(), TEMP tables,
+ * FTS5's docsize table): lists are then read again after each write, for the cache's life. Any
+ * other error (a read that failed once) only drops the lists; the next search reads them again.
+ */
+class NotExact extends Error {}
+const lacks = (e) => e instanceof NotExact || /no such (function|module|table)|not authorized|SQLITE_AUTH/i.test(messageOf(e));
+
 /** Terms of a query beyond this are ignored by the lexical arm. */
 export const MAX_QUERY_TERMS = 64;
 
@@ -74,6 +92,8 @@ export function ftsQuery(text) {
 
 export const termsQuery = (terms) => terms.map((w) => `"${w}"`).join(" OR ");
 
+import { messageOf } from "./validate.js";
+
 const TERM_SQL = "SELECT rowid AS id, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ?";
 // bm25 with the gist column weighted (FTS5's per-column weights: gist, then body)
 const WEIGHTED_SQL = "SELECT rowid AS id, bm25(memories_fts, ?, 1.0) AS s FROM memories_fts WHERE memories_fts MATCH ?";
@@ -96,6 +116,8 @@ export function byCodePoint(a, b) {
 }
 
 const phrase = (t) => `"${t}"`;
+// the arrays of every empty list (never written: appends to a zero-length array allocate)
+const EMPTY_F64 = new Float64Array(0), EMPTY_U32 = new Uint32Array(0);
 
 // FTS5's bm25 (fts5Bm25Function): per phrase idf * (f (k1 + 1)) / (f + k1 (1 - b + b D / avgdl)),
 // f the row's hits weighted by column, D its tokens, avgdl = tokens / rows, idf from the phrase's
@@ -246,7 +268,7 @@ export class Lexical {
   async _idf(db, nHit) {
     const [r] = await db.all(IDF_SQL, [this._nRows, nHit, nHit]);
     const idf = typeof r?.idf === "number" ? r.idf : NaN;
-    if (!(idf === idf)) throw new Error("no ln()");
+    if (!(idf === idf)) throw new NotExact("no ln()");
     return idf <= 0.0 ? 1e-6 : idf;
   }
 
@@ -267,26 +289,26 @@ export class Lexical {
     try {
       const { ids, c } = list, n = ids.length, size = this._size;
       const idf = await this._idf(db, n), avgdl = this._tokens / this._nRows;
-      const g = new Uint32Array(n), b = new Uint32Array(n);
+      const g = n ? new Uint32Array(n) : EMPTY_U32, b = n ? new Uint32Array(n) : EMPTY_U32;
       for (let i = 0; i < n; i++) {
         const D = ids[i] < size.length ? size[ids[i]] : -1;
-        if (!(D >= 0)) throw new Error("size");
+        if (!(D >= 0)) throw new NotExact("size");
         const K = K1 * (1 - B + B * D / avgdl);
         const guess = (c[i] * K) / (idf * (K1 + 1.0) - c[i]);
         const f = hitsNear(guess, (v) => term1(idf, v, D, avgdl) === c[i]);
-        if (f === null) throw new Error("formula");
+        if (f === null) throw new NotExact("formula");
         g[i] = Math.floor(f / w);
         b[i] = f - g[i] * w;
       }
       list.g = g;
       list.b = b;
-      list.v = Uint32Array.from(ids, (id) => (id < this._ver.length ? this._ver[id] : 0));
+      list.v = n ? Uint32Array.from(ids, (id) => (id < this._ver.length ? this._ver[id] : 0)) : EMPTY_U32;
       list.cw = w; // c is FTS5's for weight w, at this epoch
       list.epoch = this._epoch;
       list.idf = idf;
       if (this.exact === null) this.exact = true;
-    } catch {
-      this.exact = false;
+    } catch (e) {
+      if (lacks(e)) this.exact = false; // else a failed read: this list is not kept across writes, the next may be
     }
   }
 
@@ -297,8 +319,8 @@ export class Lexical {
     this._pending = [];
     try {
       await this._apply(db, pending);
-    } catch {
-      this.exact = false;
+    } catch (e) {
+      if (lacks(e)) this.exact = false;
       this.invalidate();
     }
   }
@@ -313,14 +335,7 @@ export class Lexical {
     await this._makeScratch(db);
     for (const l of [...this._terms.values()]) if (!l.g) this._drop(l);
     // the FTS5 token of every kept list's word and every counted word (a query phrase of one token, or not kept)
-    const words = [...new Set([...[...this._terms.values()].map((l) => l.term), ...this._df.keys()])].filter((w) => !this._tokenOf.has(w));
-    if (words.length) {
-      const got = await this._tokenize(db, words.map((w, i) => ({ id: i + 1, gist: w, body: "" })));
-      words.forEach((w, i) => {
-        const t = got.get(i + 1);
-        this._tokenOf.set(w, t && t.hits.size === 1 && t.size === 1 ? [...t.hits.keys()][0] : null);
-      });
-    }
+    await this._knowTokens(db, [...new Set([...[...this._terms.values()].map((l) => l.term), ...this._df.keys()])]);
     for (const l of [...this._terms.values()]) if (this._tokenOf.get(l.term) === null) this._drop(l);
     for (const w of [...this._df.keys()]) if (this._tokenOf.get(w) === null) this._df.delete(w);
     const lists = new Map(), counted = new Map(); // token -> kept lists, token -> counted words
@@ -338,7 +353,7 @@ export class Lexical {
     for (const { removed, added } of pending) {
       for (const id of removed) {
         const D = id < this._size.length ? this._size[id] : -1;
-        if (D < 0) throw new Error("rowid removed twice");
+        if (D < 0) throw new NotExact("rowid removed twice");
         this._nRows--;
         this._tokens -= D;
         this._size[id] = -1;
@@ -352,7 +367,7 @@ export class Lexical {
         const D = t ? t.size : 0;
         if (id >= this._size.length) this._size = grown(this._size, Math.max(id + 1, 2 * this._size.length), -1);
         if (id >= this._ver.length) this._ver = grown(this._ver, Math.max(id + 1, 2 * this._ver.length), 0);
-        if (this._size[id] >= 0) throw new Error("rowid added twice");
+        if (this._size[id] >= 0) throw new NotExact("rowid added twice");
         this._size[id] = D;
         this._nRows++;
         this._tokens += D;
@@ -380,14 +395,33 @@ export class Lexical {
         if (l.pinned) this._pinned += m.ids.length;
       }
     }
-    if (this._nRows !== this.pathOf.size) throw new Error("rows"); // the index holds the live memories
+    if (this._nRows !== this.pathOf.size) throw new NotExact("rows"); // the index holds the live memories
     this._epoch++;
   }
 
   _drop(l) {
     this._terms.delete(l.key);
+    this._df.delete(l.term); // counted by the list while it was kept: the count beside it may be behind
     this._rows -= l.ids.length;
     if (l.pinned) this._pinned -= l.ids.length;
+  }
+
+  /**
+   * Know the FTS5 token of each of `words` (distinct): _tokenOf maps a word to its token, or null when
+   * it is not exactly one token. A memo: past MAX_COUNTED words it starts again from these.
+   */
+  async _knowTokens(db, words) {
+    let unknown = words.filter((w) => !this._tokenOf.has(w));
+    if (!unknown.length) return;
+    if (this._tokenOf.size + unknown.length > MAX_COUNTED) {
+      this._tokenOf.clear();
+      unknown = words;
+    }
+    const got = await this._tokenize(db, unknown.map((w, i) => ({ id: i + 1, gist: w, body: "" })));
+    unknown.forEach((w, i) => {
+      const t = got.get(i + 1);
+      this._tokenOf.set(w, t && t.hits.size === 1 && t.size === 1 ? [...t.hits.keys()][0] : null);
+    });
   }
 
   /** Rows tokenized by FTS5 in the scratch table: Map id -> { size (tokens), hits: Map token -> [in gist, in body] }. */
@@ -465,10 +499,8 @@ export class Lexical {
       return l.ids.length;
     }
     let n = this._df.get(term);
-    if (n === undefined) {
-      n = Number((await db.all(COUNT_SQL, [phrase(term)]))[0].n);
-      this._df.set(term, n);
-    }
+    if (n === undefined) n = Number((await db.all(COUNT_SQL, [phrase(term)]))[0].n);
+    this._count(term, n);
     return n;
   }
 
@@ -485,6 +517,7 @@ export class Lexical {
       ids = Float64Array.from(rows, (r) => r.id);
       c = Float64Array.from(rows, (r) => r.s);
     }
+    if (ids.length === 0) return { term, ids: EMPTY_F64, c: EMPTY_F64, max: 0 }; // a word found nowhere: no buffers of its own
     let max = 0;
     for (let i = 0; i < c.length; i++) {
       c[i] = -c[i];
@@ -508,10 +541,10 @@ export class Lexical {
       if (list.g && (list.epoch !== this._epoch || list.cw !== gistWeight)) {
         try {
           await this._recompute(db, list, gistWeight);
-        } catch {
-          this.exact = false;
+        } catch (e) {
+          if (lacks(e)) this.exact = false;
           this.invalidate();
-          return this._list(db, term, gistWeight);
+          return this._list(db, term, gistWeight); // read afresh (a read that fails again rejects the search)
         }
       }
       return list;
@@ -519,12 +552,12 @@ export class Lexical {
     if (this.exact !== false && this._size === null) {
       try {
         if (!(await this._sizes(db))) this.exact = false;
-      } catch {
-        this.exact = false;
+      } catch (e) {
+        if (lacks(e)) this.exact = false; // else this list is read as FTS5 gives it; the next tries the sizes again
       }
     }
     let list = null;
-    if (this.exact !== false) {
+    if (this.exact !== false && this._size !== null) {
       const w = this._readWeight();
       list = await this._read(db, term, w);
       await this._learn(db, list, w);
@@ -532,24 +565,37 @@ export class Lexical {
         try {
           await this._recompute(db, list, gistWeight);
           list.alt = null; // the read weight's scores are not asked for
-        } catch {
-          this.exact = false;
+        } catch (e) {
+          if (lacks(e)) this.exact = false;
+          list = null;
         }
       }
       // not kept across writes: FTS5's list for this weight (the one just read, if it was read with it)
-      if (list.g ? this.exact === false : w !== gistWeight) list = null;
+      if (list && (list.g ? this.exact === false : w !== gistWeight)) list = null;
     }
     list ??= await this._read(db, term, gistWeight);
     list.key = list.g ? term : `${gistWeight}\u0000${term}`;
     this._terms.set(list.key, list);
-    this._df.set(term, list.ids.length);
+    this._count(term, list.ids.length);
     this._rows += list.ids.length;
     const cap = this._cap();
     for (const [t, l] of this._terms) {
-      if (this._rows <= cap) break;
+      if (this._weight() <= cap) break;
       if (t !== list.key && !l.pinned) this._drop(l);
     }
     return list;
+  }
+
+  /** What the kept lists count toward the cap: their rows, and LIST_ROWS for each list. */
+  _weight() {
+    return this._rows + LIST_ROWS * this._terms.size;
+  }
+
+  /** Keep a word's row count (most recently counted last; past MAX_COUNTED the oldest is forgotten). */
+  _count(term, n) {
+    this._df.delete(term);
+    this._df.set(term, n);
+    if (this._df.size > MAX_COUNTED) this._df.delete(this._df.keys().next().value);
   }
 
   _cap() {
@@ -596,14 +642,7 @@ export class Lexical {
     await this._catchUp(db);
     if (this._size === null && !(await this._sizes(db))) throw new Error("FTS5's docsize table is not in the format this cache reads");
     await this._makeScratch(db);
-    const unknown = [...new Set(items.flatMap((it) => it.terms))].filter((w) => !this._tokenOf.has(w));
-    if (unknown.length) {
-      const got = await this._tokenize(db, unknown.map((w, i) => ({ id: i + 1, gist: w, body: "" })));
-      unknown.forEach((w, i) => {
-        const t = got.get(i + 1);
-        this._tokenOf.set(w, t && t.hits.size === 1 && t.size === 1 ? [...t.hits.keys()][0] : null);
-      });
-    }
+    await this._knowTokens(db, [...new Set(items.flatMap((it) => it.terms))]);
     const rows = await this._tokenize(db, items.map((it, i) => ({ id: i + 1, gist: it.gist, body: it.body })));
     const avgdl = this._tokens / this._nRows, idfOf = new Map();
     const out = [];

@@ -4,7 +4,7 @@
 // checked. The SQL that writes and reads memories and the strict-key rule come from it: a record
 // with a key that is not a field is a RangeError naming the key and the closest field ("embeding"
 // -> "embedding"), in put, importJsonl and the workbench alike, as unknown options are.
-import { counter, embedding, finite, rangeError, record, string, time, typeError } from "./validate.js";
+import { counter, embedding, finite, rangeError, record, shown, string, time, typeError } from "./validate.js";
 
 /** A live memory: not merged or superseded away, not archived (the FTS index and every arm hold live memories only). */
 export const LIVE = "superseded_by IS NULL AND archived_at IS NULL";
@@ -78,7 +78,7 @@ export const FIELDS = Object.freeze([
   ["archivedAt", "archived_at", false, optTime],
   ["archiveReason", "archive_reason", false, (fn, at, v) => {
     if (v === undefined || v === null) return null;
-    if (!ARCHIVE_REASONS.includes(v)) throw rangeError(fn, at, `must be ${ARCHIVE_REASONS.map((r) => JSON.stringify(r)).join(" or ")} or null, got ${JSON.stringify(String(v))}`);
+    if (!ARCHIVE_REASONS.includes(v)) throw rangeError(fn, at, `must be ${ARCHIVE_REASONS.map((r) => JSON.stringify(r)).join(" or ")} or null, got ${shown(v)}`);
     return v;
   }],
   ["pagerank", "pagerank", false, (fn, at, v) => finite(fn, at, v, { lo: 0, nullable: true })],
@@ -87,7 +87,7 @@ export const FIELDS = Object.freeze([
   ["retentionScore", "retention_score", false, (fn, at, v) => finite(fn, at, v, { nullable: true })],
   ["band", "band", false, (fn, at, v) => {
     if (v === undefined || v === null) return null;
-    if (!BANDS.includes(v)) throw rangeError(fn, at, `must be "keep", "compress", "evict" or null, got ${JSON.stringify(String(v))}`);
+    if (!BANDS.includes(v)) throw rangeError(fn, at, `must be "keep", "compress", "evict" or null, got ${shown(v)}`);
     return v;
   }],
   ["supersededBy", "superseded_by", false, (fn, at, v, L) => optKey(L)(fn, at, v)],

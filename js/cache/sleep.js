@@ -273,16 +273,25 @@ export async function incrementalNeighbours(mems, state, changed, dim, floor, pe
   return { pairs, wide, wideK, partial };
 }
 
-/** Stored lists (md_neighbors rows) as a Map src -> { list, partial, dsts, sims } (dsts and sims as stored, to compare). */
+/**
+ * Stored lists (md_neighbors rows) as a Map src -> { list, partial, dsts, sims } (dsts and sims as stored, to
+ * compare), or null when a row is not one a pass wrote (the pass then computes every pair: "unreadable").
+ */
 function readState(rows) {
   const state = new Map();
   for (const r of rows) {
-    const dsts = JSON.parse(r.dsts);
+    let dsts;
+    try {
+      dsts = typeof r.dsts === "string" ? JSON.parse(r.dsts) : null;
+    } catch {
+      return null;
+    }
+    if (!Array.isArray(dsts) || !dsts.every((d) => typeof d === "string") || typeof r.src !== "string") return null;
     const bytes = r.sims instanceof Uint8Array ? r.sims : new Uint8Array(0);
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
     const sims = new Float64Array(copy.buffer, 0, copy.byteLength >>> 3);
-    if (sims.length !== dsts.length) return null;
+    if (copy.byteLength !== 8 * dsts.length || !sims.every(Number.isFinite)) return null;
     state.set(r.src, { list: dsts.map((dst, i) => ({ src: r.src, dst, sim: sims[i] })), partial: r.partial !== 0, dsts: r.dsts, sims: copy });
   }
   return state;
@@ -571,7 +580,7 @@ export async function runSleep(db, resident, fn, options, { limits, write, hits 
       if (meta.neighbors_params !== params) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('neighbors_params', ?)", params: [params] });
     }
   }
-  const removed = [...conflicts.map((c) => c.older), ...merged.map((m) => m.dropPath), ...evictSet].map((path) => ({ path, id: idOf.get(path) }));
+  const removed = [...new Set([...conflicts.map((c) => c.older), ...merged.map((m) => m.dropPath), ...evictSet])].map((path) => ({ path, id: idOf.get(path) }));
   await write(st, { removed, edges: merged.length || edgesChanged || evictSet.size ? [...after.values()] : null });
   lap("write");
   progress("write", 1, 1); // after the cache's memory follows the commit: a throw here leaves it consistent

@@ -13,7 +13,7 @@
 // of the paired difference. Otherwise the baseline comes back (`chose: "baseline"`).
 import { ARMS, MAX_DEPTH, MAX_WINDOW, buildArms, fold, querySettings, retrieve } from "./compose.js";
 import { rng } from "./rng.js";
-import { arr, embedding, finite, known, progressFn, rangeError, record, string, typeError } from "./validate.js";
+import { arr, embedding, finite, known, progressFn, rangeError, record, shown, string, typeError } from "./validate.js";
 import { embedTexts } from "./embed.js";
 import { admitted, compileFilter } from "./filter.js";
 import { LIVE } from "./records.js";
@@ -125,7 +125,7 @@ export async function tune(io, fn, labelled, options, limits) {
   delete baseQuery.text;
   delete baseQuery.vector;
   if (baseQuery.preset !== undefined && baseQuery.preset !== "default")
-    throw rangeError(fn, "options.baseline.preset", `must be "default" (tune fits the default composition), got ${String(baseQuery.preset)}`);
+    throw rangeError(fn, "options.baseline.preset", `must be "default" (tune fits the default composition), got ${shown(baseQuery.preset)}`);
   // the baseline is what search() does: the defaults with the cache's calibration, unless options.baseline says otherwise
   const base = querySettings(fn, { ...baseQuery, limit, preset: "default" }, "options.baseline", io.calibration);
   if (filter) { // every labelled query searched within the filter's memories, as search({ filter }) does

@@ -3,9 +3,31 @@
 // (js/src/validate.js: typeError, rangeError, and arrays checked by its arr):
 //   TypeError  "put: memories[3].gist must be a string, got a number"
 //   RangeError "search: vector has 3 elements, not the cache's dimension 384"
-import { arr, rangeError, typeError } from "../src/validate.js";
+import { arr, describe, rangeError, typeError } from "../src/validate.js";
 
 export { arr, rangeError, typeError };
+
+/**
+ * Any value as an error message shows it, never throwing while the message is built (String() of
+ * a null-prototype object throws, of a deeply nested array overflows the stack): a string quoted
+ * (its first 80 characters), a number, boolean, bigint, null or undefined as itself, anything else
+ * as describe() names it ("an Object", "an array").
+ */
+export function shown(v) {
+  if (typeof v === "string") return JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}...` : v);
+  if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return String(v);
+  try {
+    return describe(v);
+  } catch {
+    return "an object"; // a Proxy whose traps throw
+  }
+}
+
+/** An error's message as text, whatever was thrown (a non-string message, an object that is not an Error). */
+export function messageOf(e) {
+  if (typeof e?.message === "string") return e.message;
+  return typeof e === "string" ? e : shown(e);
+}
 
 export function record(fn, arg, v) {
   if (v === null || typeof v !== "object" || Array.isArray(v)) throw typeError(fn, arg, "an object", v);
@@ -26,14 +48,21 @@ export function loneSurrogate(v) {
  * stored string must be well-formed: SQLite keeps UTF-8, and each backend replaces a lone
  * surrogate with U+FFFD its own way (one character on sqlite-wasm, three on
  * better-sqlite3), so two paths would collide and a gist would differ between backends.
- * Keys and `text` (a stored gist or body) are checked; query text is not (a lone
- * surrogate is no word there).
+ * Nor may it hold U+0000: node:sqlite on Node 22 reads text only up to its first NUL
+ * (`a\u0000b` and `a\u0000c` both read back as `a`), and SQLite's own length() and FTS5's
+ * tokenizer stop there too. Keys and `text` (a stored gist or body) are checked; query text
+ * is not (neither is a word there).
  */
 export function string(fn, arg, v, max, { key = false, text = false } = {}) {
   if (typeof v !== "string") throw typeError(fn, arg, "a string", v);
   if (v.length > max) throw rangeError(fn, arg, `has ${v.length} characters, more than the limit ${max}`);
   if (key && v.length === 0) throw rangeError(fn, arg, "must not be empty");
   if (key || text) {
+    const nul = v.indexOf("\u0000");
+    if (nul >= 0) {
+      throw rangeError(fn, arg, `holds a NUL character (U+0000) at index ${nul}, which SQLite does not read back alike on every ` +
+        "driver (node:sqlite on Node 22 cuts the text there)");
+    }
     const at = loneSurrogate(v);
     if (at >= 0) {
       throw rangeError(fn, arg, `holds a lone surrogate at index ${at}, which SQLite cannot store as text ` +
@@ -53,7 +82,7 @@ export function finite(fn, arg, v, { lo = -Infinity, hi = Infinity, dflt, nullab
   if (!Number.isFinite(v)) throw rangeError(fn, arg, `must be a finite number, got ${v}`);
   if (integer && !Number.isInteger(v)) throw rangeError(fn, arg, `must be an integer, got ${v}`);
   if (v < lo || v > hi) throw rangeError(fn, arg, `must be in [${lo}, ${hi}], got ${v}`);
-  return v;
+  return v + 0; // -0 as 0: SQLite stores -0.0 as the integer 0, so the memory and the database agree
 }
 
 /** Milliseconds a Date can hold (±8.64e15): every time the cache stores, and all within the safe integers. */
@@ -69,7 +98,7 @@ export function time(fn, arg, v, { optional = false } = {}) {
   if (v instanceof Date) v = v.getTime();
   else if (typeof v !== "number") throw typeError(fn, arg, "a Date or milliseconds since the epoch", v);
   if (!(Math.abs(v) <= MAX_TIME)) throw rangeError(fn, arg, `must be a time within ±8.64e15 ms (a Date's range), got ${v}`);
-  return v;
+  return v + 0; // -0 as 0, as finite()
 }
 
 /** A count: an integer in [0, 2^53 - 1], which every backend stores exactly; `undefined` (or null) takes `dflt`. */
@@ -77,7 +106,7 @@ export function counter(fn, arg, v, dflt = 0) {
   if (v === undefined || v === null) return dflt;
   if (typeof v !== "number") throw typeError(fn, arg, "a number", v);
   if (!Number.isSafeInteger(v) || v < 0) throw rangeError(fn, arg, `must be an integer in [0, ${Number.MAX_SAFE_INTEGER}], got ${v}`);
-  return v;
+  return v + 0; // -0 as 0, as finite()
 }
 
 /**

@@ -28,10 +28,14 @@ const article = (name) => (/^[AEIOUaeiou]/.test(name) ? `an ${name}` : `a ${name
  */
 export function describe(v) {
   if (v === null || v === undefined || typeof v === "number") return String(v);
-  if (Array.isArray(v)) return "an array";
   if (typeof v === "object") {
-    const ctor = v.constructor?.name;
-    return typeof ctor === "string" && ctor ? article(ctor) : "an object";
+    try {
+      if (Array.isArray(v)) return "an array";
+      const ctor = v.constructor?.name;
+      return typeof ctor === "string" && ctor ? article(ctor) : "an object";
+    } catch {
+      return "an object"; // a revoked Proxy or a throwing getter: the message is still built
+    }
   }
   return article(typeof v);
 }

@@ -17,6 +17,12 @@ export interface CacheAdapter {
   dataVersion?(): Promise<number | null>;
   /** Set PRAGMA busy_timeout (ms) when given; resolve the timeout in force (optional). */
   busyTimeout?(ms?: number): Promise<number | null>;
+  /**
+   * Run `body` holding the write lock (BEGIN IMMEDIATE ... COMMIT), its batches nested in that transaction
+   * (optional; the file adapters openMemoryCache makes for a path have it: a write that lost the race to
+   * other writers WRITE_ATTEMPTS - 1 times takes it).
+   */
+  exclusive?<T>(body: () => Promise<T>): Promise<T>;
   /** The database file as bytes (optional). */
   exportBytes?(): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -92,8 +98,10 @@ export interface OpenOptions {
   readonly onExternalChange?: "resync" | "error";
   /**
    * How long (ms) to wait for another connection's lock before a call rejects with a
-   * CacheBusyError (PRAGMA busy_timeout; sqlite-wasm and better-sqlite3; D1 has no locks).
-   * Default: the connection's own (better-sqlite3 opens with 5000).
+   * CacheBusyError (PRAGMA busy_timeout, set before the open's first read; D1 has no locks).
+   * Default: DEFAULT_BUSY_TIMEOUT (5000) for a file the cache opens, on node:sqlite (whose own is
+   * 0) as on better-sqlite3; the connection's own for a `db` handle. On OPFS: how long a second tab
+   * waits for the tab whose Worker holds the pool.
    */
   readonly busyTimeout?: number;
   /** A SQLite-backed Durable Object's ctx.storage: the cache on the object's own database (also accepted as `db`). */
@@ -618,7 +626,7 @@ export interface MemoryCache {
   put(memories: readonly MemoryInput[], options?: PutOptions): Promise<{ inserted: number; replaced: number }>;
   get(paths: readonly string[]): Promise<StoredMemory[]>;
   all(): Promise<StoredMemory[]>;
-  /** Delete these memories, or every stored memory under a prefix or admitted by a filter, with their edges. */
+  /** Delete these memories, or every stored memory under a prefix or admitted by a filter, with their edges and the memories merged into them (superseded by them); `deleted` counts the rows. */
   delete(target: readonly string[] | { readonly prefix?: string; readonly filter?: MemoryFilter }): Promise<{ deleted: number }>;
   link(links: readonly Link[]): Promise<{ linked: number }>;
   edges(): Promise<StoredEdge[]>;
@@ -691,8 +699,16 @@ export declare const GIST_WEIGHT: 3;
 export declare const LATERAL_STEPS: 3;
 export declare const DEFAULT_LIMITS: Required<CacheLimits>;
 export declare const MAX_QUERY_TERMS: 64;
-/** How many times a write runs again after another writer committed between its reads and its batch (onExternalChange "resync"). */
+/**
+ * How many times a write runs when other writers commit between its reads and its batch (onExternalChange "resync"):
+ * it waits RETRY_BASE_MS x 2^(attempt - 1) (at most RETRY_MAX_MS) times a random factor in [0.5, 1) between
+ * attempts, and the last one, on a file the cache opened, holds the write lock from its first read.
+ */
 export declare const WRITE_ATTEMPTS: 4;
+export declare const RETRY_BASE_MS: 20;
+export declare const RETRY_MAX_MS: 1000;
+/** The busy timeout (ms) of a file the cache opens, on every driver (better-sqlite3's own default; node:sqlite's is 0). */
+export declare const DEFAULT_BUSY_TIMEOUT: 5000;
 /** How many write generations md_log keeps: a cache further behind than this reads everything again when it resyncs. */
 export declare const LOG_GENERATIONS: 1024;
 /** A write batch touching more paths than this is not logged in md_log: the caches behind it read everything when they resync. */
@@ -728,9 +744,10 @@ export declare function ftsQuery(text: string): string;
 /** The salience order on [accessCount, outcomeScore | null, reinforcementCount]: negative = a first. */
 export declare function salienceOrder(a: readonly [number, number | null, number], b: readonly [number, number | null, number]): number;
 export declare function sqliteWasmAdapter(db: object, sqlite3: object): CacheAdapter;
-export declare function betterSqlite3Adapter(db: object): CacheAdapter;
+/** Wrap an open better-sqlite3 Database; `own`: the cache opened it, so exclusive() is offered. */
+export declare function betterSqlite3Adapter(db: object, options?: { readonly own?: boolean }): CacheAdapter;
 /** Wrap an open node:sqlite `DatabaseSync` (Node >= 22.5, Deno >= 2.2). */
-export declare function nodeSqliteAdapter(db: object): CacheAdapter;
+export declare function nodeSqliteAdapter(db: object, options?: { readonly own?: boolean }): CacheAdapter;
 export declare function d1Adapter(d1: D1Like): CacheAdapter;
 /** Wrap a SQLite-backed Durable Object's ctx.storage (each batch in transactionSync). */
 export declare function durableObjectAdapter(storage: DurableObjectStorageLike): CacheAdapter;

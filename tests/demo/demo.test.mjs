@@ -228,7 +228,19 @@ const VIEWS = ["search", "mmr", "metrics", "sleep", "graph", "retention", "merge
 
 try {
   await page.goto(BASE, { waitUntil: "load" });
+  // a tab clicked while the page loads, before the worker handed the settings over: it threw "Cannot destructure
+  // property 'search' of 's' as it is null" (lib/settings.js, diff via toHash), 3 of 3 tries
+  const readyAtClick = await demo("window.demo?.ready === true");
+  await page.click("#tab-mmr");
   await page.waitForFunction(() => window.demo?.ready, null, { timeout: 120000 });
+  await check("a tab clicked before the page is ready: no error, and the page opens on that tab", async () => {
+    assert.equal(readyAtClick, false, "the click came before the page was ready");
+    assert.deepEqual(consoleErrors, []);
+    await settle("mmr");
+    assert.equal(await demo("window.demo.state.view"), "mmr");
+    assert.match(await demo("location.hash"), /(^#|&)view=mmr(&|$)/);
+  });
+  await tab("search");
 
   // ---------------------------------------------------------------- 1. first visit, screenshots
   await check("first visit: the synthetic example, labelled as such", async () => {

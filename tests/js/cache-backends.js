@@ -15,7 +15,7 @@ const loaders = {
     return {
       open: (file, { readonly = false } = {}) => new Database(file, { readonly }),
       adapter: (file) => betterSqlite3Adapter(new Database(file)),
-      wrap: (db) => betterSqlite3Adapter(db),
+      wrap: (db, options) => betterSqlite3Adapter(db, options),
     };
   },
   "node:sqlite": () => {
@@ -23,7 +23,7 @@ const loaders = {
     return {
       open: (file, { readonly = false } = {}) => new DatabaseSync(file, { readOnly: readonly }),
       adapter: (file) => nodeSqliteAdapter(new DatabaseSync(file)),
-      wrap: (db) => nodeSqliteAdapter(db),
+      wrap: (db, options) => nodeSqliteAdapter(db, options),
     };
   },
 };

@@ -155,14 +155,14 @@ describe("MMR on one scale, over a window; duplicates skipped", () => {
 
   test("settings are checked: preset, window and duplicate name the field", async () => {
     const q = { text: "x" };
-    await expect(cache.search({ ...q, preset: "fast" })).rejects.toThrow(/search: query.preset must be "default" or "memhtml", got fast/);
+    await expect(cache.search({ ...q, preset: "fast" })).rejects.toThrow(/search: query.preset must be "default" or "memhtml", got "fast"/);
     await expect(cache.search({ ...q, preset: "memhtml", window: 5 })).rejects.toThrow(/search: query.window applies to the default composition only/);
     await expect(cache.search({ ...q, window: MAX_WINDOW + 1 })).rejects.toThrow(RangeError);
     await expect(cache.search({ ...q, window: 2.5 })).rejects.toThrow(/query.window must be an integer/);
     await expect(cache.search({ ...q, duplicate: 2 })).rejects.toThrow(/query.duplicate must be in \[-1, 1\]/);
     await expect(cache.search({ ...q, duplicate: "high" })).rejects.toThrow(TypeError);
     expect(Array.isArray(await cache.search({ ...q, duplicate: null }))).toBe(true);
-    await expect(cache.search({ ...q, fusion: "sum" })).rejects.toThrow(/search: query.fusion must be "score" or "rrf", got sum/);
+    await expect(cache.search({ ...q, fusion: "sum" })).rejects.toThrow(/search: query.fusion must be "score" or "rrf", got "sum"/);
     await expect(cache.search({ ...q, k: 10 })).rejects.toThrow(/search: query.k applies to fusion "rrf" only/);
     await expect(cache.search({ ...q, preset: "memhtml", fusion: "rrf" })).rejects.toThrow(/search: query.fusion applies to the default composition only/);
     expect(Array.isArray(await cache.search({ ...q, fusion: "rrf", k: 10 }))).toBe(true);

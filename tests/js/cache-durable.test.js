@@ -221,3 +221,60 @@ describe("scheduleSleep and onAlarm", () => {
     await cache.close();
   });
 });
+
+describe("a schedule whose alarm was lost sleeps again (issue 43)", () => {
+  const at = T0 + 40 * DAY;
+  /** The export of a sqlite-wasm cache after the same puts and one pass at `at`. */
+  const referenceExport = async () => {
+    const c = await openMemoryCache();
+    await c.put(corpus.slice(0, 30));
+    await c.sleep({ now: at });
+    const text = await c.exportJsonl();
+    await c.close();
+    return text;
+  };
+  // every phase of the pass, the write before its commit and after it
+  const PHASES = [["read", 0], ["neighbors", 0], ["merge", 0], ["graph", 0], ["decay", 0], ["retention", 0], ["write", 0], ["write", 1]];
+
+  test.each(PHASES)("an alarm aborted at %s (done %i), the runtime retrying no more: re-armed by the next call and the next open", async (phase, done) => {
+    const storage = emulatedStorage();
+    const cache = await openMemoryCache({ storage });
+    await cache.put(corpus.slice(0, 30));
+    await cache.scheduleSleep({ at, every: DAY });
+    storage.alarm = null; // the runtime clears it while the handler runs
+    const abort = (p) => { if (p.phase === phase && p.done === done) throw new Error(`aborted at ${phase}`); };
+    expect((await rejects(cache.onAlarm({ now: at + 1000, onProgress: abort })))?.message).toBe(`aborted at ${phase}`);
+    expect(storage.alarm).toBe(null); // an aborted alarm, or one past the runtime's retries, is not set again (before: never again)
+    await cache.count(); // the object's next call
+    expect(storage.alarm).toBe(at);
+    await cache.close();
+    storage.alarm = null; // the same, but the object restarted: its next open
+    const again = await openMemoryCache({ storage });
+    expect(storage.alarm).toBe(at);
+    storage.alarm = null; // the alarm fires (at once: its time has passed)
+    const r = await again.onAlarm({ now: at + 5000 });
+    expect([r.ran, r.at, r.next]).toEqual([true, at, at + DAY]);
+    expect(storage.alarm).toBe(at + DAY);
+    expect(await again.exportJsonl()).toBe(await referenceExport()); // one pass at the scheduled time, whatever ran before
+    await again.close();
+  });
+
+  test("an alarm set later than the schedule is moved to it; an earlier one (another use) is kept; a corrupt schedule is none", async () => {
+    const storage = emulatedStorage();
+    const cache = await openMemoryCache({ storage });
+    await cache.scheduleSleep({ at, every: DAY });
+    storage.alarm = at + 10 * DAY;
+    await cache.search({ text: "x" });
+    expect(storage.alarm).toBe(at);
+    storage.alarm = at - HOUR;
+    await cache.count();
+    expect(storage.alarm).toBe(at - HOUR);
+    await cache.close();
+    storage.sql.exec("UPDATE md_meta SET value = '{not json' WHERE key = 'sleep_schedule'");
+    storage.alarm = null;
+    const again = await openMemoryCache({ storage });
+    expect(storage.alarm).toBe(null);
+    expect(await again.onAlarm({ now: at })).toEqual({ ran: false, at: null, report: null, next: null });
+    await again.close();
+  });
+});

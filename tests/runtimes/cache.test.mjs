@@ -180,6 +180,29 @@ if (want("chromium")) {
     const b = await inWorker("searches");
     check(!b.error && b.count === ref.count && same(b.searches, ref.after),
       "Chromium, after a page reload: a new Worker finds the same memories in OPFS and answers the same", b.error ?? firstDiff(b.searches, ref.after));
+    // two tabs of one origin on one OPFS cache: the second waits for the first's Worker, then is told another tab
+    // holds the pool (before: "could not be opened (OPFS needs a dedicated Worker)"); once that Worker ends, it opens
+    const tab2 = await context.newPage();
+    await tab2.goto(`${server.url}/index.html`);
+    const holder = (page, busyTimeout) => page.evaluate((t) => new Promise((ok) => {
+      const worker = new Worker("/worker.js", { type: "module" });
+      (window.holders ??= []).push(worker);
+      worker.onmessage = (e) => ok(e.data);
+      worker.onerror = (e) => ok({ error: `worker error: ${e.message}` });
+      worker.postMessage({ op: "count", busyTimeout: t });
+    }), busyTimeout);
+    const first = await holder(tab);
+    const second = await holder(tab2, 300);
+    check(first.count === ref.count && second.name === "CacheBusyError" &&
+      /^openMemoryCache: the OPFS pool "memdomain" is held by another tab or Worker of this origin .* busyTimeout \(300 ms\)/.test(second.message),
+      "Chromium, two tabs on one OPFS cache: the second is told another tab holds it (a CacheBusyError), after its busyTimeout",
+      JSON.stringify([first, second]).slice(0, 600));
+    const waiting = holder(tab2, 20000); // waits for the first tab's Worker
+    await tab.evaluate(() => { for (const w of window.holders) w.terminate(); });
+    const third = await waiting;
+    check(third.count === ref.count, "Chromium, two tabs: once the first tab's Worker ends, the second tab's opens the same memories",
+      JSON.stringify(third).slice(0, 600));
+    await tab2.close();
     // docs/CACHE.md's browser example: put and search in its Worker, reload, search again.
     const readmeWorker = (msg) => tab.evaluate((m) => new Promise((ok) => {
       const w = new Worker("/readme-worker.js", { type: "module" });

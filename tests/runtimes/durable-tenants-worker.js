@@ -2,11 +2,13 @@
 // the example's AgentMemory, subclassed to restart an object (ctx.abort), to make its next alarm
 // throw ("inside": at the third statement of the sleep's transaction; "progress": halfway through
 // the pass, before its write; "committed": right after the pass's batch committed; "handler":
-// after onAlarm resolved), to log every alarm run, and to export what an object holds.
+// after onAlarm resolved; "abort": the object reset by ctx.abort() at a phase of the pass, ?phase=&done=;
+// "lost": the alarm consumed with nothing done, as after the runtime's last retry), to log every alarm run,
+// to read the alarm without opening the cache, and to export what an object holds.
 import { openMemoryCache } from "memdomain/cache";
 import example, { AgentMemory } from "../../examples/durable-object/worker.mjs";
 
-const FAULTS = ["inside", "progress", "committed", "handler"];
+const FAULTS = ["inside", "progress", "committed", "handler", "abort", "lost"];
 
 export class TestAgentMemory extends AgentMemory {
   /** The example's cache on a view of the storage whose sql.exec can fail at the Nth statement of a transaction. */
@@ -49,7 +51,8 @@ export class TestAgentMemory extends AgentMemory {
     if (route === "test/fault") {
       const mode = url.searchParams.get("mode");
       if (!FAULTS.includes(mode)) return Response.json({ error: `mode must be one of ${FAULTS}` }, { status: 400 });
-      await this.ctx.storage.put("fault", { mode, fired: false });
+      const phase = url.searchParams.get("phase"), done = Number(url.searchParams.get("done") ?? 0);
+      await this.ctx.storage.put("fault", { mode, phase, done, fired: false });
       return Response.json({ armed: mode });
     }
     if (route === "test/budget") {
@@ -58,6 +61,10 @@ export class TestAgentMemory extends AgentMemory {
       return Response.json({ ok: true });
     }
     if (route === "test/alarms") return Response.json((await this.ctx.storage.get("alarms")) ?? []);
+    if (route === "test/alarm") { // without opening the cache (which would set a lost alarm again)
+      return Response.json({ alarm: await this.ctx.storage.getAlarm(), fault: (await this.ctx.storage.get("fault")) ?? null,
+        lastSleep: (await this.ctx.storage.get("lastSleep")) ?? null });
+    }
     if (route === "test/paths") {
       const cache = await this.cache();
       return Response.json({ paths: (await cache.all()).map((m) => m.path), edges: (await cache.edges()).length });
@@ -80,7 +87,13 @@ export class TestAgentMemory extends AgentMemory {
       if (fault && !fault.fired) {
         entry.fault = fault.mode;
         await this.ctx.storage.put("fault", { ...fault, fired: true });
+        await this.ctx.storage.sync?.(); // durable before an abort, which drops writes not yet confirmed
         const cache = await this.cache();
+        if (fault.mode === "lost") return { ran: false }; // the runtime gave up on it: the schedule is due, no alarm is set
+        if (fault.mode === "abort") { // the object is reset mid-pass (an eviction, a deploy): nothing after this runs
+          await cache.onAlarm({ onProgress: (p) => { if (p.phase === fault.phase && p.done === fault.done) this.ctx.abort("aborted by the test"); } });
+          throw new Error("the injected abort did not fire");
+        }
         if (fault.mode === "inside") {
           this.failAt = 3; // the third statement of the next transaction: the pass's batch, after its guard and log
           const r = await super.alarm();

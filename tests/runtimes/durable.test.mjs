@@ -12,7 +12,10 @@
 //             in the middle of the pass, after its commit, after onAlarm) are retried and complete
 //             with the database a Node sqlite-wasm cache computes from the same calls; nothing
 //             acknowledged is lost across a restart of every object (ctx.abort) and of workerd
-// Run: node tests/runtimes/durable.test.mjs [--only=backend,example,docs,tenants] (make test-durable).
+//   alarms    the object reset (ctx.abort) at each phase of the pass, and an alarm consumed with nothing
+//             done (as after the runtime's last retry: getAlarm() null, the schedule due): after the
+//             object's next request every pass has run, at its scheduled time
+// Run: node tests/runtimes/durable.test.mjs [--only=backend,example,docs,tenants,alarms] (make test-durable).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { readFileSync } from "node:fs";
@@ -176,6 +179,54 @@ if (want("docs")) {
       await mf.dispose();
     }
   }
+}
+
+if (want("alarms")) {
+  const ta = performance.now();
+  const FAULTS = [["abort", "read", 0], ["abort", "neighbors", 0], ["abort", "graph", 0], ["abort", "retention", 0], ["abort", "write", 0],
+    ["abort", "write", 1], ["lost", null, 0]];
+  const persist = mkdtempSync(`${tmpdir()}/memdomain-durable-alarms-`);
+  const mf = new Miniflare(tenantsOptions(await tenantsWorker(), { persist }));
+  const until = async (fn, label) => {
+    for (let i = 0; i < 150; i++) {
+      const v = await fn();
+      if (v) return v;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${label}`);
+  };
+  try {
+    const { call } = client(mf);
+    const ids = FAULTS.map((_, i) => `alarm${i}`);
+    const at = new Map();
+    for (const [i, [mode, phase, done]] of FAULTS.entries()) {
+      const id = ids[i];
+      await call(id, "memories", { memories: tenantMemories(2000 + i) });
+      await call(id, `test/fault?mode=${mode}&phase=${phase ?? ""}&done=${done}`, {});
+      at.set(id, (await call(id, "sleep", { at: Date.now() })).value.at);
+    }
+    // each alarm fired and met its fault (the test route opens no cache). An object reset mid-pass gets its alarm
+    // retried by miniflare; the consumed one has none, and no pass ran
+    const fired = [];
+    for (const id of ids) fired.push(await until(async () => { const v = (await call(id, "test/alarm")).value; return v.fault?.fired && v; }, `${id}'s alarm`));
+    const gone = fired[FAULTS.findIndex((f) => f[0] === "lost")];
+    check(gone.alarm === null && gone.lastSleep === null, "alarms: an alarm consumed with nothing done (as after the runtime's last retry): " +
+      "no alarm set, no pass (before: never again)", JSON.stringify(gone));
+    // the object's next request (it opens the cache) sets the alarm again; the pass then runs at its scheduled time
+    for (const id of ids) await call(id, "stats");
+    const passes = [];
+    for (const id of ids) passes.push(await until(async () => (await call(id, "test/alarm")).value.lastSleep, `${id}'s pass`));
+    const bad = passes.map((p, i) => [ids[i], FAULTS[i], p, at.get(ids[i])]).filter(([, , p, t]) => p.at !== t || p.next !== t + DAY);
+    check(bad.length === 0, `alarms: after each of the ${FAULTS.length} (reset at read, neighbors, graph, retention, before and after the write's ` +
+      "commit; consumed), the next request set a lost alarm again and every pass ran at its scheduled time (the next a day later)",
+      JSON.stringify(bad).slice(0, 800));
+  } catch (e) {
+    check(false, "alarms under miniflare", e.stack);
+  } finally {
+    await mf.dispose();
+    rmSync(persist, { recursive: true, force: true });
+  }
+  console.log(`  (alarms ${((performance.now() - ta) / 1000).toFixed(1)} s)`);
 }
 
 if (want("tenants")) {

@@ -49,7 +49,7 @@ import { tileBounds, createNeighborPool, topNeighborPairsParallel, type Neighbor
 import {
   openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor,
   SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, LOG_MAX_PATHS, CacheChangedError, CacheBusyError,
-  PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, LATERAL_STEPS, GIST_WEIGHT, DEFAULT_SLEEP, MAX_PER_SOURCE_K,
+  RETRY_BASE_MS, RETRY_MAX_MS, DEFAULT_BUSY_TIMEOUT, PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, LATERAL_STEPS, GIST_WEIGHT, DEFAULT_SLEEP, MAX_PER_SOURCE_K,
   EDGE_ORIGINS, MAX_LABELS, RECENT_SEARCHES, FILTERS_KEPT, MAX_PATHS_PAGE, type MemoryFilter, type Calibration, type CachePolicy, type MemoryInput,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
   type StoredEdge, type SleepReport, type Progress, type ImportResult, type Explanation, type LostAt, type TuneResult,
@@ -229,6 +229,7 @@ const cacheConstants: [number, readonly string[], number, number, number, number
   DEFAULT_LIMITS.sleepRoom, LOG_GENERATIONS, LOG_MAX_PATHS];
 const searchBounds: [number, number, number, number, "score" | "rrf", number] = [MAX_LIMIT, MAX_DEPTH, MAX_WINDOW,
   PRESETS.memhtml.k ?? 60, PRESETS.default.fusion, LATERAL_STEPS + GIST_WEIGHT + DEFAULT_SLEEP.perSourceK + MAX_PER_SOURCE_K];
+const retries: [20, 1000, 5000] = [RETRY_BASE_MS, RETRY_MAX_MS, DEFAULT_BUSY_TIMEOUT];
 const pinned: PresetSettings = PRESETS.default;
 const cacheErrorCode = (e: unknown): string | null => (e instanceof CacheChangedError ? e.code : e instanceof CacheBusyError ? e.code : null);
 const safe: string = ftsQuery("deploy \"rollback\" NEAR(x)");
@@ -300,7 +301,7 @@ export const used = [ready, readyFrom, exportsSync, exportsSync2, loaded, sim, d
   names, actions, episodic, halfLives, retentionConstants, halfLife, weightSum, band, recency, batchScores, batchActions,
   recencyColumn, reprieved, graphConstants, ranks, bridges, handleRuns, mergeConstants, joined, divergent, reasons,
   stage, decisions, components, members, frame, frames, title, chosen, view, top, rankedPairs, packedPairs, merged,
-  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, searchBounds, safe, terms, order, adapters, onFile, cacheRun, cacheErrorCode];
+  rowSims, best, resident, bounds, pooled, parallel, cacheConstants, searchBounds, safe, terms, order, adapters, onFile, cacheRun, cacheErrorCode, retries];
 
 // Issue 12 item 8: memoryType offers the six types and still takes any string;
 // an MmrCandidate's vector may be a Float32Array.
