@@ -80,7 +80,8 @@ export async function openBackend(md) {
   const sqlite3 = await md.sqlite3InitModule({ print: () => {}, printErr: () => {} });
   const pool = dir ? await sqlite3.installOpfsSAHPoolVfs({ name: "memdomain", clearOnInit: false }) : null;
   const path = pool ? FILE : ":memory:";
-  const open = (bytes) => md.openMemoryCache({ path, sqlite3, ...(bytes && !pool ? { bytes } : {}) });
+  // searchAccess false: the workbench's searches are a person tuning, not an agent using its memories (no access to count)
+  const open = (bytes) => md.openMemoryCache({ path, sqlite3, searchAccess: false, ...(bytes && !pool ? { bytes } : {}) });
   let cache = await open();
   let checker = null; // an empty cache in memory: the API's own checks of search() and sleep() options
   let pending = null; // the database before a replace(), until commit() or revert()
@@ -182,7 +183,8 @@ export async function openBackend(md) {
     async check(section, value, now) {
       checker ??= await md.openMemoryCache({ sqlite3 });
       try {
-        if (section === "search") await checker.search(value);
+        // the settings with a probe query of both kinds (a search without one can run no arm: a RangeError of its own)
+        if (section === "search") await checker.search(value !== null && typeof value === "object" && !Array.isArray(value) ? { text: "probe", vector: [1], ...value } : value);
         else if (section === "sleep") await checker.sleep(value !== null && typeof value === "object" && !Array.isArray(value) ? { now, ...value } : value);
         else throw new Error(`no check for ${section}`);
         return null;

@@ -85,6 +85,12 @@ function fixture() {
     memories.push({ ...of, path: `${tp.name}/13.md`, embedding: unit(of.embedding.map((x) => x + 0.02 * (dup() - 0.5))),
       createdAt: of.createdAt + 3 * DAY, accessCount: 1, reinforcementCount: 0, contradictionCount: 0 });
   });
+  // three old notes nobody used, contradicted and low in confidence: the evict band's lowest scores, which sleep({ evict }) archives
+  for (let k = 0; k < 3; k++) {
+    memories.push({ path: `misc/stale-${k}.md`, gist: `An old scratch note ${k}`, body: "obsolete", type: "episodic",
+      embedding: unit(Array.from({ length: DIM }, (_, i) => (i === 6 ? 1 : 0) + 0.3 * (rnd() - 0.5) + (i === k ? 0.4 : 0))),
+      createdAt: NOW - (200 + 10 * k) * DAY, accessCount: 0, confidence: 0.2, reinforcementCount: 0, contradictionCount: 3 });
+  }
   // two memories far from every other (and from each other): sleep() gives them no similarity edge
   memories.push({ path: "misc/lone-a.md", gist: "A lone note about the office plants", body: "water them on fridays", type: "note",
     embedding: [0, 0, 0, 0, 0, 0, 0, 1], createdAt: NOW - 20 * DAY, accessCount: 0, confidence: 0.5, reinforcementCount: 0, contradictionCount: 0 });
@@ -100,7 +106,9 @@ function fixture() {
   const meta = { meta: { name: "test fixture", now: NOW } };
   const lines = (xs) => xs.map((x) => `${JSON.stringify(x)}\n`).join("");
   // memdomain/cache's JSON Lines (put()'s fields, link edges), and the page's own lines (meta, queries)
-  const memoryLines = memories.map((m) => JSON.stringify(m));
+  // decayedAt = createdAt: memories of a long-lived cache, last decayed when written (so the first pass decays them,
+  // and the policy's minimum age counts from createdAt)
+  const memoryLines = memories.map((m) => JSON.stringify({ ...m, decayedAt: m.decayedAt ?? m.createdAt }));
   const edgeLines = edges.map((e) => JSON.stringify({ edge: { ...e, origin: "link" } }));
   const BAD = 7; // a line whose createdAt is an ISO date: put() and importJsonl() take milliseconds
   const bad = memoryLines.slice();
@@ -520,12 +528,14 @@ try {
     assert.deepEqual(await rows(), expectedRows(sleepReport), "back at the first date, the first preview");
   });
 
-  await check("sleep: with evict, the preview deletes what sleep({ evict: true }) deletes in Node; the bands are the pass's decision", async () => {
+  await check("sleep: with evict, the preview archives what sleep({ evict: true }) archives in Node; the bands are the pass's decision", async () => {
     const copy = await openMemoryCache();
     await copy.importJsonl(FX.memoriesJsonl);
     const r = await copy.sleep({ now: FX.now, evict: true });
     await copy.close();
-    assert.ok(r.evicted > 0 && r.evicted === r.evict.length);
+    // archived: the evict band's lowest scores (policy.archiveBelow), old enough, not reprieved
+    assert.ok(r.evicted > 0 && r.evicted === r.archived.length && r.archived.every((p) => r.evict.includes(p)),
+      JSON.stringify({ evicted: r.evicted, band: r.evict.length, reprieved: r.reprieved.length }));
     const n = await count("sleep");
     await page.check("#ctl-sleep-evict");
     await nextResult("sleep", n);
@@ -795,7 +805,6 @@ try {
     const out = execFileSync(process.execPath, [join(dir, "tuned.mjs")], { encoding: "utf8", cwd: dir }).trim().split("\n").map((l) => JSON.parse(l));
     const page1 = (await demo("window.demo.results.search")).current.rows.map((x) => [x.path, x.fused]);
     assert.deepEqual(out.find((x) => x.query === "k1").hits, page1, "the selected query's results and scores");
-    assert.deepEqual(out.find((x) => x.sleep).sleep.bands, sleepReport.bands, "the snippet's sleep() is the page's preview");
     const retention = new Map(out.find((x) => x.retention).retention.map(([p, s, b]) => [p, [s, b]]));
     await page.click("#export-close");
     await tab("retention");
@@ -803,8 +812,10 @@ try {
     const mine = { keep: 0, compress: 0, evict: 0 };
     for (const [, b] of retention.values()) mine[b]++;
     assert.deepEqual(mine, counts, "band counts");
+    // sleep({ policy }): the snippet's pass bands as the page's Retention view shows them, under the tuned policy
+    assert.deepEqual(out.find((x) => x.sleep).sleep.bands, counts, "the snippet's sleep() is the page's pass");
     assert.notDeepEqual(counts, sleepReport.bands, "the tuned policy moves the bands");
-    assert.match(await page.locator("#ret-whatif").textContent(), new RegExp(`what-if: sleep\\(\\) takes neither, and gives keep ${sleepReport.bands.keep}, compress ${sleepReport.bands.compress}, evict ${sleepReport.bands.evict}`));
+    assert.match(await page.locator("#ret-whatif").textContent(), /these are sleep\(\)'s own bands/, "the tuned policy is the pass's own");
     await page.click("#ret-lowest li");
     await page.waitForFunction(() => window.demo.results.drill, null, { timeout: 30000 });
     const d = await demo("window.demo.results.drill");

@@ -292,7 +292,9 @@ export function workbenchExample(corpus, vectors) {
   // memdomain/cache's JSON Lines (what put() and importJsonl() take), and the page's own lines (meta, queries) beside them
   const mem = corpus.memories.map((m, i) => JSON.stringify({
     path: m.path, gist: m.gist, body: m.body, type: m.type, embedding: row(i),
-    createdAt: Math.round(now - m.ageDays * DAY), accessedAt: Math.round(now - m.hoursSinceAccess * 3600000),
+    // decayedAt: these memories come from an agent's cache whose last decay was when each was written, so the
+    // first pass decays them (and the policy's minimum age counts) from createdAt, as a long-lived cache's would
+    createdAt: Math.round(now - m.ageDays * DAY), decayedAt: Math.round(now - m.ageDays * DAY), accessedAt: Math.round(now - m.hoursSinceAccess * 3600000),
     accessCount: m.accessCount, confidence: m.confidence, outcomeScore: null,
     reinforcementCount: m.reinforcementCount, contradictionCount: m.contradictionCount,
   }));

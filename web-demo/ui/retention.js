@@ -159,11 +159,12 @@ export function render(ctx, r) {
   err.textContent = r.error ? `The core refused this policy, so nothing below is updated: ${r.error}` : "";
   if (r.error) return;
   const sl = r.sleep;
-  const what = sl.same ? [] : [sl.policyDefault ? null : "a tuned policy", sl.graphDefault ? null : "other graph settings"].filter(Boolean);
+  // the policy is sleep()'s own (sleep({ policy })); only the graph settings are not sleep options
+  const what = sl.same ? [] : [sl.graphDefault ? null : "other graph settings"].filter(Boolean);
   put($("#ret-sleep"), `The memories after sleep()'s pass at the "as of" date (Sleep tab): ${sl.decayed} confidences decayed, ${sl.merged} merged away ` +
     `(${r.n} of ${sl.before} left), PageRank and bridges over ${sl.edges.links} links + ${sl.edges.similar + sl.edges.nearDuplicate} similarity edges. `,
   sl.same ? el("span", { id: "ret-whatif", text: "Every score here is the one the pass stores: these are sleep()'s own bands." })
-    : el("span", { id: "ret-whatif", text: `With ${what.join(" and ") || "these settings"} these bands are what-if: sleep() takes neither, and gives keep ${sl.bands.keep}, compress ${sl.bands.compress}, evict ${sl.bands.evict}.` }));
+    : el("span", { id: "ret-whatif", text: `With ${what.join(" and ") || "these settings"} these bands are what-if: sleep() does not take them, and gives keep ${sl.bands.keep}, compress ${sl.bands.compress}, evict ${sl.bands.evict}.` }));
   const key = selected === DEFAULT_KEY ? "(default)" : selected;
   const sum = r.sums[key];
   put($("#ret-sum"), `profileWeightSum: `, el("b", { id: "ret-sum-value", text: sum === null || sum === undefined ? "—" : tidy(sum) }),
