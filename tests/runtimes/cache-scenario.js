@@ -26,14 +26,48 @@ export async function searches(cache) {
   return out;
 }
 
+/** Tags and metadata (issue 41) for memory i: every backend stores, filters and lists them alike. */
+const TEAMS = ["infra", "search", "agents"];
+const labelled = (m, i) => ({ ...m, tags: i % 3 === 0 ? ["ops"] : ["notes", `t${i % 5}`],
+  metadata: { team: TEAMS[i % 3], n: i, reviewed: i % 7 === 0, ...(i % 4 === 0 && { owner: `o${i % 8}` }) } });
+const FILTERS = [
+  { metadata: { team: "search" } },
+  { tags: { any: ["t1", "t2"] }, metadata: { n: { gte: 40, lt: 120 } } },
+  { or: [{ metadata: { reviewed: true } }, { type: { in: ["semantic", "procedural"] } }], not: { tags: "ops" } },
+  { metadata: { owner: { exists: false } }, createdAt: { gte: T0 + 50 * 86_400_000 } },
+  { path: { prefix: "mem/00001" }, metadata: { n: 17 } }, // at most one memory: a selective filter still answers
+];
+
+/**
+ * Filters inside every arm, pages, listing without embeddings, the strict record rule, then delete by
+ * prefix and by filter: what every backend must answer the same as Node's sqlite-wasm.
+ */
+async function listing(cache, mems) {
+  const at = NOW - 3_600_000, q = queries()[0];
+  const filtered = [];
+  for (const filter of FILTERS) filtered.push((await cache.search({ ...q, limit: 6, filter, now: at })).map((h) => h.path));
+  const pages = [0, 4, 8].map((offset) => cache.search({ ...q, limit: 4, offset, now: at }));
+  const paged = (await Promise.all(pages)).map((hits) => hits.map((h) => h.path));
+  const first = await cache.paths({ limit: 7 });
+  const next = await cache.paths({ limit: 7, after: first.next });
+  const listed = await cache.paths({ filter: FILTERS[1] });
+  const refused = await cache.put([{ ...mems[0], path: "mem/typo.html", embeding: mems[0].embedding }]).then(() => "accepted", (e) => `${e.name}: ${e.message}`);
+  const counts = [await cache.count(), await cache.count({ live: true })];
+  const byPrefix = await cache.delete({ prefix: "mem/00014" });
+  const byFilter = await cache.delete({ filter: { metadata: { team: "agents", reviewed: true } } });
+  return { filtered, paged, first, next, listed, refused, counts, byPrefix, byFilter, left: [await cache.count(), await cache.count({ live: true })],
+    afterDelete: (await cache.search({ ...q, limit: 8, filter: FILTERS[0], now: at })).map((h) => h.path) };
+}
+
 /** The whole scenario on an open, empty cache; returns a JSON-able summary. */
 export async function scenario(cache) {
-  const mems = corpus();
+  const mems = corpus().map(labelled);
   const put = await cache.put(mems);
   await cache.link([{ src: mems[0].path, dst: mems[1].path, strength: 0.8 }, { src: mems[1].path, dst: mems[2].path, strength: 0.6, type: "supports" }]);
   const before = await searches(cache);
   const sleep = clean(await cache.sleep({ now: NOW, floor: 0.6 }));
   const again = clean(await cache.sleep({ now: NOW, floor: 0.6 }));
+  const listed = await listing(cache, mems); // deletes some: what a reopened cache holds and answers comes after
   const after = await searches(cache);
-  return { put, count: await cache.count(), before, sleep, again, after };
+  return { put, before, sleep, again, listing: listed, after, count: await cache.count() };
 }
