@@ -3,8 +3,8 @@
 // VectorStoreIntegrationTests, its cases ported one by one on a fresh empty store each, with
 // deterministic fake embeddings of size 6: SyntheticEmbeddings from
 // @langchain/core/utils/testing), then filters, the order of scores, MMR, the hybrid retriever,
-// argument errors, and a chain (retriever -> prompt -> fake chat model -> parser) that must show
-// the retrieved context reached the model's prompt.
+// argument errors, a chain (retriever -> prompt -> fake chat model -> parser) that must show
+// the retrieved context reached the model's prompt, and a strict TypeScript consumer of the types.
 import { Document } from "@langchain/core/documents";
 import { VectorStore } from "@langchain/core/vectorstores";
 import { BaseRetriever } from "@langchain/core/retrievers";
@@ -14,7 +14,9 @@ import { RunnableLambda, RunnablePassthrough, RunnableSequence } from "@langchai
 import { FakeListChatModel, SyntheticEmbeddings } from "@langchain/core/utils/testing";
 import { openMemoryCache } from "../../js/cache/index.js";
 import { MemdomainRetriever, MemdomainVectorStore, toCacheFilter } from "../../js/adapters/langchain.js";
-import { check, finish, same } from "../runtimes/lib.mjs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import ts from "typescript";
+import { BUILD, ROOT, check, finish, same } from "../runtimes/lib.mjs";
 
 const EMBEDDING_SIZE = 6;
 const embeddings = () => new SyntheticEmbeddings({ vectorSize: EMBEDDING_SIZE });
@@ -282,6 +284,35 @@ for (const name of ["test_vectorstore_is_empty_async", "test_add_documents_async
     !seen[0].includes("Lunch"), "a chain retriever -> prompt -> FakeListChatModel -> StringOutputParser: the retrieved context reached the model's prompt",
   `answer ${show(answer)}; prompt ${show(seen)}`);
   await s.close();
+}
+
+// ---------------------------------------------------------------- the declarations (js/types/langchain.d.ts)
+{
+  // a strict NodeNext consumer of "memdomain/langchain" (mapped to the .d.ts the exports map names), skipLibCheck off:
+  // @langchain/core's own declarations are checked too (they need lib DOM and esnext.disposable)
+  const dir = `${BUILD}adapters-types/langchain/`;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}package.json`, '{ "type": "module" }\n');
+  writeFileSync(`${dir}consumer.ts`, `import { MAX_K, MemdomainRetriever, MemdomainVectorStore, toCacheFilter, type LangChainFilter } from "memdomain/langchain";
+const embeddings = { embedQuery: async (t: string): Promise<number[]> => [t.length, 1], embedDocuments: async (ts: string[]): Promise<number[][]> => ts.map((t) => [t.length, 1]) };
+const store: MemdomainVectorStore = await MemdomainVectorStore.open(embeddings, { pathPrefix: "lc/" });
+const ids: string[] = await store.addDocuments([{ pageContent: "foo", metadata: { a: 1 } }], { ids: ["1"] });
+const filter: LangChainFilter = { a: { $gte: 1 }, $or: [{ b: "x" }, { $not: { c: true } }] };
+const scored: [unknown, number][] = await store.similaritySearchWithScore("foo", 1, filter);
+await store.maxMarginalRelevanceSearch("foo", { k: 1, fetchK: 4, lambda: 0.5 });
+await store.delete({ ids });
+const kind: "memdomain" = store._vectorstoreType();
+const retriever = new MemdomainRetriever({ cache: store.cache, embeddings, k: 2, searchOptions: { preset: "memhtml" } });
+const docs = await retriever.invoke("foo");
+const k: 10000 = MAX_K;
+export const used = [scored, docs, toCacheFilter(filter), k, kind];
+`);
+  const options = ts.convertCompilerOptionsFromJson({ strict: true, noEmit: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext",
+    skipLibCheck: false, lib: ["ES2022", "DOM", "esnext.disposable"], types: [], paths: { "memdomain/langchain": [`${ROOT}js/types/langchain.d.ts`] } }, dir).options;
+  const program = ts.createProgram([`${dir}consumer.ts`], options);
+  const errors = ts.getPreEmitDiagnostics(program);
+  check(errors.length === 0, "types/langchain.d.ts: a strict NodeNext consumer compiles (skipLibCheck off, @langchain/core's types included)",
+    ts.formatDiagnostics(errors.slice(0, 8), { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => "\n" }));
 }
 
 finish("langchain");
