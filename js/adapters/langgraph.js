@@ -287,6 +287,14 @@ export class MemdomainStore extends BaseStore {
       throw new TypeError(`MemdomainStore: operations[${i}] is not a get, put, search or listNamespaces operation`);
     });
     const cache = await this.cache();
+    const pathMax = cache._limits?.path ?? 1024;
+    operations.forEach((op, i) => {
+      if (kinds[i] !== "get" && kinds[i] !== "put") return;
+      const n = this.pathOf(op.namespace, op.key).length;
+      if (n > pathMax) {
+        throw new RangeError(`MemdomainStore: operations[${i}].key and namespace make a path of ${n} characters, more than the cache's limits.path ${pathMax}`);
+      }
+    });
     const results = new Array(operations.length).fill(null);
     // Reads first, all against the store before this batch's writes.
     const gets = operations.map((op, i) => (kinds[i] === "get" ? this.pathOf(op.namespace, op.key) : null));

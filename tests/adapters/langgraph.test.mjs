@@ -151,6 +151,7 @@ async function compare(what, mem, md, f, { order = true } = {}) {
     ["maxDepth 0 is a RangeError naming maxDepth", (s) => s.listNamespaces({ maxDepth: 0 }), "RangeError", /maxDepth/],
     ["an unknown operation is a TypeError", (s) => s.batch([{ what: 1 }]), "TypeError", /operation/],
     ["a value JSON cannot hold is a TypeError", (s) => s.put(["a"], "k", { n: 1n }), "TypeError", /JSON/],
+    ["a path past the cache's limits.path is a RangeError naming key", (s) => s.put(["a"], "x".repeat(2000), { n: 1 }), "RangeError", /key.*limits\.path 1024/],
     ["offset + limit past 10,000 with a query is a RangeError", (s) => s.search(["a"], { query: "x", offset: 9995, limit: 10 }), "RangeError", /offset \+ limit/],
   ];
   for (const [what, f, name, re] of own) {
