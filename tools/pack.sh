@@ -13,6 +13,8 @@ pkg="$build/pkg"
 rm -rf "$pkg" && mkdir -p "$pkg"
 # Everything package.json "files" names, except the wasm symlink; then the real file.
 (cd "$root/js" && cp -R index.js index.d.ts package.json src cache types "$pkg/")
+# The adapters' entry points and the MCP server's bin, where this tree has them yet.
+(cd "$root/js" && for d in adapters bin; do if [ -d "$d" ]; then cp -R "$d" "$pkg/"; fi; done)
 cp "$wasm" "$pkg/memdomain.wasm"
 cd "$pkg"
 tgz=$(npm pack --silent --pack-destination "$build" | tail -n 1)
