@@ -12,9 +12,7 @@ wasm="$build/memdomain.wasm"
 pkg="$build/pkg"
 rm -rf "$pkg" && mkdir -p "$pkg"
 # Everything package.json "files" names, except the wasm symlink; then the real file.
-(cd "$root/js" && cp -R index.js index.d.ts package.json src cache types "$pkg/")
-# the adapters' entry points (memdomain/langchain, ...), as far as they exist yet
-if [ -d "$root/js/adapters" ]; then cp -R "$root/js/adapters" "$pkg/"; fi
+(cd "$root/js" && cp -R index.js index.d.ts package.json src cache adapters bin types "$pkg/")
 cp "$wasm" "$pkg/memdomain.wasm"
 cd "$pkg"
 tgz=$(npm pack --silent --pack-destination "$build" | tail -n 1)
