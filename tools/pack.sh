@@ -13,6 +13,8 @@ pkg="$build/pkg"
 rm -rf "$pkg" && mkdir -p "$pkg"
 # Everything package.json "files" names, except the wasm symlink; then the real file.
 (cd "$root/js" && cp -R index.js index.d.ts package.json src cache types "$pkg/")
+# the adapters' entry points and the memdomain-mcp command, where this tree has them
+for d in adapters bin; do [ ! -d "$root/js/$d" ] || cp -R "$root/js/$d" "$pkg/"; done
 cp "$wasm" "$pkg/memdomain.wasm"
 cd "$pkg"
 tgz=$(npm pack --silent --pack-destination "$build" | tail -n 1)
