@@ -5,7 +5,7 @@
 // server keeps answering; the memories persist across a restart on the same file; stdout carries
 // nothing but JSON-RPC. Run by make test-adapters.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -296,6 +296,11 @@ await t.client.close();
 let threw = null;
 try { createMemoryServer({}); } catch (e) { threw = e; }
 check(threw instanceof TypeError && /cache must be/.test(threw.message), "createMemoryServer without a cache is a TypeError", String(threw));
+
+// the core and the cache stay free of the SDK: only js/adapters/mcp.js imports it (and zod)
+const core = ["js/index.js", ...readdirSync(`${ROOT}js/src`).map((f) => `js/src/${f}`), ...readdirSync(`${ROOT}js/cache`).map((f) => `js/cache/${f}`)]
+  .filter((f) => f.endsWith(".js") && /@modelcontextprotocol|["']zod/.test(readFileSync(`${ROOT}${f}`, "utf8")));
+check(core.length === 0, "nothing in js/index.js, js/src or js/cache names @modelcontextprotocol/sdk or zod", core.join(", "));
 
 rmSync(dir, { recursive: true, force: true });
 finish("mcp");
