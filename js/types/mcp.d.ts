@@ -53,7 +53,7 @@ export interface StdioServing {
   readonly server: McpServer;
   readonly cache: MemoryCache;
   readonly transport: StdioServerTransport;
-  /** Close the server and (unless it was given) the cache; also done when stdin ends, on SIGINT and SIGTERM. */
+  /** Close the server and (unless it was given) the cache; also done when stdin ends, on SIGINT and SIGTERM, and then the process exits (code 0). */
   close(): Promise<void>;
 }
 
