@@ -30,7 +30,7 @@
 RT_DIR    := $(BUILD)/rt
 RT_ENV    := MEMDOMAIN_BUILD=$(abspath $(BUILD))/
 RT_INPUTS := $(BUILD)/memdomain.wasm js/package.json js/index.js js/index.d.ts \
-             $(wildcard js/src/*.js js/cache/*.js js/adapters/*.js js/types/*.d.ts tests/runtimes/*.js tests/runtimes/*.mjs) \
+             $(wildcard js/src/*.js js/cache/*.js js/adapters/*.js js/bin/*.js js/types/*.d.ts tests/runtimes/*.js tests/runtimes/*.mjs) \
              $(shell find examples -type f -not -path '*/dist/*' -not -path '*/node_modules/*' 2>/dev/null) \
              tests/js/golden/codec.js tests/js/golden/runner.js tools/pack.sh
 

@@ -3,7 +3,7 @@
 // then loads memdomain from build/rt/app/node_modules/memdomain, never from js/.
 // Also copies the golden harness and the examples into the project and checks
 // the tarball's contents.
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, lstatSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, lstatSync, existsSync } from "node:fs";
 import { APP, BUILD, ROOT, RT, check, finish, run } from "./lib.mjs";
 import { CONSTANT_MODULE, IMPLEMENTED } from "../js/golden/runner.js";
 
@@ -18,7 +18,8 @@ const list = await run("tar", ["tzf", tgz]);
 const files = new Set(list.stdout.toString().split("\n").filter(Boolean).map((f) => f.replace(/^package\//, "")));
 const want = ["package.json", "index.js", "index.d.ts", "memdomain.wasm",
   ...readdirSync(`${ROOT}js/src`).map((f) => `src/${f}`), ...readdirSync(`${ROOT}js/cache`).map((f) => `cache/${f}`),
-  ...readdirSync(`${ROOT}js/types`).map((f) => `types/${f}`)];
+  ...readdirSync(`${ROOT}js/types`).map((f) => `types/${f}`),
+  ...["adapters", "bin"].flatMap((d) => existsSync(`${ROOT}js/${d}`) ? readdirSync(`${ROOT}js/${d}`).map((f) => `${d}/${f}`) : [])];
 const missing = want.filter((f) => !files.has(f));
 check(missing.length === 0, `the tarball holds the glue, the .d.ts files and memdomain.wasm (${files.size} files)`, missing.join(", "));
 
