@@ -52,10 +52,17 @@ async function listing(cache, mems) {
   const next = await cache.paths({ limit: 7, after: first.next });
   const listed = await cache.paths({ filter: FILTERS[1] });
   const refused = await cache.put([{ ...mems[0], path: "mem/typo.html", embeding: mems[0].embedding }]).then(() => "accepted", (e) => `${e.name}: ${e.message}`);
+  // archive by hand and by sleep's policy (issue 40): out of every arm, listed, restorable
+  const byHand = await cache.archive([mems[3].path, mems[4].path], { now: at });
+  const hidden = !(await cache.search({ text: mems[3].gist, limit: 20, now: at })).some((h) => h.path === mems[3].path);
+  const restored = await cache.restore([mems[3].path], { now: at });
+  const evicting = clean(await cache.sleep({ now: NOW + 400 * 86_400_000, policy: { evict: true, minAgeDays: 30 } }));
+  const archived = (await cache.archived()).map((m) => [m.path, m.archivedAt, m.archiveReason]);
+  const policy = await cache.policy();
   const counts = [await cache.count(), await cache.count({ live: true })];
   const byPrefix = await cache.delete({ prefix: "mem/00014" });
   const byFilter = await cache.delete({ filter: { metadata: { team: "agents", reviewed: true } } });
-  return { filtered, paged, first, next, listed, refused, counts, byPrefix, byFilter, left: [await cache.count(), await cache.count({ live: true })],
+  return { filtered, paged, first, next, listed, refused, byHand, hidden, restored, evicting, archived, policy, counts, byPrefix, byFilter, left: [await cache.count(), await cache.count({ live: true })],
     afterDelete: (await cache.search({ ...q, limit: 8, filter: FILTERS[0], now: at })).map((h) => h.path) };
 }
 

@@ -56,8 +56,8 @@ const ref = await (async () => {
   }
 })();
 const deleted = ref.listing.byPrefix.deleted + ref.listing.byFilter.deleted;
-check(deleted === 16 && ref.count === 150 - deleted && ref.listing.filtered.every((hits) => hits.length > 0) && /^RangeError: .*did you mean embedding/.test(ref.listing.refused) && ref.before.length === 6 && ref.sleep.written.statements > 0 && ref.again.written.statements === 0,
-  `Node (sqlite-wasm in memory): 150 memories put, ${deleted} deleted by prefix and filter, ${ref.before.length} searches, sleep wrote ${ref.sleep.written.statements} statements, the second sleep none; a misspelt field refused`);
+check(deleted === 16 && ref.count === 150 - deleted && ref.listing.filtered.every((hits) => hits.length > 0) && /^RangeError: .*did you mean embedding/.test(ref.listing.refused) && ref.listing.byHand.archived === 2 && ref.listing.hidden && ref.listing.restored.restored === 1 && ref.listing.archived.some((a) => a[2] === "evict") && ref.listing.archived.some((a) => a[2] === "manual") && ref.before.length === 6 && ref.sleep.written.statements > 0 && ref.again.written.statements === 0,
+  `Node (sqlite-wasm in memory): 150 memories put, ${deleted} deleted by prefix and filter, ${ref.before.length} searches, sleep wrote ${ref.sleep.written.statements} statements, the second sleep none; a misspelt field refused; archived by hand and by policy, one restored`);
 check(ref.after.some((hits) => hits.some((h) => h.arms.lateral)), "Node: after sleep the lateral arm contributes");
 { // the same scenario on a file, with the driver this Node opens a path with (node:sqlite from 22.5, else better-sqlite3)
   const dir = mkdtempSync(`${tmpdir()}/memdomain-cache-file-`);
