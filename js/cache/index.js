@@ -173,6 +173,11 @@ function writerId(kind) {
 }
 
 /** options.path: a non-empty, well-formed string without NUL (a C API would stop at the NUL and open another file). */
+/** An options object's `now`: the time it gives, checked, or the clock's. */
+function nowOption(fn, options) {
+  return options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
+}
+
 function checkPath(fn, path) {
   if (typeof path !== "string") throw typeError(fn, "options.path", "a string", path);
   if (path.length === 0) throw new TypeError(`${fn}: options.path must be a non-empty string`);
@@ -931,7 +936,7 @@ class MemoryCache {
       const ps = [...new Set(this._paths(fn, paths))];
       record(fn, "options", options);
       known(fn, "options", options, ["now"]);
-      const now = options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
+      const now = nowOption(fn, options);
       const rows = new Map((await this._db.all(`SELECT m.id AS id, m.path AS path, m.archived_at AS a, m.superseded_by AS s FROM memories m
         JOIN json_each(?) j ON m.path = j.value`, [JSON.stringify(ps)])).map((r) => [r.path, r]));
       ps.forEach((p, i) => { if (!rows.has(p)) throw rangeError(fn, `paths[${i}]`, `names no stored memory (${JSON.stringify(p.slice(0, 80))})`); });
@@ -970,7 +975,7 @@ class MemoryCache {
       const ps = [...new Set(this._paths(fn, paths))];
       record(fn, "options", options);
       known(fn, "options", options, ["now"]);
-      const now = options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
+      const now = nowOption(fn, options);
       const rows = new Map((await this._db.all(`SELECT m.id AS id, m.path AS path, m.gist AS gist, m.body AS body, m.embedding AS embedding,
         m.access_count AS access_count, m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count,
         m.archived_at AS archived_at, m.superseded_by AS superseded_by FROM memories m JOIN json_each(?) j ON m.path = j.value`,
@@ -1431,7 +1436,7 @@ class MemoryCache {
     const fn = "onAlarm";
     record(fn, "options", options);
     known(fn, "options", options, ["now", "onProgress"]);
-    const now = options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
+    const now = nowOption(fn, options);
     const storage = alarmStorage(fn, this);
     this._inAlarm++;
     try {
