@@ -8,8 +8,8 @@
 // the pass reads again and copies (every live row with its text, the packed matrix, its
 // copy in wasm for the all-pairs pass, the neighbour lists, the graph). bench/durable.mjs
 // measures it (V8 heap + external memory, wasm memory included, sampled through open,
-// searches and the pass) and the estimate sits 11-35% above every measured point: at
-// d = 384, 5,000 memories peaked at 91 MB against 108 MB estimated (docs/DURABLE-OBJECTS.md;
+// searches and the pass), and the constants below are chosen so that the estimate sits above
+// every point it measures (its table, estimate beside measurement: docs/DURABLE-OBJECTS.md;
 // the pass also writes each memory's neighbour list for the next, incremental pass).
 /** Bytes per embedding element at the peak (10 float32 copies of each row). */
 export const RESIDENT_BYTES_PER_ELEMENT = 40;

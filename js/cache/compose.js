@@ -13,7 +13,7 @@
 //   - the lateral arm is a short walk (LATERAL_STEPS) over the edges link() made (sleep's
 //     similarity edges only repeat the vector arm: walking them lowered MRR on every corpus
 //     measured), and keeps its seeds, ranked by PageRank with what the walk reaches (left out,
-//     the neighbours took the arm's first ranks and outranked the hits: man MRR 0.570 -> 0.531);
+//     the neighbours took the arm's first ranks and outranked the hits);
 //   - fusion "score" (the default) adds each arm's own score on [0, 1] times its weight:
 //     bm25 / the best bm25, (1 + cosine) / (1 + the best cosine) (cosine's least possible
 //     value, -1, as the floor), PageRank / the best, and (n - rank + 1) / n for salience. A
@@ -53,14 +53,14 @@ export const FUSIONS = Object.freeze(["score", "rrf"]);
 /**
  * The default composition's lexical arm weighs a word in the gist (the one-line claim) this many
  * times a word in the body: FTS5's bm25(memories_fts, 3, 1). 2, 3, 4 and 8 ranked alike on the
- * tuning corpora, each above 1 (man MRR@10 0.542 -> 0.548, python 0.445 -> 0.461 for the arm
- * alone); memhtml's composition keeps FTS5's plain bm25.
+ * tuning corpora, each above 1 (docs/RELEVANCE.md, "How the defaults were chosen", gives the
+ * arm's gain); memhtml's composition keeps FTS5's plain bm25.
  */
 export const GIST_WEIGHT = 3;
 /**
  * The default composition's lateral walk: this many steps of personalized PageRank from the
  * seeds (memhtml's runs to PageRank's own stopping rule). 1, 3, 5 and 100 steps ranked alike on
- * every corpus measured (within 0.005 MRR@10 / nDCG@10); a short walk touches only the links
+ * every corpus measured (within the noise of 1,000 queries); a short walk touches only the links
  * near the hits, so its cost does not grow with the graph (the core steps over the nodes
  * holding mass).
  */

@@ -6,7 +6,9 @@
 // After a deliberate change, `node tests/runtimes/size.test.mjs --record` (with the RT_ENV of
 // mk/runtimes.mk, or through make test-size RECORD=1) writes the new record, committed with it.
 // The minified glue must still work: it runs the golden files and hashes like Node.
-// Writes build/rt/sizes.json (the numbers the README quotes).
+// Writes build/rt/sizes.json. The size tables of docs/API.md and docs/CACHE.md are generated from the
+// record (sizeTables, between the sizes markers): RECORD=1 rewrites them with the record, and every run
+// checks that they state the record, so no size is written by hand anywhere.
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { pathToFileURL } from "node:url";
@@ -77,8 +79,32 @@ const result = await runGolden(md, (name) => readFileSync(`${GOLDEN}${name}`, "u
 checkGolden("minified glue", result);
 saveResult("minified-glue", { runtime: "node, minified glue", ...result });
 writeFileSync(`${RT}sizes.json`, JSON.stringify(sizes, null, 1));
-if (process.argv.includes("--record") || process.env.RECORD === "1") {
-  writeFileSync(RECORD, `${JSON.stringify({ wasm: sizes.wasm.gzip, glue: sizes.glue.gzip, cache: sizes.cache.gzip }, null, 1)}\n`);
-  console.log(`  recorded in ${RECORD.slice(ROOT.length)}`);
+const n = (v) => (v ?? 0).toLocaleString("en-US");
+/** The generated size table of each page, from a record. */
+function sizeTables(r) {
+  const head = "<!-- sizes:start (generated from tests/runtimes/sizes.recorded.json by make test-size RECORD=1; do not edit by hand) -->";
+  return {
+    "docs/API.md": [head, "", "| artefact (as last recorded) | gzipped (gzip -9) |", "|---|--:|",
+      `| \`memdomain.wasm\` (clang) | ${n(r.wasm)} B |`, `| glue, minified (esbuild; \`effect\` external) | ${n(r.glue)} B |`,
+      "", "<!-- sizes:end -->"].join("\n"),
+    "docs/CACHE.md": [head, "", "| artefact (as last recorded) | gzipped (gzip -9) |", "|---|--:|",
+      `| \`memdomain/cache\` glue, minified (memdomain and sqlite-wasm external) | ${n(r.cache)} B |`,
+      `| @sqlite.org/sqlite-wasm's \`sqlite3.wasm\` | ${n(r.sqliteWasm)} B |`, `| @sqlite.org/sqlite-wasm's JavaScript | ${n(r.sqliteJs)} B |`,
+      "", "<!-- sizes:end -->"].join("\n"),
+  };
+}
+const BLOCK = /<!-- sizes:start[^]*?<!-- sizes:end -->/;
+const recording = process.argv.includes("--record") || process.env.RECORD === "1";
+const record = recording ? { wasm: sizes.wasm.gzip, glue: sizes.glue.gzip, cache: sizes.cache.gzip,
+  sqliteWasm: sizes.cache.sqliteWasm.gzip, sqliteJs: sizes.cache.sqliteJs.gzip } : recorded;
+for (const [page, table] of Object.entries(sizeTables(record))) {
+  const text = readFileSync(`${ROOT}${page}`, "utf8");
+  check(BLOCK.test(text), `${page} holds the generated size table (the sizes markers)`);
+  if (recording) writeFileSync(`${ROOT}${page}`, text.replace(BLOCK, table));
+  else check(text.match(BLOCK)?.[0] === table, `${page}'s size table states tests/runtimes/sizes.recorded.json (make test-size RECORD=1 rewrites it)`);
+}
+if (recording) {
+  writeFileSync(RECORD, `${JSON.stringify(record, null, 1)}\n`);
+  console.log(`  recorded in ${RECORD.slice(ROOT.length)} and its tables in docs/API.md and docs/CACHE.md`);
 }
 finish("size-budget");
