@@ -33,13 +33,14 @@ import { rangeError } from "./validate.js";
 
 export { CacheBusyError, CacheChangedError } from "./errors.js";
 export { DEFAULT_BUSY_TIMEOUT, adapterFor, betterSqlite3Adapter, d1Adapter, durableObjectAdapter, nodeSqliteAdapter, sqliteWasmAdapter } from "./adapters.js";
-export { ARMS, GIST_WEIGHT, LATERAL_STEPS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, PRESETS, salienceOrder } from "./compose.js";
+export { ARMS, GIST_WEIGHT, LATERAL_STEPS, PRESETS, salienceOrder } from "./compose.js";
+export { MAX_DEPTH, MAX_LIMIT, MAX_PATHS_PAGE, MAX_PER_SOURCE_K, MAX_WINDOW } from "./schema.js";
 export { MAX_QUERY_TERMS, ftsQuery, queryTerms } from "./lexical.js";
-export { DEFAULT_SLEEP, MAX_PER_SOURCE_K } from "./sleep.js";
+export { DEFAULT_SLEEP } from "./sleep.js";
 export { DURABLE_OBJECT_RESIDENT_BYTES, residentEstimate } from "./budget.js";
-export { DEFAULT_LIMITS, SCHEMA_VERSION } from "./open.js";
+export { SCHEMA_VERSION } from "./open.js";
+export { CACHE_OPTIONS, DEFAULT_LIMITS, checkOption } from "./schema.js";
 export { LOG_GENERATIONS, LOG_MAX_PATHS, RETRY_BASE_MS, RETRY_MAX_MS, WRITE_ATTEMPTS } from "./consistency.js";
-export { MAX_PATHS_PAGE } from "./reads.js";
 export { MAX_LABELS } from "./writes.js";
 export { FILTERS_KEPT, RECENT_SEARCHES } from "./search.js";
 export { EDGE_ORIGINS } from "./transfer.js";

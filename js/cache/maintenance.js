@@ -6,8 +6,8 @@ import { checkResident, storedCounts } from "./budget.js";
 import { checkCalibrateOptions } from "./calibrate.js";
 import { resolvePolicy, storedPolicy } from "./policy.js";
 import { alarmStorage, armAlarm, checkSchedule, nextTime, readSchedule, scheduleStatement } from "./durable.js";
-import { nowOption } from "./writes.js";
-import { known, record } from "./validate.js";
+import { checkOptions } from "./schema.js";
+import { record } from "./validate.js";
 
 /** MemoryCache's sleep, policy and alarm methods (index.js installs them on its prototype). */
 export class MaintenanceMethods {
@@ -95,9 +95,7 @@ export class MaintenanceMethods {
    */
   async onAlarm(options = {}) {
     const fn = "onAlarm";
-    record(fn, "options", options);
-    known(fn, "options", options, ["now", "onProgress"]);
-    const now = nowOption(fn, options);
+    const { now } = checkOptions(fn, "options", options, "onAlarm");
     const storage = alarmStorage(fn, this);
     this._inAlarm++;
     try {

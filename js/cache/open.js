@@ -7,17 +7,10 @@ import { checkEmbed } from "./embed.js";
 import { MEMORIES_TABLE, V2 } from "./records.js";
 import { pathError } from "./adapters.js";
 import { isBusy } from "./consistency.js";
-import { byPath, finite, known, loneSurrogate, messageOf, rangeError, record, shown, typeError } from "./validate.js";
+import { checkOptions } from "./schema.js";
+import { byPath, loneSurrogate, messageOf, rangeError, typeError } from "./validate.js";
 
 export const SCHEMA_VERSION = 2;
-/**
- * sleepEdges: perSourceK x the memories with embeddings may not exceed it (about 30 µs per edge written).
- * sleepRoom: the WebAssembly bytes a sleep pass counts on for itself and the search's resident rows together
- * (estimated per embedding element: sleep.js PASS_BYTES_PER_ELEMENT + ROWS_BYTES_PER_ELEMENT); past it the pass
- * frees the rows first and the next search builds them again. wasm32 has 4 GiB.
- */
-export const DEFAULT_LIMITS = Object.freeze({ path: 1024, type: 64, gist: 4096, body: 1_000_000, query: 4096, batch: 1_000_000,
-  sleepEdges: 1_000_000, sleepRoom: 3 * 2 ** 30, tags: 64, tag: 256, metadataKeys: 64, metadataValue: 4096 });
 
 /**
  * The paths each write batch touched, by generation (consistency.js). Optional in a memdomain
@@ -107,32 +100,17 @@ async function readSchema(fn, db, where) {
  * busyTimeout, maxResident (undefined: the backend's default budget), searchAccess }.
  */
 export function checkOpenOptions(fn, options) {
-  record(fn, "options", options);
-  known(fn, "options", options, ["path", "db", "bytes", "dim", "sqlite3", "wasm", "limits", "vfs", "onExternalChange", "busyTimeout",
-    "driver", "storage", "maxResidentBytes", "embed", "embedBatch", "searchAccess"]);
-  if (options.searchAccess !== undefined && typeof options.searchAccess !== "boolean")
-    throw typeError(fn, "options.searchAccess", "a boolean", options.searchAccess);
+  const c = checkOptions(fn, "options", options, "open", { skip: ["embedBatch"] });
   const embed = checkEmbed(fn, options.embed, options.embedBatch);
-  const limits = { ...DEFAULT_LIMITS };
-  if (options.limits !== undefined) {
-    record(fn, "options.limits", options.limits);
-    known(fn, "options.limits", options.limits, Object.keys(DEFAULT_LIMITS));
-    for (const [k, v] of Object.entries(options.limits)) limits[k] = finite(fn, `options.limits.${k}`, v, { lo: 1, integer: true });
-  }
-  const dim = finite(fn, "options.dim", options.dim, { lo: 1, hi: 65536, integer: true, nullable: true });
-  const onExternalChange = options.onExternalChange ?? "resync";
-  if (onExternalChange !== "resync" && onExternalChange !== "error")
-    throw rangeError(fn, "options.onExternalChange", `must be "resync" or "error", got ${shown(onExternalChange)}`);
-  const busyTimeout = finite(fn, "options.busyTimeout", options.busyTimeout, { lo: 0, hi: 2 ** 31 - 1, integer: true, nullable: true });
-  const maxResident = options.maxResidentBytes === undefined ? undefined
-    : finite(fn, "options.maxResidentBytes", options.maxResidentBytes, { lo: 0, integer: true, nullable: true });
+  const maxResident = options.maxResidentBytes === undefined ? undefined : c.maxResidentBytes;
   if (options.storage !== undefined) {
     for (const other of ["db", "path", "bytes"]) {
       if (options[other] !== undefined) throw new TypeError(`${fn}: options.storage and options.${other} name two databases; pass one`);
     }
   }
   if (options.db === undefined && options.path !== undefined) checkPath(fn, options.path);
-  return { embed, limits, dim, onExternalChange, busyTimeout, maxResident, searchAccess: options.searchAccess !== false };
+  return { embed, limits: c.limits, dim: c.dim, onExternalChange: c.onExternalChange, busyTimeout: c.busyTimeout, maxResident,
+    searchAccess: c.searchAccess };
 }
 
 /**

@@ -5,10 +5,8 @@ import { float32View } from "../index.js";
 import { residentEstimate, storedCounts } from "./budget.js";
 import { compileFilter } from "./filter.js";
 import { COLUMNS, LIVE, rowToMemory as recordOf } from "./records.js";
-import { arr, byPath, finite, known, rangeError, record, shown, string, typeError } from "./validate.js";
-
-/** paths(): the most paths one call returns (default 1,000). */
-export const MAX_PATHS_PAGE = 100_000;
+import { checkOptions } from "./schema.js";
+import { arr, byPath, rangeError, string } from "./validate.js";
 
 /** A stored row as the memory get(), all() and exportJsonl() return (the embedding as a Float32Array). */
 export const rowToMemory = (r) => recordOf(r, float32View);
@@ -22,9 +20,7 @@ export class ReadMethods {
   count(options = {}) {
     const fn = "count";
     return this._op(fn, async () => {
-      record(fn, "options", options);
-      known(fn, "options", options, ["live", "archived"]);
-      for (const k of ["live", "archived"]) if (options[k] !== undefined && typeof options[k] !== "boolean") throw typeError(fn, `options.${k}`, "a boolean", options[k]);
+      checkOptions(fn, "options", options, "count");
       if (options.live && options.archived) throw rangeError(fn, "options", "asks for live and archived memories: none is both");
       const where = options.live ? ` WHERE ${LIVE}` : options.archived ? " WHERE archived_at IS NOT NULL" : "";
       return (await this._db.all(`SELECT count(*) AS n FROM memories${where}`))[0].n;
@@ -40,11 +36,7 @@ export class ReadMethods {
   paths(options = {}) {
     const fn = "paths";
     return this._op(fn, async () => {
-      record(fn, "options", options);
-      known(fn, "options", options, ["prefix", "filter", "limit", "after", "which"]);
-      const limit = finite(fn, "options.limit", options.limit, { lo: 1, hi: MAX_PATHS_PAGE, integer: true, dflt: 1000 });
-      const which = options.which ?? "live";
-      if (!["live", "archived", "all"].includes(which)) throw rangeError(fn, "options.which", `must be "live", "archived" or "all", got ${shown(which)}`);
+      const { limit, which } = checkOptions(fn, "options", options, "paths");
       const { sql, params } = this._selection(fn, options);
       const cond = [which === "live" ? LIVE : which === "archived" ? "archived_at IS NOT NULL" : "1", sql];
       if (options.after !== undefined) {

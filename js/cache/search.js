@@ -13,7 +13,8 @@ import { CALIBRATION_VERSION, calibrate, checkCalibrateOptions } from "./calibra
 import { admitted, compileFilter } from "./filter.js";
 import { LIVE } from "./records.js";
 import { MAX_LABELS } from "./writes.js";
-import { embedding, rangeError, string, time } from "./validate.js";
+import { CACHE_OPTIONS, checkOption } from "./schema.js";
+import { embedding, rangeError, string } from "./validate.js";
 
 /** The filters whose admitted memories a cache keeps between searches (until the database changes). */
 export const FILTERS_KEPT = 16;
@@ -33,7 +34,7 @@ export class SearchMethods {
       : embedding(fn, "query.vector", q.vector, this._resident.dim, { nonzero: true });
     if (q.vector === undefined && text && this._embed.fn)
       [vector] = await embedTexts(fn, this._embed.fn, [text], "query", this._resident.dim, { at: () => "query.text" });
-    const now = q.now === undefined ? undefined : time(fn, "query.now", q.now);
+    const now = checkOption(fn, "query.now", CACHE_OPTIONS.search.now, q.now);
     const filter = compileFilter(fn, "query.filter", q.filter, this._limits);
     const out = { ...settings, text, vector, now, filter, allow: await this._admitted(filter) };
     const w = settings.weights;

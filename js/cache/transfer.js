@@ -4,10 +4,11 @@
 // is the database file itself (open it with openMemoryCache({ bytes })).
 import { COLUMNS } from "./records.js";
 import { rowToMemory } from "./reads.js";
-import { byPath, finite, known, progressFn, rangeError, record, shown, string, typeError } from "./validate.js";
+import { CACHE_OPTIONS, checkOptions } from "./schema.js";
+import { byPath, known, rangeError, record, string, typeError } from "./validate.js";
 
 /** Where an edge came from: link(), sleep's similarity edges, its merges, its contradictions. */
-export const EDGE_ORIGINS = Object.freeze(["link", "sleep", "merge", "conflict"]);
+export const EDGE_ORIGINS = CACHE_OPTIONS.edge.origin.values;
 /** What exportJsonl carries of md_meta besides the watermarks, one line each: what the cache chose and was told. */
 const SETTINGS_KEYS = ["calibration", "policy"];
 
@@ -51,11 +52,7 @@ export class TransferMethods {
     const fn = "importJsonl";
     return this._op(fn, async () => {
       if (typeof text !== "string") throw typeError(fn, "text", "a string", text);
-      record(fn, "options", options);
-      known(fn, "options", options, ["onConflict", "onProgress"]);
-      const onConflict = options.onConflict ?? "replace";
-      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${shown(onConflict)}`);
-      const progress = progressFn(fn, options.onProgress);
+      const { onConflict, onProgress: progress } = checkOptions(fn, "options", options, "put");
       const L = this._limits;
       const rows = [], lineOf = [], edges = [], meta = {}, index = new Map(), settings = {};
       let dim = this._resident.dim;
@@ -72,16 +69,12 @@ export class TransferMethods {
         }
         record(fn, at, v);
         if (v.edge !== undefined && v.path === undefined) {
-          const e = record(fn, `${at} .edge`, v.edge);
-          known(fn, `${at} .edge`, e, ["src", "dst", "type", "strength", "origin"]);
-          if (!EDGE_ORIGINS.includes(e.origin))
-            throw rangeError(fn, `${at} .edge.origin`, `must be ${EDGE_ORIGINS.map((x) => JSON.stringify(x)).join(", ")}, got ${shown(e.origin)}`);
+          const e = v.edge, { strength, origin } = checkOptions(fn, `${at} .edge`, e, "edge");
           edges.push({
             src: string(fn, `${at} .edge.src`, e.src, L.path, { key: true }),
             dst: string(fn, `${at} .edge.dst`, e.dst, L.path, { key: true }),
             type: string(fn, `${at} .edge.type`, e.type, L.type, { key: true }),
-            strength: finite(fn, `${at} .edge.strength`, e.strength, { lo: 0, hi: 1 }),
-            origin: e.origin, at,
+            strength, origin, at,
           });
         } else if (SETTINGS_KEYS.some((k) => v[k] !== undefined) && v.path === undefined) {
           const key = SETTINGS_KEYS.find((k) => v[k] !== undefined);
@@ -89,13 +82,9 @@ export class TransferMethods {
           record(fn, `${at} .${key}`, v[key]);
           settings[key] = JSON.stringify(v[key]);
         } else if (v.watermarks !== undefined && v.path === undefined) {
-          const m = record(fn, `${at} .watermarks`, v.watermarks);
-          known(fn, `${at} .watermarks`, m, ["mergeCycle", "evictCycle"]);
+          const m = checkOptions(fn, `${at} .watermarks`, v.watermarks, "watermarks");
           for (const [k, key] of [["mergeCycle", "merge_cycle"], ["evictCycle", "evict_cycle"]]) {
-            if (m[k] === undefined) continue;
-            const c = finite(fn, `${at} .watermarks.${k}`, m[k],
-              { lo: -Number.MAX_SAFE_INTEGER, hi: Number.MAX_SAFE_INTEGER, integer: true });
-            meta[key] = Math.max(meta[key] ?? -Infinity, c);
+            if (m[k] !== undefined) meta[key] = Math.max(meta[key] ?? -Infinity, m[k]);
           }
         } else {
           const r = this._checkMemory(fn, v, at, dim, true);

@@ -6,15 +6,12 @@ import { DEFAULT_EWMA_ALPHA, applyOutcomesFp, float32View, fromFp, partitionByCo
 import { checkResident, storedCounts } from "./budget.js";
 import { embedTexts, memoryText } from "./embed.js";
 import { INSERT_SQL, UPDATE_SQL, checkMemory, isLive, storedValues } from "./records.js";
-import { arr, finite, known, progressFn, rangeError, record, shown, string, time } from "./validate.js";
+import { checkOptions } from "./schema.js";
+import { arr, rangeError, string } from "./validate.js";
 
 /** Labels for calibration (md_labels, see calibrate.js): the last MAX_LABELS are kept. */
 export const MAX_LABELS = 1000;
 
-/** An options object's `now`: the time it gives, checked, or the clock's. */
-export function nowOption(fn, options) {
-  return options.now === undefined ? Date.now() : time(fn, "options.now", options.now);
-}
 
 /** MemoryCache's writes (index.js installs them on its prototype). */
 export class WriteMethods {
@@ -31,11 +28,7 @@ export class WriteMethods {
     const fn = "put";
     return this._op(fn, async () => {
       arr(fn, "memories", memories);
-      record(fn, "options", options);
-      known(fn, "options", options, ["onConflict", "onProgress"]);
-      const onConflict = options.onConflict ?? "replace";
-      if (onConflict !== "replace" && onConflict !== "error") throw rangeError(fn, "options.onConflict", `must be "replace" or "error", got ${shown(onConflict)}`);
-      const progress = progressFn(fn, options.onProgress);
+      const { onConflict, onProgress: progress } = checkOptions(fn, "options", options, "put");
       if (memories.length > this._limits.batch) throw rangeError(fn, "memories", `has ${memories.length} entries, more than the limit ${this._limits.batch}`);
       const n = memories.length;
       let dim = this._resident.dim;
@@ -189,8 +182,7 @@ export class WriteMethods {
       let ps;
       if (Array.isArray(target)) ps = [...new Set(this._paths(fn, target))];
       else { // { prefix, filter }: every stored memory they select, archived and superseded ones too
-        record(fn, "target", target);
-        known(fn, "target", target, ["prefix", "filter"]);
+        checkOptions(fn, "target", target, "delete");
         if (target.prefix === undefined && target.filter === undefined)
           throw rangeError(fn, "target", "selects nothing: give paths, or { prefix } or { filter } (delete({ prefix: \"\" }) deletes everything)");
         const { sql, params } = this._selection(fn, target);
@@ -230,11 +222,11 @@ export class WriteMethods {
       arr(fn, "links", links);
       const L = this._limits;
       const rows = links.map((l, i) => {
-        record(fn, `links[${i}]`, l);
+        const { strength } = checkOptions(fn, `links[${i}]`, l, "link");
         return {
           src: string(fn, `links[${i}].src`, l.src, L.path, { key: true }),
           dst: string(fn, `links[${i}].dst`, l.dst, L.path, { key: true }),
-          strength: finite(fn, `links[${i}].strength`, l.strength, { lo: 0, hi: 1 }),
+          strength,
           type: l.type === undefined ? "related" : string(fn, `links[${i}].type`, l.type, L.type, { key: true }),
         };
       });
@@ -262,9 +254,7 @@ export class WriteMethods {
     const fn = "archive";
     return this._op(fn, async () => {
       const ps = [...new Set(this._paths(fn, paths))];
-      record(fn, "options", options);
-      known(fn, "options", options, ["now"]);
-      const now = nowOption(fn, options);
+      const { now } = checkOptions(fn, "options", options, "archive");
       const rows = new Map((await this._db.all(`SELECT m.id AS id, m.path AS path, m.archived_at AS a, m.superseded_by AS s FROM memories m
         JOIN json_each(?) j ON m.path = j.value`, [JSON.stringify(ps)])).map((r) => [r.path, r]));
       ps.forEach((p, i) => { if (!rows.has(p)) throw rangeError(fn, `paths[${i}]`, `names no stored memory (${JSON.stringify(p.slice(0, 80))})`); });
@@ -301,9 +291,7 @@ export class WriteMethods {
     const fn = "restore";
     return this._op(fn, async () => {
       const ps = [...new Set(this._paths(fn, paths))];
-      record(fn, "options", options);
-      known(fn, "options", options, ["now"]);
-      const now = nowOption(fn, options);
+      const { now } = checkOptions(fn, "options", options, "archive");
       const rows = new Map((await this._db.all(`SELECT m.id AS id, m.path AS path, m.gist AS gist, m.body AS body, m.embedding AS embedding,
         m.access_count AS access_count, m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count,
         m.archived_at AS archived_at, m.superseded_by AS superseded_by FROM memories m JOIN json_each(?) j ON m.path = j.value`,
@@ -345,8 +333,7 @@ export class WriteMethods {
   purge(options = {}) {
     const fn = "purge";
     return this._op(fn, async () => {
-      record(fn, "options", options);
-      known(fn, "options", options, ["paths", "before"]);
+      const { before } = checkOptions(fn, "options", options, "purge");
       if (options.paths !== undefined && options.before !== undefined) throw rangeError(fn, "options", "takes paths or before, not both");
       let paths;
       if (options.paths !== undefined) {
@@ -359,7 +346,6 @@ export class WriteMethods {
         });
         paths = ps;
       } else {
-        const before = options.before === undefined ? Infinity : time(fn, "options.before", options.before);
         paths = (await this._db.all("SELECT path, archived_at FROM memories WHERE archived_at IS NOT NULL"))
           .filter((r) => r.archived_at <= before).map((r) => r.path);
       }
@@ -384,12 +370,7 @@ export class WriteMethods {
     const fn = "reinforce";
     return this._op(fn, async () => {
       const ps = this._paths(fn, paths);
-      record(fn, "options", options);
-      known(fn, "options", options, ["now", "signal", "cooldownSeconds"]);
-      const now = time(fn, "options.now", options.now);
-      const signal = options.signal ?? "neutral";
-      if (!["positive", "negative", "neutral"].includes(signal)) throw rangeError(fn, "options.signal", `must be "positive", "negative" or "neutral", got ${shown(signal)}`);
-      const cooldown = finite(fn, "options.cooldownSeconds", options.cooldownSeconds, { lo: 0, dflt: 900 });
+      const { now, signal, cooldownSeconds: cooldown } = checkOptions(fn, "options", options, "reinforce");
       const rows = await this._db.all(`SELECT m.path AS path, m.accessed_at AS accessed_at, m.access_count AS access_count,
         m.outcome_score AS outcome_score, m.reinforcement_count AS reinforcement_count FROM memories m
         JOIN json_each(?) j ON m.path = j.value ORDER BY j.key`, [JSON.stringify(ps)]);
