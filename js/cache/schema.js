@@ -19,6 +19,7 @@
 //   "progress" an optional callback (undefined or null: none)
 //   "object"   a plain object; `of` names the group its fields follow
 //   "other"    checked where it is used (a handle, a function, a filter); `js` says what it is
+// `strict: true`: an option given must hold a value (undefined or null given is refused, not defaulted).
 // `preset: true`: the default is the search preset's (PRESETS in compose.js); `dfltDoc` is the
 // default in words where it is not one value.
 import {
@@ -74,7 +75,7 @@ const freeze = (groups) => {
   }
   return Object.freeze(groups);
 };
-const limit = (dflt, doc) => int(1, Infinity, { dflt, doc });
+const limit = (dflt, doc) => int(1, Infinity, { dflt, doc, strict: true });
 
 /** Every option of memdomain/cache, by group: the methods' options and the objects nested in them. */
 export const CACHE_OPTIONS = freeze({
@@ -325,7 +326,7 @@ export const oneOf = (values) => {
 export function checkOption(fn, arg, row, v, dflt = row.dflt, { limits = DEFAULT_LIMITS, dim = null } = {}) {
   switch (row.type) {
     case "number":
-      if (v === undefined && dflt === undefined && !row.required && !row.nullable) return undefined; // optional, no default
+      if (v === undefined && dflt === undefined && !row.required && !row.nullable && !row.preset) return undefined; // optional, no default
       return finite(fn, arg, v, { lo: row.lo, hi: row.hi, integer: row.integer, nullable: row.nullable, dflt });
     case "boolean":
       if (v === undefined) return dflt;
@@ -336,7 +337,7 @@ export function checkOption(fn, arg, row, v, dflt = row.dflt, { limits = DEFAULT
       if (x === undefined || x === null) {
         if (row.nullable) return null;
       } else if (row.values.includes(x)) return x;
-      throw rangeError(fn, arg, `must be ${oneOf(row.nullable ? [...row.values, null] : row.values)}, got ${shown(x)}`);
+      throw rangeError(fn, arg, `must be ${oneOf(row.nullable ? [...row.values, null] : row.values)}, got ${shown(x === undefined ? v : x)}`);
     }
     case "time":
       if (row.nullable) return time(fn, arg, v, { optional: true });
@@ -378,7 +379,10 @@ export function checkOptions(fn, arg, o, group, { skip = [], defaults = {}, extr
   for (const [name, row] of Object.entries(rows)) {
     if (row.type === "other" || skip.includes(name)) continue;
     if (row.type === "object" && row.of) out[name] = checkOptions(fn, `${arg}.${name}`, o[name] === undefined ? {} : o[name], row.of);
-    else out[name] = checkOption(fn, `${arg}.${name}`, row, o[name], name in defaults ? defaults[name] : row.dflt);
+    else {
+      const given = row.strict && Object.hasOwn(o, name) ? { ...row, dflt: undefined, required: true } : row; // a value, not the default
+      out[name] = checkOption(fn, `${arg}.${name}`, given, o[name], name in defaults ? defaults[name] : given.dflt);
+    }
   }
   return out;
 }

@@ -172,11 +172,17 @@ describe("the checks come from the rows", () => {
       await expect(cache.count({ live: 1 })).rejects.toThrow("count: options.live must be a boolean, got 1");
       await expect(cache.reinforce(["a"], { now: 1, cooldownSeconds: -1 })).rejects.toThrow("reinforce: options.cooldownSeconds must be in [0, Infinity], got -1");
       await expect(cache.calibrate({ samples: 0 })).rejects.toThrow("calibrate: options.samples must be in [1, 100000], got 0");
+      await expect(cache.importJsonl(`${JSON.stringify({ edge: { src: "a", dst: "a", type: "t", strength: 1, origin: null } })}\n`))
+        .rejects.toThrow('importJsonl: text line 1 .edge.origin must be "link", "sleep", "merge" or "conflict", got null');
+      await expect(cache.search({ text: "alpha", weights: { lexical: undefined } })).rejects.toThrow("search: query.weights.lexical must be a number, got undefined");
       expect(await cache.paths({})).toEqual({ paths: ["a"], next: null }); // defaults: limit 1000, which "live"
     } finally {
       await cache.close();
     }
     await expect(openMemoryCache({ limits: { path: 0 } })).rejects.toThrow("openMemoryCache: options.limits.path must be in [1, Infinity], got 0");
+    // a limit given must hold a value (strict): undefined and null are refused, not the default
+    await expect(openMemoryCache({ limits: { path: undefined } })).rejects.toThrow("openMemoryCache: options.limits.path must be a number, got undefined");
+    await expect(openMemoryCache({ limits: { gist: null } })).rejects.toThrow("openMemoryCache: options.limits.gist must be a number, got null");
     await expect(openMemoryCache({ onExternalChange: "x" })).rejects.toThrow('openMemoryCache: options.onExternalChange must be "resync" or "error", got "x"');
   });
 });
