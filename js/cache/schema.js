@@ -70,7 +70,10 @@ const progress = { type: "progress", doc: "called with { phase, done, total } as
 const filter = { type: "other", js: "MemoryFilter", doc: "only the memories the filter admits (docs/CACHE.md, \"Filters\")" };
 const freeze = (groups) => {
   for (const g of Object.values(groups)) {
-    for (const r of Object.values(g)) Object.freeze(r);
+    for (const r of Object.values(g)) {
+      if (r.grade) Object.freeze(r.grade);
+      Object.freeze(r);
+    }
     Object.freeze(g);
   }
   return Object.freeze(groups);
@@ -291,13 +294,6 @@ export const CACHE_OPTIONS = freeze({
     now: { type: "time", clock: true, dfltDoc: "Date.now()", doc: "the clock" },
     onProgress: progress,
   },
-});
-
-/** The options object of each method, by method name: which group it takes (and the sleep options a schedule stores). */
-export const METHOD_OPTIONS = Object.freeze({
-  openMemoryCache: "open", search: "search", searchArms: "search", explain: "search", sleep: "sleep", calibrate: "calibrate",
-  tune: "tune", count: "count", paths: "paths", put: "put", importJsonl: "put", archive: "archive", restore: "archive",
-  reinforce: "reinforce", purge: "purge", scheduleSleep: "schedule", onAlarm: "onAlarm",
 });
 
 /** The sleep options a schedule stores (JSON: onProgress cannot be stored, `now` is the scheduled time). */
