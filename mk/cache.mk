@@ -17,3 +17,10 @@ TEST_EXTRA += test-cache-runtimes
 BENCH_CACHE_ARGS ?=
 bench-cache: $(BUILD)/memdomain.wasm node_modules/.deps-npm
 	node --max-old-space-size=8192 bench/cache.mjs $(BENCH_CACHE_ARGS)
+
+# The option tables of docs/CACHE.md against the cache's option schema (js/cache/schema.js):
+# regenerate them with node tools/gen-cache-options.mjs.
+.PHONY: test-cache-options
+test-cache-options:
+	node tools/gen-cache-options.mjs --check
+TEST_EXTRA += test-cache-options

@@ -164,12 +164,15 @@ function summary() {
   };
 }
 
-/** sleep()'s defaults in the settings' shape: every option but `now` and onProgress. */
-const sleepDefaults = () => ({
-  floor: md.DEFAULT_SLEEP.floor, perSourceK: md.DEFAULT_SLEEP.perSourceK, cycleMs: md.DEFAULT_SLEEP.cycleMs, evict: false,
-  confidence: { alpha: md.DEFAULT_CONFIDENCE_DECAY_ALPHA, floor: md.DEFAULT_CONFIDENCE_FLOOR },
-  merge: { threshold: md.NEAR_DUPLICATE_THRESHOLD, maxPairs: md.MAX_MERGE_PAIRS },
-});
+/** sleep()'s defaults in the settings' shape (memdomain/cache's option schema): every option but `now` and onProgress. */
+const sleepDefaults = () => {
+  const O = md.CACHE_OPTIONS;
+  return {
+    floor: O.sleep.floor.dflt, perSourceK: O.sleep.perSourceK.dflt, cycleMs: O.sleep.cycleMs.dflt, evict: false,
+    confidence: { alpha: O.confidence.alpha.dflt, floor: O.confidence.floor.dflt },
+    merge: { threshold: O.merge.threshold.dflt, maxPairs: O.merge.maxPairs.dflt },
+  };
+};
 const graphDefaults = () => ({ damping: md.PAGERANK_DAMPING, maxIterations: md.PAGERANK_MAX_ITERATIONS, minCommunitySize: md.MIN_COMMUNITY_SIZE });
 
 function designTables() {
@@ -788,7 +791,7 @@ const OPS = {
     base = b;
     progress(id, "loading the wasm module", 0.05);
     await md.init(new URL("build/memdomain.wasm", base));
-    configure({ presets: md.PRESETS, sleep: sleepDefaults(), graph: graphDefaults(), limits: limits() });
+    configure({ presets: md.PRESETS, sleep: sleepDefaults(), graph: graphDefaults(), options: md.CACHE_OPTIONS });
     B = await openBackend(md);
     const restored = await restore(id);
     let example = null;
@@ -797,7 +800,7 @@ const OPS = {
       if (!example.ok) throw new Error(`the synthetic example did not load: ${example.errors.join("; ")}`);
     }
     progress(id, "ready", 1);
-    return { design: designTables(), presets: md.PRESETS, sleep: sleepDefaults(), graph: graphDefaults(), limits: limits(),
+    return { design: designTables(), presets: md.PRESETS, sleep: sleepDefaults(), graph: graphDefaults(), options: md.CACHE_OPTIONS,
       summary: summary(), restored, settings: example?.settings ?? null };
   },
   /** Settings from outside the page (the URL, a pasted file): { settings, problems } as the API checks them. */
@@ -832,9 +835,6 @@ const OPS = {
   drill,
 };
 
-function limits() {
-  return { depth: md.MAX_DEPTH, window: md.MAX_WINDOW, limit: md.MAX_LIMIT, perSourceK: md.MAX_PER_SOURCE_K };
-}
 
 onmessage = async (ev) => {
   const { id, op, params } = ev.data;

@@ -21,6 +21,7 @@
 // the same code is transactional on every backend.
 
 import { CacheBusyError } from "./errors.js";
+import { DEFAULT_BUSY_TIMEOUT } from "./schema.js";
 
 const STMT_CACHE = 64;
 
@@ -519,11 +520,7 @@ const inBrowser = () => typeof navigator !== "undefined" && typeof navigator.sto
 
 const DRIVERS = ["node:sqlite", "better-sqlite3"];
 
-/**
- * The busy timeout (ms) of a file the cache opens, on every driver: better-sqlite3's own default.
- * node:sqlite's is 0 (two processes on one file got SQLITE_BUSY on about a third of their calls).
- */
-export const DEFAULT_BUSY_TIMEOUT = 5000;
+export { DEFAULT_BUSY_TIMEOUT }; // schema.js (options.busyTimeout's default)
 
 /**
  * How a file path opens outside browsers: node:sqlite where the runtime has it (no native build), else

@@ -32,16 +32,17 @@ import { GIST_WEIGHT, PRESETS, buildArms, fold, querySettings } from "./compose.
 import { embedTexts, memoryText } from "./embed.js";
 import { byCodePoint, queryTerms } from "./lexical.js";
 import { rng } from "./rng.js";
-import { byPath, finite, known, progressFn, record } from "./validate.js";
+import { CALIBRATION_SAMPLES, checkOptions } from "./schema.js";
+import { byPath } from "./validate.js";
 
 export const CALIBRATION_VERSION = 1;
 /** The vector weights calibration scores (the lexical arm's weight is 1). */
 export const VECTOR_GRID = Object.freeze([0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3]);
 /** The most a weight chosen without labels can be. */
 export const UNLABELLED_MAX = 1;
-/** Memories sampled (each gives one pseudo-query), and the fewest queries a calibration needs. */
-export const CALIBRATION_SAMPLES = 1000;
+/** The fewest queries a calibration needs (the memories it samples: CALIBRATION_SAMPLES, schema.js). */
 export const MIN_CALIBRATION_QUERIES = 50;
+export { CALIBRATION_SAMPLES };
 /** A labelled query (a positive reinforcement of a searched path) counts as this many pseudo-queries. */
 export const LABEL_WEIGHT = 4;
 /** A memory's text needs this many words to give a pseudo-query and keep some text besides. */
@@ -54,13 +55,8 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 /** The options of calibrate(): { seed = 1, samples = CALIBRATION_SAMPLES, onProgress }. */
 export function checkCalibrateOptions(fn, options, arg = "options") {
-  record(fn, arg, options);
-  known(fn, arg, options, ["seed", "samples", "onProgress"]);
-  return {
-    seed: finite(fn, `${arg}.seed`, options.seed, { lo: 0, hi: 2 ** 32 - 1, integer: true, dflt: 1 }),
-    samples: finite(fn, `${arg}.samples`, options.samples, { lo: 1, hi: 100000, integer: true, dflt: CALIBRATION_SAMPLES }),
-    progress: progressFn(fn, options.onProgress),
-  };
+  const { seed, samples, onProgress: progress } = checkOptions(fn, arg, options, "calibrate");
+  return { seed, samples, progress };
 }
 
 /** The word spans of `text`: [{ start, end }] (character offsets). */

@@ -32,9 +32,11 @@
 //   its seeds folded with fuseLateral, applyMmr over every fused candidate on the raw scores.
 import { MMR_LAMBDA, RRF_K, cosine, fuseArms, fuseLateral, rankFused, rrfScore } from "../index.js";
 import { queryTerms } from "./lexical.js";
-import { byPath, finite, known, rangeError, record, shown, typeError } from "./validate.js";
+import { CACHE_OPTIONS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, checkOption, checkOptions } from "./schema.js";
+import { byPath, rangeError, record } from "./validate.js";
 
-export const ARMS = Object.freeze(["lexical", "vector", "salience", "lateral"]);
+const ROWS = CACHE_OPTIONS.search, WEIGHT_ROWS = CACHE_OPTIONS.weights;
+export const ARMS = Object.freeze(Object.keys(WEIGHT_ROWS));
 
 /** The compositions and their settings. `default` is what search does unless `preset` says otherwise. */
 export const PRESETS = Object.freeze({
@@ -47,9 +49,9 @@ export const PRESETS = Object.freeze({
     k: RRF_K, depth: 50, lambda: MMR_LAMBDA, seeds: 5,
   }),
 });
-export const PRESET_NAMES = Object.freeze(Object.keys(PRESETS));
+export const PRESET_NAMES = ROWS.preset.values;
 /** How the default composition adds its arms: their scores on [0, 1], or reciprocal ranks (with k). */
-export const FUSIONS = Object.freeze(["score", "rrf"]);
+export const FUSIONS = ROWS.fusion.values;
 /**
  * The default composition's lexical arm weighs a word in the gist (the one-line claim) this many
  * times a word in the body: FTS5's bm25(memories_fts, 3, 1). 2, 3, 4 and 8 ranked alike on the
@@ -65,38 +67,33 @@ export const GIST_WEIGHT = 3;
  * holding mass).
  */
 export const LATERAL_STEPS = 3;
-/** The most candidates MMR reorders (its cost is window x window cosines). */
-export const MAX_WINDOW = 1000;
 /** The preset "memhtml" runs MMR over every candidate: limit x candidates cosines, at most this many. */
 export const MAX_MMR_PAIRS = 1 << 22;
-export const MAX_LIMIT = 10000;
-export const MAX_DEPTH = 10000;
-
-const QUERY_KEYS = ["text", "vector", "limit", "weights", "fusion", "k", "depth", "lambda", "seeds", "timings", "preset", "window", "duplicate",
-  "calibrated", "now", "filter", "offset"];
+export { MAX_DEPTH, MAX_LIMIT, MAX_WINDOW };
 
 /**
  * The composition settings of a query (text and vector are checked by the caller):
  * { preset, fusion, weights, limit, k, depth, lambda, seeds, window, duplicate, timings, calibrated }.
  * `calibration` (the cache's, or null): the default composition's vector weight comes from it unless
- * the query gives one or says `calibrated: false`.
+ * the query gives one or says `calibrated: false`. The options' types, ranges and defaults are the
+ * schema's (schema.js, group "search"); what is checked here is how they combine.
  */
 export function querySettings(fn, q, arg = "query", calibration = null) {
   record(fn, arg, q);
-  known(fn, arg, q, QUERY_KEYS);
-  const preset = q.preset ?? "default";
-  if (!PRESET_NAMES.includes(preset))
-    throw rangeError(fn, `${arg}.preset`, `must be ${PRESET_NAMES.map((p) => JSON.stringify(p)).join(" or ")}, got ${shown(preset)}`);
-  if (q.calibrated !== undefined && typeof q.calibrated !== "boolean") throw typeError(fn, `${arg}.calibrated`, "a boolean", q.calibrated);
+  const preset = checkOption(fn, `${arg}.preset`, ROWS.preset, q.preset);
   const P = PRESETS[preset];
+  const memhtml = preset === "memhtml";
+  // preset "memhtml" refuses fusion, window and duplicate below, before their values are checked
+  const c = checkOptions(fn, arg, q, "search", { skip: ["preset", "weights", "timings", ...(memhtml ? ["fusion", "window", "duplicate"] : [])],
+    defaults: P });
   const weights = { ...P.weights };
-  const calibrated = preset === "default" && q.calibrated !== false && typeof calibration?.vector === "number";
+  const calibrated = preset === "default" && c.calibrated && typeof calibration?.vector === "number";
   if (calibrated) weights.vector = calibration.vector;
   if (q.weights !== undefined) {
     record(fn, `${arg}.weights`, q.weights);
     for (const [k, v] of Object.entries(q.weights)) {
       if (!ARMS.includes(k)) throw rangeError(fn, `${arg}.weights.${k}`, `is not an arm (arms: ${ARMS.join(", ")})`);
-      weights[k] = finite(fn, `${arg}.weights.${k}`, v, { lo: 0 });
+      weights[k] = checkOption(fn, `${arg}.weights.${k}`, WEIGHT_ROWS[k], v);
     }
     // a fused score is at most the weights' sum (each arm adds at most its weight): past the largest double it is Infinity
     if (!Number.isFinite(ARMS.reduce((t, a) => t + weights[a], 0))) {
@@ -105,27 +102,21 @@ export function querySettings(fn, q, arg = "query", calibration = null) {
     }
   }
   const s = {
-    preset, fusion: undefined, weights,
-    limit: finite(fn, `${arg}.limit`, q.limit, { lo: 1, hi: MAX_LIMIT, integer: true, dflt: 10 }),
-    k: finite(fn, `${arg}.k`, q.k, { lo: 0, dflt: P.k }),
-    depth: finite(fn, `${arg}.depth`, q.depth, { lo: 1, hi: MAX_DEPTH, integer: true, dflt: P.depth }),
-    lambda: finite(fn, `${arg}.lambda`, q.lambda, { lo: 0, hi: 1, dflt: P.lambda }),
-    seeds: finite(fn, `${arg}.seeds`, q.seeds, { lo: 0, hi: 1000, integer: true, dflt: P.seeds }),
+    preset, fusion: undefined, weights, limit: c.limit, k: c.k, depth: c.depth, lambda: c.lambda, seeds: c.seeds,
     timings: q.timings === true,
     calibrated: calibrated && q.weights?.vector === undefined,
-    offset: finite(fn, `${arg}.offset`, q.offset, { lo: 0, hi: MAX_LIMIT, integer: true, dflt: 0 }),
+    offset: c.offset,
   };
   if (s.offset + s.limit > MAX_LIMIT) throw rangeError(fn, `${arg}.offset`, `+ limit is ${s.offset + s.limit}, more than ${MAX_LIMIT}`);
-  if (preset === "memhtml") {
+  if (memhtml) {
     for (const k of ["fusion", "window", "duplicate"]) if (q[k] !== undefined)
       throw rangeError(fn, `${arg}.${k}`, `applies to the default composition only (preset "memhtml" fuses reciprocal ranks and runs MMR over every candidate)`);
     s.fusion = "rrf";
   } else {
-    s.fusion = q.fusion ?? P.fusion;
-    if (!FUSIONS.includes(s.fusion)) throw rangeError(fn, `${arg}.fusion`, `must be "score" or "rrf", got ${shown(s.fusion)}`);
+    s.fusion = c.fusion;
     if (s.fusion === "score" && q.k !== undefined) throw rangeError(fn, `${arg}.k`, `applies to fusion "rrf" only (fusion "score" adds the arms' scores)`);
-    s.window = finite(fn, `${arg}.window`, q.window, { lo: 1, hi: MAX_WINDOW, integer: true, dflt: P.window });
-    s.duplicate = q.duplicate === null ? null : finite(fn, `${arg}.duplicate`, q.duplicate, { lo: -1, hi: 1, dflt: P.duplicate });
+    s.window = c.window;
+    s.duplicate = c.duplicate;
   }
   return s;
 }

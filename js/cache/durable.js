@@ -8,12 +8,11 @@
 // runs sleep with the same `now`, which writes nothing (sleep.js); a retry after the schedule
 // moved finds it not due and only sets the alarm again. Nothing is lost if the isolate dies
 // anywhere in between: the pass is one transaction, and the schedule is in the database.
-import { checkOptions } from "./sleep.js";
-import { finite, known, rangeError, record, time } from "./validate.js";
+import { checkSleepOptions } from "./sleep.js";
+import { SCHEDULED_SLEEP as SLEEP_KEYS, checkOptions } from "./schema.js";
+import { rangeError } from "./validate.js";
 
 const SCHEDULE_KEY = "sleep_schedule";
-/** sleep()'s options a schedule stores (JSON: onProgress cannot be stored, `now` is the scheduled time). */
-const SLEEP_KEYS = ["floor", "perSourceK", "cycleMs", "evict", "confidence", "merge"];
 
 /** Whether a storage has the alarm API (a Durable Object's ctx.storage). */
 export const hasAlarm = (storage) => !!storage && typeof storage.setAlarm === "function" && typeof storage.getAlarm === "function";
@@ -30,13 +29,10 @@ export function alarmStorage(fn, cache) {
 
 /** Checked scheduleSleep options: { at, every (ms or null), sleep (the stored sleep options) }. */
 export function checkSchedule(fn, options) {
-  record(fn, "options", options);
-  known(fn, "options", options, ["at", "every", ...SLEEP_KEYS]);
-  const at = time(fn, "options.at", options.at);
-  const every = finite(fn, "options.every", options.every, { lo: 1000, hi: 8.64e15, integer: true, nullable: true });
+  const { at, every } = checkOptions(fn, "options", options, "schedule", { extra: SLEEP_KEYS });
   const sleep = {};
   for (const k of SLEEP_KEYS) if (options[k] !== undefined) sleep[k] = options[k];
-  checkOptions(fn, { ...sleep, now: at }); // the same checks (and messages) as sleep()'s, now, not when the alarm fires
+  checkSleepOptions(fn, { ...sleep, now: at }); // the same checks (and messages) as sleep()'s, now, not when the alarm fires
   return { at, every, sleep };
 }
 

@@ -8,10 +8,11 @@
 // for (many models embed the two differently: e5's "query: " and "passage: ", Cohere's and
 // Voyage's input_type). Every vector is checked like a given one: the cache's dimension, finite
 // numbers.
-import { embedding, finite, rangeError, typeError } from "./validate.js";
+import { CACHE_OPTIONS, DEFAULT_EMBED_BATCH, checkOption } from "./schema.js";
+import { embedding, rangeError, typeError } from "./validate.js";
 
 export const EMBED_KINDS = Object.freeze(["document", "query"]);
-export const DEFAULT_EMBED_BATCH = 64;
+export { DEFAULT_EMBED_BATCH };
 
 /** The open options' hook, checked: { fn: the function or null, batch }. */
 export function checkEmbed(fn, embed, batch) {
@@ -19,7 +20,7 @@ export function checkEmbed(fn, embed, batch) {
     throw typeError(fn, "options.embed", "a function (texts, { kind }) -> vectors", embed);
   return {
     fn: typeof embed === "function" ? embed : null,
-    batch: finite(fn, "options.embedBatch", batch, { lo: 1, hi: 65536, integer: true, dflt: DEFAULT_EMBED_BATCH }),
+    batch: checkOption(fn, "options.embedBatch", CACHE_OPTIONS.open.embedBatch, batch),
   };
 }
 

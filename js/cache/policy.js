@@ -14,35 +14,22 @@
 // The policy is one object, the same the workbench tunes and exports: the RetentionPolicy fields
 // (weights, defaultWeights, halfLives, defaultHalfLife, keepThreshold, evictThreshold) beside
 // these. sleep({ policy }) stores it with the cache; later passes use the stored one.
-import {
-  MAX_REPRIEVES, REPRIEVE_DAYS, REPRIEVE_FLOOR, SALIENCE_DECAY_RATE, scoreRetention,
-} from "../index.js";
-import { finite, rangeError, record, typeError } from "./validate.js";
+import { scoreRetention } from "../index.js";
+import { CACHE_OPTIONS, DEFAULT_ARCHIVE_BELOW, DEFAULT_MIN_AGE_DAYS, checkOptions, defaultsOf } from "./schema.js";
+import { rangeError, record } from "./validate.js";
 import { onlyKnown } from "./records.js";
 
 export const SCORING_FIELDS = Object.freeze(["weights", "defaultWeights", "halfLives", "defaultHalfLife", "keepThreshold", "evictThreshold"]);
-export const POLICY_FIELDS = Object.freeze([...SCORING_FIELDS, "evict", "minAgeDays", "archiveBelow", "reprieve", "purgeAfterDays"]);
-export const REPRIEVE_FIELDS = Object.freeze(["floor", "maxReprieves", "days", "decayRate", "importance"]);
+export const POLICY_FIELDS = Object.freeze(Object.keys(CACHE_OPTIONS.policy));
+export const REPRIEVE_FIELDS = Object.freeze(Object.keys(CACHE_OPTIONS.reprieve));
 
 /**
- * The cache's default policy: the design's scorer, bands and reprieve gate; archive only when asked
- * (evict: false), never a memory younger in the cache than DEFAULT_MIN_AGE_DAYS, never purge. The
- * minimum age is chosen by the forgetting benchmark (bench/forgetting.mjs, docs/RELEVANCE.md).
+ * The cache's default policy (the schema's defaults): the design's scorer, bands and reprieve gate;
+ * archive only when asked (evict: false), never a memory younger in the cache than
+ * DEFAULT_MIN_AGE_DAYS, of the evict band only what scores at or below DEFAULT_ARCHIVE_BELOW, never purge.
  */
-export const DEFAULT_MIN_AGE_DAYS = 30;
-/**
- * Of the evict band (the design's: score <= evictThreshold, 0.3), only memories scoring at or below
- * this are archived: on the forgetting benchmark the whole band lost 8-14% of the answers a month
- * later (mostly documentation nobody had asked about yet), 0.2 none (docs/RELEVANCE.md, "What sleep keeps").
- */
-export const DEFAULT_ARCHIVE_BELOW = 0.2;
-export const DEFAULT_POLICY = Object.freeze({
-  evict: false,
-  minAgeDays: DEFAULT_MIN_AGE_DAYS,
-  archiveBelow: DEFAULT_ARCHIVE_BELOW,
-  reprieve: Object.freeze({ floor: REPRIEVE_FLOOR, maxReprieves: MAX_REPRIEVES, days: REPRIEVE_DAYS, decayRate: SALIENCE_DECAY_RATE, importance: 5 }),
-  purgeAfterDays: null,
-});
+export const DEFAULT_POLICY = defaultsOf("policy");
+export { DEFAULT_ARCHIVE_BELOW, DEFAULT_MIN_AGE_DAYS };
 
 const PROBE = { memoryType: "semantic", ageDays: 1, accessCount: 0, confidence: 1, graphRank: 0, maxGraphRank: 0, bridgeCount: 0,
   reinforcementCount: 0, wordCount: 10, contradictionCount: 0 };
@@ -71,24 +58,13 @@ export function resolvePolicy(fn, arg, merged) {
     const msg = String(e?.message ?? e).replace(/^scoreRetention: policy/, `${fn}: ${arg}`);
     throw e instanceof TypeError ? new TypeError(msg) : new RangeError(msg);
   }
-  if (merged.evict !== undefined && typeof merged.evict !== "boolean") throw typeError(fn, `${arg}.evict`, "a boolean", merged.evict);
-  const minAgeDays = finite(fn, `${arg}.minAgeDays`, merged.minAgeDays, { lo: 0, hi: 1e6, dflt: DEFAULT_POLICY.minAgeDays });
-  const purgeAfterDays = finite(fn, `${arg}.purgeAfterDays`, merged.purgeAfterDays, { lo: 0, hi: 1e6, nullable: true });
-  // null: the whole evict band
-  const archiveBelow = merged.archiveBelow === null ? null : finite(fn, `${arg}.archiveBelow`, merged.archiveBelow, { lo: 0, hi: 1, dflt: DEFAULT_POLICY.archiveBelow });
+  const c = checkOptions(fn, arg, merged, "policy", { skip: ["reprieve"], names: false });
   const rp = merged.reprieve === undefined ? {} : record(fn, `${arg}.reprieve`, merged.reprieve);
   onlyKnown(fn, `${arg}.reprieve`, rp, REPRIEVE_FIELDS, "reprieve field");
-  const D = DEFAULT_POLICY.reprieve;
-  const reprieve = {
-    floor: finite(fn, `${arg}.reprieve.floor`, rp.floor, { dflt: D.floor }),
-    maxReprieves: finite(fn, `${arg}.reprieve.maxReprieves`, rp.maxReprieves, { lo: 0, hi: 1e6, integer: true, dflt: D.maxReprieves }),
-    days: finite(fn, `${arg}.reprieve.days`, rp.days, { lo: 0, hi: 1e6, dflt: D.days }),
-    decayRate: finite(fn, `${arg}.reprieve.decayRate`, rp.decayRate, { lo: 0, hi: 1e6, dflt: D.decayRate }),
-    importance: finite(fn, `${arg}.reprieve.importance`, rp.importance, { lo: 1, hi: 10, dflt: D.importance }),
-  };
+  const reprieve = checkOptions(fn, `${arg}.reprieve`, rp, "reprieve", { names: false });
   const stored = {};
   for (const k of POLICY_FIELDS) if (merged[k] !== undefined) stored[k] = merged[k];
-  return { scoring, evict: merged.evict ?? DEFAULT_POLICY.evict, minAgeDays, archiveBelow, reprieve, purgeAfterDays, stored };
+  return { scoring, evict: c.evict, minAgeDays: c.minAgeDays, archiveBelow: c.archiveBelow, reprieve, purgeAfterDays: c.purgeAfterDays, stored };
 }
 
 /** The stored policy (md_meta.policy) as an object, or {} (the defaults); a row that is not ours is a RangeError. */

@@ -4,16 +4,14 @@
 // checked. The SQL that writes and reads memories and the strict-key rule come from it: a record
 // with a key that is not a field is a RangeError naming the key and the closest field ("embeding"
 // -> "embedding"), in put, importJsonl and the workbench alike, as unknown options are.
-import { counter, embedding, finite, rangeError, record, shown, string, time, typeError } from "./validate.js";
+import { CACHE_OPTIONS, checkOption } from "./schema.js";
+import { rangeError, record, string, typeError } from "./validate.js";
 
 /** A live memory: not merged or superseded away, not archived (the FTS index and every arm hold live memories only). */
 export const LIVE = "superseded_by IS NULL AND archived_at IS NULL";
-export const BANDS = Object.freeze(["keep", "compress", "evict"]);
-export const ARCHIVE_REASONS = Object.freeze(["evict", "manual"]);
+export const BANDS = CACHE_OPTIONS.memory.band.values;
+export const ARCHIVE_REASONS = CACHE_OPTIONS.memory.archiveReason.values;
 
-const optTime = (fn, at, v) => time(fn, at, v, { optional: true });
-const optCount = (fn, at, v) => (v === undefined || v === null ? null : counter(fn, at, v));
-const optKey = (L) => (fn, at, v) => (v === undefined || v === null ? null : string(fn, at, v, L.path, { key: true }));
 
 /** A memory's tags: distinct non-empty strings, at most limits.tags of at most limits.tag characters each. */
 export function checkTags(fn, at, v, L) {
@@ -50,48 +48,13 @@ export function checkMetadata(fn, at, v, L) {
 
 /**
  * The fields: [name, column, put (does put() take it; else import only), check(fn, at, v, L, dim)
- * -> the stored value]. Order is the record's.
+ * -> the stored value]. Order is the record's; each field's type, range and default are the
+ * schema's (schema.js, group "memory"), tags and metadata checked here.
  */
-export const FIELDS = Object.freeze([
-  ["path", "path", true, (fn, at, v, L) => string(fn, at, v, L.path, { key: true })],
-  ["gist", "gist", true, (fn, at, v, L) => string(fn, at, v, L.gist, { text: true })],
-  ["body", "body", true, (fn, at, v, L) => string(fn, at, v, L.body, { text: true })],
-  ["type", "type", true, (fn, at, v, L) => string(fn, at, v, L.type, { key: true })],
-  ["embedding", "embedding", true, (fn, at, v, L, dim) => (v === undefined || v === null ? null : embedding(fn, at, v, dim))],
-  ["createdAt", "created_at", true, (fn, at, v) => time(fn, at, v)],
-  ["updatedAt", "updated_at", true, optTime],
-  ["accessedAt", "accessed_at", true, optTime],
-  ["accessCount", "access_count", true, (fn, at, v) => counter(fn, at, v)],
-  ["confidence", "confidence", true, (fn, at, v) => finite(fn, at, v, { lo: 0, hi: 1, dflt: 1 })],
-  ["outcomeScore", "outcome_score", true, (fn, at, v) => finite(fn, at, v, { lo: -1, hi: 1, nullable: true })],
-  ["reinforcementCount", "reinforcement_count", true, (fn, at, v) => counter(fn, at, v)],
-  ["contradictionCount", "contradiction_count", true, (fn, at, v) => counter(fn, at, v)],
-  ["importance", "importance", true, (fn, at, v) => finite(fn, at, v, { lo: 1, hi: 10, nullable: true })],
-  ["tags", "tags", true, checkTags],
-  ["metadata", "metadata", true, checkMetadata],
-  ["decayedAt", "decayed_at", true, optTime],
-  ["seenAt", "seen_at", false, optTime],
-  ["hitCount", "hit_count", false, (fn, at, v) => counter(fn, at, v)],
-  ["hitAt", "hit_at", false, optTime],
-  ["reprieveCount", "reprieve_count", false, (fn, at, v) => counter(fn, at, v)],
-  ["validUntil", "valid_until", false, optTime],
-  ["archivedAt", "archived_at", false, optTime],
-  ["archiveReason", "archive_reason", false, (fn, at, v) => {
-    if (v === undefined || v === null) return null;
-    if (!ARCHIVE_REASONS.includes(v)) throw rangeError(fn, at, `must be ${ARCHIVE_REASONS.map((r) => JSON.stringify(r)).join(" or ")} or null, got ${shown(v)}`);
-    return v;
-  }],
-  ["pagerank", "pagerank", false, (fn, at, v) => finite(fn, at, v, { lo: 0, nullable: true })],
-  ["community", "community", false, (fn, at, v, L) => optKey(L)(fn, at, v)],
-  ["bridgeCount", "bridge_count", false, optCount],
-  ["retentionScore", "retention_score", false, (fn, at, v) => finite(fn, at, v, { nullable: true })],
-  ["band", "band", false, (fn, at, v) => {
-    if (v === undefined || v === null) return null;
-    if (!BANDS.includes(v)) throw rangeError(fn, at, `must be "keep", "compress", "evict" or null, got ${shown(v)}`);
-    return v;
-  }],
-  ["supersededBy", "superseded_by", false, (fn, at, v, L) => optKey(L)(fn, at, v)],
-]);
+const CUSTOM = { tags: checkTags, metadata: checkMetadata };
+const toSnake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const FIELDS = Object.freeze(Object.entries(CACHE_OPTIONS.memory).map(([name, row]) => Object.freeze([name, toSnake(name), row.put === true,
+  CUSTOM[name] ?? ((fn, at, v, L, dim) => checkOption(fn, at, row, v, row.dflt, { limits: L, dim }))])));
 export const FIELD_NAMES = Object.freeze(FIELDS.map((f) => f[0]));
 export const PUT_FIELDS = Object.freeze(FIELDS.filter((f) => f[2]).map((f) => f[0]));
 const STORED = FIELDS.filter((f) => f[0] !== "path");

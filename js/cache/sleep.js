@@ -13,16 +13,20 @@
 // changes the graph, so the survivors' scores move; a pass that stored the
 // pre-eviction scores, or evicted again within the cycle, would never settle).
 import {
-  DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, Graph, MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD, TRIAGE_ACTIONS,
+  Graph, NEAR_DUPLICATE_THRESHOLD, TRIAGE_ACTIONS,
   decayConfidenceNFp, frameKeysOf, fromFp, isCommittableConfidenceChange, mergeOutcomes, reprieveScore, scoreRetentionMany,
   shouldReprieve, toFp, topNeighborPairsPacked, residentRows, neighborTile,
 } from "../index.js";
-import { byPath, finite, known, progressFn, record, time, typeError } from "./validate.js";
+import { CACHE_OPTIONS, DAY_MS, MAX_PER_SOURCE_K, checkOptions } from "./schema.js";
+import { byPath, record, typeError } from "./validate.js";
+
+const SLEEP = CACHE_OPTIONS.sleep;
 import { LIVE } from "./records.js";
 import { checkPolicy, resolvePolicy, storedPolicy } from "./policy.js";
 
-export const DAY_MS = 86_400_000;
-export const DEFAULT_SLEEP = Object.freeze({ floor: 0.8, perSourceK: 5, cycleMs: DAY_MS });
+export { DAY_MS, MAX_PER_SOURCE_K };
+/** sleep()'s defaults for the pass's edges and cycle (the schema's). */
+export const DEFAULT_SLEEP = Object.freeze({ floor: SLEEP.floor.dflt, perSourceK: SLEEP.perSourceK.dflt, cycleMs: SLEEP.cycleMs.dflt });
 /**
  * WebAssembly memory at the peak of the all-pairs pass or of an incremental pass's tile (its copy of
  * the rows, their int16 copies, norms and scales), bytes per embedding element: a pass set up over
@@ -32,40 +36,23 @@ export const DEFAULT_SLEEP = Object.freeze({ floor: 0.8, perSourceK: 5, cycleMs:
 export const PASS_BYTES_PER_ELEMENT = 9;
 export const ROWS_BYTES_PER_ELEMENT = 10;
 
-/** The longest neighbour list per memory: the pass's edges, their write and the graph grow with it (see limits.sleepEdges). */
-export const MAX_PER_SOURCE_K = 100;
 export const STAGES = Object.freeze(["committed", "cap", "threshold", "vetoed", "self", "role-guard"]);
 
 const same = (a, b) => Object.is(a ?? null, b ?? null);
 
-export function checkOptions(fn, options) {
-  record(fn, "options", options);
-  known(fn, "options", options, ["now", "floor", "perSourceK", "cycleMs", "evict", "confidence", "merge", "incremental", "workers", "onProgress",
-    "policy"]);
-  const confidence = options.confidence === undefined ? {} : record(fn, "options.confidence", options.confidence);
-  known(fn, "options.confidence", confidence, ["alpha", "floor"]);
-  const merge = options.merge === undefined ? {} : record(fn, "options.merge", options.merge);
-  known(fn, "options.merge", merge, ["threshold", "maxPairs"]);
-  if (options.evict !== undefined && typeof options.evict !== "boolean") throw new TypeError(`${fn}: options.evict must be a boolean`);
-  if (options.incremental !== undefined && typeof options.incremental !== "boolean")
-    throw new TypeError(`${fn}: options.incremental must be a boolean`);
+/** sleep()'s options, checked (schema.js, group "sleep"): the pass's settings. */
+export function checkSleepOptions(fn, options) {
+  const c = checkOptions(fn, "options", options, "sleep", { skip: ["policy"] });
   const pool = options.workers;
   if (pool !== undefined && (pool === null || typeof pool !== "object" || typeof pool.topNeighborPairs !== "function" || !(pool.size >= 1)))
     throw typeError(fn, "options.workers", "a pool from memdomain/workers' createNeighborPool", pool);
   return {
-    workers: pool ?? null,
-    now: time(fn, "options.now", options.now),
-    floor: finite(fn, "options.floor", options.floor, { lo: -1, hi: 1, dflt: DEFAULT_SLEEP.floor }),
-    perSourceK: finite(fn, "options.perSourceK", options.perSourceK, { lo: 1, hi: MAX_PER_SOURCE_K, integer: true, dflt: DEFAULT_SLEEP.perSourceK }),
-    cycleMs: finite(fn, "options.cycleMs", options.cycleMs, { lo: 1, dflt: DEFAULT_SLEEP.cycleMs }),
-    evict: options.evict, // undefined: the policy's
+    workers: pool ?? null, now: c.now, floor: c.floor, perSourceK: c.perSourceK, cycleMs: c.cycleMs,
+    evict: c.evict, // undefined: the policy's
     policy: options.policy === undefined || options.policy === null ? options.policy : record(fn, "options.policy", options.policy),
-    incremental: options.incremental !== false,
-    alpha: finite(fn, "options.confidence.alpha", confidence.alpha, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_DECAY_ALPHA }),
-    confFloor: finite(fn, "options.confidence.floor", confidence.floor, { lo: 0, hi: 1, dflt: DEFAULT_CONFIDENCE_FLOOR }),
-    threshold: finite(fn, "options.merge.threshold", merge.threshold, { lo: -1, hi: 1, dflt: NEAR_DUPLICATE_THRESHOLD }),
-    maxPairs: finite(fn, "options.merge.maxPairs", merge.maxPairs, { lo: 0, integer: true, dflt: MAX_MERGE_PAIRS }),
-    progress: progressFn(fn, options.onProgress),
+    incremental: c.incremental,
+    alpha: c.confidence.alpha, confFloor: c.confidence.floor, threshold: c.merge.threshold, maxPairs: c.merge.maxPairs,
+    progress: c.onProgress,
   };
 }
 
@@ -311,7 +298,7 @@ const wordCount = (body) => {
  * only after it returned. Resolves the report.
  */
 export async function runSleep(db, resident, fn, options, { limits, write, hits = new Map() }) {
-  const o = checkOptions(fn, options);
+  const o = checkSleepOptions(fn, options);
   const T = {};
   let t = performance.now();
   const t0 = t;

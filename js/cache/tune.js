@@ -13,7 +13,10 @@
 // of the paired difference. Otherwise the baseline comes back (`chose: "baseline"`).
 import { ARMS, MAX_DEPTH, MAX_WINDOW, buildArms, fold, querySettings, retrieve } from "./compose.js";
 import { rng } from "./rng.js";
-import { arr, embedding, finite, known, progressFn, rangeError, record, shown, string, typeError } from "./validate.js";
+import { CACHE_OPTIONS, DEFAULT_FOLDS, checkOption, checkOptions } from "./schema.js";
+import { arr, embedding, rangeError, record, shown, string, typeError } from "./validate.js";
+
+const GRADE = CACHE_OPTIONS.labelled.relevant.grade;
 import { embedTexts } from "./embed.js";
 import { admitted, compileFilter } from "./filter.js";
 import { LIVE } from "./records.js";
@@ -33,8 +36,7 @@ export const TUNE_GRID = Object.freeze({
 });
 const ORDER = ["fusion", "weights.vector", "k", "weights.lateral", "weights.salience", "lambda", "depth", "window", "seeds", "weights.lexical"];
 const MAX_ROUNDS = 6;
-/** Cross-validation folds by default: each fit sees 90% of the labels. */
-export const DEFAULT_FOLDS = 10;
+export { DEFAULT_FOLDS };
 
 /** Settings as search() takes them back (k only where the fusion reads it). */
 function searchSettings({ preset, fusion, weights, k, depth, lambda, seeds, window, duplicate }) { // (a filter is the caller's)
@@ -64,8 +66,7 @@ export function checkLabelled(fn, labelled, limits, dim) {
   if (labelled.length < 2) throw rangeError(fn, "labelled", `has ${labelled.length} queries; tuning needs at least 2`);
   return labelled.map((q, i) => {
     const at = `labelled[${i}]`;
-    record(fn, at, q);
-    known(fn, at, q, ["text", "vector", "relevant", "id"]);
+    checkOptions(fn, at, q, "labelled");
     const text = q.text === undefined || q.text === null ? "" : string(fn, `${at}.text`, q.text, limits.query);
     const vector = q.vector === undefined || q.vector === null ? null : embedding(fn, `${at}.vector`, q.vector, dim);
     if (!text && !vector) throw rangeError(fn, at, "has neither text nor vector");
@@ -73,7 +74,7 @@ export function checkLabelled(fn, labelled, limits, dim) {
     const relevant = new Map();
     if (Array.isArray(q.relevant)) q.relevant.forEach((p, j) => relevant.set(string(fn, `${at}.relevant[${j}]`, p, limits.path, { key: true }), 1));
     else if (q.relevant !== null && typeof q.relevant === "object") {
-      for (const [p, g] of Object.entries(q.relevant)) relevant.set(p, finite(fn, `${at}.relevant[${JSON.stringify(p)}]`, g, { lo: 0, hi: 10 }));
+      for (const [p, g] of Object.entries(q.relevant)) relevant.set(p, checkOption(fn, `${at}.relevant[${JSON.stringify(p)}]`, GRADE, g));
       for (const [p, g] of relevant) if (!(g > 0)) relevant.delete(p);
     } else throw typeError(fn, `${at}.relevant`, "an array of paths or an object of path -> grade", q.relevant);
     if (relevant.size === 0) throw rangeError(fn, `${at}.relevant`, "names no relevant memory (grade > 0)");
@@ -106,14 +107,10 @@ export function labelWarnings(fn, qs, live) {
  * queries }, expected: { gain, standardError }, train, warnings, evaluations }.
  */
 export async function tune(io, fn, labelled, options, limits) {
-  record(fn, "options", options);
-  known(fn, "options", options, ["seed", "folds", "limit", "baseline", "onProgress", "filter"]);
+  const { seed, limit, folds, onProgress: progress } = checkOptions(fn, "options", options, "tune");
   const filter = compileFilter(fn, "options.filter", options.filter, limits);
-  const seed = finite(fn, "options.seed", options.seed, { lo: 0, hi: 2 ** 32 - 1, integer: true, dflt: 1 });
-  const limit = finite(fn, "options.limit", options.limit, { lo: 1, hi: 100, integer: true, dflt: 10 });
-  const progress = progressFn(fn, options.onProgress);
   const qs = checkLabelled(fn, labelled, limits, io.resident.dim);
-  const nFolds = Math.min(finite(fn, "options.folds", options.folds, { lo: 2, hi: 100, integer: true, dflt: DEFAULT_FOLDS }), qs.length);
+  const nFolds = Math.min(folds, qs.length);
   const warnings = labelWarnings(fn, qs, io.resident.meta);
   const toEmbed = qs.filter((q) => q.embed);
   if (toEmbed.length && io.embed?.fn) {

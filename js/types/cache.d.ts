@@ -81,7 +81,7 @@ export interface OpenOptions {
   /** Open a copy of a database file (exportBytes() output) in memory, or import it into the OPFS path. */
   readonly bytes?: Uint8Array | ArrayBuffer;
   /** The embedding dimension; otherwise the first embedding stored fixes it. */
-  readonly dim?: number;
+  readonly dim?: number | null;
   /** An initialized @sqlite.org/sqlite-wasm module (or a function returning a promise of one). */
   readonly sqlite3?: unknown;
   /** What memdomain's init() accepts, used when memdomain is not initialized yet. */
@@ -103,7 +103,7 @@ export interface OpenOptions {
    * 0) as on better-sqlite3; the connection's own for a `db` handle. On OPFS: how long a second tab
    * waits for the tab whose Worker holds the pool.
    */
-  readonly busyTimeout?: number;
+  readonly busyTimeout?: number | null;
   /** A SQLite-backed Durable Object's ctx.storage: the cache on the object's own database (also accepted as `db`). */
   readonly storage?: DurableObjectStorageLike;
   /**
@@ -698,6 +698,52 @@ export declare const GIST_WEIGHT: 3;
 /** Steps of the default composition's lateral walk (personalized PageRank's maxIterations). */
 export declare const LATERAL_STEPS: 3;
 export declare const DEFAULT_LIMITS: Required<CacheLimits>;
+/**
+ * One row of the cache's option schema (js/cache/schema.js; docs/CACHE.md, "Options"): an option's
+ * JS type, range, default and doc line. "other" rows are checked where they are used.
+ */
+export interface OptionRow {
+  readonly type: "number" | "boolean" | "enum" | "time" | "count" | "string" | "vector" | "object" | "progress" | "other";
+  readonly doc?: string;
+  /** number: the range [lo, hi] (default -Infinity, Infinity), integers only, null allowed. */
+  readonly lo?: number;
+  readonly hi?: number;
+  readonly integer?: boolean;
+  readonly nullable?: boolean;
+  /** Undefined is refused; time: undefined is the clock's Date.now(). */
+  readonly required?: boolean;
+  readonly clock?: boolean;
+  /** The default (what undefined takes); `preset`: the search preset's (PRESETS); dfltDoc: the default in words. */
+  readonly dflt?: unknown;
+  readonly preset?: boolean;
+  readonly dfltDoc?: string;
+  /** enum: the values. */
+  readonly values?: readonly string[];
+  /** object: the group its fields follow. */
+  readonly of?: string;
+  /** string: at most `max` UTF-16 units, or the cache limit `limit` names; `key`: non-empty; `key`, `text`: well-formed, no NUL. */
+  readonly max?: number;
+  readonly limit?: keyof CacheLimits;
+  readonly key?: boolean;
+  readonly text?: boolean;
+  /** vector: refuse an all-zero vector; its dimension (default: the context's). */
+  readonly nonzero?: boolean;
+  readonly dim?: number;
+  /** other: what it is, in TypeScript's words. */
+  readonly js?: string;
+  /** memory: whether put() takes the field (the rest are importJsonl's). */
+  readonly put?: boolean;
+  /** labelled.relevant: a relevance grade's row. */
+  readonly grade?: OptionRow;
+}
+/** Every option of memdomain/cache, by group (open, limits, search, weights, sleep, policy, calibrate, tune, ...), each a row. */
+export declare const CACHE_OPTIONS: { readonly [group: string]: { readonly [option: string]: OptionRow } };
+/**
+ * A value checked against a row as the cache checks its options: the value to use (undefined takes
+ * `dflt`, by default the row's), or a TypeError/RangeError naming `fn` and `arg` in the cache's words.
+ */
+export declare function checkOption(fn: string, arg: string, row: OptionRow, value: unknown, dflt?: unknown,
+  context?: { readonly limits?: Required<CacheLimits>; readonly dim?: number | null }): any;
 export declare const MAX_QUERY_TERMS: 64;
 /**
  * How many times a write runs when other writers commit between its reads and its batch (onExternalChange "resync"):

@@ -13,9 +13,17 @@
 //   {"query": "how do I rotate the keys", "id": "q1", "vector": [...], "relevant": ["notes/a.md"]}
 // `relevant` may also map paths to grades (0 to 10, as tune() takes them). The export writes
 // memories.jsonl as exportJsonl() gives it and the page's lines into queries.jsonl (meta first).
-import { embedding, finite, record, string, time } from "../../js/cache/validate.js";
+import { CACHE_OPTIONS, DEFAULT_LIMITS, checkOption } from "../build/demo/memdomain.js";
 
 const DAY = 86400000;
+// the page's own fields, as rows of memdomain/cache's option schema (checked by its checkOption, in its words)
+const PAGE = {
+  meta: { type: "object", required: true }, name: { type: "string", max: 200 }, now: { type: "time", required: true },
+  note: { type: "string", max: 4000 }, queryEncoder: { type: "string", max: 100 }, settings: { type: "object", required: true },
+  id: { type: "string", max: 200, key: true }, text: { type: "string", max: DEFAULT_LIMITS.query },
+  vector: { type: "vector", nullable: true, nonzero: true }, relevant: { type: "object", required: true },
+};
+const { memory: MEMORY, labelled: LABELLED } = CACHE_OPTIONS;
 const META_KEYS = ["name", "now", "note", "queryEncoder", "settings"];
 const QUERY_KEYS = ["id", "query", "vector", "relevant"];
 
@@ -73,8 +81,8 @@ export function locateMessage(message, locate) {
 }
 
 /**
- * The page's lines, checked with the cache's own checks (memdomain/cache's validate.js: the
- * words put() and search() use): { meta, queries, errors: [{ file, line, message }], warnings }.
+ * The page's lines, checked with the cache's own checks (memdomain/cache's checkOption and its
+ * option schema: the words put() and search() use): { meta, queries, errors: [{ file, line, message }], warnings }.
  * `dim` is the memories' embedding dimension (query vectors must have it: search() refuses
  * others), `paths` the stored memories (a relevant path that is none is a warning: it can never
  * be returned). `meta` starts from `base` (the page's lines of a SQLite file); later lines win.
@@ -87,23 +95,23 @@ export function parsePage(pageLines, { dim, paths, base = {} }) {
     try {
       if ("meta" in r) {
         if (Object.keys(r).length !== 1) throw new RangeError(`a meta line holds only "meta", not ${Object.keys(r).filter((k) => k !== "meta").join(", ")}`);
-        const m = record("meta", "meta", r.meta);
+        const m = checkOption("meta", "meta", PAGE.meta, r.meta);
         for (const k of Object.keys(m)) if (!META_KEYS.includes(k)) throw new RangeError(`meta.${k} is not a meta field (${META_KEYS.join(", ")})`);
-        if (m.name !== undefined) meta.name = string("meta", "name", m.name, 200);
-        if (m.now !== undefined) meta.now = time("meta", "now", m.now);
-        if (m.note !== undefined) meta.note = string("meta", "note", m.note, 4000);
-        if (m.queryEncoder !== undefined) meta.queryEncoder = string("meta", "queryEncoder", m.queryEncoder, 100);
-        if (m.settings !== undefined) meta.settings = record("meta", "settings", m.settings); // checked by the API with the page's settings
+        // settings: checked by the API with the page's settings
+        for (const k of META_KEYS) if (m[k] !== undefined) meta[k] = checkOption("meta", k, PAGE[k], m[k]);
         continue;
       }
       for (const k of Object.keys(r)) if (!QUERY_KEYS.includes(k)) throw new RangeError(`query.${k} is not a query field (${QUERY_KEYS.join(", ")})`);
-      const q = { id: r.id === undefined ? null : string("query", "id", r.id, 200, { key: true }), text: string("search", "query.text", r.query, 4096) };
-      q.vector = r.vector === undefined || r.vector === null ? null : embedding("search", "query.vector", r.vector, dim, { nonzero: true });
+      const q = { id: r.id === undefined ? null : checkOption("query", "id", PAGE.id, r.id), text: checkOption("search", "query.text", PAGE.text, r.query) };
+      q.vector = checkOption("search", "query.vector", PAGE.vector, r.vector, undefined, { dim });
       if (r.relevant === undefined || r.relevant === null) q.relevant = null;
       else {
         const rel = {};
-        if (Array.isArray(r.relevant)) r.relevant.forEach((p, i) => { rel[string("tune", `relevant[${i}]`, p, 1024, { key: true })] = 1; });
-        else for (const [p, g] of Object.entries(record("tune", "relevant", r.relevant))) rel[p] = finite("tune", `relevant[${JSON.stringify(p)}]`, g, { lo: 0, hi: 10 });
+        if (Array.isArray(r.relevant)) r.relevant.forEach((p, i) => { rel[checkOption("tune", `relevant[${i}]`, MEMORY.path, p)] = 1; });
+        else {
+          for (const [p, g] of Object.entries(checkOption("tune", "relevant", PAGE.relevant, r.relevant)))
+            rel[p] = checkOption("tune", `relevant[${JSON.stringify(p)}]`, LABELLED.relevant.grade, g);
+        }
         const missing = Object.keys(rel).filter((p) => !paths.has(p));
         if (missing.length) {
           warnings.push(`${file} line ${line}: ${missing.length} relevant path${missing.length > 1 ? "s are" : " is"} not a memory here ` +

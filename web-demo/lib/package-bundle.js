@@ -4,5 +4,5 @@
 // WebAssembly build, which the backend hands to the cache (and whose OPFS pool it uses to start a
 // database afresh).
 export * from "../../js/index.js";
-export { DEFAULT_SLEEP, MAX_DEPTH, MAX_LIMIT, MAX_PER_SOURCE_K, MAX_WINDOW, PRESETS, openMemoryCache } from "../../js/cache/index.js";
+export { CACHE_OPTIONS, DEFAULT_LIMITS, PRESETS, checkOption, openMemoryCache } from "../../js/cache/index.js";
 export { default as sqlite3InitModule } from "@sqlite.org/sqlite-wasm";

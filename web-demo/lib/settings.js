@@ -15,24 +15,27 @@
 
 /** The search arms, in the cache's order (memdomain/cache ARMS): the workbench's one list of them. */
 export const ARMS = ["lexical", "vector", "salience", "lateral"];
-export const PRESET_NAMES = ["default", "memhtml"];
-export const FUSIONS = ["score", "rrf"];
 export const SECTIONS = ["search", "sleep", "graph", "retention"];
-/** search()'s own default limit (a query setting, not part of a preset). */
-const DEFAULT_LIMIT = 10;
-
 let PRESETS = null;
+/** search()'s own default limit (a query setting, not part of a preset): the cache's option schema's. */
+let DEFAULT_LIMIT = null;
 export let DEFAULTS = null;
 /** Every numeric setting: the range the call takes (lo, hi, integer) and the slider's span (min, max). */
 export let FIELDS = null;
 
 /**
  * Take the cache's defaults: { presets (PRESETS), sleep (sleep()'s defaults, in the settings'
- * shape), graph ({ damping, maxIterations, minCommunitySize }), limits ({ depth, window, limit,
- * perSourceK }: the largest values search() and sleep() take) }.
+ * shape), graph ({ damping, maxIterations, minCommunitySize }), options (memdomain/cache's
+ * CACHE_OPTIONS: the range of every search and sleep setting, and search()'s default limit) }.
  */
-export function configure({ presets, sleep, graph, limits }) {
+export function configure({ presets, sleep, graph, options }) {
   PRESETS = JSON.parse(JSON.stringify(presets));
+  DEFAULT_LIMIT = options.search.limit.dflt;
+  // the range the call takes, from its row ([lo, hi], integer); min and max are the slider's span, the page's own
+  const range = (group, name, span = {}) => {
+    const r = options[group][name];
+    return { lo: r.lo ?? -Infinity, hi: r.hi ?? Infinity, ...(r.integer ? { integer: true } : {}), ...span };
+  };
   DEFAULTS = Object.freeze({
     search: searchDefaults("default"),
     sleep: JSON.parse(JSON.stringify(sleep)),
@@ -40,28 +43,28 @@ export function configure({ presets, sleep, graph, limits }) {
     retention: { policy: {} },
   });
   FIELDS = {
-    "search.weights.lexical": { lo: 0, hi: Infinity, max: 5 },
-    "search.weights.vector": { lo: 0, hi: Infinity, max: 5 },
-    "search.weights.salience": { lo: 0, hi: Infinity, max: 5 },
-    "search.weights.lateral": { lo: 0, hi: Infinity, max: 5 },
-    "search.k": { lo: 0, hi: Infinity, max: 1000 },
-    "search.depth": { lo: 1, hi: limits.depth, integer: true, max: 1000 },
-    "search.seeds": { lo: 0, hi: 1000, integer: true, max: 100 },
-    "search.lambda": { lo: 0, hi: 1 },
-    "search.window": { lo: 1, hi: limits.window, integer: true },
-    "search.duplicate": { lo: -1, hi: 1 },
-    "search.limit": { lo: 1, hi: limits.limit, integer: true, max: 100 },
+    "search.weights.lexical": range("weights", "lexical", { max: 5 }),
+    "search.weights.vector": range("weights", "vector", { max: 5 }),
+    "search.weights.salience": range("weights", "salience", { max: 5 }),
+    "search.weights.lateral": range("weights", "lateral", { max: 5 }),
+    "search.k": range("search", "k", { max: 1000 }),
+    "search.depth": range("search", "depth", { max: 1000 }),
+    "search.seeds": range("search", "seeds", { max: 100 }),
+    "search.lambda": range("search", "lambda"),
+    "search.window": range("search", "window"),
+    "search.duplicate": range("search", "duplicate"),
+    "search.limit": range("search", "limit", { max: 100 }),
     // the core takes any number here; these are the ranges where PageRank and label propagation mean something
     "graph.damping": { lo: 0, hi: 0.99 },
     "graph.maxIterations": { lo: 1, hi: 1000, integer: true },
     "graph.minCommunitySize": { lo: 1, hi: 1000, integer: true },
-    "sleep.floor": { lo: -1, hi: 1, min: 0.5 },
-    "sleep.perSourceK": { lo: 1, hi: limits.perSourceK, integer: true, max: 20 },
-    "sleep.cycleMs": { lo: 1, hi: Infinity, min: 3_600_000, max: 7 * 86_400_000 },
-    "sleep.confidence.alpha": { lo: 0, hi: 1 },
-    "sleep.confidence.floor": { lo: 0, hi: 1 },
-    "sleep.merge.threshold": { lo: -1, hi: 1, min: 0.8 },
-    "sleep.merge.maxPairs": { lo: 0, hi: Infinity, integer: true, max: 300 },
+    "sleep.floor": range("sleep", "floor", { min: 0.5 }),
+    "sleep.perSourceK": range("sleep", "perSourceK", { max: 20 }),
+    "sleep.cycleMs": range("sleep", "cycleMs", { min: 3_600_000, max: 7 * 86_400_000 }),
+    "sleep.confidence.alpha": range("confidence", "alpha"),
+    "sleep.confidence.floor": range("confidence", "floor"),
+    "sleep.merge.threshold": range("merge", "threshold", { min: 0.8 }),
+    "sleep.merge.maxPairs": range("merge", "maxPairs", { max: 300 }),
   };
 }
 export const presets = () => PRESETS;

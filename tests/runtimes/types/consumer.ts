@@ -50,7 +50,7 @@ import {
   openMemoryCache, ftsQuery, queryTerms, salienceOrder, sqliteWasmAdapter, betterSqlite3Adapter, nodeSqliteAdapter, d1Adapter, adapterFor,
   SCHEMA_VERSION, ARMS, DEFAULT_ARM_WEIGHTS, DEFAULT_LIMITS, MAX_QUERY_TERMS, WRITE_ATTEMPTS, LOG_GENERATIONS, LOG_MAX_PATHS, CacheChangedError, CacheBusyError,
   RETRY_BASE_MS, RETRY_MAX_MS, DEFAULT_BUSY_TIMEOUT, PRESETS, MAX_LIMIT, MAX_DEPTH, MAX_WINDOW, LATERAL_STEPS, GIST_WEIGHT, DEFAULT_SLEEP, MAX_PER_SOURCE_K,
-  EDGE_ORIGINS, MAX_LABELS, RECENT_SEARCHES, FILTERS_KEPT, MAX_PATHS_PAGE, type MemoryFilter, type Calibration, type CachePolicy, type MemoryInput,
+  EDGE_ORIGINS, MAX_LABELS, RECENT_SEARCHES, FILTERS_KEPT, MAX_PATHS_PAGE, CACHE_OPTIONS, checkOption, type OptionRow, type MemoryFilter, type Calibration, type CachePolicy, type MemoryInput,
   type MemoryCache, type CacheAdapter, type SearchResult, type Hit, type ArmReport, type SearchArms, type StoredMemory,
   type StoredEdge, type SleepReport, type Progress, type ImportResult, type Explanation, type LostAt, type TuneResult,
   type SearchSettings, type PresetSettings,
@@ -230,6 +230,11 @@ const cacheConstants: [number, readonly string[], number, number, number, number
 const searchBounds: [number, number, number, number, "score" | "rrf", number] = [MAX_LIMIT, MAX_DEPTH, MAX_WINDOW,
   PRESETS.memhtml.k ?? 60, PRESETS.default.fusion, LATERAL_STEPS + GIST_WEIGHT + DEFAULT_SLEEP.perSourceK + MAX_PER_SOURCE_K];
 const retries: [20, 1000, 5000] = [RETRY_BASE_MS, RETRY_MAX_MS, DEFAULT_BUSY_TIMEOUT];
+// the option schema: a row, and a value checked against it in the cache's words
+const limitRow: OptionRow = CACHE_OPTIONS.search.limit;
+const checkedLimit: number = checkOption("search", "query.limit", limitRow, 20);
+const checkedText = checkOption("meta", "name", { type: "string", max: 200 }, "x", undefined, { limits: DEFAULT_LIMITS, dim: null });
+void [limitRow.lo, limitRow.hi, limitRow.integer, checkedLimit, checkedText];
 const pinned: PresetSettings = PRESETS.default;
 const cacheErrorCode = (e: unknown): string | null => (e instanceof CacheChangedError ? e.code : e instanceof CacheBusyError ? e.code : null);
 const safe: string = ftsQuery("deploy \"rollback\" NEAR(x)");
