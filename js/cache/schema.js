@@ -109,7 +109,7 @@ export const CACHE_OPTIONS = freeze({
     body: limit(1_000_000, "the longest body"),
     query: limit(4096, "the longest query text"),
     batch: limit(1_000_000, "the most memories in one put() or importJsonl()"),
-    sleepEdges: limit(1_000_000, "sleep(): perSourceK x the memories with embeddings may not exceed it (about 30 µs per edge written)"),
+    sleepEdges: limit(1_000_000, "sleep(): perSourceK x the memories with embeddings may not exceed it (each edge is a row written)"),
     // estimated per embedding element: sleep.js PASS_BYTES_PER_ELEMENT + ROWS_BYTES_PER_ELEMENT; wasm32 has 4 GiB
     sleepRoom: limit(3 * 2 ** 30, "sleep(): the WebAssembly bytes its pass counts on beside the search's resident rows; past it the pass frees the rows first"),
     tags: limit(64, "the most tags on a memory"),
