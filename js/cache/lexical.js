@@ -92,7 +92,23 @@ export function ftsQuery(text) {
 
 export const termsQuery = (terms) => terms.map((w) => `"${w}"`).join(" OR ");
 
+import { lexicalIndex } from "../index.js";
 import { messageOf } from "./validate.js";
+
+/**
+ * Live memories from which the lexical arm answers from a resident index (memdomain's
+ * lexicalIndex: posting lists in blocks with score bounds, kept in place by each write, an exact
+ * top-k that skips the blocks which cannot reach it) instead of kept lists: built once from FTS5's
+ * own rows and tokens (about 30 us a memory), then a query scores a share of the postings and a
+ * write costs a tokenization and a few block updates, with no list read again. Unfiltered searches
+ * only (a filter's `allow` set goes to the lists). The scores are FTS5's bit for bit: the index
+ * takes each term's idf from SQLite's ln(), as FTS5's log() computes it.
+ */
+export const LEXICAL_INDEX_MIN = 20000;
+/** Rows read from FTS5 and tokenized at a time while the index is built. */
+const INDEX_BATCH = 512;
+/** A term id no document holds (a query word FTS5's vocabulary has never seen). */
+const UNKNOWN_TERM = 2 ** 30 - 1;
 
 const TERM_SQL = "SELECT rowid AS id, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ?";
 // bm25 with the gist column weighted (FTS5's per-column weights: gist, then body)
@@ -199,10 +215,186 @@ export class Lexical {
     this.warmShare = WARM_SHARE;
     this._warmed = false; // the heavy lists were read ahead since the last drop
     this._pinned = 0; // rows of the lists read ahead
+    /** live memories from which the resident index answers (LEXICAL_INDEX_MIN) */
+    this.indexMin = LEXICAL_INDEX_MIN;
+    this._ix = null; // the resident index (a lexicalIndex handle), or null: not built
+    this._ixTerm = new Map(); // FTS5 token -> the index's term id
+    this._ixPending = []; // committed writes not applied to the index yet
+    this._ixOff = false; // the backend lacks what the index needs (ln(), TEMP tables, docsize): not tried again
+    this._idfOf = new Map(); // "N n" -> FTS5's idf from SQLite's ln()
+    /** postings the index scored for the last search it answered (what the bench reports) */
+    this.lastScored = 0;
+  }
+
+  /** Whether the resident index is built (and answers unfiltered searches). */
+  get indexed() {
+    return this._ix !== null;
+  }
+
+  _dropIndex() {
+    this._ix?.free();
+    this._ix = null;
+    this._ixTerm = new Map();
+    this._ixPending = [];
+  }
+
+  _termIdOf(token) {
+    let id = this._ixTerm.get(token);
+    if (id === undefined) this._ixTerm.set(token, (id = this._ixTerm.size));
+    return id;
+  }
+
+  /** Rows ({ id, ... }) FTS5 tokenized (_tokenize's map) into the index; key: the row's path. */
+  _ixPut(ix, rows, got, sizes = null) {
+    for (const r of rows) {
+      const t = got.get(r.id), n = t ? t.hits.size : 0;
+      const terms = new Uint32Array(n), g = new Uint32Array(n), b = new Uint32Array(n);
+      let i = 0;
+      if (t) for (const [token, [inGist, inBody]] of t.hits) {
+        terms[i] = this._termIdOf(token);
+        g[i] = inGist;
+        b[i++] = inBody;
+      }
+      const len = t ? t.size : 0;
+      if (sizes && sizes.get(r.id) !== len) throw new NotExact("size"); // FTS5's own count of the row's tokens
+      ix.put(r.id, this.pathOf.get(r.id) ?? "", len, terms, g, b);
+    }
+  }
+
+  /** The index over every row of FTS5, tokenized by FTS5 (in the scratch table) from FTS5's own text. */
+  async _buildIndex(db) {
+    await this._makeScratch(db);
+    const sizes = new Map();
+    for (const r of await db.all("SELECT id, sz FROM memories_fts_docsize")) {
+      const cols = r.sz instanceof Uint8Array ? docColumns(r.sz) : null;
+      if (cols === null || cols.length !== 2) throw new NotExact("docsize");
+      sizes.set(r.id, cols[0] + cols[1]);
+    }
+    this._ixTerm = new Map();
+    this._ixPending = [];
+    const ix = lexicalIndex();
+    try {
+      for (let last = -1; ;) {
+        const rows = await db.all("SELECT rowid AS id, gist, body FROM memories_fts WHERE rowid > ? ORDER BY rowid LIMIT ?", [last, INDEX_BATCH]);
+        if (!rows.length) break;
+        last = rows[rows.length - 1].id;
+        if (!(last < UNKNOWN_TERM)) throw new NotExact("rowid");
+        this._ixPut(ix, rows, await this._tokenize(db, rows), sizes);
+      }
+      if (ix.count !== sizes.size) throw new NotExact("rows");
+      await this._ixCheck(db, ix);
+    } catch (e) {
+      ix.free();
+      throw e;
+    }
+    this._ix = ix;
+  }
+
+  /**
+   * The index's scores against FTS5's own bm25() for one term in a few rows (every row holding it,
+   * the gist weighted 1 and 3): where this backend's SQLite computes bm25 otherwise (a fused
+   * multiply-add, another log()), the index is not used (NotExact).
+   */
+  async _ixCheck(db, ix) {
+    this._ix = ix;
+    try {
+      let term = null;
+      for (const [token, id] of this._ixTerm) {
+        const n = ix.df(id);
+        if (n >= 2 && n <= 64) {
+          term = [token, id, n];
+          break;
+        }
+      }
+      if (!term) return;
+      const [token, id, n] = term;
+      for (const w of [1, 3]) {
+        const want = new Map((await db.all(WEIGHTED_SQL, [w, phrase(token)])).map((r) => [r.id, r.s]));
+        const got = ix.top(Uint32Array.of(id), n, { gistWeight: w, idf: await this._ixIdf(db, [id]) });
+        if (want.size !== got.docs.length || !got.docs.every((d, i) => Object.is(want.get(d), got.scores[i]))) throw new NotExact("bm25");
+      }
+    } finally {
+      this._ix = null;
+    }
+  }
+
+  /** The writes since the index was last used, applied to it. */
+  async _ixCatchUp(db) {
+    while (this._ix && this._ixPending.length) {
+      const { removed, added } = this._ixPending.shift();
+      for (const id of removed) this._ix.delete(id);
+      if (added.length) {
+        if (!added.every((r) => r.id < UNKNOWN_TERM)) throw new NotExact("rowid");
+        this._ixPut(this._ix, added, await this._tokenize(db, added));
+      }
+    }
+  }
+
+  /** FTS5's idf of each term (FTS5's formula over the index's counts, SQLite's ln(): FTS5's bits). */
+  async _ixIdf(db, ids) {
+    const N = this._ix.count, keys = [], miss = [];
+    for (const id of ids) {
+      const n = this._ix.df(id), key = `${N} ${n}`;
+      keys.push(key);
+      if (n > 0 && !this._idfOf.has(key) && !miss.some((m) => m.key === key)) miss.push({ key, n });
+    }
+    if (miss.length) {
+      if (this._idfOf.size + miss.length > MAX_COUNTED) this._idfOf.clear();
+      const sql = `SELECT ${miss.map((_, j) => `ln((? - ? + 0.5) / (? + 0.5)) AS i${j}`).join(", ")}`;
+      const [r] = await db.all(sql, miss.flatMap((m) => [N, m.n, m.n]));
+      miss.forEach((m, j) => {
+        const idf = r?.[`i${j}`];
+        if (typeof idf !== "number" || !(idf === idf)) throw new NotExact("no ln()");
+        this._idfOf.set(m.key, idf <= 0.0 ? 1e-6 : idf);
+      });
+    }
+    return Float64Array.from(keys, (k) => this._idfOf.get(k) ?? 1); // a term in no row: its idf is never used
+  }
+
+  /**
+   * top() from the resident index (built at its first use), or null when it cannot answer: a query
+   * word that is not exactly one FTS5 token, or the index is not in step with the live memories
+   * (then it is built again at the next search).
+   */
+  async _indexTop(db, terms, depth, gistWeight) {
+    if (!Number.isInteger(depth) || depth < 0 || depth > 2 ** 26 || !(gistWeight >= 0) || gistWeight === Infinity) return null;
+    try {
+      if (!this._ix) await this._buildIndex(db);
+      await this._ixCatchUp(db);
+      if (this._ix.count !== this.pathOf.size) {
+        this._dropIndex();
+        return null;
+      }
+      await this._knowTokens(db, terms);
+      const ids = new Uint32Array(terms.length);
+      for (let i = 0; i < terms.length; i++) {
+        const token = this._tokenOf.get(terms[i]);
+        if (typeof token !== "string") return null;
+        ids[i] = this._ixTerm.get(token) ?? UNKNOWN_TERM;
+      }
+      const idf = await this._ixIdf(db, ids);
+      const { docs, scores, scored } = this._ix.top(ids, depth, { gistWeight, idf });
+      const paths = [];
+      for (const d of docs) {
+        const p = this.pathOf.get(d);
+        if (p === undefined) {
+          this._dropIndex();
+          return null;
+        }
+        paths.push(p);
+      }
+      this.lastScored = scored;
+      return { paths, scores: Array.from(scores) };
+    } catch (e) {
+      this._dropIndex();
+      if (lacks(e)) this._ixOff = true;
+      return null;
+    }
   }
 
   /** Drop the scratch table (the cache closes; best effort: the connection may be closing too). */
   async close(db) {
+    this._dropIndex();
     if (!this._scratchMade) return;
     this._scratchMade = false;
     try {
@@ -229,6 +421,7 @@ export class Lexical {
    * else they are dropped.
    */
   changed(removed, added) {
+    if (this._ix) this._ixPending.push({ removed, added });
     if (removed.length) this._df.clear(); // a removed row's words are not known: counted again
     this._pendingRows = (this._pending.length ? this._pendingRows : 0) + added.length;
     if (this.exact !== true || this._size === null || !(this._terms.size || this._df.size) || this._pending.length >= MAX_PENDING ||
@@ -240,6 +433,7 @@ export class Lexical {
     this.pathOf.clear();
     for (const r of await db.all("SELECT id, path FROM memories WHERE superseded_by IS NULL AND archived_at IS NULL")) this.pathOf.set(r.id, r.path);
     this.invalidate();
+    this._dropIndex(); // built again from FTS5 at the next search that uses it
   }
 
   /** Each row's tokens from FTS5's docsize table, the row count and the total (what FTS5's averages hold). */
@@ -492,6 +686,17 @@ export class Lexical {
 
   /** How many rows hold the term (FTS5's nHit for its phrase). */
   async df(db, term) {
+    if (this._ix) {
+      try {
+        await this._ixCatchUp(db);
+        await this._knowTokens(db, [term]);
+        const token = this._tokenOf.get(term);
+        if (this._ix && this._ix.count === this.pathOf.size && typeof token === "string") return this._ix.df(this._ixTerm.get(token) ?? UNKNOWN_TERM);
+      } catch (e) {
+        this._dropIndex();
+        if (lacks(e)) this._ixOff = true;
+      }
+    }
     await this._catchUp(db);
     const l = this._terms.get(term);
     if (l) {
@@ -681,6 +886,10 @@ export class Lexical {
    * those rows are ranked (a filter's), the top `depth` among them.
    */
   async top(db, terms, depth, gistWeight = 1, allow = null) {
+    if (allow === null && terms.length && !this._ixOff && (this._ix || this.pathOf.size >= this.indexMin)) {
+      const r = await this._indexTop(db, terms, depth, gistWeight);
+      if (r) return r;
+    }
     const lists = [];
     for (const t of terms) lists.push(await this._list(db, t, gistWeight));
     if (this.warm && this.exact === true && !this._warmed) await this._warmUp(db, gistWeight);
