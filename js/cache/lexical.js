@@ -105,8 +105,8 @@ import { messageOf } from "./validate.js";
  * takes each term's idf from SQLite's ln(), as FTS5's log() computes it.
  */
 export const LEXICAL_INDEX_MIN = 20000;
-/** Rows read from FTS5 and tokenized at a time while the index is built. */
-const INDEX_BATCH = 512;
+/** FTS5 instances (a token in a row) read at a time while the index is built. */
+const INDEX_CHUNK = 1 << 18;
 /** A term id no document holds (a query word FTS5's vocabulary has never seen). */
 const UNKNOWN_TERM = 2 ** 30 - 1;
 
@@ -145,6 +145,7 @@ const IDF_SQL = "SELECT ln((? - ? + 0.5) / (? + 0.5)) AS idf";
 // (their tokens per column and size), never in the database's own tables. One per Lexical, named
 // at random: caches sharing a connection (and so its TEMP schema) never see each other's rows.
 const scratchSql = (t) => ({
+  name: t,
   create: [`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t} USING fts5(gist, body)`,
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_i USING fts5vocab(temp, ${t}, instance)`],
   insert: `INSERT INTO temp.${t} (rowid, gist, body) VALUES (?, ?, ?)`,
@@ -245,7 +246,7 @@ export class Lexical {
   }
 
   /** Rows ({ id, ... }) FTS5 tokenized (_tokenize's map) into the index; key: the row's path. */
-  _ixPut(ix, rows, got, sizes = null) {
+  _ixPut(ix, rows, got) {
     for (const r of rows) {
       const t = got.get(r.id), n = t ? t.hits.size : 0;
       const terms = new Uint32Array(n), g = new Uint32Array(n), b = new Uint32Array(n);
@@ -255,42 +256,99 @@ export class Lexical {
         g[i] = inGist;
         b[i++] = inBody;
       }
-      const len = t ? t.size : 0;
-      if (sizes && sizes.get(r.id) !== len) throw new NotExact("size"); // FTS5's own count of the row's tokens
-      ix.put(r.id, this.pathOf.get(r.id) ?? "", len, terms, g, b);
+      ix.put(r.id, this.pathOf.get(r.id) ?? "", t ? t.size : 0, terms, g, b);
     }
   }
 
-  /** The index over every row of FTS5, tokenized by FTS5 (in the scratch table) from FTS5's own text. */
+  /**
+   * The index over every row of FTS5, from FTS5's own postings: its instance vocabulary (every
+   * token of every row, in token order) read in chunks of about INDEX_CHUNK instances (split at
+   * tokens by memories_vocab's counts), each row's hits per token counted, the rows' postings
+   * sorted by rowid and put row by row; each row's tokens checked against FTS5's docsize.
+   */
   async _buildIndex(db) {
-    await this._makeScratch(db);
     const sizes = new Map();
+    let maxId = 0;
     for (const r of await db.all("SELECT id, sz FROM memories_fts_docsize")) {
       const cols = r.sz instanceof Uint8Array ? docColumns(r.sz) : null;
-      if (cols === null || cols.length !== 2) throw new NotExact("docsize");
+      if (cols === null || cols.length !== 2 || !Number.isSafeInteger(r.id) || r.id < 0) throw new NotExact("docsize");
       sizes.set(r.id, cols[0] + cols[1]);
+      if (r.id > maxId) maxId = r.id;
     }
+    if (maxId >= UNKNOWN_TERM || maxId > 4 * sizes.size + (1 << 20)) throw new NotExact("rowid"); // rowids for a dense count
+    const vi = `${this._scratch.name}_m`;
+    await db.all(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vi} USING fts5vocab(main, memories_fts, instance)`);
     this._ixTerm = new Map();
     this._ixPending = [];
+    // postings (row, term, gist hits, body hits), grown by doubling
+    let cap = 1 << 16, np = 0;
+    let pDoc = new Uint32Array(cap), pTerm = new Uint32Array(cap), pG = new Uint32Array(cap), pB = new Uint32Array(cap);
+    const push = (doc, term, g, b) => {
+      if (np === cap) {
+        cap *= 2;
+        [pDoc, pTerm, pG, pB] = [pDoc, pTerm, pG, pB].map((a) => grown(a, cap, 0));
+      }
+      pDoc[np] = doc;
+      pTerm[np] = term;
+      pG[np] = g;
+      pB[np++] = b;
+    };
+    try {
+      const bounds = [];
+      let acc = 0;
+      for (const r of await db.all("SELECT term, cnt FROM memories_vocab")) {
+        if (acc >= INDEX_CHUNK) {
+          bounds.push(r.term);
+          acc = 0;
+        }
+        acc += Number(r.cnt);
+      }
+      for (let c = 0; c <= bounds.length; c++) {
+        const [sql, args] = c === bounds.length ? [" WHERE term >= ?", [bounds[c - 1]]] : c === 0 ? [" WHERE term < ?", [bounds[0]]]
+          : [" WHERE term >= ? AND term < ?", [bounds[c - 1], bounds[c]]];
+        const rows = await db.all(`SELECT doc, term, col FROM temp.${vi}${bounds.length ? sql : ""}`, bounds.length ? args : []);
+        let term = null, id = 0, doc = -1, g = 0, b = 0;
+        for (const r of rows) {
+          if (r.term !== term || r.doc !== doc) {
+            if (doc >= 0) push(doc, id, g, b);
+            if (r.term !== term) id = this._termIdOf((term = r.term));
+            doc = r.doc;
+            g = b = 0;
+          }
+          if (r.col === "gist") g++;
+          else b++;
+        }
+        if (doc >= 0) push(doc, id, g, b);
+      }
+    } finally {
+      await db.all(`DROP TABLE IF EXISTS temp.${vi}`);
+    }
+    // by row (a counting sort: rowids are dense enough, above)
+    const start = new Uint32Array(maxId + 2);
+    for (let i = 0; i < np; i++) start[pDoc[i] + 1]++;
+    for (let d = 0; d <= maxId; d++) start[d + 1] += start[d];
+    const at = start.slice(), terms = new Uint32Array(np), gist = new Uint32Array(np), body = new Uint32Array(np);
+    for (let i = 0; i < np; i++) {
+      const k = at[pDoc[i]]++;
+      terms[k] = pTerm[i];
+      gist[k] = pG[i];
+      body[k] = pB[i];
+    }
+    pDoc = pTerm = pG = pB = null;
     const ix = lexicalIndex();
     try {
-      for (let last = -1; ;) {
-        const rows = await db.all("SELECT rowid AS id, gist, body FROM memories_fts WHERE rowid > ? ORDER BY rowid LIMIT ?", [last, INDEX_BATCH]);
-        if (!rows.length) break;
-        last = rows[rows.length - 1].id;
-        if (!(last < UNKNOWN_TERM)) throw new NotExact("rowid");
-        this._ixPut(ix, rows, await this._tokenize(db, rows), sizes);
+      for (const [doc, len] of sizes) {
+        const a = start[doc], e = start[doc + 1];
+        let hits = 0;
+        for (let k = a; k < e; k++) hits += gist[k] + body[k];
+        if (hits !== len) throw new NotExact("size"); // FTS5's own count of the row's tokens
+        ix.put(doc, this.pathOf.get(doc) ?? "", len, terms.subarray(a, e), gist.subarray(a, e), body.subarray(a, e));
       }
-      if (ix.count !== sizes.size) throw new NotExact("rows");
+      if (ix.count !== sizes.size || start[maxId + 1] !== np) throw new NotExact("rows");
       await this._ixCheck(db, ix);
     } catch (e) {
       ix.free();
       throw e;
-    } finally {
-      // the scratch table again empty: FTS5 keeps the rows deleted from it in its segments until
-      // they merge, and every later tokenization would read past the build's (3 ms a row at 10k)
-      for (const q of this._scratch.drop) await db.all(q);
-      this._scratchMade = false;
     }
     this._ix = ix;
   }
