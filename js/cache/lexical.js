@@ -107,6 +107,12 @@ import { messageOf } from "./validate.js";
 export const LEXICAL_INDEX_MIN = 20000;
 /** FTS5 instances (a token in a row) read at a time while the index is built. */
 const INDEX_CHUNK = 1 << 18;
+/**
+ * Rows written (added or removed) that the index holds for its next search: past this and 1/8 of
+ * its rows it is dropped instead (built again from FTS5 when next used), so writes between
+ * searches it does not answer (filtered ones) do not pile up.
+ */
+const MAX_INDEX_PENDING_ROWS = 16384;
 /** A term id no document holds (a query word FTS5's vocabulary has never seen). */
 const UNKNOWN_TERM = 2 ** 30 - 1;
 
@@ -221,6 +227,7 @@ export class Lexical {
     this._ix = null; // the resident index (a lexicalIndex handle), or null: not built
     this._ixTerm = new Map(); // FTS5 token -> the index's term id
     this._ixPending = []; // committed writes not applied to the index yet
+    this._ixPendingRows = 0; // their rows
     this._ixOff = false; // the backend lacks what the index needs (ln(), TEMP tables, docsize): not tried again
     this._idfOf = new Map(); // "N n" -> FTS5's idf from SQLite's ln()
     /** postings the index scored for the last search it answered (what the bench reports) */
@@ -237,6 +244,7 @@ export class Lexical {
     this._ix = null;
     this._ixTerm = new Map();
     this._ixPending = [];
+    this._ixPendingRows = 0;
   }
 
   _termIdOf(token) {
@@ -383,6 +391,7 @@ export class Lexical {
 
   /** The writes since the index was last used, applied to it. */
   async _ixCatchUp(db) {
+    this._ixPendingRows = 0;
     while (this._ix && this._ixPending.length) {
       const { removed, added } = this._ixPending.shift();
       for (const id of removed) this._ix.delete(id);
@@ -484,7 +493,11 @@ export class Lexical {
    * else they are dropped.
    */
   changed(removed, added) {
-    if (this._ix) this._ixPending.push({ removed, added });
+    if (this._ix) { // applied at the next search that uses the index; past a share of it, built again then
+      this._ixPending.push({ removed, added });
+      this._ixPendingRows = (this._ixPendingRows ?? 0) + removed.length + added.length;
+      if (this._ixPendingRows > Math.max(MAX_INDEX_PENDING_ROWS, this._ix.count / 8)) this._dropIndex();
+    }
     if (removed.length) this._df.clear(); // a removed row's words are not known: counted again
     this._pendingRows = (this._pending.length ? this._pendingRows : 0) + added.length;
     if (this.exact !== true || this._size === null || !(this._terms.size || this._df.size) || this._pending.length >= MAX_PENDING ||
