@@ -99,7 +99,7 @@ import { messageOf } from "./validate.js";
  * Live memories from which the lexical arm answers from a resident index (memdomain's
  * lexicalIndex: posting lists in blocks with score bounds, kept in place by each write, an exact
  * top-k that skips the blocks which cannot reach it) instead of kept lists: built once from FTS5's
- * own postings (its instance vocabulary: 7.2 s at 100,000 memories), then a query scores a share of the postings and a
+ * own postings (its instance vocabulary), then a query scores a share of the postings and a
  * write costs a tokenization and a few block updates, with no list read again. Unfiltered searches
  * only (a filter's `allow` set goes to the lists). The scores are FTS5's bit for bit: the index
  * takes each term's idf from SQLite's ln(), as FTS5's log() computes it.
