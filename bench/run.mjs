@@ -34,6 +34,7 @@ const SECTIONS = [
   ["allpairs.mjs", "All pairs, one and two workers"],
   ["pruning.mjs", "Where pruning stops paying"],
   ["cache.mjs", "The local memory cache"],
+  ["lexindex.mjs", "The lexical arm from the resident index"],
 ];
 const order = (f) => { const i = SECTIONS.findIndex(([s]) => s === f); return i < 0 ? SECTIONS.length : i; };
 files.sort((a, b) => order(a) - order(b) || (a < b ? -1 : 1));

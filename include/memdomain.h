@@ -304,6 +304,11 @@ double md_js_exp(double x);
  * log1p(-1) is -Infinity, x < -1 and NaN give NaN, -0 gives -0.
  */
 double md_js_log1p(double x);
+/**
+ * Math.log exactly as V8 computes it (fdlibm's e_log.c algorithm). log(0) is
+ * -Infinity, x < 0 and NaN give NaN, +Infinity gives +Infinity.
+ */
+double md_js_log(double x);
 
 /* ======================================================================== */
 /* retention                                                                 */
@@ -1272,6 +1277,79 @@ md_status md_connected_components(const md_str *ends, size_t n_edges, md_compone
  * canonical, else 0 (order is the caller's). Returns MD_OK or MD_ERR_NULL.
  */
 md_status md_exclude_self_supersede(md_str canonical, const md_str *members, size_t n, uint8_t *keep);
+
+/* ======================================================================== */
+/* lexindex: the resident lexical index (the cache's lexical arm)            */
+/* ======================================================================== */
+
+/* Posting lists per term, in blocks of up to MD_LEXINDEX_BLOCK postings in
+ * document order, each block with the bounds its scores cannot pass (the
+ * most gist and body hits, the fewest tokens of its documents); kept in
+ * place by put and delete, with the corpus statistics bm25 reads (documents,
+ * tokens, each term's documents). A top-k query scores by FTS5's bm25 for the
+ * OR query of its terms (fts5Bm25Function): per term
+ *   ci = idf * ((f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)))
+ * with k1 = 1.2, b = 0.75, f = gist_weight * gist hits + body hits, D the
+ * document's tokens, avgdl = tokens / documents, idf = log((N - n + 0.5) /
+ * (n + 0.5)) (1e-6 when not above 0), N the documents and n the term's
+ * documents; a document's score is -1.0 * (((0.0 + c0) + c1) + ...) over the
+ * query's terms in query order (a term the document lacks adds nothing).
+ * log is md_js_log (fdlibm), so every runtime gives the same bits; where the
+ * platform's log() (what SQLite calls) gives the same idf, the scores are
+ * FTS5's bit for bit. The top-k is exact: the order of scoring every posting
+ * (score ascending, then key in byte order = SQLite's BINARY order of UTF-8,
+ * then document id), found by block-max MaxScore over windows of blocks
+ * (a window's blocks whose bounds cannot reach the k-th score are skipped;
+ * bounds are compared with a relative margin of 2^-40, far above the
+ * rounding of the sums, so no document that could enter is ever skipped).
+ * Documents and terms are numbers the caller assigns (below 2^30). */
+
+#define MD_LEXINDEX_BLOCK 128
+#define MD_LEXINDEX_MAX_ID (1u << 30)
+
+typedef struct md_lexindex md_lexindex;
+
+/** An empty index. Returns MD_OK, MD_ERR_NULL (out NULL) or MD_ERR_NOMEM. */
+md_status md_lexindex_new(md_lexindex **out);
+/** Release an index. NULL is a no-op. */
+void md_lexindex_free(md_lexindex *ix);
+/**
+ * Put document `doc` (replacing it if present): its key (key_len bytes, UTF-8;
+ * the tie-break; NULL allowed when key_len == 0), its tokens `len` (FTS5's
+ * row size, every column), and n distinct terms with their hits in the gist
+ * and in the body (gist and body NULL: no hits there; each term needs at least
+ * one hit). Returns MD_OK, MD_ERR_NULL, MD_ERR_RANGE (doc or a term >=
+ * MD_LEXINDEX_MAX_ID), MD_ERR_INVALID (a term repeated or without hits; the
+ * index is then as before, `doc` absent) or MD_ERR_NOMEM (`doc` absent, the
+ * rest as before).
+ */
+md_status md_lexindex_put(md_lexindex *ix, uint32_t doc, const uint8_t *key, size_t key_len, uint32_t len,
+                          const uint32_t *terms, const uint32_t *gist, const uint32_t *body, size_t n);
+/** Delete document `doc`. Returns MD_OK, MD_ERR_NULL or MD_ERR_RANGE (not in the index). */
+md_status md_lexindex_delete(md_lexindex *ix, uint32_t doc);
+/** Documents held (0 for NULL). */
+size_t md_lexindex_count(const md_lexindex *ix);
+/** Documents holding `term` (0 for NULL or an unknown term). */
+size_t md_lexindex_df(const md_lexindex *ix, uint32_t term);
+/** Bytes the index holds (postings, blocks, documents), 0 for NULL. */
+size_t md_lexindex_bytes(const md_lexindex *ix);
+/**
+ * The best k documents holding any of terms[0..n_terms) (a term may repeat: it
+ * counts once per occurrence, as FTS5 counts phrases), the gist weighted
+ * gist_weight (finite, >= 0): docs[i] and scores[i] (bm25, smaller is better)
+ * best first, out[0] how many (min(k, documents matched)), out[1] the
+ * postings scored (a measure of the pruning). idf: NULL, or each term's idf
+ * (finite, > 0) in place of the one computed with md_js_log: a caller holding
+ * FTS5's own (SQLite's ln() over md_lexindex_df and md_lexindex_count gives
+ * the same bits as FTS5's log()) gets FTS5's scores bit for bit. docs and
+ * scores hold k entries (NULL allowed when k == 0). Returns MD_OK,
+ * MD_ERR_NULL, MD_ERR_RANGE (gist_weight or an idf) or MD_ERR_NOMEM.
+ */
+md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n_terms, const double *idf,
+                          double gist_weight, size_t k, uint32_t *docs, double *scores, size_t *out);
+/** md_lexindex_top by scoring every posting of the terms (the reference the pruned top-k is held to). */
+md_status md_lexindex_top_full(const md_lexindex *ix, const uint32_t *terms, size_t n_terms, const double *idf,
+                               double gist_weight, size_t k, uint32_t *docs, double *scores, size_t *out);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,7 @@ export * from "./types/cosine.js";
 export * from "./types/decay.js";
 export * from "./types/frame.js";
 export * from "./types/graph.js";
+export * from "./types/lexindex.js";
 export * from "./types/merge.js";
 export * from "./types/mmr.js";
 export * from "./types/neighbors.js";

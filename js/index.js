@@ -5,6 +5,7 @@ export * from "./src/cosine.js";
 export * from "./src/decay.js";
 export * from "./src/frame.js";
 export * from "./src/graph.js";
+export * from "./src/lexindex.js";
 export * from "./src/merge.js";
 export * from "./src/mmr.js";
 export * from "./src/neighbors.js";

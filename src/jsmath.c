@@ -1,6 +1,6 @@
-/* JavaScript-exact math: Math.round, and Math.exp / Math.log1p as V8 computes
- * them. V8's ieee754::exp and ieee754::log1p are ports of FreeBSD msun's
- * e_exp.c and s_log1p.c (fdlibm 5.3 lineage); we follow the same operations in
+/* JavaScript-exact math: Math.round, and Math.exp / Math.log1p / Math.log as V8
+ * computes them. V8's ieee754::exp, log1p and log are ports of FreeBSD msun's
+ * e_exp.c, s_log1p.c and e_log.c (fdlibm 5.3 lineage); we follow the same operations in
  * the same order with the published coefficients, so every IEEE-754 runtime
  * (native with -ffp-contract=off, wasm) produces V8's bits. libm's exp and
  * log1p (glibc, musl) are more accurate and therefore differ in last bits.
@@ -197,4 +197,70 @@ double md_js_log1p(double x) {
     R = z * (l1p_Lp1 + z * (l1p_Lp2 + z * (l1p_Lp3 + z * (l1p_Lp4 + z * (l1p_Lp5 + z * (l1p_Lp6 + z * l1p_Lp7))))));
     if (k == 0) return f - (hfsq - s * (hfsq + R));
     return k * l1p_ln2_hi - ((hfsq - (s * (hfsq + R) + (k * l1p_ln2_lo + c))) - f);
+}
+
+/* ---- log: e_log.c ---- */
+
+static const double
+    log_ln2_hi = 6.93147180369123816490e-01, /* 3fe62e42 fee00000 */
+    log_ln2_lo = 1.90821492927058770002e-10, /* 3dea39ef 35793c76 */
+    log_two54 = 1.80143985094819840000e+16,  /* 43500000 00000000 */
+    log_Lg1 = 6.666666666666735130e-01,      /* 3FE55555 55555593 */
+    log_Lg2 = 3.999999999940941908e-01,      /* 3FD99999 9997FA04 */
+    log_Lg3 = 2.857142874366239149e-01,      /* 3FD24924 94229359 */
+    log_Lg4 = 2.222219843214978396e-01,      /* 3FCC71C5 1D8E78AF */
+    log_Lg5 = 1.818357216161805012e-01,      /* 3FC74664 96CB03DE */
+    log_Lg6 = 1.531383769920937332e-01,      /* 3FC39A09 D078C69F */
+    log_Lg7 = 1.479819860511658591e-01;      /* 3FC2F112 DF3E5244 */
+
+double md_js_log(double x) {
+    double hfsq, f, s, z, R, w, t1, t2, dk;
+    int32_t k, hx, i, j;
+    uint32_t lx;
+
+    hx = (int32_t)hi_word(x);
+    lx = lo_word(x);
+    k = 0;
+    if (hx < 0x00100000) { /* x < 2**-1022 */
+        if (((hx & 0x7fffffff) | (int32_t)lx) == 0) return -INFINITY; /* log(+-0) = -inf */
+        if (hx < 0) return NAN;                                        /* log(-#) = NaN */
+        k -= 54;
+        x *= log_two54; /* subnormal number, scale up x */
+        hx = (int32_t)hi_word(x);
+    }
+    if (hx >= 0x7ff00000) return x + x;
+    k += (hx >> 20) - 1023;
+    hx &= 0x000fffff;
+    i = (hx + 0x95f64) & 0x100000;
+    x = with_hi_word(x, (uint32_t)(hx | (i ^ 0x3ff00000))); /* normalize x or x/2 */
+    k += (i >> 20);
+    f = x - 1.0;
+    if ((0x000fffff & (2 + hx)) < 3) { /* -2**-20 <= f < 2**-20 */
+        if (f == 0.0) {
+            if (k == 0) return 0.0;
+            dk = (double)k;
+            return dk * log_ln2_hi + dk * log_ln2_lo;
+        }
+        R = f * f * (0.5 - 0.33333333333333333 * f);
+        if (k == 0) return f - R;
+        dk = (double)k;
+        return dk * log_ln2_hi - ((R - dk * log_ln2_lo) - f);
+    }
+    s = f / (2.0 + f);
+    dk = (double)k;
+    z = s * s;
+    i = hx - 0x6147a;
+    w = z * z;
+    j = 0x6b851 - hx;
+    t1 = w * (log_Lg2 + w * (log_Lg4 + w * log_Lg6));
+    t2 = z * (log_Lg1 + w * (log_Lg3 + w * (log_Lg5 + w * log_Lg7)));
+    i |= j;
+    R = t2 + t1;
+    if (i > 0) {
+        hfsq = 0.5 * f * f;
+        if (k == 0) return f - (hfsq - s * (hfsq + R));
+        return dk * log_ln2_hi - ((hfsq - (s * (hfsq + R) + dk * log_ln2_lo)) - f);
+    }
+    if (k == 0) return f - s * (f - R);
+    return dk * log_ln2_hi - ((s * (f - R) - dk * log_ln2_lo) - f);
 }

@@ -67,7 +67,15 @@ EXPORTS := \
   mdw_merge_predicate \
   mdw_merge_outcomes \
   mdw_components_ids \
-  mdw_exclude_self_supersede
+  mdw_exclude_self_supersede \
+  md_lexindex_new \
+  md_lexindex_free \
+  md_lexindex_put \
+  md_lexindex_delete \
+  md_lexindex_count \
+  md_lexindex_df \
+  md_lexindex_bytes \
+  md_lexindex_top
 TEST_EXPS := \
   mdw_fuse_arms \
   mdw_rank_fused \
@@ -97,4 +105,6 @@ TEST_EXPS := \
   mdw_sort_keys \
   md_js_round \
   md_js_exp \
-  md_js_log1p
+  md_js_log1p \
+  md_lexindex_top_full \
+  md_js_log

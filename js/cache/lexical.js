@@ -92,7 +92,29 @@ export function ftsQuery(text) {
 
 export const termsQuery = (terms) => terms.map((w) => `"${w}"`).join(" OR ");
 
+import { lexicalIndex } from "../index.js";
 import { messageOf } from "./validate.js";
+
+/**
+ * Live memories from which the lexical arm answers from a resident index (memdomain's
+ * lexicalIndex: posting lists in blocks with score bounds, kept in place by each write, an exact
+ * top-k that skips the blocks which cannot reach it) instead of kept lists: built once from FTS5's
+ * own postings (its instance vocabulary), then a query scores a share of the postings and a
+ * write costs a tokenization and a few block updates, with no list read again. Unfiltered searches
+ * only (a filter's `allow` set goes to the lists). The scores are FTS5's bit for bit: the index
+ * takes each term's idf from SQLite's ln(), as FTS5's log() computes it.
+ */
+export const LEXICAL_INDEX_MIN = 20000;
+/** FTS5 instances (a token in a row) read at a time while the index is built. */
+const INDEX_CHUNK = 1 << 18;
+/**
+ * Rows written (added or removed) that the index holds for its next search: past this and 1/8 of
+ * its rows it is dropped instead (built again from FTS5 when next used), so writes between
+ * searches it does not answer (filtered ones) do not pile up.
+ */
+const MAX_INDEX_PENDING_ROWS = 16384;
+/** A term id no document holds (a query word FTS5's vocabulary has never seen). */
+const UNKNOWN_TERM = 2 ** 30 - 1;
 
 const TERM_SQL = "SELECT rowid AS id, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ?";
 // bm25 with the gist column weighted (FTS5's per-column weights: gist, then body)
@@ -129,6 +151,7 @@ const IDF_SQL = "SELECT ln((? - ? + 0.5) / (? + 0.5)) AS idf";
 // (their tokens per column and size), never in the database's own tables. One per Lexical, named
 // at random: caches sharing a connection (and so its TEMP schema) never see each other's rows.
 const scratchSql = (t) => ({
+  name: t,
   create: [`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t} USING fts5(gist, body)`,
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${t}_i USING fts5vocab(temp, ${t}, instance)`],
   insert: `INSERT INTO temp.${t} (rowid, gist, body) VALUES (?, ?, ?)`,
@@ -199,10 +222,251 @@ export class Lexical {
     this.warmShare = WARM_SHARE;
     this._warmed = false; // the heavy lists were read ahead since the last drop
     this._pinned = 0; // rows of the lists read ahead
+    /** live memories from which the resident index answers (LEXICAL_INDEX_MIN) */
+    this.indexMin = LEXICAL_INDEX_MIN;
+    this._ix = null; // the resident index (a lexicalIndex handle), or null: not built
+    this._ixTerm = new Map(); // FTS5 token -> the index's term id
+    this._ixPending = []; // committed writes not applied to the index yet
+    this._ixPendingRows = 0; // their rows
+    this._ixOff = false; // the backend lacks what the index needs (ln(), TEMP tables, docsize): not tried again
+    this._idfOf = new Map(); // "N n" -> FTS5's idf from SQLite's ln()
+    /** postings the index scored for the last search it answered (what the bench reports) */
+    this.lastScored = 0;
+  }
+
+  /** Whether the resident index is built (and answers unfiltered searches). */
+  get indexed() {
+    return this._ix !== null;
+  }
+
+  _dropIndex() {
+    this._ix?.free();
+    this._ix = null;
+    this._ixTerm = new Map();
+    this._ixPending = [];
+    this._ixPendingRows = 0;
+  }
+
+  _termIdOf(token) {
+    let id = this._ixTerm.get(token);
+    if (id === undefined) this._ixTerm.set(token, (id = this._ixTerm.size));
+    return id;
+  }
+
+  /** Rows ({ id, ... }) FTS5 tokenized (_tokenize's map) into the index; key: the row's path. */
+  _ixPut(ix, rows, got) {
+    for (const r of rows) {
+      const t = got.get(r.id), n = t ? t.hits.size : 0;
+      const terms = new Uint32Array(n), g = new Uint32Array(n), b = new Uint32Array(n);
+      let i = 0;
+      if (t) for (const [token, [inGist, inBody]] of t.hits) {
+        terms[i] = this._termIdOf(token);
+        g[i] = inGist;
+        b[i++] = inBody;
+      }
+      ix.put(r.id, this.pathOf.get(r.id) ?? "", t ? t.size : 0, terms, g, b);
+    }
+  }
+
+  /**
+   * The index over every row of FTS5, from FTS5's own postings: its instance vocabulary (every
+   * token of every row, in token order) read in chunks of about INDEX_CHUNK instances (split at
+   * tokens by memories_vocab's counts), each row's hits per token counted, the rows' postings
+   * sorted by rowid and put row by row; each row's tokens checked against FTS5's docsize.
+   */
+  async _buildIndex(db) {
+    const sizes = new Map();
+    let maxId = 0;
+    for (const r of await db.all("SELECT id, sz FROM memories_fts_docsize")) {
+      const cols = r.sz instanceof Uint8Array ? docColumns(r.sz) : null;
+      if (cols === null || cols.length !== 2 || !Number.isSafeInteger(r.id) || r.id < 0) throw new NotExact("docsize");
+      sizes.set(r.id, cols[0] + cols[1]);
+      if (r.id > maxId) maxId = r.id;
+    }
+    if (maxId >= UNKNOWN_TERM || maxId > 4 * sizes.size + (1 << 20)) throw new NotExact("rowid"); // rowids for a dense count
+    const vi = `${this._scratch.name}_m`;
+    await db.all(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vi} USING fts5vocab(main, memories_fts, instance)`);
+    this._ixTerm = new Map();
+    this._ixPending = [];
+    // postings (row, term, gist hits, body hits), grown by doubling
+    let cap = 1 << 16, np = 0;
+    let pDoc = new Uint32Array(cap), pTerm = new Uint32Array(cap), pG = new Uint32Array(cap), pB = new Uint32Array(cap);
+    const push = (doc, term, g, b) => {
+      if (np === cap) {
+        cap *= 2;
+        [pDoc, pTerm, pG, pB] = [pDoc, pTerm, pG, pB].map((a) => grown(a, cap, 0));
+      }
+      pDoc[np] = doc;
+      pTerm[np] = term;
+      pG[np] = g;
+      pB[np++] = b;
+    };
+    try {
+      const bounds = [];
+      let acc = 0;
+      for (const r of await db.all("SELECT term, cnt FROM memories_vocab")) {
+        if (acc >= INDEX_CHUNK) {
+          bounds.push(r.term);
+          acc = 0;
+        }
+        acc += Number(r.cnt);
+      }
+      for (let c = 0; c <= bounds.length; c++) {
+        const [sql, args] = c === bounds.length ? [" WHERE term >= ?", [bounds[c - 1]]] : c === 0 ? [" WHERE term < ?", [bounds[0]]]
+          : [" WHERE term >= ? AND term < ?", [bounds[c - 1], bounds[c]]];
+        const rows = await db.all(`SELECT doc, term, col FROM temp.${vi}${bounds.length ? sql : ""}`, bounds.length ? args : []);
+        let term = null, id = 0, doc = -1, g = 0, b = 0;
+        for (const r of rows) {
+          if (r.term !== term || r.doc !== doc) {
+            if (doc >= 0) push(doc, id, g, b);
+            if (r.term !== term) id = this._termIdOf((term = r.term));
+            doc = r.doc;
+            g = b = 0;
+          }
+          if (r.col === "gist") g++;
+          else b++;
+        }
+        if (doc >= 0) push(doc, id, g, b);
+      }
+    } finally {
+      await db.all(`DROP TABLE IF EXISTS temp.${vi}`);
+    }
+    // by row (a counting sort: rowids are dense enough, above)
+    const start = new Uint32Array(maxId + 2);
+    for (let i = 0; i < np; i++) start[pDoc[i] + 1]++;
+    for (let d = 0; d <= maxId; d++) start[d + 1] += start[d];
+    const at = start.slice(), terms = new Uint32Array(np), gist = new Uint32Array(np), body = new Uint32Array(np);
+    for (let i = 0; i < np; i++) {
+      const k = at[pDoc[i]]++;
+      terms[k] = pTerm[i];
+      gist[k] = pG[i];
+      body[k] = pB[i];
+    }
+    pDoc = pTerm = pG = pB = null;
+    const ix = lexicalIndex();
+    try {
+      for (const [doc, len] of sizes) {
+        const a = start[doc], e = start[doc + 1];
+        let hits = 0;
+        for (let k = a; k < e; k++) hits += gist[k] + body[k];
+        if (hits !== len) throw new NotExact("size"); // FTS5's own count of the row's tokens
+        ix.put(doc, this.pathOf.get(doc) ?? "", len, terms.subarray(a, e), gist.subarray(a, e), body.subarray(a, e));
+      }
+      if (ix.count !== sizes.size || start[maxId + 1] !== np) throw new NotExact("rows");
+      await this._ixCheck(db, ix);
+    } catch (e) {
+      ix.free();
+      throw e;
+    }
+    this._ix = ix;
+  }
+
+  /**
+   * The index's scores against FTS5's own bm25() for one term in a few rows (every row holding it,
+   * the gist weighted 1 and 3): where this backend's SQLite computes bm25 otherwise (a fused
+   * multiply-add, another log()), the index is not used (NotExact).
+   */
+  async _ixCheck(db, ix) {
+    this._ix = ix;
+    try {
+      let term = null;
+      for (const [token, id] of this._ixTerm) {
+        const n = ix.df(id);
+        if (n >= 2 && n <= 64) {
+          term = [token, id, n];
+          break;
+        }
+      }
+      if (!term) return;
+      const [token, id, n] = term;
+      for (const w of [1, 3]) {
+        const want = new Map((await db.all(WEIGHTED_SQL, [w, phrase(token)])).map((r) => [r.id, r.s]));
+        const got = ix.top(Uint32Array.of(id), n, { gistWeight: w, idf: await this._ixIdf(db, [id]) });
+        if (want.size !== got.docs.length || !got.docs.every((d, i) => Object.is(want.get(d), got.scores[i]))) throw new NotExact("bm25");
+      }
+    } finally {
+      this._ix = null;
+    }
+  }
+
+  /** The writes since the index was last used, applied to it. */
+  async _ixCatchUp(db) {
+    this._ixPendingRows = 0;
+    while (this._ix && this._ixPending.length) {
+      const { removed, added } = this._ixPending.shift();
+      for (const id of removed) this._ix.delete(id);
+      if (added.length) {
+        if (!added.every((r) => r.id < UNKNOWN_TERM)) throw new NotExact("rowid");
+        this._ixPut(this._ix, added, await this._tokenize(db, added));
+      }
+    }
+  }
+
+  /** FTS5's idf of each term (FTS5's formula over the index's counts, SQLite's ln(): FTS5's bits). */
+  async _ixIdf(db, ids) {
+    const N = this._ix.count, keys = [], miss = [];
+    for (const id of ids) {
+      const n = this._ix.df(id), key = `${N} ${n}`;
+      keys.push(key);
+      if (n > 0 && !this._idfOf.has(key) && !miss.some((m) => m.key === key)) miss.push({ key, n });
+    }
+    if (miss.length) {
+      if (this._idfOf.size + miss.length > MAX_COUNTED) this._idfOf.clear();
+      const sql = `SELECT ${miss.map((_, j) => `ln((? - ? + 0.5) / (? + 0.5)) AS i${j}`).join(", ")}`;
+      const [r] = await db.all(sql, miss.flatMap((m) => [N, m.n, m.n]));
+      miss.forEach((m, j) => {
+        const idf = r?.[`i${j}`];
+        if (typeof idf !== "number" || !(idf === idf)) throw new NotExact("no ln()");
+        this._idfOf.set(m.key, idf <= 0.0 ? 1e-6 : idf);
+      });
+    }
+    return Float64Array.from(keys, (k) => this._idfOf.get(k) ?? 1); // a term in no row: its idf is never used
+  }
+
+  /**
+   * top() from the resident index (built at its first use), or null when it cannot answer: a query
+   * word that is not exactly one FTS5 token, or the index is not in step with the live memories
+   * (then it is built again at the next search).
+   */
+  async _indexTop(db, terms, depth, gistWeight) {
+    if (!Number.isInteger(depth) || depth < 0 || depth > 2 ** 26 || !(gistWeight >= 0) || gistWeight === Infinity) return null;
+    try {
+      if (!this._ix) await this._buildIndex(db);
+      await this._ixCatchUp(db);
+      if (this._ix.count !== this.pathOf.size) {
+        this._dropIndex();
+        return null;
+      }
+      await this._knowTokens(db, terms);
+      const ids = new Uint32Array(terms.length);
+      for (let i = 0; i < terms.length; i++) {
+        const token = this._tokenOf.get(terms[i]);
+        if (typeof token !== "string") return null;
+        ids[i] = this._ixTerm.get(token) ?? UNKNOWN_TERM;
+      }
+      const idf = await this._ixIdf(db, ids);
+      const { docs, scores, scored } = this._ix.top(ids, depth, { gistWeight, idf });
+      const paths = [];
+      for (const d of docs) {
+        const p = this.pathOf.get(d);
+        if (p === undefined) {
+          this._dropIndex();
+          return null;
+        }
+        paths.push(p);
+      }
+      this.lastScored = scored;
+      return { paths, scores: Array.from(scores) };
+    } catch (e) {
+      this._dropIndex();
+      if (lacks(e)) this._ixOff = true;
+      return null;
+    }
   }
 
   /** Drop the scratch table (the cache closes; best effort: the connection may be closing too). */
   async close(db) {
+    this._dropIndex();
     if (!this._scratchMade) return;
     this._scratchMade = false;
     try {
@@ -229,6 +493,11 @@ export class Lexical {
    * else they are dropped.
    */
   changed(removed, added) {
+    if (this._ix) { // applied at the next search that uses the index; past a share of it, built again then
+      this._ixPending.push({ removed, added });
+      this._ixPendingRows = (this._ixPendingRows ?? 0) + removed.length + added.length;
+      if (this._ixPendingRows > Math.max(MAX_INDEX_PENDING_ROWS, this._ix.count / 8)) this._dropIndex();
+    }
     if (removed.length) this._df.clear(); // a removed row's words are not known: counted again
     this._pendingRows = (this._pending.length ? this._pendingRows : 0) + added.length;
     if (this.exact !== true || this._size === null || !(this._terms.size || this._df.size) || this._pending.length >= MAX_PENDING ||
@@ -240,6 +509,7 @@ export class Lexical {
     this.pathOf.clear();
     for (const r of await db.all("SELECT id, path FROM memories WHERE superseded_by IS NULL AND archived_at IS NULL")) this.pathOf.set(r.id, r.path);
     this.invalidate();
+    this._dropIndex(); // built again from FTS5 at the next search that uses it
   }
 
   /** Each row's tokens from FTS5's docsize table, the row count and the total (what FTS5's averages hold). */
@@ -426,6 +696,7 @@ export class Lexical {
 
   /** Rows tokenized by FTS5 in the scratch table: Map id -> { size (tokens), hits: Map token -> [in gist, in body] }. */
   async _tokenize(db, rows) {
+    await this._makeScratch(db);
     const out = new Map();
     try {
       for (const r of rows) await db.all(this._scratch.insert, [r.id, r.gist, r.body]);
@@ -492,6 +763,17 @@ export class Lexical {
 
   /** How many rows hold the term (FTS5's nHit for its phrase). */
   async df(db, term) {
+    if (this._ix) {
+      try {
+        await this._ixCatchUp(db);
+        await this._knowTokens(db, [term]);
+        const token = this._tokenOf.get(term);
+        if (this._ix && this._ix.count === this.pathOf.size && typeof token === "string") return this._ix.df(this._ixTerm.get(token) ?? UNKNOWN_TERM);
+      } catch (e) {
+        this._dropIndex();
+        if (lacks(e)) this._ixOff = true;
+      }
+    }
     await this._catchUp(db);
     const l = this._terms.get(term);
     if (l) {
@@ -681,6 +963,10 @@ export class Lexical {
    * those rows are ranked (a filter's), the top `depth` among them.
    */
   async top(db, terms, depth, gistWeight = 1, allow = null) {
+    if (allow === null && terms.length && !this._ixOff && (this._ix || this.pathOf.size >= this.indexMin)) {
+      const r = await this._indexTop(db, terms, depth, gistWeight);
+      if (r) return r;
+    }
     const lists = [];
     for (const t of terms) lists.push(await this._list(db, t, gistWeight));
     if (this.warm && this.exact === true && !this._warmed) await this._warmUp(db, gistWeight);

@@ -56,6 +56,8 @@ export const OUT_FRAME_KEY_OF_TEXT = 0, OUT_FRAME_KEY_OF_LEN = 1, OUT_FRAME_KEY_
 export const OUT_FRAME_KEYS_OF_BLOCK = 0, OUT_FRAME_KEYS_OF_USED = 1, OUT_FRAME_KEYS_OF_WTF = 2;
 export const OUT_MERGE_PREDICATE_RESULT = 0;
 export const OUT_COMPONENTS_IDS_BLOCK = 0, OUT_COMPONENTS_IDS_MEMBERS = 1, OUT_COMPONENTS_IDS_COMPONENTS = 2;
+export const OUT_LEXINDEX_NEW_LEXINDEX = 0;
+export const OUT_LEXINDEX_TOP_LEN = 0, OUT_LEXINDEX_TOP_SCORED = 1;
 /** Result blocks (layout rows): their slots, each array's start in bytes per element of len, the bytes per element of len. */
 export const OUT_PAIRS_BLOCK = 0, OUT_PAIRS_LEN = 1, AT_PAIRS_SIM = 0, AT_PAIRS_SRC = 8, AT_PAIRS_DST = 12, SIZE_PAIRS = 16;
 export const OUT_FUSED_BLOCK = 0, OUT_FUSED_LEN = 1, AT_FUSED_SCORE = 0, AT_FUSED_KEY = 8, SIZE_FUSED = 12;
@@ -165,4 +167,12 @@ export const SIGNATURES = /* @__PURE__ */ Object.freeze({
   mdw_merge_outcomes: "ppnppnpppnnnp",
   mdw_components_ids: "ppnpnp",
   mdw_exclude_self_supersede: "ppnp",
+  md_lexindex_new: "p",
+  md_lexindex_free: "p",
+  md_lexindex_put: "pnpnnpppn",
+  md_lexindex_delete: "pn",
+  md_lexindex_count: "p",
+  md_lexindex_df: "pn",
+  md_lexindex_bytes: "p",
+  md_lexindex_top: "ppnpnnppp",
 });

@@ -13,6 +13,7 @@
  * entry points that allocate (neighbour pairs, MMR, fusion, text, merges,
  * components). */
 #include "check.h"
+#include "lexindex.h"
 #include "memdomain.h"
 
 #include <stdbool.h>
@@ -442,6 +443,62 @@ static void test_others(void) {
     free(md);
 }
 
+/* ------------------------------------------------------------------ lexical index */
+
+/* A document of the lexical index: terms 0..39 skewed, a few hits each. */
+static size_t lex_doc(check_rng *r, uint32_t *t, uint32_t *g, uint32_t *b) {
+    size_t n = 1 + rng_below(r, 12), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = (uint32_t)(rng_unit(r) * rng_unit(r) * 40), dup = 0;
+        for (size_t j = 0; j < k; j++) dup |= t[j] == x;
+        if (dup) continue;
+        t[k] = x;
+        g[k] = (uint32_t)rng_below(r, 2);
+        b[k++] = 1 + (uint32_t)rng_below(r, 3);
+    }
+    return k;
+}
+
+static md_lexindex *ix2_;
+
+static void test_lexindex(void) {
+    check_rng r = {44};
+    md_lexindex *ix;
+    CHECK(md_lexindex_new(&ix) == MD_OK);
+    uint32_t t[16], g[16], b[16];
+    /* 600 documents: full blocks on the common terms, so a put in the middle splits one */
+    for (uint32_t d = 0; d < 1200; d += 2) {
+        size_t n = lex_doc(&r, t, g, b);
+        CHECK(md_lexindex_put(ix, d, (const uint8_t *)"key", 1 + d % 3, 30, t, g, b, n) == MD_OK);
+    }
+    uint32_t q[3] = {0, 1, 5}, want_d[20], got_d[20];
+    double want_s[20], got_s[20];
+    size_t want[2], got[2];
+    CHECK(md_lexindex_top(ix, q, 3, NULL, 3.0, 20, want_d, want_s, want) == MD_OK && want[0] == 20);
+    long runs = 0;
+    size_t before = md_lexindex_count(ix);
+    size_t n = lex_doc(&r, t, g, b);
+    /* a put in the middle of every list (doc 601): a failed one leaves it absent, the rest unchanged */
+    EACH_FAILURE(&runs, st = md_lexindex_put(ix, 601, (const uint8_t *)"k", 1, 30, t, g, b, n),
+        CHECK(md_lexindex_count(ix) == before && md_lexindex_delete(ix, 601) == MD_ERR_RANGE),
+        CHECK(md_lexindex_count(ix) == before + 1 && md_lexindex_delete(ix, 601) == MD_OK),
+        CHECK(mdi_lexindex_check(ix) == 0));
+    CHECK(md_lexindex_top(ix, q, 3, NULL, 3.0, 20, got_d, got_s, got) == MD_OK && got[0] == want[0]);
+    CHECK(memcmp(got_d, want_d, sizeof want_d) == 0 && same_doubles(got_s, want_s, 20));
+    /* the top-k and the full scoring: a failed one answers nothing */
+    EACH_FAILURE(&runs, st = md_lexindex_top(ix, q, 3, NULL, 3.0, 20, got_d, got_s, got),
+        CHECK(got[0] == 0),
+        CHECK(got[0] == want[0] && memcmp(got_d, want_d, sizeof want_d) == 0 && same_doubles(got_s, want_s, 20)),
+        (void)0);
+    EACH_FAILURE(&runs, st = md_lexindex_top_full(ix, q, 3, NULL, 3.0, 20, got_d, got_s, got),
+        CHECK(got[0] == 0),
+        CHECK(got[0] == want[0] && memcmp(got_d, want_d, sizeof want_d) == 0 && same_doubles(got_s, want_s, 20)),
+        (void)0);
+    EACH_FAILURE(&runs, st = md_lexindex_new(&ix2_), (void)0, md_lexindex_free(ix2_), (void)0);
+    CHECK(runs > 10);
+    md_lexindex_free(ix);
+}
+
 int main(void) {
     /* The wrapper fails nothing until armed: a run without failures first. */
     void *probe = malloc(16);
@@ -454,6 +511,7 @@ int main(void) {
     test_graph();
     test_rows();
     test_others();
+    test_lexindex();
     printf("test_alloc_fail: %d passed, %d failed\n", check_passed, check_failed);
     return check_failed != 0;
 }

@@ -168,6 +168,11 @@ test("every call() the glue makes passes the argument kinds its row states (chec
     md.mergeNeighborTiles(["a", "b"], [md.neighborTile(m, ["a", "b"], 0, 2, o)], o);
     md.cosineRows(q, m);
     md.topCosineRows(q, m, 1);
+    const lex = md.lexicalIndex([{ doc: 1, key: "a", len: 2, terms: Uint32Array.of(3), gist: Uint32Array.of(1), body: Uint32Array.of(0) }]);
+    lex.put(2, "b", 1, Uint32Array.of(3), Uint32Array.of(0), Uint32Array.of(1));
+    lex.top(Uint32Array.of(3), 2, { idf: Float64Array.of(1) });
+    lex.top(Uint32Array.of(3), 2);
+    lex.free();
     const resident = md.residentRows(m, 2);
     resident.cosineRows(q);
     resident.topCosineRows(q, 1);

@@ -143,6 +143,13 @@ export function corpus(seed) {
     cosineRows: () => { const p = packed(); return [vec(p.d), p.m]; },
     topCosineRows: () => { const p = packed(); return [vec(p.d), p.m, count(4)]; },
     residentRows: () => { const p = packed(); return [p.m, p.d]; },
+    lexicalIndex: () => {
+      const docs = Array.from({ length: r.int(6) }, () => {
+        const n = r.int(4), terms = Uint32Array.from(new Set(Array.from({ length: n }, () => r.int(6))));
+        return { key: key(), terms, gist: terms.map(() => r.int(2)), body: terms.map(() => 1 + r.int(3)), extra: r.int(5) };
+      });
+      return [docs, Uint32Array.from({ length: r.int(4) }, () => r.int(7)), count(8), pick([0, 1, 2.5])];
+    },
     rrfContribution: () => [count(5), num(2)],
     signalValue: () => [pick(SIGNALS)],
     shouldBumpAccess: () => [chance(200) ? undefined : date(), date(), ...(chance(500) ? [count(2000)] : [])],
@@ -193,6 +200,19 @@ export function callExport(api, fn, args) {
         scores: g.pagerankScores({ damping: 0.5, maxIterations: 20 }), lp, bridges: g.bridgeCounts(lp) };
     } finally {
       g.free();
+    }
+  }
+  if (fn === "lexicalIndex") {
+    const [docs, terms, k, gistWeight] = args, half = docs.length >> 1;
+    const len = (d) => d.extra + d.terms.reduce((s, _, j) => s + d.gist[j] + d.body[j], 0);
+    const ix = api.lexicalIndex(docs.slice(0, half).map((d, i) => ({ doc: i, key: d.key, len: len(d), terms: d.terms, gist: d.gist, body: d.body })));
+    try {
+      docs.forEach((d, i) => { if (i >= half) ix.put(i, d.key, len(d), d.terms, d.gist, d.body); });
+      const deleted = docs.length ? ix.delete(docs.length - 1) : false;
+      const top = ix.top(terms, k, { gistWeight });
+      return { count: ix.count, deleted, docs: [...top.docs], scores: [...top.scores], scored: top.scored };
+    } finally {
+      ix.free();
     }
   }
   if (fn === "residentRows") {

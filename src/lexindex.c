@@ -1,0 +1,704 @@
+/* The resident lexical index: posting lists per term in blocks of at most
+ * MD_LEXINDEX_BLOCK postings (document order), each block with the most gist
+ * hits, the most body hits and the fewest tokens of its documents, so that a
+ * query bounds every score in a block from three numbers under any corpus
+ * statistics (the idf and the average length change with every write; the
+ * bound is computed at query time by the same arithmetic as the scores). A
+ * write moves postings within one block per term; nothing is rebuilt.
+ *
+ * The top-k (block-max MaxScore over windows): a window is a range of
+ * documents in which every query term's postings lie in one block; the
+ * terms are ordered by that block's bound, and the longest prefix whose
+ * bounds add up below the k-th score so far cannot put a document in the
+ * top-k on their own ("non-essential"): only documents of the other terms
+ * are candidates, each looked up in the non-essential terms while its bound
+ * can still reach the k-th score. A window whose bounds all add up below it
+ * is skipped. Scores are then summed in query order, as FTS5 sums them. */
+#include "internal.h"
+#include "lexindex.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEX_MIN_CAP 4
+
+typedef struct lex_block {
+    uint32_t n, cap;
+    uint32_t max_g, max_b, min_len; /* bounds over its postings */
+    uint32_t *p;                    /* cap documents, cap gist hits, cap body hits */
+} lex_block;
+
+typedef struct lex_term {
+    size_t nb, capb; /* blocks held, allocated */
+    size_t df;       /* postings */
+    lex_block *b;
+} lex_term;
+
+typedef struct lex_doc {
+    uint32_t *data; /* nt term ids, then the key's bytes */
+    uint32_t len, nt, key_len, live;
+} lex_doc;
+
+struct md_lexindex {
+    lex_term *terms;
+    size_t n_terms; /* term ids below this have a slot */
+    lex_doc *docs;
+    size_t n_docs;  /* document ids below this have a slot */
+    size_t live;    /* documents held */
+    double tokens;  /* their tokens (an integer below 2^53) */
+};
+
+static inline uint32_t *bdoc(const lex_block *k) { return k->p; }
+static inline uint32_t *bgist(const lex_block *k) { return k->p + k->cap; }
+static inline uint32_t *bbody(const lex_block *k) { return k->p + 2 * (size_t)k->cap; }
+static inline uint32_t blast(const lex_block *k) { return k->p[k->n - 1]; }
+static inline const uint8_t *doc_key(const lex_doc *d) { return (const uint8_t *)(d->data + d->nt); }
+
+double mdi_bm25_idf(double N, double n) {
+    double idf = md_js_log((N - n + 0.5) / (n + 0.5));
+    return idf <= 0.0 ? 1e-6 : idf;
+}
+
+MDI_SMALL md_status md_lexindex_new(md_lexindex **out) {
+    if (!out) return MD_ERR_NULL;
+    *out = calloc(1, sizeof **out);
+    return *out ? MD_OK : MD_ERR_NOMEM;
+}
+
+MDI_SMALL void md_lexindex_free(md_lexindex *ix) {
+    if (!ix) return;
+    for (size_t t = 0; t < ix->n_terms; t++) {
+        for (size_t i = 0; i < ix->terms[t].nb; i++) free(ix->terms[t].b[i].p);
+        free(ix->terms[t].b);
+    }
+    for (size_t d = 0; d < ix->n_docs; d++) free(ix->docs[d].data);
+    free(ix->terms);
+    free(ix->docs);
+    free(ix);
+}
+
+MDI_SMALL size_t md_lexindex_count(const md_lexindex *ix) { return ix ? ix->live : 0; }
+
+MDI_SMALL size_t md_lexindex_df(const md_lexindex *ix, uint32_t term) {
+    return ix && term < ix->n_terms ? ix->terms[term].df : 0;
+}
+
+MDI_SMALL size_t md_lexindex_bytes(const md_lexindex *ix) {
+    if (!ix) return 0;
+    size_t bytes = sizeof *ix + ix->n_terms * sizeof(lex_term) + ix->n_docs * sizeof(lex_doc);
+    for (size_t t = 0; t < ix->n_terms; t++) {
+        const lex_term *tm = &ix->terms[t];
+        bytes += tm->capb * sizeof(lex_block);
+        for (size_t i = 0; i < tm->nb; i++) bytes += 3 * sizeof(uint32_t) * (size_t)tm->b[i].cap;
+    }
+    for (size_t d = 0; d < ix->n_docs; d++)
+        if (ix->docs[d].live) bytes += ix->docs[d].nt * sizeof(uint32_t) + ix->docs[d].key_len;
+    return bytes;
+}
+
+/* ---- blocks ---- */
+
+/* Resize a block's arrays to cap (>= its postings). */
+static md_status block_resize(lex_block *k, uint32_t cap) {
+    uint32_t *p = mdi_alloc_array(3 * (size_t)cap, sizeof *p);
+    if (!p) return MD_ERR_NOMEM;
+    if (k->p) {
+        memcpy(p, bdoc(k), k->n * sizeof *p);
+        memcpy(p + cap, bgist(k), k->n * sizeof *p);
+        memcpy(p + 2 * (size_t)cap, bbody(k), k->n * sizeof *p);
+        free(k->p);
+    }
+    k->p = p;
+    k->cap = cap;
+    return MD_OK;
+}
+
+/* A block's bounds from its postings (n >= 1). */
+static void block_bounds(lex_block *k, const lex_doc *docs) {
+    const uint32_t *d = bdoc(k), *g = bgist(k), *b = bbody(k);
+    uint32_t mg = 0, mb = 0, ml = UINT32_MAX;
+    for (uint32_t i = 0; i < k->n; i++) {
+        if (g[i] > mg) mg = g[i];
+        if (b[i] > mb) mb = b[i];
+        if (docs[d[i]].len < ml) ml = docs[d[i]].len;
+    }
+    k->max_g = mg;
+    k->max_b = mb;
+    k->min_len = ml;
+}
+
+/* The first position in a[lo..n) holding a value >= x (n if none). */
+static inline uint32_t lower_bound(const uint32_t *a, uint32_t lo, uint32_t n, uint32_t x) {
+    uint32_t hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The first block of t whose last document is >= doc (t->nb if none). */
+static size_t find_block(const lex_term *t, uint32_t doc) {
+    size_t lo = 0, hi = t->nb;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (blast(&t->b[mid]) < doc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Room for one more block at position at (its slot zeroed). */
+static md_status blocks_open(lex_term *t, size_t at) {
+    if (t->nb == t->capb) {
+        size_t cap = t->capb ? 2 * t->capb : 1;
+        lex_block *b = realloc(t->b, cap * sizeof *b);
+        if (!b) return MD_ERR_NOMEM;
+        t->b = b;
+        t->capb = cap;
+    }
+    memmove(t->b + at + 1, t->b + at, (t->nb - at) * sizeof *t->b);
+    memset(t->b + at, 0, sizeof *t->b);
+    t->nb++;
+    return MD_OK;
+}
+
+static void blocks_close(lex_term *t, size_t at) {
+    free(t->b[at].p);
+    memmove(t->b + at, t->b + at + 1, (t->nb - at - 1) * sizeof *t->b);
+    t->nb--;
+    if (t->nb == 0) {
+        free(t->b);
+        t->b = NULL;
+        t->capb = 0;
+    }
+}
+
+/* Split full block bi into two halves. */
+static md_status block_split(lex_term *t, size_t bi, const lex_doc *docs) {
+    lex_block fresh = {0};
+    if (block_resize(&fresh, MD_LEXINDEX_BLOCK) != MD_OK) return MD_ERR_NOMEM;
+    if (blocks_open(t, bi + 1) != MD_OK) {
+        free(fresh.p);
+        return MD_ERR_NOMEM;
+    }
+    lex_block *k = &t->b[bi], *h = &t->b[bi + 1];
+    *h = fresh;
+    uint32_t keep = k->n / 2, move = k->n - keep;
+    memcpy(bdoc(h), bdoc(k) + keep, move * sizeof(uint32_t));
+    memcpy(bgist(h), bgist(k) + keep, move * sizeof(uint32_t));
+    memcpy(bbody(h), bbody(k) + keep, move * sizeof(uint32_t));
+    h->n = move;
+    k->n = keep;
+    block_bounds(k, docs);
+    block_bounds(h, docs);
+    return MD_OK;
+}
+
+/* Add (doc, g, b) to a term's postings; MD_ERR_INVALID when doc is there already. */
+static md_status term_insert(lex_term *t, uint32_t doc, uint32_t g, uint32_t b, const lex_doc *docs) {
+    size_t bi;
+    md_status st;
+    if (t->nb == 0 || doc > blast(&t->b[t->nb - 1])) { /* past the end: the last block, or a new one */
+        if (t->nb == 0 || t->b[t->nb - 1].n == MD_LEXINDEX_BLOCK) {
+            if ((st = blocks_open(t, t->nb)) != MD_OK) return st;
+            if ((st = block_resize(&t->b[t->nb - 1], LEX_MIN_CAP)) != MD_OK) {
+                blocks_close(t, t->nb - 1);
+                return st;
+            }
+        }
+        bi = t->nb - 1;
+    } else {
+        bi = find_block(t, doc);
+        lex_block *k = &t->b[bi];
+        uint32_t pos = lower_bound(bdoc(k), 0, k->n, doc);
+        if (pos < k->n && bdoc(k)[pos] == doc) return MD_ERR_INVALID;
+        if (k->n == MD_LEXINDEX_BLOCK) {
+            if ((st = block_split(t, bi, docs)) != MD_OK) return st;
+            if (doc > blast(&t->b[bi])) bi++;
+        }
+    }
+    lex_block *k = &t->b[bi];
+    if (k->n == k->cap) {
+        uint32_t cap = 2 * k->cap < MD_LEXINDEX_BLOCK ? 2 * k->cap : MD_LEXINDEX_BLOCK;
+        if ((st = block_resize(k, cap)) != MD_OK) return st;
+    }
+    uint32_t pos = lower_bound(bdoc(k), 0, k->n, doc), tail = k->n - pos;
+    uint32_t *pd = bdoc(k), *pg = bgist(k), *pb = bbody(k);
+    memmove(pd + pos + 1, pd + pos, tail * sizeof *pd);
+    memmove(pg + pos + 1, pg + pos, tail * sizeof *pg);
+    memmove(pb + pos + 1, pb + pos, tail * sizeof *pb);
+    pd[pos] = doc;
+    pg[pos] = g;
+    pb[pos] = b;
+    uint32_t len = docs[doc].len;
+    if (k->n == 0) {
+        k->max_g = g;
+        k->max_b = b;
+        k->min_len = len;
+    } else {
+        if (g > k->max_g) k->max_g = g;
+        if (b > k->max_b) k->max_b = b;
+        if (len < k->min_len) k->min_len = len;
+    }
+    k->n++;
+    t->df++;
+    return MD_OK;
+}
+
+/* Remove doc from a term's postings (never allocates). */
+static void term_remove(lex_term *t, uint32_t doc, const lex_doc *docs) {
+    size_t bi = find_block(t, doc);
+    if (bi == t->nb) return;
+    lex_block *k = &t->b[bi];
+    uint32_t pos = lower_bound(bdoc(k), 0, k->n, doc);
+    if (pos == k->n || bdoc(k)[pos] != doc) return;
+    uint32_t tail = k->n - pos - 1;
+    memmove(bdoc(k) + pos, bdoc(k) + pos + 1, tail * sizeof(uint32_t));
+    memmove(bgist(k) + pos, bgist(k) + pos + 1, tail * sizeof(uint32_t));
+    memmove(bbody(k) + pos, bbody(k) + pos + 1, tail * sizeof(uint32_t));
+    k->n--;
+    t->df--;
+    if (k->n == 0) {
+        blocks_close(t, bi);
+        return;
+    }
+    /* a neighbour with room takes what is left of a sparse block */
+    if (k->n <= MD_LEXINDEX_BLOCK / 4 && bi + 1 < t->nb && t->b[bi + 1].n + k->n <= MD_LEXINDEX_BLOCK / 2) {
+        lex_block *h = &t->b[bi + 1];
+        uint32_t need = k->n + h->n;
+        if (need <= k->cap || block_resize(k, need) == MD_OK) {
+            k = &t->b[bi];
+            h = &t->b[bi + 1];
+            memcpy(bdoc(k) + k->n, bdoc(h), h->n * sizeof(uint32_t));
+            memcpy(bgist(k) + k->n, bgist(h), h->n * sizeof(uint32_t));
+            memcpy(bbody(k) + k->n, bbody(h), h->n * sizeof(uint32_t));
+            k->n = need;
+            blocks_close(t, bi + 1);
+            k = &t->b[bi];
+        }
+    }
+    block_bounds(k, docs);
+}
+
+/* Grow a zeroed array of slots (elements of size `size`) to hold index `need`. */
+static md_status grow_slots(void **a, size_t *n, size_t need, size_t size) {
+    if (need < *n) return MD_OK;
+    size_t cap = *n ? *n : 16;
+    while (cap <= need) cap *= 2;
+    void *p = realloc(*a, cap * size);
+    if (!p) return MD_ERR_NOMEM;
+    memset((char *)p + *n * size, 0, (cap - *n) * size);
+    *a = p;
+    *n = cap;
+    return MD_OK;
+}
+
+/* ---- put and delete ---- */
+
+static void doc_drop(md_lexindex *ix, uint32_t doc) {
+    lex_doc *d = &ix->docs[doc];
+    for (uint32_t i = 0; i < d->nt; i++) term_remove(&ix->terms[d->data[i]], doc, ix->docs);
+    ix->live--;
+    ix->tokens -= d->len;
+    free(d->data);
+    memset(d, 0, sizeof *d);
+}
+
+md_status md_lexindex_delete(md_lexindex *ix, uint32_t doc) {
+    if (!ix) return MD_ERR_NULL;
+    if (doc >= ix->n_docs || !ix->docs[doc].live) return MD_ERR_RANGE;
+    doc_drop(ix, doc);
+    return MD_OK;
+}
+
+md_status md_lexindex_put(md_lexindex *ix, uint32_t doc, const uint8_t *key, size_t key_len, uint32_t len,
+                          const uint32_t *terms, const uint32_t *gist, const uint32_t *body, size_t n) {
+    if (!ix || MDI_BAD_IN(key, key_len) || MDI_BAD_IN(terms, n)) return MD_ERR_NULL;
+    if (doc >= MD_LEXINDEX_MAX_ID || n > UINT32_MAX || key_len > UINT32_MAX) return MD_ERR_RANGE;
+    uint32_t top = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (terms[i] >= MD_LEXINDEX_MAX_ID) return MD_ERR_RANGE;
+        if ((gist ? gist[i] : 0) == 0 && (body ? body[i] : 0) == 0) return MD_ERR_INVALID;
+        if (terms[i] > top) top = terms[i];
+    }
+    if (n && grow_slots((void **)&ix->terms, &ix->n_terms, top, sizeof *ix->terms) != MD_OK) return MD_ERR_NOMEM;
+    if (grow_slots((void **)&ix->docs, &ix->n_docs, doc, sizeof *ix->docs) != MD_OK) return MD_ERR_NOMEM;
+    size_t words = n + (key_len + 3) / 4;
+    uint32_t *data = NULL;
+    if (words) {
+        data = mdi_alloc_array(words, sizeof *data);
+        if (!data) return MD_ERR_NOMEM;
+        data[words - 1] = 0;
+        if (n) memcpy(data, terms, n * sizeof *data);
+        if (key_len) memcpy(data + n, key, key_len);
+    }
+    if (ix->docs[doc].live) doc_drop(ix, doc);
+    lex_doc *d = &ix->docs[doc];
+    d->data = data;
+    d->len = len;
+    d->nt = 0; /* the terms whose postings hold it so far */
+    d->key_len = (uint32_t)key_len;
+    d->live = 1;
+    ix->live++;
+    ix->tokens += len;
+    for (size_t i = 0; i < n; i++) {
+        md_status st = term_insert(&ix->terms[terms[i]], doc, gist ? gist[i] : 0, body ? body[i] : 0, ix->docs);
+        if (st != MD_OK) { /* its postings so far go again: the document is absent */
+            doc_drop(ix, doc);
+            return st;
+        }
+        d->nt++;
+    }
+    return MD_OK;
+}
+
+/* ---- the top-k ---- */
+
+typedef struct lex_hit {
+    double sum; /* the sum of the terms' scores (bm25 = -1.0 * sum) */
+    uint32_t doc;
+} lex_hit;
+
+/* Is hit a better than b: a larger sum, then the smaller key (bytes), then the smaller document. */
+static inline int better(const md_lexindex *ix, lex_hit a, lex_hit b) {
+    if (a.sum != b.sum) return a.sum > b.sum;
+    const lex_doc *x = &ix->docs[a.doc], *y = &ix->docs[b.doc];
+    uint32_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c = n ? memcmp(doc_key(x), doc_key(y), n) : 0;
+    if (c != 0) return c < 0;
+    if (x->key_len != y->key_len) return x->key_len < y->key_len;
+    return a.doc < b.doc;
+}
+
+/* The k best so far: a heap with the worst at its root. */
+typedef struct lex_heap {
+    lex_hit *h;
+    size_t n, k;
+} lex_heap;
+
+static void heap_offer(const md_lexindex *ix, lex_heap *hp, lex_hit x) {
+    size_t i;
+    if (hp->n < hp->k) {
+        i = hp->n++;
+        while (i > 0) {
+            size_t p = (i - 1) / 2;
+            if (!better(ix, hp->h[p], x)) break;
+            hp->h[i] = hp->h[p];
+            i = p;
+        }
+        hp->h[i] = x;
+        return;
+    }
+    if (!better(ix, x, hp->h[0])) return;
+    i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= hp->n) break;
+        if (c + 1 < hp->n && better(ix, hp->h[c], hp->h[c + 1])) c++;
+        if (!better(ix, x, hp->h[c])) break;
+        hp->h[i] = hp->h[c];
+        i = c;
+    }
+    hp->h[i] = x;
+}
+
+/* The heap's hits best first into docs / scores (the heap is spent). */
+static size_t heap_finish(const md_lexindex *ix, lex_heap *hp, uint32_t *docs, double *scores) {
+    size_t n = hp->n;
+    for (size_t m = n; m > 0; m--) {
+        lex_hit worst = hp->h[0], x = hp->h[m - 1];
+        hp->n = m - 1;
+        size_t i = 0;
+        for (;;) { /* sift x down from the root over the first m - 1 */
+            size_t c = 2 * i + 1;
+            if (c >= hp->n) break;
+            if (c + 1 < hp->n && better(ix, hp->h[c], hp->h[c + 1])) c++;
+            if (!better(ix, x, hp->h[c])) break;
+            hp->h[i] = hp->h[c];
+            i = c;
+        }
+        if (hp->n) hp->h[i] = x;
+        docs[m - 1] = worst.doc;
+        scores[m - 1] = -1.0 * worst.sum;
+    }
+    return n;
+}
+
+/* Can a document whose scores add up to at most x (as rounded in some order)
+ * not reach theta? The margin (2^-40 of x) is far above what summing up to
+ * 2^32 terms in another order, and each bound's rounding, can move a sum. */
+static inline int below(double x, double theta) { return x + x * 0x1p-40 < theta; }
+
+typedef struct lex_cur {
+    const lex_term *t; /* NULL: the term holds nothing */
+    double idf;
+    size_t bi;   /* current block */
+    uint32_t pi; /* position in it */
+    int has;     /* the candidate is in this term's list: its score part c */
+    double c, u; /* the candidate's score part; the window's bound */
+} lex_cur;
+
+typedef struct lex_query {
+    const md_lexindex *ix;
+    lex_cur *cur;
+    size_t m;
+    double w, avgdl;
+} lex_query;
+
+static md_status query_open(const md_lexindex *ix, const uint32_t *terms, size_t n_terms, const double *idf, double w,
+                            size_t k, uint32_t *docs, double *scores, size_t *out, lex_query *q, lex_heap *hp) {
+    if (!ix || !out || MDI_BAD_IN(terms, n_terms) || (k && (!docs || !scores))) return MD_ERR_NULL;
+    out[0] = out[1] = 0;
+    if (!(w >= 0.0) || !isfinite(w)) return MD_ERR_RANGE;
+    for (size_t i = 0; idf && i < n_terms; i++)
+        if (!(idf[i] > 0.0) || !isfinite(idf[i])) return MD_ERR_RANGE;
+    memset(q, 0, sizeof *q);
+    memset(hp, 0, sizeof *hp);
+    q->ix = ix;
+    q->w = w;
+    q->m = n_terms;
+    hp->k = k < ix->live ? k : ix->live;
+    if (hp->k == 0 || n_terms == 0) return MD_OK;
+    q->avgdl = ix->tokens / (double)ix->live;
+    q->cur = mdi_calloc_array(n_terms, sizeof *q->cur);
+    hp->h = mdi_alloc_array(hp->k, sizeof *hp->h);
+    if (!q->cur || !hp->h) {
+        free(q->cur);
+        free(hp->h);
+        return MD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n_terms; i++) {
+        lex_cur *c = &q->cur[i];
+        c->t = terms[i] < ix->n_terms && ix->terms[terms[i]].nb ? &ix->terms[terms[i]] : NULL;
+        if (c->t) c->idf = idf ? idf[i] : mdi_bm25_idf((double)ix->live, (double)c->t->df);
+    }
+    return MD_OK;
+}
+
+/* The score part of posting i of block k. */
+static inline double posting_score(const lex_query *q, const lex_cur *c, const lex_block *k, uint32_t i) {
+    double f = q->w * (double)bgist(k)[i] + (double)bbody(k)[i];
+    return mdi_bm25_term(c->idf, f, (double)q->ix->docs[bdoc(k)[i]].len, q->avgdl);
+}
+
+static inline double block_bound(const lex_query *q, const lex_cur *c, const lex_block *k) {
+    return mdi_bm25_term(c->idf, q->w * (double)k->max_g + (double)k->max_b, (double)k->min_len, q->avgdl);
+}
+
+/* The candidate's sum in query order, from the cursors' parts. */
+static inline double query_sum(const lex_query *q) {
+    double s = 0.0;
+    for (size_t i = 0; i < q->m; i++)
+        if (q->cur[i].has) s += q->cur[i].c;
+    return s;
+}
+
+md_status md_lexindex_top_full(const md_lexindex *ix, const uint32_t *terms, size_t n_terms, const double *idf,
+                               double gist_weight, size_t k, uint32_t *docs, double *scores, size_t *out) {
+    lex_query q;
+    lex_heap hp;
+    md_status st = query_open(ix, terms, n_terms, idf, gist_weight, k, docs, scores, out, &q, &hp);
+    if (st != MD_OK || hp.k == 0 || n_terms == 0) return st;
+    double *acc = mdi_alloc_array(ix->n_docs, sizeof *acc);
+    uint8_t *mark = mdi_calloc_array(ix->n_docs, 1);
+    uint32_t *touched = mdi_alloc_array(ix->live, sizeof *touched);
+    if (!acc || !mark || !touched) {
+        st = MD_ERR_NOMEM;
+        goto done;
+    }
+    size_t nt = 0, scored = 0;
+    for (size_t i = 0; i < n_terms; i++) {
+        const lex_cur *c = &q.cur[i];
+        if (!c->t) continue;
+        for (size_t bi = 0; bi < c->t->nb; bi++) {
+            const lex_block *kb = &c->t->b[bi];
+            for (uint32_t j = 0; j < kb->n; j++) {
+                uint32_t d = bdoc(kb)[j];
+                if (!mark[d]) {
+                    mark[d] = 1;
+                    acc[d] = 0.0;
+                    touched[nt++] = d;
+                }
+                acc[d] += posting_score(&q, c, kb, j);
+                scored++;
+            }
+        }
+    }
+    for (size_t i = 0; i < nt; i++) heap_offer(ix, &hp, (lex_hit){acc[touched[i]], touched[i]});
+    out[0] = heap_finish(ix, &hp, docs, scores);
+    out[1] = scored;
+done:
+    free(acc);
+    free(mark);
+    free(touched);
+    free(q.cur);
+    free(hp.h);
+    return st;
+}
+
+md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n_terms, const double *idf,
+                          double gist_weight, size_t k, uint32_t *docs, double *scores, size_t *out) {
+    lex_query q;
+    lex_heap hp;
+    md_status st = query_open(ix, terms, n_terms, idf, gist_weight, k, docs, scores, out, &q, &hp);
+    if (st != MD_OK || hp.k == 0 || n_terms == 0) return st;
+    size_t m = n_terms, scored = 0;
+    size_t *ord = mdi_alloc_array(m, sizeof *ord);  /* the window's terms by bound, ascending */
+    double *pre = mdi_alloc_array(m + 1, sizeof *pre); /* pre[j]: the bounds of ord[0..j) added */
+    if (!ord || !pre) {
+        st = MD_ERR_NOMEM;
+        goto done;
+    }
+    uint32_t lo = 0;
+    for (;;) {
+        /* the window [lo, hi]: hi the first end of a current block */
+        uint32_t hi = UINT32_MAX;
+        size_t live = 0;
+        for (size_t i = 0; i < m; i++) {
+            lex_cur *c = &q.cur[i];
+            c->u = 0.0;
+            if (!c->t) continue;
+            while (c->bi < c->t->nb && blast(&c->t->b[c->bi]) < lo) {
+                c->bi++;
+                c->pi = 0;
+            }
+            if (c->bi == c->t->nb) continue;
+            const lex_block *kb = &c->t->b[c->bi];
+            c->pi = lower_bound(bdoc(kb), c->pi, kb->n, lo);
+            if (blast(kb) < hi) hi = blast(kb);
+            ord[live++] = i;
+        }
+        if (live == 0) break;
+        double theta = hp.n == hp.k ? hp.h[0].sum : -INFINITY;
+        for (size_t j = 0; j < live; j++) { /* bounds, and the order by them (insertion sort: few terms) */
+            lex_cur *c = &q.cur[ord[j]];
+            const lex_block *kb = &c->t->b[c->bi];
+            c->u = bdoc(kb)[c->pi] <= hi ? block_bound(&q, c, kb) : 0.0;
+            size_t x = ord[j], i = j;
+            while (i > 0 && q.cur[ord[i - 1]].u > c->u) {
+                ord[i] = ord[i - 1];
+                i--;
+            }
+            ord[i] = x;
+        }
+        size_t ne = 0;
+        pre[0] = 0.0;
+        while (ne < live && below(pre[ne] + q.cur[ord[ne]].u, theta)) {
+            pre[ne + 1] = pre[ne] + q.cur[ord[ne]].u;
+            ne++;
+        }
+        /* ne == live: no document of the window can reach theta */
+        while (ne < live) {
+            uint32_t d = UINT32_MAX;
+            for (size_t j = ne; j < live; j++) {
+                const lex_cur *c = &q.cur[ord[j]];
+                const lex_block *kb = &c->t->b[c->bi];
+                if (c->pi < kb->n && bdoc(kb)[c->pi] <= hi && bdoc(kb)[c->pi] < d) d = bdoc(kb)[c->pi];
+            }
+            if (d == UINT32_MAX) break;
+            for (size_t i = 0; i < m; i++) q.cur[i].has = 0;
+            double bound = 0.0;
+            for (size_t j = ne; j < live; j++) {
+                lex_cur *c = &q.cur[ord[j]];
+                const lex_block *kb = &c->t->b[c->bi];
+                if (c->pi < kb->n && bdoc(kb)[c->pi] == d) {
+                    c->c = posting_score(&q, c, kb, c->pi);
+                    c->has = 1;
+                    c->pi++;
+                    scored++;
+                    bound += c->c;
+                }
+            }
+            theta = hp.n == hp.k ? hp.h[0].sum : -INFINITY;
+            int out_of_reach = below(bound + pre[ne], theta);
+            for (size_t j = ne; j-- > 0 && !out_of_reach;) { /* the non-essential terms, largest bound first */
+                lex_cur *c = &q.cur[ord[j]];
+                const lex_block *kb = &c->t->b[c->bi];
+                c->pi = lower_bound(bdoc(kb), c->pi, kb->n, d);
+                if (c->pi < kb->n && bdoc(kb)[c->pi] == d) {
+                    c->c = posting_score(&q, c, kb, c->pi);
+                    c->has = 1;
+                    scored++;
+                    bound += c->c;
+                }
+                out_of_reach = below(bound + pre[j], theta);
+            }
+            if (!out_of_reach) heap_offer(ix, &hp, (lex_hit){query_sum(&q), d});
+        }
+        if (hi == UINT32_MAX) break;
+        lo = hi + 1;
+    }
+    out[0] = heap_finish(ix, &hp, docs, scores);
+    out[1] = scored;
+done:
+    free(ord);
+    free(pre);
+    free(q.cur);
+    free(hp.h);
+    return st;
+}
+
+/* ---- what the tests look at ---- */
+
+size_t mdi_lexindex_postings(const md_lexindex *ix, uint32_t term, uint32_t *docs, uint32_t *gist, uint32_t *body,
+                             size_t cap) {
+    if (!ix || term >= ix->n_terms) return 0;
+    const lex_term *t = &ix->terms[term];
+    size_t n = 0;
+    for (size_t bi = 0; bi < t->nb; bi++)
+        for (uint32_t i = 0; i < t->b[bi].n; i++, n++) {
+            if (n >= cap) continue;
+            if (docs) docs[n] = bdoc(&t->b[bi])[i];
+            if (gist) gist[n] = bgist(&t->b[bi])[i];
+            if (body) body[n] = bbody(&t->b[bi])[i];
+        }
+    return n;
+}
+
+size_t mdi_lexindex_terms(const md_lexindex *ix) { return ix ? ix->n_terms : 0; }
+double mdi_lexindex_tokens(const md_lexindex *ix) { return ix ? ix->tokens : 0; }
+
+int mdi_lexindex_check(const md_lexindex *ix) {
+    size_t live = 0, postings = 0, held = 0;
+    double tokens = 0;
+    for (size_t d = 0; d < ix->n_docs; d++) {
+        const lex_doc *x = &ix->docs[d];
+        if (!x->live) continue;
+        live++;
+        tokens += x->len;
+        held += x->nt;
+        for (uint32_t i = 0; i < x->nt; i++) {
+            if (x->data[i] >= ix->n_terms) return 1;
+            const lex_term *t = &ix->terms[x->data[i]];
+            size_t bi = find_block(t, (uint32_t)d);
+            if (bi == t->nb) return 2;
+            const lex_block *k = &t->b[bi];
+            uint32_t pos = lower_bound(bdoc(k), 0, k->n, (uint32_t)d);
+            if (pos == k->n || bdoc(k)[pos] != d) return 2;
+        }
+    }
+    if (live != ix->live || tokens != ix->tokens) return 3;
+    for (size_t tt = 0; tt < ix->n_terms; tt++) {
+        const lex_term *t = &ix->terms[tt];
+        size_t n = 0;
+        uint32_t prev = 0;
+        for (size_t bi = 0; bi < t->nb; bi++) {
+            const lex_block *k = &t->b[bi];
+            if (k->n == 0 || k->n > k->cap || k->cap > MD_LEXINDEX_BLOCK) return 4;
+            for (uint32_t i = 0; i < k->n; i++, n++) {
+                uint32_t d = bdoc(k)[i];
+                if (n > 0 && d <= prev) return 5;
+                prev = d;
+                if (d >= ix->n_docs || !ix->docs[d].live) return 6;
+                if (bgist(k)[i] > k->max_g || bbody(k)[i] > k->max_b || ix->docs[d].len < k->min_len) return 7;
+                if (bgist(k)[i] == 0 && bbody(k)[i] == 0) return 8;
+            }
+        }
+        if (n != t->df) return 9;
+        postings += n;
+    }
+    return postings == held ? 0 : 10;
+}

@@ -1,0 +1,146 @@
+// memdomain/cache: the lexical arm answered from the resident lexical index (issue 44). A cache
+// told to index from the first memory (indexMin = 0) answers every lexical search as a fresh
+// cache over a copy of its database that reads FTS5's lists (paths and bm25 scores, bit for bit),
+// after each random put, rewrite, delete, merge or evict by a sleep, and write by another cache on
+// the same database, on sqlite-wasm and every file driver the running Node loads; the index really
+// answered (built, postings scored) and kept itself in step (never built twice without a reload).
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as md from "../../js/index.js";
+import { openMemoryCache } from "../../js/cache/index.js";
+import { fileDrivers } from "./cache-backends.js";
+import { rng } from "../oracles/rng.js";
+import { wasmBytes } from "./build.js";
+
+md.initSync(wasmBytes());
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1);
+const WORDS = ["alpha", "beta", "gamma", "delta", "Éclair", "café", "naïve", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu",
+  "x1", "2024", "straße", "ΑΘΗΝΑ", "日本", "emoji😀", "co-op", "don't"];
+const LEXICAL = { weights: { lexical: 1, vector: 0, salience: 0, lateral: 0 } };
+const drivers = fileDrivers.filter((d) => !d.error);
+
+async function lexicalOf(cache, text, preset) {
+  const hits = await cache.search({ text, limit: 25, depth: 60, ...(preset ? { preset } : LEXICAL) });
+  return hits.map((h) => [h.path, h.score]);
+}
+
+const copyOf = async (cache) => openMemoryCache({ bytes: await cache.exportBytes() });
+
+/** Random writes on `cache` (and `other`), each followed by searches checked against a fresh cache's lists. */
+async function run(seed, cache, { other = null, fresh, steps = 40 }) {
+  const r = rng(seed);
+  const text = (n) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(r() < 0.2 ? ", " : " ");
+  const vec = () => Float32Array.from({ length: 4 }, () => r() * 2 - 1);
+  const paths = [];
+  let next = 0, answered = 0, scored = 0;
+  const put = async (c, path, like = null) => {
+    if (!paths.includes(path)) paths.push(path);
+    await c.put([{ path, gist: like ? like.gist : text(1 + Math.floor(r() * 3)), body: like ? like.body : text(Math.floor(r() * 30)),
+      type: "episodic", embedding: like ? like.embedding : vec(), createdAt: T0 + Math.floor(r() * 30) * DAY }]);
+  };
+  for (let i = 0; i < 30; i++) await put(cache, `m/${next++}`);
+  let now = T0 + 40 * DAY;
+  for (let s = 0; s < steps; s++) {
+    const c = other && r() < 0.3 ? other : cache;
+    const x = r();
+    if (x < 0.3) await put(c, `m/${next++}`);
+    else if (x < 0.45) await put(c, paths[Math.floor(r() * paths.length)]);
+    else if (x < 0.55 && paths.length > 8) await c.delete([paths.splice(Math.floor(r() * paths.length), 1)[0]]);
+    else if (x < 0.62) {
+      const [like] = await c.get([paths[Math.floor(r() * paths.length)]]);
+      if (like) await put(c, `m/${next++}`, like);
+    } else if (x < 0.7) {
+      now += DAY;
+      await c.sleep({ now, floor: 0.2, evict: r() < 0.3 });
+    } else if (x < 0.75) await put(c, `m/${next++}`, { gist: "", body: "", embedding: vec() });
+    const q = [text(1), text(2), `${text(1)} ${WORDS[0]}`, `${text(3)} ${text(1)}`][Math.floor(r() * 4)];
+    const want = await fresh(cache);
+    try {
+      for (const preset of [null, "memhtml"]) {
+        cache._lexical.lastScored = 0;
+        const got = await lexicalOf(cache, q, preset);
+        expect([s, q, preset, got]).toEqual([s, q, preset, await lexicalOf(want, q, preset)]);
+        if (cache._lexical.indexed) answered++;
+        scored += cache._lexical.lastScored;
+      }
+      expect(want._lexical.indexed).toBe(false); // the other side read FTS5's lists
+    } finally {
+      await want.close();
+    }
+  }
+  return { answered, scored };
+}
+
+const indexed = async (options) => {
+  const cache = await openMemoryCache({ dim: 4, ...options });
+  cache._lexical.indexMin = 0;
+  return cache;
+};
+
+test.each([1, 2, 3])("sqlite-wasm: the index answers as FTS5's lists after each random write, seed %i", async (seed) => {
+  const cache = await indexed();
+  try {
+    const { answered, scored } = await run(seed, cache, { fresh: copyOf });
+    expect(answered).toBeGreaterThan(60);
+    expect(scored).toBeGreaterThan(0);
+    expect(cache._lexical._terms.size).toBe(0); // no list was read: the index answered everything
+  } finally {
+    await cache.close();
+  }
+});
+
+test("sqlite-wasm: another cache on the same database writes in between", async () => {
+  const cache = await indexed();
+  const other = await openMemoryCache({ db: cache._db, dim: 4 });
+  try {
+    const { answered } = await run(5, cache, { other, fresh: copyOf });
+    expect(answered).toBeGreaterThan(40);
+  } finally {
+    await other.close();
+    await cache.close();
+  }
+});
+
+test.each(drivers.map((d) => [d.name, d]))("%s: the index answers as FTS5's lists after each random write", async (_, driver) => {
+  const dir = mkdtempSync(`${tmpdir()}/md-lexindex-`);
+  const cache = await indexed({ db: driver.adapter(`${dir}/c.db`) });
+  try {
+    let k = 0;
+    // a fresh cache over a copy of the file through the same driver (the same SQLite: its log())
+    const fresh = async (c) => {
+      const file = `${dir}/copy${k++}.db`;
+      writeFileSync(file, await c.exportBytes());
+      return openMemoryCache({ db: driver.adapter(file), dim: 4 });
+    };
+    const { answered } = await run(7, cache, { fresh, steps: 25 });
+    // the index is checked against FTS5's own bm25 when built: where the driver's SQLite computes
+    // bm25 otherwise (fused multiply-adds off x64), it is not used and the lists answer
+    if (process.arch === "x64") expect(answered).toBeGreaterThan(30);
+  } finally {
+    await cache.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a filter's allow set, and a query word of several FTS5 tokens, go to the lists; the index stays", async () => {
+  const cache = await indexed();
+  try {
+    await cache.put(Array.from({ length: 12 }, (_, i) => ({ path: `p/${i}`, gist: `g${i}`, body: `alpha beta ${i % 2 ? "gamma" : ""} x-y`,
+      type: i % 2 ? "episodic" : "semantic", embedding: [1, i, 0, 0], createdAt: T0 })));
+    const want = await copyOf(cache);
+    try {
+      expect(await lexicalOf(cache, "alpha gamma")).toEqual(await lexicalOf(want, "alpha gamma"));
+      expect(cache._lexical.indexed).toBe(true);
+      const filtered = { text: "alpha gamma", limit: 5, filter: { type: "episodic" }, ...LEXICAL };
+      expect((await cache.search(filtered)).map((h) => [h.path, h.score])).toEqual((await want.search(filtered)).map((h) => [h.path, h.score]));
+      expect(await lexicalOf(cache, "x-y")).toEqual(await lexicalOf(want, "x-y"));
+      expect(cache._lexical.indexed).toBe(true);
+    } finally {
+      await want.close();
+    }
+  } finally {
+    await cache.close();
+  }
+});
