@@ -134,11 +134,6 @@ export function compositeScore(signals, profile) {
   return ex.mdw_composite_score(at, at + AT_COMPOSITE_SCORE_WEIGHTS);
 }
 
-/** The band a composite falls in; boundaries belong to the lower band. */
-export function bandFor(score) {
-  return TRIAGE_ACTIONS[exportsOf().md_band_for(num("bandFor", "score", score))];
-}
-
 /**
  * Score one memory: normalize, weight by its type's profile, band the
  * composite. With a RetentionPolicy, its weights, half-lives and thresholds
@@ -337,21 +332,3 @@ export function scoreRetentionMany(columns, options) {
 
 // ---------------------------------------------------------------- reprieve
 
-/** The four-term reprieve score (not convex: the log1p(accessCount) term is unbounded). */
-export function reprieveScore(input) {
-  const fn = "reprieveScore";
-  obj(fn, "input", input);
-  return exportsOf().md_reprieve_score(num(fn, "input.importance", input.importance),
-    num(fn, "input.accessCount", input.accessCount), num(fn, "input.outcomeScore", input.outcomeScore),
-    num(fn, "input.hoursSinceAccess", input.hoursSinceAccess),
-    numNullish(fn, "input.decayRate", input.decayRate, SALIENCE_DECAY_RATE));
-}
-
-/** The bounded reprieve gate: score >= floor and reprieveCount < maxReprieves. */
-export function shouldReprieve(input) {
-  const fn = "shouldReprieve";
-  obj(fn, "input", input);
-  return exportsOf().md_should_reprieve(num(fn, "input.score", input.score),
-    num(fn, "input.reprieveCount", input.reprieveCount), numNullish(fn, "input.floor", input.floor, REPRIEVE_FLOOR),
-    numNullish(fn, "input.maxReprieves", input.maxReprieves, MAX_REPRIEVES)) !== 0;
-}

@@ -8,12 +8,6 @@ import { AT_FUSE_IDS_ARM_LENS_N, AT_FUSE_IDS_ARM_LENS_N_ARMS, AT_FUSE_IDS_IDS_N,
   AT_FUSE_IDS_WEIGHTS_N, AT_FUSED_KEY, AT_RANK_SCORES_ORDER_N, OK, OUT_FUSED_BLOCK, OUT_FUSED_LEN, RRF_K, SIZE_FUSE_IDS_N,
   SIZE_FUSE_IDS_N_ARMS, SIZE_RANK_SCORES_N } from "./constants.js";
 
-/** weight / (rank + k). */
-export function rrfScore(rank, weight, k = RRF_K) {
-  const fn = "rrfScore";
-  return exportsOf().md_rrf_score(num(fn, "rank", rank), num(fn, "weight", weight), numOr(fn, "k", k, RRF_K));
-}
-
 /** Fuse per-arm ranked lists into one path -> score map by summing contributions. */
 export function fuseArms(armResults, weights, k = RRF_K) {
   const fn = "fuseArms";

@@ -116,3 +116,49 @@ export function vector(fn, arg, v) {
   }
   return v;
 }
+
+// ---------------------------------------------------------------- the table's checks
+
+// wasm/boundary.def's `as` lines state every public function's arguments once; js/src/api.js
+// (generated) holds them as ARGS: per function a list [fn, prefix, name, kind, default, ...],
+// kind a type (tools/api.mjs: KIND) plus 16 (undefined takes the default) and 32 (null does too),
+// an object's fields a nested list of the same shape in the default's place.
+const EXPECT = ["", "a number", "a string", "a boolean", "an array", "an object", "a Map", "a Date",
+  "an array-like of numbers", "a Float32Array", "a Uint32Array", "a Float64Array or a Float32Array"];
+
+function is(t, v) {
+  switch (t) {
+    case 1: return typeof v === "number";
+    case 2: return typeof v === "string";
+    case 3: return typeof v === "boolean";
+    case 4: return Array.isArray(v);
+    case 5: return v !== null && typeof v === "object";
+    case 6: return v instanceof Map;
+    case 9: return v instanceof Float32Array;
+    case 10: return v instanceof Uint32Array;
+    default: return v instanceof Float64Array || v instanceof Float32Array;
+  }
+}
+
+/**
+ * Argument i of descriptor d (ARGS.<fn>, or an object's nested list) checked: its default when
+ * absent, the value when of its type (a Date's time value; an array-like of numbers as `vector`
+ * checks it), else a TypeError naming it as the table does.
+ */
+export function arg(d, i, v) {
+  const at = 2 + 3 * i, k = d[at + 1];
+  if (v === undefined ? k & 16 : v === null && k & 32) return k & 15 ^ 5 ? d[at + 2] : undefined;
+  const t = k & 15;
+  if (t === 8) return vector(d[0], d[1] + d[at], v);
+  if (t === 7) return dateMs(d[0], d[1] + d[at], v);
+  if (!is(t, v)) throw typeError(d[0], d[1] + d[at], EXPECT[t], v);
+  return v;
+}
+
+/** The fields of object argument i (checked as `arg` checks them, read in the table's order), as an array. */
+export function fields(d, i, o) {
+  const f = d[4 + 3 * i], n = (f.length - 2) / 3, out = new Array(n);
+  const absent = arg(d, i, o) === undefined;
+  for (let j = 0; j < n; j++) out[j] = arg(f, j, absent ? undefined : o[f[2 + 3 * j]]);
+  return out;
+}
