@@ -63,6 +63,8 @@ export function bandFor(score: number): TriageAction;
 export function reprieveScore(input: ReprieveInput): number;
 /** The bounded reprieve gate: score >= floor and reprieveCount < maxReprieves. */
 export function shouldReprieve(input: { readonly score: number; readonly reprieveCount: number; readonly floor?: number | null; readonly maxReprieves?: number | null }): boolean;
+/** Whether MMR reorders n candidates at this lambda: false for lambda >= 1 (relevance alone, the input order) or n <= 1. */
+export function mmrReorders(lambda: number, n: number): boolean;
 // ---- end of the generated declarations
 
 export * from "./types/cosine.js";

@@ -73,3 +73,8 @@ export function shouldReprieve(input) {
   const f0 = ARGS.shouldReprieve[4];
   return exportsOf().md_should_reprieve(arg(f0, 0, input.score), arg(f0, 1, input.reprieveCount), arg(f0, 2, input.floor), arg(f0, 3, input.maxReprieves)) !== 0;
 }
+
+/** Whether MMR reorders n candidates at this lambda: false for lambda >= 1 (relevance alone, the input order) or n <= 1. */
+export function mmrReorders(lambda, n) {
+  return exportsOf().md_mmr_reorders(typeof lambda === "number" ? lambda : arg(ARGS.mmrReorders, 0, lambda), typeof n === "number" ? n : arg(ARGS.mmrReorders, 1, n)) !== 0;
+}

@@ -18,4 +18,5 @@ export const ARGS = {
   bandFor: ["bandFor", "", "score", 1, ,],
   reprieveScore: ["reprieveScore", "", "input", 5, ["reprieveScore", "input.", "importance", 1, , "accessCount", 1, , "outcomeScore", 1, , "hoursSinceAccess", 1, , "decayRate", 49, SALIENCE_DECAY_RATE]],
   shouldReprieve: ["shouldReprieve", "", "input", 5, ["shouldReprieve", "input.", "score", 1, , "reprieveCount", 1, , "floor", 49, REPRIEVE_FLOOR, "maxReprieves", 49, MAX_REPRIEVES]],
+  mmrReorders: ["mmrReorders", "", "lambda", 1, , "n", 1, ,],
 };

@@ -2,6 +2,7 @@
 // per-candidate max), and applyMmrPacked over a packed matrix.
 import { call, put, f64, fill, out, slots, u32, u8 } from "./core.js";
 import { arr, MAX_ELEMENTS, num, numOr, obj, per, rangeError, typeError, vector } from "./validate.js";
+import { mmrReorders } from "./api.js";
 import { MMR_LAMBDA, OUT_APPLY_MMR_LEN, OUT_APPLY_MMR_PACKED_LEN } from "./constants.js";
 
 
@@ -23,7 +24,7 @@ export function applyMmr(candidates, limit, lambda = MMR_LAMBDA) {
   }
   if (total > MAX_ELEMENTS) throw rangeError(fn, "candidates", "hold more vector elements than memdomain accepts");
   if (limit <= 0) return [];
-  if (lambda >= 1 || n <= 1) return candidates.slice(0, limit);
+  if (!mmrReorders(lambda, n)) return candidates.slice(0, limit); // the rule is C's (md_mmr_reorders)
   const data = fill.f64(total), po = out.u32(n);
   return call(fn, "mdw_apply_mmr", [f64(scores), u8(has), u32(lens), data, n, limit, lambda, po, slots], (r) => {
     const idx = r.view(po), len = r.slot(OUT_APPLY_MMR_LEN), out = new Array(len);
