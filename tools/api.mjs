@@ -18,7 +18,8 @@
 // row's arguments one for one (numbers); its result is then the export's
 // (a status row is not scalar), an mdw_ row's NaN naming the argument C's
 // error record names, `: boolean` for a bool row, and `: (typeof NAMES)[number]`
-// a name looked up in the constants' NAMES table. Every other function is
+// a name looked up in the constants' NAMES table; `... @ js/src/<file>.js` keeps
+// a scalar one written by hand there (a fast path). Every other function is
 // written by hand in js/src/<module>.js and takes its argument checks from
 // the descriptor table (ARGS in js/src/api.js, read by validate.js's `arg`
 // and `fields`).
@@ -48,6 +49,10 @@ export const DEFAULT_UNDEFINED = 16, DEFAULT_NULL = 32;
 
 function kindOf(type) {
   const t = type.replace(/\s*\|\s*undefined$/, "").replace(/\s*\|\s*null$/, "").trim();
+  // An array of numbers or strings: the element's kind too (validate.js's `items` checks each).
+  const el = t.match(/^readonly (number|string)\[\]$/);
+  if (el) return KIND.array | KIND[el[1]] << 6;
+  if (/\|/.test(t.replace(/<[^>]*>|\{[\s\S]*\}|\([^)]*\)/g, "")) && t !== "Float64Array | Float32Array") return 0; // a union: checked by hand
   if (t === "number") return KIND.number;
   if (t === "string") return KIND.string;
   if (t === "boolean") return KIND.boolean;
@@ -64,6 +69,7 @@ function kindOf(type) {
 /** A constant's value: a number, or MD_<NAME> of the header. */
 function valueOf(d) {
   if (/^-?[0-9.]+(?:e-?[0-9]+)?$/.test(d)) return Number(d);
+  if (d === "true" || d === "false") return d === "true";
   const m = header.match(new RegExp(`^#define MD_${d}\\s+\\(?(-?[0-9.e+-]+)\\)?\\s*$`, "m"));
   if (!m) throw new Error(`wasm/boundary.def: the default ${d} is neither a number nor a #define MD_${d} of include/memdomain.h`);
   return Number(m[1]);
@@ -73,8 +79,10 @@ function parseArg(text, where) {
   const m = text.match(/^([A-Za-z_$][\w$]*)(\?)?:\s*([\s\S]+?)(?:\s*(=|\?\?)\s*([A-Za-z0-9_.-]+))?$/);
   if (!m) throw new Error(`wasm/boundary.def: cannot read argument "${text}" of ${where}`);
   const [, name, q, type, how, dflt] = m;
-  const a = { name, type: type.trim(), kind: kindOf(type), optional: !!q || !!how || /\|\s*undefined$/.test(type),
-    nullish: how === "??", dflt: dflt ?? null, value: dflt === undefined ? undefined : valueOf(dflt), fields: null, iface: null };
+  // `name?: T | null`: undefined and null are both absent (no default: the function reads it as absent).
+  const orNull = !!q && !how && /\|\s*null$/.test(type);
+  const a = { name, type: type.trim().replace(orNull ? /\s*\|\s*null$/ : /$^/, ""), kind: kindOf(type), optional: !!q || !!how || /\|\s*undefined$/.test(type),
+    nullish: how === "??" || orNull, dflt: dflt ?? null, value: dflt === undefined ? undefined : valueOf(dflt), fields: null, iface: null };
   // `Name { fields }`: an object whose declaration (interface Name) the table writes too.
   const named = a.type.match(/^([A-Z][A-Za-z]*)\s*(\{[\s\S]*\})$/);
   if (named) { a.iface = named[1]; a.type = named[2]; }
@@ -85,12 +93,15 @@ function parseArg(text, where) {
 /** One `as` line: { name, args, result, doc }. */
 export function parseApi(text) {
   const doc = text.includes(" -- ") ? text.slice(text.indexOf(" -- ") + 4).trim() : "";
-  const sig = doc ? text.slice(0, text.indexOf(" -- ")).trim() : text;
+  let sig = doc ? text.slice(0, text.indexOf(" -- ")).trim() : text;
+  // `@ file`: written by hand there even though the row is scalar (a fast path in JavaScript).
+  const home = sig.match(/\s+@\s+(\S+)$/)?.[1] ?? null;
+  if (home) sig = sig.slice(0, sig.lastIndexOf("@")).trim();
   const m = sig.match(/^([A-Za-z_$][\w$.]*)\(([\s\S]*)\):\s*([\s\S]+)$/);
   if (!m) throw new Error(`wasm/boundary.def: cannot read "as ${text}"`);
   // `T in NAMES`: the result is NAMES[the export's result] (a name table of js/src/constants.js), typed T.
   const r = m[3].trim().match(/^([\s\S]+?)(?:\s+in\s+([A-Z_]+))?$/);
-  return { name: m[1], args: splitTop(m[2]).map((a) => parseArg(a, m[1])), result: r[1], names: r[2] ?? null, doc };
+  return { name: m[1], args: splitTop(m[2]).map((a) => parseArg(a, m[1])), result: r[1], names: r[2] ?? null, doc, home };
 }
 
 /** The leaves (arguments, objects' fields) in reading order, each with its path. */
@@ -100,7 +111,7 @@ export function leaves(args, prefix = "") {
 
 /** Whether the function is generated whole: a scalar row, its leaves the row's arguments one for one. */
 export function generated(fn, row) {
-  if (fn.name.includes(".")) return false;
+  if (fn.name.includes(".") || fn.home) return false;
   if (row.args.some((a) => a.type === "ptr") || row.result === "status" || row.result === "ptr") return false;
   const l = leaves(fn.args);
   return l.length === row.args.length && l.every((a) => a.kind === KIND.number) &&

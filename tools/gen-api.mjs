@@ -31,7 +31,7 @@ function descriptor(fn, args, prefix) {
 function constantsOf(api) {
   const names = new Set();
   for (const f of api) {
-    for (const l of leaves(f.args)) if (l.dflt && !/^[-0-9.]/.test(l.dflt)) names.add(l.dflt);
+    for (const l of leaves(f.args)) if (l.dflt && /^[A-Z]/.test(l.dflt)) names.add(l.dflt);
     if (f.names) names.add(f.names);
   }
   return [...names].sort();
@@ -107,10 +107,11 @@ const END_TS = "// ---- end of the generated declarations";
 
 function declarations(api) {
   const homes = typeHomes(), ifaces = [], fns = [], used = new Map();
-  const own = new Set(api.flatMap((f) => f.args.map((a) => a.iface).filter(Boolean)));
+  const own = new Set(api.filter((f) => f.generated).flatMap((f) => f.args.map((a) => a.iface).filter(Boolean)));
   for (const t of own) homes.delete(t);
   const use = (t) => { for (const m of t.matchAll(/\b[A-Z][A-Za-z]+\b/g)) if (homes.has(m[0])) used.set(m[0], homes.get(m[0])); };
-  for (const f of api.filter((x) => !x.name.includes("."))) {
+  // The generated functions' declarations; the others' (overloads, generics, classes) stay in js/types.
+  for (const f of api.filter((x) => x.generated)) {
     const params = f.args.map((a) => {
       let t = tsType(a);
       if (a.iface) {

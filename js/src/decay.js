@@ -2,7 +2,8 @@
 // Scalar calls pass numbers and get their f64 back; a fold C refuses to run
 // returns NaN with the error record filled (the only time it is read).
 import { exportsOf, raiseRecord, region, views } from "./core.js";
-import { arr, num, numOr } from "./validate.js";
+import { arg, items } from "./validate.js";
+import { ARGS } from "./args.js";
 import { DECAY_JS_MAX } from "./fastpaths.js";
 import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR,
   DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE, SIZE_APPLY_OUTCOMES_FP_N } from "./constants.js";
@@ -12,12 +13,10 @@ export { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFID
 
 /** Fold signals through ewmaStepFp, one rounding per step. */
 export function applyOutcomesFp(alphaFp, prevFp, signalsFp) {
-  const fn = "applyOutcomesFp";
-  num(fn, "alphaFp", alphaFp);
-  num(fn, "prevFp", prevFp);
-  arr(fn, "signalsFp", signalsFp);
-  const n = signalsFp.length;
-  for (let i = 0; i < n; i++) num(fn, `signalsFp[${i}]`, signalsFp[i]);
+  const fn = "applyOutcomesFp", d = ARGS.applyOutcomesFp;
+  arg(d, 0, alphaFp);
+  arg(d, 1, prevFp);
+  const n = items(d, 2, signalsFp).length;
   const p = region(fn, SIZE_APPLY_OUTCOMES_FP_N * n + 8);
   if (n) views().f64.set(signalsFp, p >>> 3);
   return exportsOf().mdw_apply_outcomes_fp(alphaFp, prevFp, p, n);
@@ -38,10 +37,11 @@ const GRID = 10000;
 export function decayConfidenceN(confidence, cycles, alpha = 0.1, floor = 0.2) {
   const fn = "decayConfidenceN";
   if (typeof confidence !== "number" || typeof cycles !== "number" || typeof alpha !== "number" || typeof floor !== "number") {
-    num(fn, "confidence", confidence);
-    num(fn, "cycles", cycles);
-    num(fn, "alpha", alpha); // undefined took the default above
-    num(fn, "floor", floor);
+    const d = ARGS.decayConfidenceN; // undefined took the default above
+    arg(d, 0, confidence);
+    arg(d, 1, cycles);
+    arg(d, 2, alpha);
+    arg(d, 3, floor);
   }
   const ex = exportsOf();
   const a = Math.round(alpha * GRID), f = Math.round(floor * GRID);

@@ -3,17 +3,18 @@
 // rankFused crosses as scores (C orders them; ties inside an equal-score run
 // are ordered here with JavaScript's own string order).
 import { call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, raiseRecord, region, slots, views } from "./core.js";
-import { arr, map, num, numOr, obj, str, typeError } from "./validate.js";
+import { arg, arr, item, num, obj, str, typeError } from "./validate.js";
+import { ARGS } from "./args.js";
 import { AT_FUSE_IDS_ARM_LENS_N, AT_FUSE_IDS_ARM_LENS_N_ARMS, AT_FUSE_IDS_IDS_N, AT_FUSE_IDS_OUT_IDS_N, AT_FUSE_IDS_OUT_SCORES_N,
   AT_FUSE_IDS_WEIGHTS_N, AT_FUSED_KEY, AT_RANK_SCORES_ORDER_N, OK, OUT_FUSED_BLOCK, OUT_FUSED_LEN, RRF_K, SIZE_FUSE_IDS_N,
   SIZE_FUSE_IDS_N_ARMS, SIZE_RANK_SCORES_N } from "./constants.js";
 
 /** Fuse per-arm ranked lists into one path -> score map by summing contributions. */
 export function fuseArms(armResults, weights, k = RRF_K) {
-  const fn = "fuseArms";
-  arr(fn, "armResults", armResults);
-  arr(fn, "weights", weights);
-  if (typeof k !== "number") k = numOr(fn, "k", k, RRF_K);
+  const fn = "fuseArms", a = ARGS.fuseArms;
+  arg(a, 0, armResults);
+  arg(a, 1, weights);
+  if (typeof k !== "number") k = arg(a, 2, k);
   const nArms = armResults.length;
   let total = 0;
   for (let i = 0; i < nArms; i++) total += arr(fn, `armResults[${i}]`, armResults[i]).length;
@@ -28,7 +29,7 @@ export function fuseArms(armResults, weights, k = RRF_K) {
   for (let i = 0; i < nArms; i++) {
     const hits = armResults[i];
     const w = weights[i] ?? 0;
-    f64[pw + i] = typeof w === "number" ? w : num(fn, `weights[${i}]`, w);
+    f64[pw + i] = typeof w === "number" ? w : item(a, 1, i, w);
     u32[pl + i] = hits.length;
     for (let j = 0; j < hits.length; j++, at++) {
       const h = hits[j];
@@ -59,7 +60,7 @@ let rankPaths = [];
 /** Fused scores as a ranked list, best first; ties break on path ascending. */
 export function rankFused(fused) {
   const fn = "rankFused";
-  map(fn, "fused", fused);
+  arg(ARGS.rankFused, 0, fused);
   const n = fused.size;
   const base = region(fn, SIZE_RANK_SCORES_N * n + 8), oOrder = AT_RANK_SCORES_ORDER_N * n; // region rank_scores
   const { f64 } = views();
@@ -108,18 +109,18 @@ export function rankFused(fused) {
 
 /** Fold a graph walk's best-first order into fused scores as one more arm. */
 export function fuseLateral(fused, order, weight, k = RRF_K) {
-  const fn = "fuseLateral";
-  map(fn, "fused", fused);
+  const fn = "fuseLateral", a = ARGS.fuseLateral;
+  arg(a, 0, fused);
   const paths = [], scores = [];
   for (const [p, s] of fused) {
     paths.push(str(fn, "fused key", p));
     scores.push(num(fn, `fused.get(${JSON.stringify(p)})`, s));
   }
-  arr(fn, "order", order);
-  num(fn, "weight", weight);
-  k = numOr(fn, "k", k, RRF_K);
+  arg(a, 1, order);
+  arg(a, 2, weight);
+  k = arg(a, 3, k);
   const all = paths.slice();
-  for (let i = 0; i < order.length; i++) all.push(str(fn, `order[${i}]`, order[i]));
+  for (let i = 0; i < order.length; i++) { const p = order[i]; all.push(typeof p === "string" ? p : item(a, 1, i, p)); }
   // The result block: wasm/boundary.def's layout fused, [f64 scores][u32 key indices].
   return call(fn, "mdw_fuse_lateral", [keys(all), paths.length, f64(scores), order.length, weight, k, slots], (r) => {
       const block = r.block(OUT_FUSED_BLOCK), len = r.slot(OUT_FUSED_LEN);

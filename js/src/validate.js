@@ -128,6 +128,7 @@ const EXPECT = ["", "a number", "a string", "a boolean", "an array", "an object"
 
 function is(t, v) {
   switch (t) {
+    case 0: return true; // a union the function checks itself
     case 1: return typeof v === "number";
     case 2: return typeof v === "string";
     case 3: return typeof v === "boolean";
@@ -149,10 +150,24 @@ export function arg(d, i, v) {
   const at = 2 + 3 * i, k = d[at + 1];
   if (v === undefined ? k & 16 : v === null && k & 32) return k & 15 ^ 5 ? d[at + 2] : undefined;
   const t = k & 15;
-  if (t === 8) return vector(d[0], d[1] + d[at], v);
+  if (t === 8) return v instanceof Float32Array || v instanceof Float64Array ? v : vector(d[0], d[1] + d[at], v);
   if (t === 7) return dateMs(d[0], d[1] + d[at], v);
   if (!is(t, v)) throw typeError(d[0], d[1] + d[at], EXPECT[t], v);
   return v;
+}
+
+/** Array argument i whose elements are numbers or strings (`readonly number[]`): the array, each element checked. */
+export function items(d, i, v) {
+  const at = 2 + 3 * i, t = d[at + 1] >> 6 & 15;
+  arg(d, i, v);
+  for (let j = 0; j < v.length; j++) if (!is(t, v[j])) item(d, i, j, v[j]);
+  return v;
+}
+
+/** Element j of array argument i is not of its kind: the TypeError naming it (`gists[3] must be a string`). */
+export function item(d, i, j, v) {
+  const at = 2 + 3 * i;
+  throw typeError(d[0], `${d[1]}${d[at]}[${j}]`, EXPECT[d[at + 1] >> 6 & 15], v);
 }
 
 /** The fields of object argument i (checked as `arg` checks them, read in the table's order), as an array. */
