@@ -60,6 +60,7 @@ function kindOf(type) {
   if (t === "Float32Array" || t === "Uint32Array") return KIND[t];
   if (t === "Float64Array | Float32Array") return KIND.floats;
   if (t === "ArrayLike<number>") return KIND.vector;
+  if (/^readonly\s+(?:[A-Z][A-Za-z]*\s*)?\{[\s\S]*\}\[\]$/.test(t)) return KIND.array;
   if (/^(?:readonly\s+)?.*\[\]$/.test(t) || /^(?:Readonly)?Array</.test(t)) return KIND.array;
   if (/^(?:Readonly)?Map</.test(t)) return KIND.Map;
   if (t.startsWith("{") || /^[A-Z][A-Za-z]*(?:\s*\{[\s\S]*\})?$/.test(t)) return KIND.object;
@@ -83,6 +84,13 @@ function parseArg(text, where) {
   const orNull = !!q && !how && /\|\s*null$/.test(type);
   const a = { name, type: type.trim().replace(orNull ? /\s*\|\s*null$/ : /$^/, ""), kind: kindOf(type), optional: !!q || !!how || /\|\s*undefined$/.test(type),
     nullish: how === "??" || orNull, dflt: dflt ?? null, value: dflt === undefined ? undefined : valueOf(dflt), fields: null, iface: null };
+  // `readonly Name { fields }[]`: an array of objects whose fields each element is checked for (validate.js's `element`).
+  const els = a.type.match(/^readonly\s+(?:([A-Z][A-Za-z]*)\s*)?(\{[\s\S]*\})\[\]$/);
+  if (els) {
+    a.type = `readonly ${els[1] ?? els[2]}[]`;
+    a.elem = splitTop(els[2].slice(1, -1)).map((f) => parseArg(f, where));
+    return a;
+  }
   // `Name { fields }`: an object whose declaration (interface Name) the table writes too.
   const named = a.type.match(/^([A-Z][A-Za-z]*)\s*(\{[\s\S]*\})$/);
   if (named) { a.iface = named[1]; a.type = named[2]; }
@@ -104,9 +112,10 @@ export function parseApi(text) {
   return { name: m[1], args: splitTop(m[2]).map((a) => parseArg(a, m[1])), result: r[1], names: r[2] ?? null, doc, home };
 }
 
-/** The leaves (arguments, objects' fields) in reading order, each with its path. */
+/** The leaves (arguments, objects' fields, array elements' fields as `name[i].field`) in reading order, each with its path. */
 export function leaves(args, prefix = "") {
-  return args.flatMap((a) => (a.fields ? leaves(a.fields, `${prefix}${a.name}.`) : [{ ...a, path: `${prefix}${a.name}` }]));
+  return args.flatMap((a) => (a.fields ? leaves(a.fields, `${prefix}${a.name}.`)
+    : a.elem ? [{ ...a, path: `${prefix}${a.name}` }, ...leaves(a.elem, `${prefix}${a.name}[i].`)] : [{ ...a, path: `${prefix}${a.name}` }]));
 }
 
 /** Whether the function is generated whole: a scalar row, its leaves the row's arguments one for one. */

@@ -22,7 +22,7 @@ function descriptor(fn, args, prefix) {
   const items = [JSON.stringify(fn), JSON.stringify(prefix)];
   for (const a of args) {
     items.push(JSON.stringify(a.name), String(kindCode(a)),
-      a.fields ? descriptor(fn, a.fields, `${prefix}${a.name}.`) : a.dflt ?? "");
+      a.fields ? descriptor(fn, a.fields, `${prefix}${a.name}.`) : a.elem ? descriptor(fn, a.elem, `${prefix}${a.name}`) : a.dflt ?? "");
   }
   return `[${items.join(", ")}${items[items.length - 1] === "" ? "," : ""}]`;
 }

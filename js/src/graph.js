@@ -2,7 +2,7 @@
 // graph, and a reusable Graph handle (build once, run any number of times).
 // A one-shot call builds a handle, runs it and frees it.
 import { addr, call, exportsOf, finalizer, f64, fill, keys, out, slots, u32 } from "./core.js";
-import { arg, count, fields, typeError } from "./validate.js";
+import { arg, count, elementBad, fields, item, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 
 import { OUT_GRAPH_NEW_EDGES, OUT_GRAPH_NEW_GRAPH, OUT_GRAPH_NEW_NODES } from "./constants.js";
@@ -30,7 +30,7 @@ function readNodes(fn, nodes) {
   const index = Object.create(null);
   for (let i = 0; i < n; i++) {
     const k = nodes[i];
-    if (typeof k !== "string") throw typeError(fn, `nodes[${i}]`, "a string", k);
+    if (typeof k !== "string") item(ARGS[fn], 0, i, k);
     index[k] = i;
   }
   return index;
@@ -89,7 +89,8 @@ function labelIds(fn, communities, keys) {
  * (the input index of each), edgeCount }.
  */
 function build(fn, nodes, edges, index) {
-  arg(ARGS[fn], 1, edges);
+  const row = ARGS[fn];
+  arg(row, 1, edges);
   const m = edges.length;
   count(fn, "edges", m, MAX_COUNT);
   const n = nodes.length;
@@ -107,11 +108,12 @@ function build(fn, nodes, edges, index) {
       let lastS = null, lastSi = NONE;
       for (let i = 0; i < m; i++) {
         const x = edges[i];
-        if (x === null || typeof x !== "object") throw typeError(fn, `edges[${i}]`, "a GraphEdge object", x);
+        // The table's element fields (src 0, dst 1, strength 2), checked inline.
+        if (x === null || typeof x !== "object") elementBad(row, 1, i, -1, x);
         const a = x.src, b = x.dst, v = x.strength;
-        if (typeof a !== "string") throw typeError(fn, `edges[${i}].src`, "a string", a);
-        if (typeof b !== "string") throw typeError(fn, `edges[${i}].dst`, "a string", b);
-        if (typeof v !== "number") throw typeError(fn, `edges[${i}].strength`, "a number", v);
+        if (typeof a !== "string") elementBad(row, 1, i, 0, a);
+        if (typeof b !== "string") elementBad(row, 1, i, 1, b);
+        if (typeof v !== "number") elementBad(row, 1, i, 2, v);
         if (a !== lastS) { lastS = a; lastSi = index[a] ?? NONE; }
         s[i] = lastSi;
         d[i] = index[b] ?? NONE;

@@ -1,7 +1,7 @@
 // merge module: the near-duplicate merge guards, mergeOutcomes with its role
 // guard, connectedComponents and excludeSelfSupersede.
 import { call, keys, out, slots, u32, f64 } from "./core.js";
-import { arg, count, fields, item, num, obj, str, typeError } from "./validate.js";
+import { arg, count, elementBad, fields, item, obj, str, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD, OUT_COMPONENTS_IDS_BLOCK, OUT_COMPONENTS_IDS_COMPONENTS,
   OUT_COMPONENTS_IDS_MEMBERS, OUT_MERGE_PREDICATE_RESULT } from "./constants.js";
@@ -88,32 +88,34 @@ function stagesOf(d, pairs, options) {
   const ids = new Uint32Array(4 * n), sims = new Float64Array(n);
   const paths = Object.create(null), textIds = new Map(), strings = [];
   let nPaths = 0;
-  const text = (arg, t) => {
+  const text = (i, field, t) => {
     if (t === undefined || t === null) return NO_TEXT;
     let id = textIds.get(t);
     if (id === undefined) {
-      mergeText(fn, arg, t);
+      mergeText(fn, `pairs[${i}].${field}`, t);
       id = strings.length >>> 1;
       strings.push(t.gist, t.body);
       textIds.set(t, id);
     }
     return id;
   };
-  const path = (arg, p) => {
-    if (typeof p !== "string") str(fn, arg, p);
+  const path = (i, q, p) => {
+    if (typeof p !== "string") elementBad(d, 0, i, q, p);
     let id = paths[p];
     if (id === undefined) paths[p] = id = nPaths++;
     return id;
   };
   for (let i = 0; i < n; i++) {
     const p = pairs[i];
-    if (p === null || typeof p !== "object") obj(fn, `pairs[${i}]`, p);
-    ids[i] = path(`pairs[${i}].keepPath`, p.keepPath);
-    ids[n + i] = path(`pairs[${i}].dropPath`, p.dropPath);
+    // The table's element fields in its order (keepPath 0, dropPath 1, similarity 2, keepText 3, dropText 4),
+    // checked inline (a sleep pass sends 100,000 pairs); a name is built only for an error.
+    if (p === null || typeof p !== "object") elementBad(d, 0, i, -1, p);
+    ids[i] = path(i, 0, p.keepPath);
+    ids[n + i] = path(i, 1, p.dropPath);
     const s = p.similarity;
-    sims[i] = typeof s === "number" ? s : num(fn, `pairs[${i}].similarity`, s);
-    ids[2 * n + i] = text(`pairs[${i}].keepText`, p.keepText);
-    ids[3 * n + i] = text(`pairs[${i}].dropText`, p.dropText);
+    sims[i] = typeof s === "number" ? s : elementBad(d, 0, i, 2, s);
+    ids[2 * n + i] = text(i, "keepText", p.keepText);
+    ids[3 * n + i] = text(i, "dropText", p.dropText);
   }
   const stages = out.u8(n), at = (k) => u32(ids.subarray(k * n, (k + 1) * n));
   return call(fn, "mdw_merge_outcomes", [keys(strings), strings.length >>> 1, at(0), at(1), nPaths, at(2), at(3),

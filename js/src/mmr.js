@@ -1,7 +1,7 @@
 // mmr module: applyMmr (greedy maximal marginal relevance with a cached
 // per-candidate max), and applyMmrPacked over a packed matrix.
 import { call, put, f64, fill, out, slots, u32, u8 } from "./core.js";
-import { arg, MAX_ELEMENTS, num, obj, per, rangeError, vector } from "./validate.js";
+import { arg, element, MAX_ELEMENTS, per, rangeError } from "./validate.js";
 import { ARGS } from "./args.js";
 import { mmrReorders } from "./api.js";
 import { MMR_LAMBDA, OUT_APPLY_MMR_LEN, OUT_APPLY_MMR_PACKED_LEN } from "./constants.js";
@@ -16,10 +16,9 @@ export function applyMmr(candidates, limit, lambda = MMR_LAMBDA) {
   const n = candidates.length, scores = new Array(n), vecs = new Array(n), has = new Array(n), lens = new Array(n);
   let total = 0;
   for (let i = 0; i < n; i++) {
-    const c = obj(fn, `candidates[${i}]`, candidates[i]);
-    scores[i] = num(fn, `candidates[${i}].score`, c.score);
-    const v = c.vector;
-    vecs[i] = v === undefined || v === null ? undefined : vector(fn, `candidates[${i}].vector`, v);
+    const [score, v] = element(a, 0, i, candidates[i]);
+    scores[i] = score;
+    vecs[i] = v;
     has[i] = vecs[i] ? 1 : 0;
     total += lens[i] = vecs[i] ? vecs[i].length : 0;
   }

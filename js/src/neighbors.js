@@ -3,7 +3,7 @@
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
 import { addr, call, finalizer, f32, f64, fill, keys as keyTable, out, put, slots, u32, exportsOf } from "./core.js";
-import { arg, count, fields, items, MAX_ELEMENTS, obj, per, rangeError, str, typeError, vector } from "./validate.js";
+import { arg, count, element, fields, items, MAX_ELEMENTS, obj, per, rangeError, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 import { AT_PAIRS_DST, AT_PAIRS_SRC, MMR_LAMBDA, OUT_PAIRS_BLOCK, OUT_PAIRS_LEN, OUT_ROWS_APPLY_MMR_LEN,
   OUT_ROWS_NEW_ROWS, OUT_TOP_COSINE_ROWS_F32_LEN } from "./constants.js";
@@ -27,18 +27,21 @@ function options(fn, o) {
   return { floor, perSourceK, limit };
 }
 
+/** The index of argument `name` in descriptor d. */
+const indexOf = (d, name) => (d.indexOf(name, 2) - 2) / 3;
 /** Argument `name` of fn's row, checked as the row says. */
-const argOf = (fn, name, v) => { const d = ARGS[fn]; return arg(d, (d.indexOf(name, 2) - 2) / 3, v); };
+const argOf = (fn, name, v) => { const d = ARGS[fn]; return arg(d, indexOf(d, name), v); };
 
 /** The vectors' keys and embeddings (a Float32Array, or a number[] / any array-like of numbers). */
 function keyedVectors(fn, vectors) {
-  argOf(fn, "vectors", vectors);
+  const d = ARGS[fn], vi = indexOf(d, "vectors");
+  arg(d, vi, vectors);
   const n = vectors.length, keys = new Array(n), vecs = new Array(n);
   let total = 0, wide = 0;
   for (let i = 0; i < n; i++) {
-    const v = obj(fn, `vectors[${i}]`, vectors[i]);
-    keys[i] = str(fn, `vectors[${i}].key`, v.key);
-    const x = vecs[i] = vector(fn, `vectors[${i}].vec`, v.vec);
+    const [key, x] = element(d, vi, i, vectors[i]);
+    keys[i] = key;
+    vecs[i] = x;
     if (!(x instanceof Float32Array)) wide = 1;
     total += x.length;
   }
@@ -58,12 +61,12 @@ function pairsCall(fn, { keys, vecs, total, wide = 0 }, options_, pairs, ptr) {
   const data = ptr ? addr(ptr) : (wide ? fill.f64 : fill.f32)(total), offs = fill.u32(ptr ? 0 : n + 1),
     src = new Uint32Array(m), dst = new Uint32Array(m);
   if (pairs) {
-    const at = new Map();
+    const at = new Map(), d = ARGS[fn], pi = indexOf(d, "pairs");
     for (let i = 0; i < n; i++) at.set(keys[i], i);
     for (let i = 0; i < m; i++) {
-      const p = obj(fn, `pairs[${i}]`, pairs[i]);
-      src[i] = at.get(str(fn, `pairs[${i}].src`, p.src)) ?? n;
-      dst[i] = at.get(str(fn, `pairs[${i}].dst`, p.dst)) ?? n;
+      const [s, t] = element(d, pi, i, pairs[i]);
+      src[i] = at.get(s) ?? n;
+      dst[i] = at.get(t) ?? n;
     }
   }
   return call(fn, "mdw_neighbor_pairs", [keyTable(keys), n, data, wide | (pairs ? 2 : 0) | (ptr ? 4 : 0), offs, u32(src),

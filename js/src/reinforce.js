@@ -1,6 +1,6 @@
 // reinforce module: the access-bump cooldown and the reinforcement signals.
 import { call, exportsOf, f64, out, u8 } from "./core.js";
-import { arg, count, dateMs, MAX_ELEMENTS, obj, str, typeError } from "./validate.js";
+import { arg, count, element, MAX_ELEMENTS, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 import { REINFORCE_COOLDOWN_S, REINFORCE_SIGNALS } from "./constants.js";
 
@@ -12,10 +12,6 @@ export function signalValue(signal) {
   if (typeof signal !== "string") throw typeError("signalValue", "signal", '"positive", "negative" or "neutral"', signal);
   const i = REINFORCE_SIGNALS.indexOf(signal);
   return i < 0 ? undefined : [1, -1, 0][i];
-}
-
-function stamp(fn, arg, v) {
-  return v === undefined ? undefined : dateMs(fn, arg, v);
 }
 
 /** The reinforcement cooldown predicate: no stamp, or a stamp at least cooldownSeconds old. */
@@ -38,9 +34,8 @@ export function partitionByCooldown(entries, now, cooldownSeconds = REINFORCE_CO
   count(fn, "entries", n, MAX_ELEMENTS);
   const paths = new Array(n), has = new Uint8Array(n), last = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const e = obj(fn, `entries[${i}]`, entries[i]);
-    paths[i] = str(fn, `entries[${i}].path`, e.path);
-    const t = stamp(fn, `entries[${i}].lastAccessedAt`, e.lastAccessedAt);
+    const [path, t] = element(a, 0, i, entries[i]);
+    paths[i] = path;
     if (t !== undefined) { has[i] = 1; last[i] = t; }
   }
   const bump = out.u8(n);

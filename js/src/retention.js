@@ -3,7 +3,7 @@
 // in C (src/retention.c); this file validates arguments, classifies memory
 // types once per distinct string (cached), and shapes the results.
 import { addr, call, exportsOf, f64, fill, keys, out, raise, scratch, u8, views } from "./core.js";
-import { arg, arr, fields as fieldsOf, num, obj, rangeError, str, typeError, vector } from "./validate.js";
+import { arg, fields as fieldsOf, item, num, obj, rangeError, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 
 import { DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROFILE, EVICT_THRESHOLD, HALF_LIFE_TABLE, KEEP_THRESHOLD, MAX_REPRIEVES,
@@ -254,13 +254,9 @@ export function scoreRetentionMany(columns, options) {
   const fn = "scoreRetentionMany", d = ARGS.scoreRetentionMany;
   arg(d, 0, columns);
   const [wantSignals, policy] = fieldsOf(d, 1, options);
-  const types = arr(fn, "columns.memoryType", columns.memoryType);
-  const n = types.length;
-  const cols = COLUMNS.map((name) => {
-    const v = vector(fn, `columns.${name}`, columns[name]);
-    if (v.length !== n)
-      throw rangeError(fn, `columns.${name}`, `has length ${v.length}, but columns.memoryType has ${n}`);
-    return v;
+  const [types, ...cols] = fieldsOf(d, 0, columns), n = types.length; // memoryType, then the nine number columns
+  cols.forEach((v, k) => {
+    if (v.length !== n) throw rangeError(fn, `columns.${COLUMNS[k]}`, `has length ${v.length}, but columns.memoryType has ${n}`);
   });
   const pol = policy === undefined ? null : readPolicy(fn, "options.policy", policy);
 
@@ -272,7 +268,7 @@ export function scoreRetentionMany(columns, options) {
   for (let i = 0; i < n; i++) {
     const t = types[i];
     if (t === prev) { codes[i] = prevCode; continue; }
-    if (typeof t !== "string") throw typeError(fn, `columns.memoryType[${i}]`, "a string", t);
+    if (typeof t !== "string") item(d[4], 0, i, t);
     const c = typeCache.get(t);
     if (c === undefined) { (missing ??= []).push(i); continue; }
     codes[i] = prevCode = c;

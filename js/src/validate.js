@@ -170,6 +170,29 @@ export function item(d, i, j, v) {
   throw typeError(d[0], `${d[1]}${d[at]}[${j}]`, EXPECT[d[at + 1] >> 6 & 15], v);
 }
 
+/**
+ * Element j of array argument i whose elements are objects (`readonly { a: T, ... }[]` in the table): its
+ * fields checked and in the table's order, as an array; a TypeError naming `arg[j]` or `arg[j].field`.
+ */
+export function element(d, i, j, v) {
+  const f = d[4 + 3 * i], n = (f.length - 2) / 3, out = new Array(n);
+  if (v === null || typeof v !== "object") elementBad(d, i, j, -1, v);
+  for (let q = 0; q < n; q++) {
+    const at = 2 + 3 * q, k = f[at + 1], t = k & 15, x = v[f[at]];
+    if (x === undefined ? k & 16 : x === null && k & 32) { out[q] = k & 15 ^ 5 ? f[at + 2] : undefined; continue; }
+    out[q] = t === 8 ? vector(d[0], `${f[1]}[${j}].${f[at]}`, x) : t === 7 ? dateMs(d[0], `${f[1]}[${j}].${f[at]}`, x)
+      : is(t, x) ? x : elementBad(d, i, j, q, x);
+  }
+  return out;
+}
+
+/** Field q of element j of array argument i (q = -1: the element itself) is not of its kind: the TypeError naming it. */
+export function elementBad(d, i, j, q, v) {
+  const f = d[4 + 3 * i];
+  if (q < 0) throw typeError(d[0], `${f[1]}[${j}]`, "an object", v);
+  throw typeError(d[0], `${f[1]}[${j}].${f[2 + 3 * q]}`, EXPECT[f[3 + 3 * q] & 15], v);
+}
+
 /** The fields of object argument i (checked as `arg` checks them, read in the table's order), as an array. */
 export function fields(d, i, o) {
   const f = d[4 + 3 * i], n = (f.length - 2) / 3, out = new Array(n);

@@ -124,6 +124,7 @@ const extra = {
   topCosineRows: [[rnd32(3), rnd32(15), 2]],
   residentRows: [[rnd32(15), 3]],
   applyMmrPacked: [[[0.9, 0.8, 0.5], new Float64Array([1, 0, 1, 0.1, 0, 1]), 2, 0.5]],
+  mmrReorders: [[0.5, 3], [1, 3], [0.5, 1]],
   frameKeysOf: [[["The capital of France is Paris.", "x", "Alice's favourite colour is blue"]]],
   scoreRetentionMany: [[{ memoryType: ["episodic", "procedural"], ageDays: new Float64Array([10, 400]),
     accessCount: [4, 0], confidence: [0.9, 0.5], graphRank: [0.02, 0], maxGraphRank: [0.08, 0.08],
