@@ -45,7 +45,7 @@ function splitTop(s) {
 /** The checker's kind of a TypeScript type (validate.js: KIND). */
 export const KIND = { number: 1, string: 2, boolean: 3, array: 4, object: 5, Map: 6, Date: 7, vector: 8,
   Float32Array: 9, Uint32Array: 10, floats: 11 };
-export const DEFAULT_UNDEFINED = 16, DEFAULT_NULL = 32;
+export const DEFAULT_UNDEFINED = 16, DEFAULT_NULL = 32, RANGED = 1024;
 
 function kindOf(type) {
   const t = type.replace(/\s*\|\s*undefined$/, "").replace(/\s*\|\s*null$/, "").trim();
@@ -54,6 +54,7 @@ function kindOf(type) {
   if (el) return KIND.array | KIND[el[1]] << 6;
   if (/\|/.test(t.replace(/<[^>]*>|\{[\s\S]*\}|\([^)]*\)/g, "")) && t !== "Float64Array | Float32Array") return 0; // a union: checked by hand
   if (t === "number") return KIND.number;
+  if (t === "unknown") return 0; // passed on as it is (the function or the callee checks it)
   if (t === "string") return KIND.string;
   if (t === "boolean") return KIND.boolean;
   if (t === "Date") return KIND.Date;
@@ -77,13 +78,17 @@ function valueOf(d) {
 }
 
 function parseArg(text, where) {
-  const m = text.match(/^([A-Za-z_$][\w$]*)(\?)?:\s*([\s\S]+?)(?:\s*(=|\?\?)\s*([A-Za-z0-9_.-]+))?$/);
+  const m = text.match(/^(\.\.\.)?([A-Za-z_$][\w$]*)(\?)?:\s*([\s\S]+?)(?:\s*(=|\?\?)\s*([A-Za-z0-9_.-]+))?$/);
   if (!m) throw new Error(`wasm/boundary.def: cannot read argument "${text}" of ${where}`);
-  const [, name, q, type, how, dflt] = m;
+  let [, spread, name, q, type, how, dflt] = m;
+  // `n: number integer in [lo, hi]`: a range the glue checks (a RangeError "must be an integer in [lo, hi]").
+  let range = null;
+  const rg = type.match(/\s+(integer\s+)?in\s+\[([^,\]]+),\s*([^\]]+)\]$/);
+  if (rg) { range = { integer: !!rg[1], lo: valueOf(rg[2].trim()), hi: valueOf(rg[3].trim()) }; type = type.slice(0, rg.index); }
   // `name?: T | null`: undefined and null are both absent (no default: the function reads it as absent).
   const orNull = !!q && !how && /\|\s*null$/.test(type);
   const a = { name, type: type.trim().replace(orNull ? /\s*\|\s*null$/ : /$^/, ""), kind: kindOf(type), optional: !!q || !!how || /\|\s*undefined$/.test(type),
-    nullish: how === "??" || orNull, dflt: dflt ?? null, value: dflt === undefined ? undefined : valueOf(dflt), fields: null, iface: null };
+    nullish: how === "??" || orNull, range, spread: !!spread, dflt: dflt ?? null, value: dflt === undefined ? undefined : valueOf(dflt), fields: null, iface: null };
   // `readonly Name { fields }[]`: an array of objects whose fields each element is checked for (validate.js's `element`).
   const els = a.type.match(/^readonly\s+(?:([A-Z][A-Za-z]*)\s*)?(\{[\s\S]*\})\[\]$/);
   if (els) {
@@ -114,7 +119,7 @@ export function parseApi(text) {
 
 /** The leaves (arguments, objects' fields, array elements' fields as `name[i].field`) in reading order, each with its path. */
 export function leaves(args, prefix = "") {
-  return args.flatMap((a) => (a.fields ? leaves(a.fields, `${prefix}${a.name}.`)
+  return args.flatMap((a) => (a.fields ? leaves(a.fields, a.spread ? prefix : `${prefix}${a.name}.`)
     : a.elem ? [{ ...a, path: `${prefix}${a.name}` }, ...leaves(a.elem, `${prefix}${a.name}[i].`)] : [{ ...a, path: `${prefix}${a.name}` }]));
 }
 

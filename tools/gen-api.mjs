@@ -10,19 +10,20 @@
 //   docs/API.md        the argument table (a block between markers)
 // tests/runtimes/native-ops.mjs reads ARGS for its emitters' defaults.
 import { readFileSync, readdirSync } from "node:fs";
-import { apiOf, DEFAULT_NULL, DEFAULT_UNDEFINED, KIND, leaves } from "./api.mjs";
+import { apiOf, DEFAULT_NULL, DEFAULT_UNDEFINED, KIND, leaves, RANGED } from "./api.mjs";
 
 const ROOT = new URL("../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, ROOT), "utf8");
 
-const kindCode = (a) => a.kind | (a.optional ? DEFAULT_UNDEFINED : 0) | (a.nullish ? DEFAULT_NULL : 0);
+const kindCode = (a) => a.kind | (a.optional ? DEFAULT_UNDEFINED : 0) | (a.nullish ? DEFAULT_NULL : 0) | (a.range ? RANGED : 0);
 
 /** A descriptor list: [fn, prefix, (name, kind, default)...]. */
 function descriptor(fn, args, prefix) {
   const items = [JSON.stringify(fn), JSON.stringify(prefix)];
   for (const a of args) {
     items.push(JSON.stringify(a.name), String(kindCode(a)),
-      a.fields ? descriptor(fn, a.fields, `${prefix}${a.name}.`) : a.elem ? descriptor(fn, a.elem, `${prefix}${a.name}`) : a.dflt ?? "");
+      a.fields ? descriptor(fn, a.fields, a.spread ? prefix : `${prefix}${a.name}.`) : a.elem ? descriptor(fn, a.elem, `${prefix}${a.name}`)
+        : a.range ? `[${a.dflt ?? ""}, ${a.range.lo}, ${a.range.hi}, ${a.range.integer ? 1 : 0}]` : a.dflt ?? "");
   }
   return `[${items.join(", ")}${items[items.length - 1] === "" ? "," : ""}]`;
 }
@@ -141,7 +142,8 @@ function argTable(api) {
     rows.forEach((a, i) => {
       const absent = !a.optional ? "required" : a.dflt === null ? "undefined allowed"
         : `${a.dflt}${/^[A-Z]/.test(a.dflt) ? ` (${a.value})` : ""}${a.nullish ? ", also for null" : ""}`;
-      out.push(`| ${i === 0 ? `\`${f.name}\`` : ""} | ${a.path ? `\`${a.path}\`` : ""} | ${a.type ? `\`${cell(a.type)}\`` : ""} | ${absent} | ${i === 0 ? `\`${f.row.name}\`` : ""} |`);
+      const type = a.type ? `\`${cell(a.type)}\`${a.range ? ` ${a.range.integer ? "integer " : ""}in [${a.range.lo}, ${a.range.hi}]` : ""}` : "";
+      out.push(`| ${i === 0 ? `\`${f.name}\`` : ""} | ${a.path ? `\`${a.path}\`` : ""} | ${type} | ${absent} | ${i === 0 ? `\`${f.row.name}\`` : ""} |`);
     });
   }
   out.push("", END_MD);

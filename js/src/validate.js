@@ -121,8 +121,10 @@ export function vector(fn, arg, v) {
 
 // wasm/boundary.def's `as` lines state every public function's arguments once; js/src/api.js
 // (generated) holds them as ARGS: per function a list [fn, prefix, name, kind, default, ...],
-// kind a type (tools/api.mjs: KIND) plus 16 (undefined takes the default) and 32 (null does too),
-// an object's fields a nested list of the same shape in the default's place.
+// kind a type (tools/api.mjs: KIND) plus 16 (undefined takes the default), 32 (null does too) and
+// 1024 (a range: [default, lo, hi, integer] in the default's place), an element kind times 64 for
+// an array of numbers or strings; an object's fields (or an array's elements') a nested list of
+// the same shape in the default's place.
 const EXPECT = ["", "a number", "a string", "a boolean", "an array", "an object", "a Map", "a Date",
   "an array-like of numbers", "a Float32Array", "a Uint32Array", "a Float64Array or a Float32Array"];
 
@@ -148,11 +150,16 @@ function is(t, v) {
  */
 export function arg(d, i, v) {
   const at = 2 + 3 * i, k = d[at + 1];
-  if (v === undefined ? k & 16 : v === null && k & 32) return k & 15 ^ 5 ? d[at + 2] : undefined;
+  if (v === undefined ? k & 16 : v === null && k & 32) return k & 1024 ? d[at + 2][0] : k & 15 ^ 5 ? d[at + 2] : undefined;
   const t = k & 15;
   if (t === 8) return v instanceof Float32Array || v instanceof Float64Array ? v : vector(d[0], d[1] + d[at], v);
   if (t === 7) return dateMs(d[0], d[1] + d[at], v);
   if (!is(t, v)) throw typeError(d[0], d[1] + d[at], EXPECT[t], v);
+  if (k & 1024) { // a range: [default, lo, hi, integer]
+    const [, lo, hi, int] = d[at + 2];
+    if (!(v >= lo && v <= hi) || (int && !Number.isInteger(v)))
+      throw rangeError(d[0], d[1] + d[at], `must be ${int ? "an integer " : ""}in [${lo}, ${hi}]`);
+  }
   return v;
 }
 
