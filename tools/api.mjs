@@ -62,7 +62,10 @@ function kindOf(type) {
   if (t === "Float64Array | Float32Array") return KIND.floats;
   if (t === "ArrayLike<number>") return KIND.vector;
   if (/^readonly\s+(?:[A-Z][A-Za-z]*\s*)?\{[\s\S]*\}\[\]$/.test(t)) return KIND.array;
+  if (/^readonly\s+\(readonly\s+(?:[A-Z][A-Za-z]*\s*)?\{[\s\S]*\}\[\]\)\[\]$/.test(t)) return KIND.array;
   if (/^(?:readonly\s+)?.*\[\]$/.test(t) || /^(?:Readonly)?Array</.test(t)) return KIND.array;
+  const mv = t.match(/^(?:Readonly)?Map<string, (number|string)>$/);
+  if (mv) return KIND.Map | KIND[mv[1]] << 6; // string keys, and values of that kind (validate.js's `entryBad`)
   if (/^(?:Readonly)?Map</.test(t)) return KIND.Map;
   if (t.startsWith("{") || /^[A-Z][A-Za-z]*(?:\s*\{[\s\S]*\})?$/.test(t)) return KIND.object;
   throw new Error(`wasm/boundary.def: no check for the type "${type}"`);
@@ -90,9 +93,12 @@ function parseArg(text, where) {
   const a = { name, type: type.trim().replace(orNull ? /\s*\|\s*null$/ : /$^/, ""), kind: kindOf(type), optional: !!q || !!how || /\|\s*undefined$/.test(type),
     nullish: how === "??" || orNull, range, spread: !!spread, dflt: dflt ?? null, value: dflt === undefined ? undefined : valueOf(dflt), fields: null, iface: null };
   // `readonly Name { fields }[]`: an array of objects whose fields each element is checked for (validate.js's `element`).
-  const els = a.type.match(/^readonly\s+(?:([A-Z][A-Za-z]*)\s*)?(\{[\s\S]*\})\[\]$/);
+  // `readonly (readonly Name { fields }[])[]`: arrays of such arrays (element j of array i: `name[i][j].field`).
+  const els2 = a.type.match(/^readonly\s+\(readonly\s+(?:([A-Z][A-Za-z]*)\s*)?(\{[\s\S]*\})\[\]\)\[\]$/);
+  const els = els2 ?? a.type.match(/^readonly\s+(?:([A-Z][A-Za-z]*)\s*)?(\{[\s\S]*\})\[\]$/);
   if (els) {
-    a.type = `readonly ${els[1] ?? els[2]}[]`;
+    a.type = els2 ? `readonly (readonly ${els[1] ?? els[2]}[])[]` : `readonly ${els[1] ?? els[2]}[]`;
+    a.depth = els2 ? 2 : 1;
     a.elem = splitTop(els[2].slice(1, -1)).map((f) => parseArg(f, where));
     return a;
   }
@@ -120,7 +126,7 @@ export function parseApi(text) {
 /** The leaves (arguments, objects' fields, array elements' fields as `name[i].field`) in reading order, each with its path. */
 export function leaves(args, prefix = "") {
   return args.flatMap((a) => (a.fields ? leaves(a.fields, a.spread ? prefix : `${prefix}${a.name}.`)
-    : a.elem ? [{ ...a, path: `${prefix}${a.name}` }, ...leaves(a.elem, `${prefix}${a.name}[i].`)] : [{ ...a, path: `${prefix}${a.name}` }]));
+    : a.elem ? [{ ...a, path: `${prefix}${a.name}` }, ...leaves(a.elem, `${prefix}${a.name}${a.depth === 2 ? "[i][j]" : "[i]"}.`)] : [{ ...a, path: `${prefix}${a.name}` }]));
 }
 
 /** Whether the function is generated whole: a scalar row, its leaves the row's arguments one for one. */

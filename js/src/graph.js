@@ -2,7 +2,7 @@
 // graph, and a reusable Graph handle (build once, run any number of times).
 // A one-shot call builds a handle, runs it and frees it.
 import { addr, call, exportsOf, finalizer, f64, fill, keys, out, slots, u32 } from "./core.js";
-import { arg, count, elementBad, fields, item, typeError } from "./validate.js";
+import { arg, count, elementBad, entryBad, fields, item, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 
 import { OUT_GRAPH_NEW_EDGES, OUT_GRAPH_NEW_GRAPH, OUT_GRAPH_NEW_NODES } from "./constants.js";
@@ -45,7 +45,7 @@ function readSeeds(fn, seeds, index) {
   const at = new Uint32Array(seeds.size), w = new Float64Array(seeds.size);
   let i = 0;
   for (const [k, v] of seeds) {
-    if (typeof v !== "number") throw typeError(fn, `options.seeds.get(${JSON.stringify(k)})`, "a number", v);
+    if (typeof v !== "number") { const d = ARGS[fn]; entryBad(d[4 + 3 * ((d.length - 2) / 3 - 1)], 3, k, v, false); } // options.seeds
     at[i] = (typeof k === "string" ? index[k] : undefined) ?? NONE;
     w[i++] = v;
   }

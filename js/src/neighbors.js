@@ -251,8 +251,7 @@ export function topCosineRows(query, matrix, k) {
 export function residentRows(matrix, d) {
   const fn = "residentRows", list = Array.isArray(matrix);
   if (!list && !(matrix instanceof Float32Array)) throw typeError(fn, "matrix", "a Float32Array", matrix);
-  argOf(fn, "d", d);
-  if (!Number.isInteger(d) || d < 1 || d > MAX_ELEMENTS) throw rangeError(fn, "d", "must be a positive integer");
+  argOf(fn, "d", d); // an integer in [1, MAX_ELEMENTS]
   // a list holds at most the rows the exchange region could (2^30 float32 elements, as the packed form)
   const n = list ? count(fn, "matrix", matrix.length, 2 ** 30 / d) : per(fn, matrix, d, "d"), ex = exportsOf();
   for (let i = 0; list && i < n; i++) {

@@ -193,11 +193,21 @@ export function element(d, i, j, v) {
   return out;
 }
 
-/** Field q of element j of array argument i (q = -1: the element itself) is not of its kind: the TypeError naming it. */
+/**
+ * Field q of element j of array argument i (q = -1: the element itself) is not of its kind: the TypeError naming
+ * it. For an array of arrays (`readonly (readonly { ... }[])[]`) j is [i, j]; [i] with q = -1: array i itself.
+ */
 export function elementBad(d, i, j, q, v) {
-  const f = d[4 + 3 * i];
-  if (q < 0) throw typeError(d[0], `${f[1]}[${j}]`, "an object", v);
-  throw typeError(d[0], `${f[1]}[${j}].${f[2 + 3 * q]}`, EXPECT[f[3 + 3 * q] & 15], v);
+  const f = d[4 + 3 * i], at = typeof j === "number" ? j : j.join("][");
+  if (q < 0) throw typeError(d[0], `${f[1]}[${at}]`, typeof j !== "number" && j.length === 1 ? "an array" : "an object", v);
+  throw typeError(d[0], `${f[1]}[${at}].${f[2 + 3 * q]}`, EXPECT[f[3 + 3 * q] & 15], v);
+}
+
+/** An entry of Map argument i (`ReadonlyMap<string, number>`) is not of its kind: the TypeError naming its key or value. */
+export function entryBad(d, i, key, v, isKey) {
+  const at = 2 + 3 * i, name = d[1] + d[at];
+  if (isKey) throw typeError(d[0], `${name} key`, "a string", key);
+  throw typeError(d[0], `${name}.get(${JSON.stringify(key)})`, EXPECT[d[at + 1] >> 6 & 15], v);
 }
 
 /** The fields of object argument i (checked as `arg` checks them, read in the table's order), as an array. */
