@@ -113,6 +113,9 @@ function parseArg(text, where) {
 export function parseApi(text) {
   const doc = text.includes(" -- ") ? text.slice(text.indexOf(" -- ") + 4).trim() : "";
   let sig = doc ? text.slice(0, text.indexOf(" -- ")).trim() : text;
+  // `read arg`: a hot path reads that object argument's fields through generated code (args.js: read<Fn><Arg>).
+  const read = sig.match(/\s+read\s+(\w+)$/)?.[1] ?? null;
+  if (read) sig = sig.slice(0, sig.lastIndexOf(" read ")).trim();
   // `@ file`: written by hand there even though the row is scalar (a fast path in JavaScript).
   const home = sig.match(/\s+@\s+(\S+)$/)?.[1] ?? null;
   if (home) sig = sig.slice(0, sig.lastIndexOf("@")).trim();
@@ -120,7 +123,7 @@ export function parseApi(text) {
   if (!m) throw new Error(`wasm/boundary.def: cannot read "as ${text}"`);
   // `T in NAMES`: the result is NAMES[the export's result] (a name table of js/src/constants.js), typed T.
   const r = m[3].trim().match(/^([\s\S]+?)(?:\s+in\s+([A-Z_]+))?$/);
-  return { name: m[1], args: splitTop(m[2]).map((a) => parseArg(a, m[1])), result: r[1], names: r[2] ?? null, doc, home };
+  return { name: m[1], args: splitTop(m[2]).map((a) => parseArg(a, m[1])), result: r[1], names: r[2] ?? null, doc, home, read };
 }
 
 /** The leaves (arguments, objects' fields, array elements' fields as `name[i].field`) in reading order, each with its path. */

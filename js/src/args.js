@@ -3,6 +3,7 @@
 // arguments as the table states them (validate.js's `arg` and `fields` read it: a list of
 // the function's name, a path prefix, then name, kind and default per argument; an object's
 // fields a nested list of the same shape).
+import { arg } from "./validate.js";
 import { DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, LABEL_PROPAGATION_MAX_SWEEPS, MAX_MERGE_PAIRS, MAX_REPRIEVES, MIN_COMMUNITY_SIZE, MMR_LAMBDA, NEAR_DUPLICATE_THRESHOLD, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS, PAGERANK_TOLERANCE, REINFORCE_COOLDOWN_S, REPRIEVE_FLOOR, RRF_K, SALIENCE_DECAY_RATE } from "./constants.js";
 
 export const ARGS = {
@@ -73,3 +74,36 @@ export const ARGS = {
   connectedComponents: ["connectedComponents", "", "edges", 4, ,],
   excludeSelfSupersede: ["excludeSelfSupersede", "", "canonicalPath", 2, , "memberPaths", 132, ,],
 };
+
+/** computeSignals's input fields, checked as ARGS states them, in its order. */
+export function readComputeSignalsInput(o) {
+  const d = ARGS["computeSignals"], f = d[4];
+  if (o === null || typeof o !== "object") arg(d, 0, o);
+  let v;
+  return [typeof (v = o.memoryType) === "string" ? v : arg(f, 0, v),
+    typeof (v = o.ageDays) === "number" ? v : arg(f, 1, v),
+    typeof (v = o.accessCount) === "number" ? v : arg(f, 2, v),
+    typeof (v = o.confidence) === "number" ? v : arg(f, 3, v),
+    typeof (v = o.graphRank) === "number" ? v : arg(f, 4, v),
+    typeof (v = o.maxGraphRank) === "number" ? v : arg(f, 5, v),
+    typeof (v = o.bridgeCount) === "number" ? v : arg(f, 6, v),
+    typeof (v = o.reinforcementCount) === "number" ? v : arg(f, 7, v),
+    typeof (v = o.wordCount) === "number" ? v : arg(f, 8, v),
+    typeof (v = o.contradictionCount) === "number" ? v : arg(f, 9, v)];
+}
+/** scoreRetention's input fields, checked as ARGS states them, in its order. */
+export function readScoreRetentionInput(o) {
+  const d = ARGS["scoreRetention"], f = d[4];
+  if (o === null || typeof o !== "object") arg(d, 0, o);
+  let v;
+  return [typeof (v = o.memoryType) === "string" ? v : arg(f, 0, v),
+    typeof (v = o.ageDays) === "number" ? v : arg(f, 1, v),
+    typeof (v = o.accessCount) === "number" ? v : arg(f, 2, v),
+    typeof (v = o.confidence) === "number" ? v : arg(f, 3, v),
+    typeof (v = o.graphRank) === "number" ? v : arg(f, 4, v),
+    typeof (v = o.maxGraphRank) === "number" ? v : arg(f, 5, v),
+    typeof (v = o.bridgeCount) === "number" ? v : arg(f, 6, v),
+    typeof (v = o.reinforcementCount) === "number" ? v : arg(f, 7, v),
+    typeof (v = o.wordCount) === "number" ? v : arg(f, 8, v),
+    typeof (v = o.contradictionCount) === "number" ? v : arg(f, 9, v)];
+}

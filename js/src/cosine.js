@@ -10,8 +10,9 @@ import { AT_COSINE_B_NA, AT_COSINE_F32_B_NA, SIZE_COMPENSATED_SUM_N, SIZE_COSINE
 
 /** Copy a and b (n elements each) into the region and run the kernel. */
 function similarity(fn, d, a, b) {
-  const va = arg(d, 0, a);
-  const vb = arg(d, 1, b);
+  // The usual Float32Array / Float64Array pair without a call (arg checks anything else).
+  const va = a instanceof Float32Array || a instanceof Float64Array ? a : arg(d, 0, a);
+  const vb = b instanceof Float32Array || b instanceof Float64Array ? b : arg(d, 1, b);
   const n = Math.min(va.length, vb.length); // the reference walks the shorter vector
   const ex = exportsOf();
   if (n <= COSINE_JS_MAX) return cosineSmall(va, vb, n);

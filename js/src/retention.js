@@ -4,7 +4,7 @@
 // types once per distinct string (cached), and shapes the results.
 import { addr, call, exportsOf, f64, fill, keys, out, raise, scratch, u8, views } from "./core.js";
 import { arg, fields as fieldsOf, item, num, obj, rangeError, typeError } from "./validate.js";
-import { ARGS } from "./args.js";
+import { ARGS, readComputeSignalsInput, readScoreRetentionInput } from "./args.js";
 
 import { DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROFILE, EVICT_THRESHOLD, HALF_LIFE_TABLE, KEEP_THRESHOLD, MAX_REPRIEVES,
   MEMORY_TYPE_NAMES, PROFILE_TABLE, REPRIEVE_DAYS, REPRIEVE_FLOOR, REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE,
@@ -92,9 +92,9 @@ export function profileWeightSum(profile) {
 
 // The RetentionInput fields in the table's order (memoryType, then the nine numbers mdw_retention takes),
 // memoryType as its class code.
-function readInput(d, input) {
-  const a = fieldsOf(d, 0, input), t = a[0], code = typeCache.get(t);
-  a[0] = code !== undefined ? code : classify(d[0], [t]).get(t);
+function readInput(fn, a) {
+  const t = a[0], code = typeCache.get(t);
+  a[0] = code !== undefined ? code : classify(fn, [t]).get(t);
   return a;
 }
 
@@ -109,7 +109,7 @@ function signalsAt(f64, i) {
 /** Normalize the raw inputs to their [0, 1] signal values. */
 export function computeSignals(input) {
   const fn = "computeSignals";
-  const a = readInput(ARGS.computeSignals, input);
+  const a = readInput(fn, readComputeSignalsInput(input));
   const at = scratch();
   const st = exportsOf().mdw_retention(0, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
   if (st !== OK) raise(st, fn);
@@ -134,7 +134,7 @@ export function compositeScore(signals, profile) {
  */
 export function scoreRetention(input, policy) {
   const fn = "scoreRetention";
-  const a = readInput(ARGS.scoreRetention, input);
+  const a = readInput(fn, readScoreRetentionInput(input));
   if (policy !== undefined) return scorePolicy(fn, a, input.memoryType, readPolicy(fn, "policy", policy));
   const at = scratch();
   const action = exportsOf().mdw_retention(1, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);

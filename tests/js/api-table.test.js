@@ -110,3 +110,27 @@ describe(`the API table (${BUILD})`, () => {
     expect(() => md.mmrReorders(0.5, "2")).toThrow(new TypeError("mmrReorders: n must be a number, got a string"));
   });
 });
+
+// The declarations written by hand (js/types: overloads, generics) against the table: the same
+// parameters, in the same order, optional exactly where the table lets them be absent.
+test("the hand-written declarations name and make optional the parameters the table states", async () => {
+  const ts = (await import("typescript")).default;
+  const declared = new Map();
+  for (const file of readdirSync(new URL("js/types/", ROOT)).filter((f) => f.endsWith(".d.ts"))) {
+    const src = ts.createSourceFile(file, readFileSync(new URL(`js/types/${file}`, ROOT), "utf8"), ts.ScriptTarget.ES2022);
+    ts.forEachChild(src, (node) => {
+      // The last overload is the general one (scoreRetentionMany's first pins { signals: true }).
+      if (ts.isFunctionDeclaration(node) && node.name)
+        declared.set(node.name.text, node.parameters.map((p) => `${p.name.getText(src)}${p.questionToken ? "?" : ""}`));
+    });
+  }
+  let n = 0;
+  for (const f of api.filter((x) => !x.generated && !x.name.includes("."))) {
+    if (!declared.has(f.name)) continue; // Graph: a const with call and construct signatures
+    // (`x: T | undefined` is a parameter that must be passed, undefined allowed.)
+    const opt = (a) => (a.optional && !/\|\s*undefined$/.test(a.type)) || (a.fields !== null && a.fields.every((x) => x.optional));
+    expect([f.name, declared.get(f.name)]).toEqual([f.name, f.args.map((a) => `${a.name}${opt(a) ? "?" : ""}`)]);
+    n++;
+  }
+  expect(n).toBeGreaterThan(35);
+});
