@@ -65,8 +65,11 @@ EMCC_TEST := [$(subst $(space),$(comma),$(foreach e,$(EXPORTS) $(TEST_EXPS),'_$(
 # an input is newer (the generator leaves an unchanged file's contents alone).
 # `make test` (test-boundary) fails when a committed file differs from its table.
 GEN_INPUTS := $(BOUNDARY) include/memdomain.h src/retention.c src/reinforce.c src/merge.c \
-              tools/gen-boundary.mjs tools/boundary.mjs tests/runtimes/native-ops.mjs
-GENERATED  := js/src/constants.js wasm/boundary_gen.h $(BOUNDARY_MK) tests/runtimes/native_ops.h
+              tools/gen-boundary.mjs tools/boundary.mjs tools/api.mjs tools/gen-api.mjs tests/runtimes/native-ops.mjs \
+              $(wildcard js/types/*.d.ts)
+# (js/index.d.ts and docs/API.md: their generated blocks only.)
+GENERATED  := js/src/constants.js wasm/boundary_gen.h $(BOUNDARY_MK) tests/runtimes/native_ops.h \
+              js/src/args.js js/src/api.js js/index.d.ts docs/API.md
 $(GENERATED) &: $(GEN_INPUTS)
 	node tools/gen-boundary.mjs
 	@touch $(GENERATED)

@@ -944,7 +944,16 @@ typedef struct md_mmr_candidate {
 } md_mmr_candidate;
 
 /**
- * applyMmr: limit <= 0 -> none; lambda >= 1 or n <= 1 -> slice(0, limit) in
+ * Whether MMR reorders n candidates at this lambda: false when lambda >= 1
+ * (relevance alone decides, so the order is the input's) or n <= 1; true
+ * otherwise (a NaN lambda too: every comparison fails and the rounds pick
+ * the first remaining). The one statement of that rule: md_apply_mmr, the
+ * packed and resident-row forms and the glue's applyMmr ask it.
+ */
+bool md_mmr_reorders(double lambda, double n);
+
+/**
+ * applyMmr: limit <= 0 -> none; !md_mmr_reorders(lambda, n) -> slice(0, limit) in
  * input order; otherwise greedy rounds while count < limit, each picking the
  * first remaining candidate with the strictly greatest
  * lambda * score - (1 - lambda) * penalty (the first remaining when none

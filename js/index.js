@@ -1,6 +1,7 @@
 // memdomain: @memhtml/domain on WebAssembly. Call `await init()` (or
 // `initSync(module)`) once, then use the functions exactly as the reference.
 export { init, initSync, isInitialized } from "./src/core.js";
+export * from "./src/api.js";
 export * from "./src/cosine.js";
 export * from "./src/decay.js";
 export * from "./src/frame.js";

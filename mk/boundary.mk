@@ -2,7 +2,8 @@
 # definitions, the builds' exports and the glue's calls (Jest,
 # tests/js/boundary.test.js, part of test-js), and the generated files
 # (js/src/constants.js, wasm/boundary_gen.h, wasm/boundary_exports.mk,
-# tests/runtimes/native_ops.h).
+# tests/runtimes/native_ops.h, and from the `as` lines js/src/args.js,
+# js/src/api.js and the generated blocks of js/index.d.ts and docs/API.md).
 .PHONY: test-boundary
 test-boundary:
 	node tools/gen-boundary.mjs --check

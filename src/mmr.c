@@ -234,6 +234,10 @@ static md_status apply_lazy(const md_mmr_candidate *c, size_t n, double limit, d
 
 /* ---------------------------------------------------------------- eager */
 
+bool md_mmr_reorders(double lambda, double n) {
+    return !(lambda >= 1) && n > 1;
+}
+
 md_status md_apply_mmr(const md_mmr_candidate *candidates, size_t n, double limit, double lambda,
                        size_t *out, size_t *len) {
     if (!len) return MD_ERR_NULL;
@@ -243,7 +247,7 @@ md_status md_apply_mmr(const md_mmr_candidate *candidates, size_t n, double limi
         if (candidates[i].has_vector && MDI_BAD_IN(candidates[i].vector, candidates[i].len))
             return MD_ERR_NULL;
     if (limit <= 0) return MD_OK;
-    if (lambda >= 1 || n <= 1) {
+    if (!md_mmr_reorders(lambda, (double)n)) {
         size_t keep = mdi_js_slice_len(n, limit);
         for (size_t i = 0; i < keep; i++) out[i] = i;
         *len = keep;
@@ -340,7 +344,7 @@ MDI_SMALL md_status mdi_apply_mmr_rows(const float *rows, size_t n_rows, size_t 
         c[i].len = d;
         c[i].has_vector = true;
     }
-    bool lazy = isfinite(lambda) && !(lambda >= 1) && n > 1;
+    bool lazy = isfinite(lambda) && md_mmr_reorders(lambda, (double)n);
     for (size_t i = 0; i < n && lazy; i++) lazy = isfinite(scores[i]);
     md_status st = MD_OK;
     if (lazy) {

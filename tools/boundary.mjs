@@ -7,7 +7,8 @@ import { readFileSync, readdirSync } from "node:fs";
 const ROOT = new URL("../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, ROOT), "utf8");
 
-/** [{ kind: "export"|"test", name, args: [{name, type, js, slots}], result }]; js: the
+/** [{ kind: "export"|"test", name, args: [{name, type, js, slots}], result }] (the `as` lines
+ * under a row, the public JavaScript functions that call it, in table.api as { row, text }); js: the
  * JavaScript name an error from C shows for the argument ("" when none); slots:
  * for an out-slot array, its slots' names in order, each [name, layout] (null when
  * the argument names none). The `layout` rows are in table.layouts, the
@@ -17,9 +18,17 @@ export function table() {
   const rows = [];
   rows.layouts = new Map();
   rows.regions = new Map();
+  rows.api = [];
   for (const raw of read("wasm/boundary.def").split("\n")) {
     const line = raw.replace(/#.*/, "").trim();
     if (!line) continue;
+    // `as jsName(...)`: a public JavaScript function of the row above (tools/api.mjs reads it).
+    if (/^as\s/.test(line)) {
+      const row = rows[rows.length - 1];
+      if (!row || !/^\s/.test(raw)) throw new Error(`wasm/boundary.def: an \`as\` line must be indented under its row: ${raw}`);
+      rows.api.push({ row, text: line.slice(2).trim() });
+      continue;
+    }
     const lay = line.match(/^layout\s+([a-z0-9_]+):\s*(.*)$/);
     if (lay) {
       const fields = lay[2].split(",").map((f) => {

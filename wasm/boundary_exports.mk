@@ -56,6 +56,7 @@ EXPORTS := \
   md_rows_cosine \
   md_rows_top_cosine \
   mdw_rows_apply_mmr \
+  md_mmr_reorders \
   md_apply_mmr_packed \
   mdw_graph_new \
   mdw_graph_free \

@@ -155,6 +155,7 @@ export const SIGNATURES = /* @__PURE__ */ Object.freeze({
   md_rows_cosine: "ppp",
   md_rows_top_cosine: "ppnppp",
   mdw_rows_apply_mmr: "pppnnnpp",
+  md_mmr_reorders: "nn",
   md_apply_mmr_packed: "ppnnnnpp",
   mdw_graph_new: "ppnpppnpp",
   mdw_graph_free: "p",

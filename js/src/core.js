@@ -190,8 +190,7 @@ export function region(fn, bytes, keep = 0) {
   if (bytes > 0xfff00000) throw rangeError(fn, "input", TOO_LARGE);
   if (xPtr && !keep) { ex.md_free(xPtr); xPtr = 0; xCap = 0; }
   const want = Math.max(bytes, 4096);
-  const p = ex.md_alloc(want) >>> 0; // an address past 2^31 comes back negative from an i32
-  if (!p) throw noMemory(fn, "input", bytes);
+  const p = alloc(fn, "input", want);
   if (xPtr) { // growing with `keep` bytes already written: carry them over
     views().u8.copyWithin(p, xPtr, xPtr + keep);
     ex.md_free(xPtr);
@@ -254,6 +253,18 @@ export function raise(status, fn) {
 /** An allocation of `bytes` for `arg` failed. */
 export const noMemory = (fn, arg, bytes) =>
   rangeError(fn, arg, `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);
+
+/** A block of `bytes` of linear memory for `arg` of fn (freed with `free`); a RangeError naming it when there is none. */
+export function alloc(fn, arg, bytes) {
+  const p = exportsOf().md_alloc(bytes) >>> 0; // an address past 2^31 comes back negative from an i32
+  if (!p) throw noMemory(fn, arg, bytes);
+  return p;
+}
+
+/** Give back a block from `alloc` (or one C handed back); 0 is nothing. */
+export function free(p) {
+  if (p && wasm !== null) wasm.md_free(p);
+}
 
 // ---------------------------------------------------------------- strings: the one key table
 
@@ -418,11 +429,9 @@ export function internStrings() {
 export function internSlots(fn) {
   const need = internKeys.length;
   if (need <= slotsCap) return slotsPtr;
-  const ex = exportsOf();
   const cap = Math.max(need, 1024) * 2;
-  const p = ex.md_alloc(4 * cap) >>> 0;
-  if (!p) throw noMemory(fn, "input", 4 * cap);
-  if (slotsPtr) ex.md_free(slotsPtr);
+  const p = alloc(fn, "input", 4 * cap);
+  free(slotsPtr);
   slotsPtr = p;
   slotsCap = cap;
   views().u32.fill(0xffffffff, p >>> 2, (p >>> 2) + cap);
@@ -496,10 +505,9 @@ function placeTables(f, k) {
 function reserve(f, size, keep) {
   if (!f.own) return f.base = region(f.fn, size, keep);
   if (size <= f.cap) return;
-  const ex = exportsOf(), p = ex.md_alloc(size) >>> 0;
-  if (!p) throw noMemory(f.fn, "input", size);
+  const p = alloc(f.fn, "input", size);
   if (keep) views().u8.copyWithin(p, f.base, f.base + keep);
-  if (f.base) ex.md_free(f.base);
+  free(f.base);
   f.base = p;
   f.cap = size;
 }

@@ -2,15 +2,17 @@
 // copied into the exchange region and the similarity comes back as the
 // call's f64 result: one crossing, no allocation.
 import { exportsOf, put, region, views } from "./core.js";
-import { num, typeError, vector } from "./validate.js";
+import { arg, num, typeError } from "./validate.js";
+import { ARGS } from "./args.js";
 import { COSINE_JS_MAX, cosineSmall } from "./fastpaths.js";
 import { AT_COSINE_B_NA, AT_COSINE_F32_B_NA, SIZE_COMPENSATED_SUM_N, SIZE_COSINE_F32_NA, SIZE_COSINE_F32_NB, SIZE_COSINE_NA,
   SIZE_COSINE_NB } from "./constants.js";
 
 /** Copy a and b (n elements each) into the region and run the kernel. */
-function similarity(fn, a, b) {
-  const va = vector(fn, "a", a);
-  const vb = vector(fn, "b", b);
+function similarity(fn, d, a, b) {
+  // The usual Float32Array / Float64Array pair without a call (arg checks anything else).
+  const va = a instanceof Float32Array || a instanceof Float64Array ? a : arg(d, 0, a);
+  const vb = b instanceof Float32Array || b instanceof Float64Array ? b : arg(d, 1, b);
   const n = Math.min(va.length, vb.length); // the reference walks the shorter vector
   const ex = exportsOf();
   if (n <= COSINE_JS_MAX) return cosineSmall(va, vb, n);
@@ -25,12 +27,12 @@ function similarity(fn, a, b) {
 
 /** Cosine similarity, total and clamped to [-1, 1]. */
 export function cosine(a, b) {
-  return similarity("cosine", a, b);
+  return similarity("cosine", ARGS.cosine, a, b);
 }
 
 /** Cosine distance, 1 - similarity, in [0, 2]. */
 export function cosineDistance(a, b) {
-  return 1 - similarity("cosineDistance", a, b);
+  return 1 - similarity("cosineDistance", ARGS.cosineDistance, a, b);
 }
 
 /** Neumaier compensated summation of an iterable of numbers, in order. */

@@ -2,7 +2,8 @@
 // Scalar calls pass numbers and get their f64 back; a fold C refuses to run
 // returns NaN with the error record filled (the only time it is read).
 import { exportsOf, raiseRecord, region, views } from "./core.js";
-import { arr, num, numOr } from "./validate.js";
+import { arg, items } from "./validate.js";
+import { ARGS } from "./args.js";
 import { DECAY_JS_MAX } from "./fastpaths.js";
 import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR,
   DEFAULT_EWMA_ALPHA, NEG_ONE_FP, POS_ONE_FP, SCALE, SIZE_APPLY_OUTCOMES_FP_N } from "./constants.js";
@@ -10,30 +11,12 @@ import { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFID
 export { CONFIDENCE_COMMIT_DELTA, DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, DEFAULT_EWMA_ALPHA,
   NEG_ONE_FP, POS_ONE_FP, SCALE };
 
-/** A float in [-1, 1] onto the grid, rounded to the nearest grid point. */
-export function toFp(value) {
-  return exportsOf().md_to_fp(num("toFp", "value", value));
-}
-
-/** A grid value back to a float. Exact. */
-export function fromFp(valueFp) {
-  return exportsOf().md_from_fp(num("fromFp", "valueFp", valueFp));
-}
-
-/** One EWMA step on the grid with floor division. */
-export function ewmaStepFp(alphaFp, prevFp, signalFp) {
-  const fn = "ewmaStepFp";
-  return exportsOf().md_ewma_step_fp(num(fn, "alphaFp", alphaFp), num(fn, "prevFp", prevFp), num(fn, "signalFp", signalFp));
-}
-
 /** Fold signals through ewmaStepFp, one rounding per step. */
 export function applyOutcomesFp(alphaFp, prevFp, signalsFp) {
-  const fn = "applyOutcomesFp";
-  num(fn, "alphaFp", alphaFp);
-  num(fn, "prevFp", prevFp);
-  arr(fn, "signalsFp", signalsFp);
-  const n = signalsFp.length;
-  for (let i = 0; i < n; i++) num(fn, `signalsFp[${i}]`, signalsFp[i]);
+  const fn = "applyOutcomesFp", d = ARGS.applyOutcomesFp;
+  arg(d, 0, alphaFp);
+  arg(d, 1, prevFp);
+  const n = items(d, 2, signalsFp).length;
   const p = region(fn, SIZE_APPLY_OUTCOMES_FP_N * n + 8);
   if (n) views().f64.set(signalsFp, p >>> 3);
   return exportsOf().mdw_apply_outcomes_fp(alphaFp, prevFp, p, n);
@@ -46,34 +29,6 @@ function fold(fn, r, name, values) {
   return r; // a NaN the fold computed
 }
 
-/** Decay a score toward -1.0 over `hits` negative corrections; hits <= 0 is a no-op. */
-export function applyNegativeHitsFp(alphaFp, prevFp, hits) {
-  const fn = "applyNegativeHitsFp";
-  const r = exportsOf().mdw_apply_negative_hits_fp(num(fn, "alphaFp", alphaFp), num(fn, "prevFp", prevFp), num(fn, "hits", hits));
-  return fold(fn, r, "mdw_apply_negative_hits_fp", [alphaFp, prevFp, hits]);
-}
-
-/** One confidence-decay step on the grid: EWMA toward the floor, then a min with the previous value. */
-export function decayConfidenceFp(alphaFp, confFp, floorFp) {
-  const fn = "decayConfidenceFp";
-  return exportsOf().md_decay_confidence_fp(num(fn, "alphaFp", alphaFp), num(fn, "confFp", confFp), num(fn, "floorFp", floorFp));
-}
-
-/** Fold `cycles` decay steps; cycles <= 0 is a no-op. */
-export function decayConfidenceNFp(alphaFp, confFp, floorFp, cycles) {
-  const fn = "decayConfidenceNFp";
-  const r = exportsOf().mdw_decay_confidence_n_fp(num(fn, "alphaFp", alphaFp), num(fn, "confFp", confFp),
-    num(fn, "floorFp", floorFp), num(fn, "cycles", cycles));
-  return fold(fn, r, "mdw_decay_confidence_n_fp", [alphaFp, confFp, floorFp, cycles]);
-}
-
-/** One confidence-decay step in [0, 1] float space. */
-export function decayConfidence(confidence, alpha = DEFAULT_CONFIDENCE_DECAY_ALPHA, floor = DEFAULT_CONFIDENCE_FLOOR) {
-  const fn = "decayConfidence";
-  return exportsOf().md_decay_confidence(num(fn, "confidence", confidence),
-    numOr(fn, "alpha", alpha, DEFAULT_CONFIDENCE_DECAY_ALPHA), numOr(fn, "floor", floor, DEFAULT_CONFIDENCE_FLOOR));
-}
-
 // SCALE and the default alpha and floor (DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR) as
 // literals for the short fold: V8 folds a literal constant, not an imported binding (about 15% of the
 // call); tests/js/fastpaths.test.js holds each to C's.
@@ -82,10 +37,11 @@ const GRID = 10000;
 export function decayConfidenceN(confidence, cycles, alpha = 0.1, floor = 0.2) {
   const fn = "decayConfidenceN";
   if (typeof confidence !== "number" || typeof cycles !== "number" || typeof alpha !== "number" || typeof floor !== "number") {
-    num(fn, "confidence", confidence);
-    num(fn, "cycles", cycles);
-    num(fn, "alpha", alpha); // undefined took the default above
-    num(fn, "floor", floor);
+    const d = ARGS.decayConfidenceN; // undefined took the default above
+    arg(d, 0, confidence);
+    arg(d, 1, cycles);
+    arg(d, 2, alpha);
+    arg(d, 3, floor);
   }
   const ex = exportsOf();
   const a = Math.round(alpha * GRID), f = Math.round(floor * GRID);
@@ -110,8 +66,3 @@ export function decayConfidenceN(confidence, cycles, alpha = 0.1, floor = 0.2) {
   return r === r ? r : fold(fn, r, "mdw_decay_confidence_n", [confidence, cycles, alpha, floor]);
 }
 
-/** True when a decayed confidence differs enough from the stored one to be worth a commit. */
-export function isCommittableConfidenceChange(before, after) {
-  const fn = "isCommittableConfidenceChange";
-  return exportsOf().md_is_committable_confidence_change(num(fn, "before", before), num(fn, "after", after)) !== 0;
-}

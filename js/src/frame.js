@@ -1,6 +1,7 @@
 // frame module: frameKeyOf, the claim's slot key or null.
 import { call, decodeWtf8, done, exportsOf, keys, raise, region, slots, views } from "./core.js";
-import { arr, str } from "./validate.js";
+import { arg, item } from "./validate.js";
+import { ARGS } from "./args.js";
 import { AT_FRAME_KEY_OF_S, OK, OUT_FRAME_KEY_OF_FOUND, OUT_FRAME_KEY_OF_LEN, OUT_FRAME_KEY_OF_TEXT, OUT_FRAME_KEYS_OF_BLOCK,
   OUT_FRAME_KEYS_OF_USED, OUT_FRAME_KEYS_OF_WTF } from "./constants.js";
 
@@ -15,7 +16,7 @@ const encoder = new TextEncoder();
  */
 export function frameKeyOf(gist) {
   const fn = "frameKeyOf";
-  str(fn, "gist", gist);
+  arg(ARGS.frameKeyOf, 0, gist);
   // A gist with a lone surrogate (WTF-8) takes the batch path.
   if (!gist.isWellFormed?.()) return keysOf(fn, [gist])[0];
   // The common case in the exchange region and no call(): region frame_key_of, the out slots, then the UTF-8
@@ -38,10 +39,10 @@ export function frameKeyOf(gist) {
  * keys as mapping frameKeyOf, without a boundary crossing per claim).
  */
 export function frameKeysOf(gists) {
-  const fn = "frameKeysOf";
-  arr(fn, "gists", gists);
-  // The argument's name is built only for the error (a string per claim otherwise).
-  for (let i = 0; i < gists.length; i++) if (typeof gists[i] !== "string") str(fn, `gists[${i}]`, gists[i]);
+  const fn = "frameKeysOf", a = ARGS.frameKeysOf;
+  arg(a, 0, gists);
+  // The element's name is built only for the error (a string per claim otherwise).
+  for (let i = 0; i < gists.length; i++) if (typeof gists[i] !== "string") item(a, 0, i, gists[i]);
   return keysOf(fn, gists);
 }
 

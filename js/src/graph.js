@@ -2,7 +2,8 @@
 // graph, and a reusable Graph handle (build once, run any number of times).
 // A one-shot call builds a handle, runs it and frees it.
 import { addr, call, exportsOf, finalizer, f64, fill, keys, out, slots, u32 } from "./core.js";
-import { arr, count, map, numNullish, obj, typeError } from "./validate.js";
+import { arg, count, elementBad, entryBad, fields, item, typeError } from "./validate.js";
+import { ARGS } from "./args.js";
 
 import { OUT_GRAPH_NEW_EDGES, OUT_GRAPH_NEW_GRAPH, OUT_GRAPH_NEW_NODES } from "./constants.js";
 import { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS,
@@ -23,34 +24,28 @@ const MAX_COUNT = 0xfffffffe; // node and edge indices are u32 in the core
  * call's time (two lookups per edge). C sorts the nodes and drops repeats.
  */
 function readNodes(fn, nodes) {
-  arr(fn, "nodes", nodes);
+  arg(ARGS[fn], 0, nodes);
   const n = nodes.length;
   count(fn, "nodes", n, MAX_COUNT);
   const index = Object.create(null);
   for (let i = 0; i < n; i++) {
     const k = nodes[i];
-    if (typeof k !== "string") throw typeError(fn, `nodes[${i}]`, "a string", k);
+    if (typeof k !== "string") item(ARGS[fn], 0, i, k);
     index[k] = i;
   }
   return index;
 }
 
-function options(fn, o) {
-  if (o === undefined || o === null) return {};
-  return obj(fn, "options", o);
-}
-
-const optNum = (fn, o, key, dflt) => numNullish(fn, `options.${key}`, o[key], dflt);
+// The options argument: the last of fn's row (pagerank's third, Graph.pagerank's first).
+const optionsOf = (fn, o) => { const d = ARGS[fn]; return fields(d, (d.length - 2) / 3 - 1, o); };
 
 /** Seeds as input indices and weights, in the Map's order (null: none). */
-function readSeeds(fn, o, index) {
-  const seeds = o.seeds;
-  if (seeds === undefined || seeds === null) return null;
-  map(fn, "options.seeds", seeds);
+function readSeeds(fn, seeds, index) {
+  if (seeds === undefined) return null;
   const at = new Uint32Array(seeds.size), w = new Float64Array(seeds.size);
   let i = 0;
   for (const [k, v] of seeds) {
-    if (typeof v !== "number") throw typeError(fn, `options.seeds.get(${JSON.stringify(k)})`, "a number", v);
+    if (typeof v !== "number") { const d = ARGS[fn]; entryBad(d[4 + 3 * ((d.length - 2) / 3 - 1)], 3, k, v, false); } // options.seeds
     at[i] = (typeof k === "string" ? index[k] : undefined) ?? NONE;
     w[i++] = v;
   }
@@ -58,26 +53,19 @@ function readSeeds(fn, o, index) {
 }
 
 function pagerankArgs(fn, opts, index) {
-  const o = options(fn, opts);
-  return {
-    damping: optNum(fn, o, "damping", PAGERANK_DAMPING),
-    maxIterations: optNum(fn, o, "maxIterations", PAGERANK_MAX_ITERATIONS),
-    tolerance: optNum(fn, o, "tolerance", PAGERANK_TOLERANCE),
-    seeds: readSeeds(fn, o, index),
-  };
+  const [damping, maxIterations, tolerance, seeds] = optionsOf(fn, opts);
+  return { damping, maxIterations, tolerance, seeds: readSeeds(fn, seeds, index) };
 }
 
 function lpArgs(fn, opts) {
-  const o = options(fn, opts);
-  return {
-    minCommunitySize: optNum(fn, o, "minCommunitySize", MIN_COMMUNITY_SIZE),
-    maxSweeps: optNum(fn, o, "maxSweeps", LABEL_PROPAGATION_MAX_SWEEPS),
-  };
+  const [minCommunitySize, maxSweeps] = optionsOf(fn, opts);
+  return { minCommunitySize, maxSweeps };
 }
 
 /** Label ids per key of `keys`: equal community strings share an id; undefined is NONE. */
 function labelIds(fn, communities, keys) {
-  map(fn, "communities", communities);
+  const d = ARGS[fn];
+  arg(d, (d.length - 2) / 3 - 1, communities);
   const ids = new Map();
   const labels = new Uint32Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
@@ -101,7 +89,8 @@ function labelIds(fn, communities, keys) {
  * (the input index of each), edgeCount }.
  */
 function build(fn, nodes, edges, index) {
-  arr(fn, "edges", edges);
+  const row = ARGS[fn];
+  arg(row, 1, edges);
   const m = edges.length;
   count(fn, "edges", m, MAX_COUNT);
   const n = nodes.length;
@@ -119,11 +108,12 @@ function build(fn, nodes, edges, index) {
       let lastS = null, lastSi = NONE;
       for (let i = 0; i < m; i++) {
         const x = edges[i];
-        if (x === null || typeof x !== "object") throw typeError(fn, `edges[${i}]`, "a GraphEdge object", x);
+        // The table's element fields (src 0, dst 1, strength 2), checked inline.
+        if (x === null || typeof x !== "object") elementBad(row, 1, i, -1, x);
         const a = x.src, b = x.dst, v = x.strength;
-        if (typeof a !== "string") throw typeError(fn, `edges[${i}].src`, "a string", a);
-        if (typeof b !== "string") throw typeError(fn, `edges[${i}].dst`, "a string", b);
-        if (typeof v !== "number") throw typeError(fn, `edges[${i}].strength`, "a number", v);
+        if (typeof a !== "string") elementBad(row, 1, i, 0, a);
+        if (typeof b !== "string") elementBad(row, 1, i, 1, b);
+        if (typeof v !== "number") elementBad(row, 1, i, 2, v);
         if (a !== lastS) { lastS = a; lastSi = index[a] ?? NONE; }
         s[i] = lastSi;
         d[i] = index[b] ?? NONE;
@@ -253,7 +243,7 @@ export function buildGraph(nodes, edges) {
 /** Build, run, free: the one-shot calls' shared shape. */
 function oneShot(fn, nodes, edges, prepare, run) {
   const index = readNodes(fn, nodes);
-  arr(fn, "edges", edges);
+  arg(ARGS[fn], 1, edges);
   const a = prepare(index);
   const g = build(fn, nodes, edges, index);
   try {

@@ -1,7 +1,8 @@
 // merge module: the near-duplicate merge guards, mergeOutcomes with its role
 // guard, connectedComponents and excludeSelfSupersede.
 import { call, keys, out, slots, u32, f64 } from "./core.js";
-import { arr, count, num, numNullish, obj, str, typeError } from "./validate.js";
+import { arg, count, elementBad, fields, item, obj, str, typeError } from "./validate.js";
+import { ARGS } from "./args.js";
 import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD, OUT_COMPONENTS_IDS_BLOCK, OUT_COMPONENTS_IDS_COMPONENTS,
   OUT_COMPONENTS_IDS_MEMBERS, OUT_MERGE_PREDICATE_RESULT } from "./constants.js";
 
@@ -22,6 +23,9 @@ function mergeText(fn, arg, t) {
   return t;
 }
 
+/** textA and textB of a row that takes two MergeTexts (mergeVetoReasons, mergeVetoed): [gistA, bodyA, gistB, bodyB]. */
+const twoTexts = (d, textA, textB) => [...fields(d, 0, textA), ...fields(d, 1, textB)];
+
 /** The joined text the negation and variant predicates read: claim, newline, article. */
 export function joinMergeText(text) {
   const t = mergeText("joinMergeText", "text", text);
@@ -35,36 +39,35 @@ function predicate(fn, which, strings) {
 
 /** True when exactly one side carries a negation marker. */
 export function negationDivergent(textA, textB) {
-  const fn = "negationDivergent";
-  return predicate(fn, 0, [str(fn, "textA", textA), str(fn, "textB", textB)]) !== 0;
+  const d = ARGS.negationDivergent;
+  return predicate(d[0], 0, [arg(d, 0, textA), arg(d, 1, textB)]) !== 0;
 }
 
 /** True when the two texts carry different numeric tokens. */
 export function numericTokenDivergent(textA, textB) {
-  const fn = "numericTokenDivergent";
-  return predicate(fn, 1, [str(fn, "textA", textA), str(fn, "textB", textB)]) !== 0;
+  const d = ARGS.numericTokenDivergent;
+  return predicate(d[0], 1, [arg(d, 0, textA), arg(d, 1, textB)]) !== 0;
 }
 
 /** True when the two texts carry different variant qualifiers. */
 export function variantQualifierDivergent(textA, textB) {
-  const fn = "variantQualifierDivergent";
-  return predicate(fn, 2, [str(fn, "textA", textA), str(fn, "textB", textB)]) !== 0;
+  const d = ARGS.variantQualifierDivergent;
+  return predicate(d[0], 2, [arg(d, 0, textA), arg(d, 1, textB)]) !== 0;
 }
 
-function vetoMask(fn, textA, textB) {
-  const a = mergeText(fn, "textA", textA), b = mergeText(fn, "textB", textB);
-  return predicate(fn, 3, [a.gist, a.body, b.gist, b.body]);
+function vetoMask(d, textA, textB) {
+  return predicate(d[0], 3, twoTexts(d, textA, textB));
 }
 
 /** Which divergence predicates fire: negation and variant over the joined text, numeric over the gist. */
 export function mergeVetoReasons(textA, textB) {
-  const mask = vetoMask("mergeVetoReasons", textA, textB);
+  const mask = vetoMask(ARGS.mergeVetoReasons, textA, textB);
   return REASONS.filter(([bit]) => mask & bit).map(([, name]) => name);
 }
 
 /** The veto: true when any divergence predicate fires. */
 export function mergeVetoed(textA, textB) {
-  return vetoMask("mergeVetoed", textA, textB) !== 0;
+  return vetoMask(ARGS.mergeVetoed, textA, textB) !== 0;
 }
 
 const NO_TEXT = 0xffffffff;
@@ -75,46 +78,44 @@ const NO_TEXT = 0xffffffff;
  * (its gist and body, read once), so C tokenizes a text once however many
  * pairs name it.
  */
-function stagesOf(fn, pairs, options) {
-  arr(fn, "pairs", pairs);
-  let maxPairs = MAX_MERGE_PAIRS, threshold = NEAR_DUPLICATE_THRESHOLD;
-  if (options !== undefined) {
-    obj(fn, "options", options);
-    // The reference reads both with `??`: null is the default too.
-    maxPairs = numNullish(fn, "options.maxPairs", options.maxPairs, MAX_MERGE_PAIRS);
-    threshold = numNullish(fn, "options.threshold", options.threshold, NEAR_DUPLICATE_THRESHOLD);
-  }
+function stagesOf(d, pairs, options) {
+  const fn = d[0];
+  arg(d, 0, pairs);
+  // The reference reads both with `??`: null is the default too.
+  const [maxPairs, threshold] = fields(d, 1, options);
   const n = pairs.length;
   count(fn, "pairs", n, MAX_PAIRS);
   const ids = new Uint32Array(4 * n), sims = new Float64Array(n);
   const paths = Object.create(null), textIds = new Map(), strings = [];
   let nPaths = 0;
-  const text = (arg, t) => {
+  const text = (i, field, t) => {
     if (t === undefined || t === null) return NO_TEXT;
     let id = textIds.get(t);
     if (id === undefined) {
-      mergeText(fn, arg, t);
+      mergeText(fn, `pairs[${i}].${field}`, t);
       id = strings.length >>> 1;
       strings.push(t.gist, t.body);
       textIds.set(t, id);
     }
     return id;
   };
-  const path = (arg, p) => {
-    if (typeof p !== "string") str(fn, arg, p);
+  const path = (i, q, p) => {
+    if (typeof p !== "string") elementBad(d, 0, i, q, p);
     let id = paths[p];
     if (id === undefined) paths[p] = id = nPaths++;
     return id;
   };
   for (let i = 0; i < n; i++) {
     const p = pairs[i];
-    if (p === null || typeof p !== "object") obj(fn, `pairs[${i}]`, p);
-    ids[i] = path(`pairs[${i}].keepPath`, p.keepPath);
-    ids[n + i] = path(`pairs[${i}].dropPath`, p.dropPath);
+    // The table's element fields in its order (keepPath 0, dropPath 1, similarity 2, keepText 3, dropText 4),
+    // checked inline (a sleep pass sends 100,000 pairs); a name is built only for an error.
+    if (p === null || typeof p !== "object") elementBad(d, 0, i, -1, p);
+    ids[i] = path(i, 0, p.keepPath);
+    ids[n + i] = path(i, 1, p.dropPath);
     const s = p.similarity;
-    sims[i] = typeof s === "number" ? s : num(fn, `pairs[${i}].similarity`, s);
-    ids[2 * n + i] = text(`pairs[${i}].keepText`, p.keepText);
-    ids[3 * n + i] = text(`pairs[${i}].dropText`, p.dropText);
+    sims[i] = typeof s === "number" ? s : elementBad(d, 0, i, 2, s);
+    ids[2 * n + i] = text(i, "keepText", p.keepText);
+    ids[3 * n + i] = text(i, "dropText", p.dropText);
   }
   const stages = out.u8(n), at = (k) => u32(ids.subarray(k * n, (k + 1) * n));
   return call(fn, "mdw_merge_outcomes", [keys(strings), strings.length >>> 1, at(0), at(1), nPaths, at(2), at(3),
@@ -124,7 +125,7 @@ function stagesOf(fn, pairs, options) {
 
 /** Every pair with the stage where it stopped: cap, threshold, vetoed, self, role-guard or committed. */
 export function mergeOutcomes(pairs, options) {
-  const stages = stagesOf("mergeOutcomes", pairs, options);
+  const stages = stagesOf(ARGS.mergeOutcomes, pairs, options);
   const out = new Array(stages.length);
   for (let i = 0; i < stages.length; i++) out[i] = { pair: pairs[i], stage: STAGES[stages[i]] };
   return out;
@@ -132,7 +133,7 @@ export function mergeOutcomes(pairs, options) {
 
 /** The committed outcomes of mergeOutcomes, in input order, as decisions. */
 export function mergeCandidates(pairs, options) {
-  const stages = stagesOf("mergeCandidates", pairs, options);
+  const stages = stagesOf(ARGS.mergeCandidates, pairs, options);
   const out = [];
   for (let i = 0; i < stages.length; i++) {
     if (stages[i] !== COMMITTED) continue;
@@ -145,7 +146,7 @@ export function mergeCandidates(pairs, options) {
 /** Connected components over an undirected edge list, as sorted member lists ordered by root. */
 export function connectedComponents(edges) {
   const fn = "connectedComponents";
-  arr(fn, "edges", edges);
+  arg(ARGS.connectedComponents, 0, edges);
   const m = edges.length;
   count(fn, "edges", m, MAX_EDGES);
   // Strings cross once: each distinct key is sent once (its bytes: C orders
@@ -183,13 +184,16 @@ export function connectedComponents(edges) {
 
 /** The members of a batch to supersede, with the canonical removed and order preserved. */
 export function excludeSelfSupersede(canonicalPath, memberPaths) {
-  const fn = "excludeSelfSupersede";
-  str(fn, "canonicalPath", canonicalPath);
-  arr(fn, "memberPaths", memberPaths);
+  const fn = "excludeSelfSupersede", a = ARGS.excludeSelfSupersede;
+  arg(a, 0, canonicalPath);
+  arg(a, 1, memberPaths);
   count(fn, "memberPaths", memberPaths.length, MAX_EDGES);
   const all = new Array(memberPaths.length + 1);
   all[0] = canonicalPath;
-  for (let i = 0; i < memberPaths.length; i++) all[i + 1] = str(fn, `memberPaths[${i}]`, memberPaths[i]);
+  for (let i = 0; i < memberPaths.length; i++) {
+    const p = memberPaths[i];
+    all[i + 1] = typeof p === "string" ? p : item(a, 1, i, p);
+  }
   const keep = out.u8(memberPaths.length);
   return call(fn, "mdw_exclude_self_supersede", [keys(all), memberPaths.length, keep], (r) => {
     const k = r.view(keep);

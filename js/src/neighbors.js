@@ -3,7 +3,8 @@
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
 import { addr, call, finalizer, f32, f64, fill, keys as keyTable, out, put, slots, u32, exportsOf } from "./core.js";
-import { arr, count, MAX_ELEMENTS, num, numOr, obj, per, rangeError, str, typeError, vector } from "./validate.js";
+import { arg, count, element, fields, items, MAX_ELEMENTS, obj, per, rangeError, typeError } from "./validate.js";
+import { ARGS } from "./args.js";
 import { AT_PAIRS_DST, AT_PAIRS_SRC, MMR_LAMBDA, OUT_PAIRS_BLOCK, OUT_PAIRS_LEN, OUT_ROWS_APPLY_MMR_LEN,
   OUT_ROWS_NEW_ROWS, OUT_TOP_COSINE_ROWS_F32_LEN } from "./constants.js";
 
@@ -20,29 +21,27 @@ export function float32View(bytes) {
   return new Float32Array(copy.buffer);
 }
 
+/** The options argument (the last of fn's row): { floor, perSourceK, limit }. */
 function options(fn, o) {
-  obj(fn, "options", o);
-  return {
-    floor: num(fn, "options.floor", o.floor),
-    perSourceK: num(fn, "options.perSourceK", o.perSourceK),
-    limit: num(fn, "options.limit", o.limit),
-  };
+  const d = ARGS[fn], [floor, perSourceK, limit] = fields(d, (d.length - 2) / 3 - 1, o);
+  return { floor, perSourceK, limit };
 }
 
-function f32Array(fn, arg, v) {
-  if (!(v instanceof Float32Array)) throw typeError(fn, arg, "a Float32Array", v);
-  return v;
-}
+/** The index of argument `name` in descriptor d. */
+const indexOf = (d, name) => (d.indexOf(name, 2) - 2) / 3;
+/** Argument `name` of fn's row, checked as the row says. */
+const argOf = (fn, name, v) => { const d = ARGS[fn]; return arg(d, indexOf(d, name), v); };
 
 /** The vectors' keys and embeddings (a Float32Array, or a number[] / any array-like of numbers). */
 function keyedVectors(fn, vectors) {
-  arr(fn, "vectors", vectors);
+  const d = ARGS[fn], vi = indexOf(d, "vectors");
+  arg(d, vi, vectors);
   const n = vectors.length, keys = new Array(n), vecs = new Array(n);
   let total = 0, wide = 0;
   for (let i = 0; i < n; i++) {
-    const v = obj(fn, `vectors[${i}]`, vectors[i]);
-    keys[i] = str(fn, `vectors[${i}].key`, v.key);
-    const x = vecs[i] = vector(fn, `vectors[${i}].vec`, v.vec);
+    const [key, x] = element(d, vi, i, vectors[i]);
+    keys[i] = key;
+    vecs[i] = x;
     if (!(x instanceof Float32Array)) wide = 1;
     total += x.length;
   }
@@ -62,12 +61,12 @@ function pairsCall(fn, { keys, vecs, total, wide = 0 }, options_, pairs, ptr) {
   const data = ptr ? addr(ptr) : (wide ? fill.f64 : fill.f32)(total), offs = fill.u32(ptr ? 0 : n + 1),
     src = new Uint32Array(m), dst = new Uint32Array(m);
   if (pairs) {
-    const at = new Map();
+    const at = new Map(), d = ARGS[fn], pi = indexOf(d, "pairs");
     for (let i = 0; i < n; i++) at.set(keys[i], i);
     for (let i = 0; i < m; i++) {
-      const p = obj(fn, `pairs[${i}]`, pairs[i]);
-      src[i] = at.get(str(fn, `pairs[${i}].src`, p.src)) ?? n;
-      dst[i] = at.get(str(fn, `pairs[${i}].dst`, p.dst)) ?? n;
+      const [s, t] = element(d, pi, i, pairs[i]);
+      src[i] = at.get(s) ?? n;
+      dst[i] = at.get(t) ?? n;
     }
   }
   return call(fn, "mdw_neighbor_pairs", [keyTable(keys), n, data, wide | (pairs ? 2 : 0) | (ptr ? 4 : 0), offs, u32(src),
@@ -101,21 +100,20 @@ export function topNeighborPairs(vectors, options_) {
 /** Rank an enumerated pair set: similarity, floor, per-source top-k, order, cap. */
 export function rankCandidatePairs(pairs, vectors, options_) {
   const fn = "rankCandidatePairs";
-  return pairsCall(fn, keyedVectors(fn, vectors), options_, arr(fn, "pairs", pairs));
+  return pairsCall(fn, keyedVectors(fn, vectors), options_, argOf(fn, "pairs", pairs));
 }
 
 // ---------------------------------------------------------------- packed
 
 /** Check that the keys are strings; returns their count (C reports a repeated key). */
 function keyCount(fn, keys) {
-  arr(fn, "keys", keys);
-  for (let i = 0; i < keys.length; i++) str(fn, `keys[${i}]`, keys[i]); // every index: a hole is an error too
-  return keys.length;
+  const d = ARGS[fn];
+  return items(d, (d.indexOf("keys", 2) - 2) / 3, keys).length; // every index: a hole is an error too
 }
 
 /** Check a packed matrix against n keys; returns d. */
 function packedDim(fn, matrix, keys) {
-  return per(fn, f32Array(fn, "matrix", matrix), keyCount(fn, keys), "keys.length");
+  return per(fn, argOf(fn, "matrix", matrix), keyCount(fn, keys), "keys.length");
 }
 
 function packedCall(fn, matrix, keys, o, rowBegin, rowEnd, read) {
@@ -169,7 +167,7 @@ const isTyped = (v, tag) => ArrayBuffer.isView(v) && v[Symbol.toStringTag] === t
 export function mergeNeighborTiles(keys, tiles, options_) {
   const fn = "mergeNeighborTiles";
   const n = keyCount(fn, keys);
-  arr(fn, "tiles", tiles);
+  argOf(fn, "tiles", tiles);
   const o = options(fn, options_);
   let m = 0;
   for (let t = 0; t < tiles.length; t++) {
@@ -196,8 +194,8 @@ export function mergeNeighborTiles(keys, tiles, options_) {
 // ---------------------------------------------------------------- 1 x n
 
 function rowsOf(fn, query, matrix) {
-  const d = f32Array(fn, "query", query).length;
-  return { d, n: per(fn, f32Array(fn, "matrix", matrix), d, "query.length") };
+  const d = argOf(fn, "query", query).length;
+  return { d, n: per(fn, argOf(fn, "matrix", matrix), d, "query.length") };
 }
 
 /** The cosine of every one of n rows: export `name` with `head` (its arguments before the output). */
@@ -208,7 +206,7 @@ function rows(fn, n, name, head) {
 
 /** The k best of n rows, as { indices, sims }: export `name` with `head` (its arguments before k). */
 function topRows(fn, n, k, name, head) {
-  num(fn, "k", k);
+  argOf(fn, "k", k);
   const t = Math.trunc(k), keep = t > 0 ? Math.min(n, t) : 0, pi = out.u32(keep), ps = out.f64(keep);
   return call(fn, name, [...head, keep, pi, ps, slots], (r) => {
     const len = r.slot(OUT_TOP_COSINE_ROWS_F32_LEN); // = OUT_ROWS_TOP_COSINE_LEN (boundary.test.js)
@@ -252,9 +250,8 @@ export function topCosineRows(query, matrix, k) {
  */
 export function residentRows(matrix, d) {
   const fn = "residentRows", list = Array.isArray(matrix);
-  if (!list) f32Array(fn, "matrix", matrix);
-  num(fn, "d", d);
-  if (!Number.isInteger(d) || d < 1 || d > MAX_ELEMENTS) throw rangeError(fn, "d", "must be a positive integer");
+  if (!list && !(matrix instanceof Float32Array)) throw typeError(fn, "matrix", "a Float32Array", matrix);
+  argOf(fn, "d", d); // an integer in [1, MAX_ELEMENTS]
   // a list holds at most the rows the exchange region could (2^30 float32 elements, as the packed form)
   const n = list ? count(fn, "matrix", matrix.length, 2 ** 30 / d) : per(fn, matrix, d, "d"), ex = exportsOf();
   for (let i = 0; list && i < n; i++) {
@@ -283,7 +280,7 @@ export function residentRows(matrix, d) {
     return name;
   };
   const check = (name, query) => {
-    f32Array(alive(name), "query", query);
+    argOf(alive(name), "query", query);
     if (query.length !== d) throw rangeError(name, "query", `has ${query.length} elements, not d = ${d}`);
   };
   const handle = {
@@ -301,15 +298,15 @@ export function residentRows(matrix, d) {
     rankCandidatePairs(keys, pairs, options_) {
       const name = alive("residentRows.rankCandidatePairs");
       if (keyCount(name, keys) !== n) throw rangeError(name, "keys", `has ${keys.length} entries, not n = ${n}`);
-      return pairsCall(name, { keys }, options_, arr(name, "pairs", pairs), ptr);
+      return pairsCall(name, { keys }, options_, argOf(name, "pairs", pairs), ptr);
     },
     applyMmr(rowIds, scores, limit, lambda = MMR_LAMBDA) {
-      const name = alive("residentRows.applyMmr");
-      if (!(rowIds instanceof Uint32Array)) throw typeError(name, "rows", "a Uint32Array", rowIds);
-      const s = vector(name, "scores", scores), m = s.length, po = out.u32(m);
+      const name = alive("residentRows.applyMmr"), a = ARGS[name];
+      arg(a, 0, rowIds);
+      const s = arg(a, 1, scores), m = s.length, po = out.u32(m);
       if (rowIds.length !== m) throw rangeError(name, "rows", `has ${rowIds.length} entries, scores ${m}`);
-      return call(name, "mdw_rows_apply_mmr", [addr(ptr), u32(rowIds), f64(s), m, num(name, "limit", limit),
-        numOr(name, "lambda", lambda, MMR_LAMBDA), po, slots], (r) => r.view(po).slice(0, r.slot(OUT_ROWS_APPLY_MMR_LEN)));
+      return call(name, "mdw_rows_apply_mmr", [addr(ptr), u32(rowIds), f64(s), m, arg(a, 2, limit),
+        arg(a, 3, lambda), po, slots], (r) => r.view(po).slice(0, r.slot(OUT_ROWS_APPLY_MMR_LEN)));
     },
     free() {
       if (!live) return;

@@ -1,7 +1,8 @@
 // ranking module: production constants and rrfContribution.
 import * as Option from "effect/Option";
 import { exportsOf } from "./core.js";
-import { num } from "./validate.js";
+import { arg } from "./validate.js";
+import { ARGS } from "./args.js";
 import { MMR_LAMBDA, REINFORCE_COOLDOWN_S, RRF_K } from "./constants.js";
 
 export { MMR_LAMBDA, REINFORCE_COOLDOWN_S, RRF_K };
@@ -12,8 +13,8 @@ const K = 60; // RRF_K as a literal (V8 folds it; an imported binding it loads):
 /** One arm's contribution to a fused score: None for a disabled arm or an out-of-range rank. */
 export function rrfContribution(rank, weight) {
   if (typeof rank !== "number" || typeof weight !== "number") {
-    num("rrfContribution", "rank", rank);
-    num("rrfContribution", "weight", weight);
+    arg(ARGS.rrfContribution, 0, rank);
+    arg(ARGS.rrfContribution, 1, weight);
   }
   exportsOf(); // the same "call init() first" as every export
   // One comparison chain and one division, written here (docs/ARCHITECTURE.md, "Fast paths"): md_rrf_contribution's

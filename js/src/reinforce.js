@@ -1,6 +1,7 @@
 // reinforce module: the access-bump cooldown and the reinforcement signals.
 import { call, exportsOf, f64, out, u8 } from "./core.js";
-import { arr, count, dateMs, MAX_ELEMENTS, numOr, obj, str, typeError } from "./validate.js";
+import { arg, count, element, MAX_ELEMENTS, typeError } from "./validate.js";
+import { ARGS } from "./args.js";
 import { REINFORCE_COOLDOWN_S, REINFORCE_SIGNALS } from "./constants.js";
 
 export { REINFORCE_SIGNALS };
@@ -13,33 +14,28 @@ export function signalValue(signal) {
   return i < 0 ? undefined : [1, -1, 0][i];
 }
 
-function stamp(fn, arg, v) {
-  return v === undefined ? undefined : dateMs(fn, arg, v);
-}
-
 /** The reinforcement cooldown predicate: no stamp, or a stamp at least cooldownSeconds old. */
 export function shouldBumpAccess(lastAccessedAt, now, cooldownSeconds = REINFORCE_COOLDOWN_S) {
-  const fn = "shouldBumpAccess";
-  const last = stamp(fn, "lastAccessedAt", lastAccessedAt);
-  const nowMs = dateMs(fn, "now", now);
-  const cd = numOr(fn, "cooldownSeconds", cooldownSeconds, REINFORCE_COOLDOWN_S);
+  const a = ARGS.shouldBumpAccess;
+  const last = arg(a, 0, lastAccessedAt);
+  const nowMs = arg(a, 1, now);
+  const cd = arg(a, 2, cooldownSeconds);
   return exportsOf().md_should_bump_access(last !== undefined, last ?? 0, nowMs, cd) !== 0;
 }
 
 /** Split paths into those whose access stamp may be bumped now and those still cooling down. */
 export function partitionByCooldown(entries, now, cooldownSeconds = REINFORCE_COOLDOWN_S) {
-  const fn = "partitionByCooldown";
-  arr(fn, "entries", entries);
-  const nowMs = dateMs(fn, "now", now);
-  const cd = numOr(fn, "cooldownSeconds", cooldownSeconds, REINFORCE_COOLDOWN_S);
+  const fn = "partitionByCooldown", a = ARGS.partitionByCooldown;
+  arg(a, 0, entries);
+  const nowMs = arg(a, 1, now);
+  const cd = arg(a, 2, cooldownSeconds);
   const n = entries.length;
   // Checked before the typed arrays are sized, so a huge (sparse) array is a RangeError naming the argument.
   count(fn, "entries", n, MAX_ELEMENTS);
   const paths = new Array(n), has = new Uint8Array(n), last = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const e = obj(fn, `entries[${i}]`, entries[i]);
-    paths[i] = str(fn, `entries[${i}].path`, e.path);
-    const t = stamp(fn, `entries[${i}].lastAccessedAt`, e.lastAccessedAt);
+    const [path, t] = element(a, 0, i, entries[i]);
+    paths[i] = path;
     if (t !== undefined) { has[i] = 1; last[i] = t; }
   }
   const bump = out.u8(n);

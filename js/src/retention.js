@@ -3,7 +3,8 @@
 // in C (src/retention.c); this file validates arguments, classifies memory
 // types once per distinct string (cached), and shapes the results.
 import { addr, call, exportsOf, f64, fill, keys, out, raise, scratch, u8, views } from "./core.js";
-import { arr, num, numNullish, obj, rangeError, str, typeError, vector } from "./validate.js";
+import { arg, fields as fieldsOf, item, num, obj, rangeError, typeError } from "./validate.js";
+import { ARGS, readComputeSignalsInput, readScoreRetentionInput } from "./args.js";
 
 import { DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROFILE, EVICT_THRESHOLD, HALF_LIFE_TABLE, KEEP_THRESHOLD, MAX_REPRIEVES,
   MEMORY_TYPE_NAMES, PROFILE_TABLE, REPRIEVE_DAYS, REPRIEVE_FLOOR, REPRIEVE_W_ACCESS, REPRIEVE_W_IMPORTANCE,
@@ -51,28 +52,29 @@ function classify(fn, names) {
   return codes;
 }
 
-function typeCode(fn, arg, memoryType) {
-  str(fn, arg, memoryType);
+function typeCode(d, i, memoryType) {
+  arg(d, i, memoryType);
   const code = typeCache.get(memoryType);
-  return code !== undefined ? code : classify(fn, [memoryType]).get(memoryType);
+  return code !== undefined ? code : classify(d[0], [memoryType]).get(memoryType);
 }
 
 // ---------------------------------------------------------------- the scorer
 
 /** The weight profile for a memory type (the shared, frozen table entry). */
 export function weightsFor(memoryType) {
-  return PROFILE_BY_CODE[typeCode("weightsFor", "memoryType", memoryType)];
+  return PROFILE_BY_CODE[typeCode(ARGS.weightsFor, 0, memoryType)];
 }
 
 /** The recency half-life in days for a memory type; null means no time decay. */
 export function halfLifeFor(memoryType) {
-  const code = typeCode("halfLifeFor", "memoryType", memoryType);
+  const code = typeCode(ARGS.halfLifeFor, 0, memoryType);
   const ex = exportsOf();
   const at = scratch();
   return ex.md_half_life_for(code, at) ? views().f64[at >>> 3] : null;
 }
 
-function readProfile(fn, arg, p, f64, at) {
+function readProfile(d, i, p, f64, at) {
+  const fn = d[0], arg = d[1] + d[2 + 3 * i];
   obj(fn, arg, p);
   for (let k = 0; k < 8; k++) {
     const name = SIGNAL_NAMES[k];
@@ -82,27 +84,18 @@ function readProfile(fn, arg, p, f64, at) {
 
 /** A profile's weight sum under compensated summation. */
 export function profileWeightSum(profile) {
-  const fn = "profileWeightSum";
   const ex = exportsOf();
   const at = scratch();
-  readProfile(fn, "profile", profile, views().f64, at >>> 3);
+  readProfile(ARGS.profileWeightSum, 0, profile, views().f64, at >>> 3);
   return ex.md_profile_weight_sum(at);
 }
 
-function readInput(fn, input) {
-  obj(fn, "input", input);
-  return [
-    typeCode(fn, "input.memoryType", input.memoryType),
-    num(fn, "input.ageDays", input.ageDays),
-    num(fn, "input.accessCount", input.accessCount),
-    num(fn, "input.confidence", input.confidence),
-    num(fn, "input.graphRank", input.graphRank),
-    num(fn, "input.maxGraphRank", input.maxGraphRank),
-    num(fn, "input.bridgeCount", input.bridgeCount),
-    num(fn, "input.reinforcementCount", input.reinforcementCount),
-    num(fn, "input.wordCount", input.wordCount),
-    num(fn, "input.contradictionCount", input.contradictionCount),
-  ];
+// The RetentionInput fields in the table's order (memoryType, then the nine numbers mdw_retention takes),
+// memoryType as its class code.
+function readInput(fn, a) {
+  const t = a[0], code = typeCache.get(t);
+  a[0] = code !== undefined ? code : classify(fn, [t]).get(t);
+  return a;
 }
 
 function signalsAt(f64, i) {
@@ -116,7 +109,7 @@ function signalsAt(f64, i) {
 /** Normalize the raw inputs to their [0, 1] signal values. */
 export function computeSignals(input) {
   const fn = "computeSignals";
-  const a = readInput(fn, input);
+  const a = readInput(fn, readComputeSignalsInput(input));
   const at = scratch();
   const st = exportsOf().mdw_retention(0, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
   if (st !== OK) raise(st, fn);
@@ -125,18 +118,13 @@ export function computeSignals(input) {
 
 /** The weighted composite, rounded to SCORE_PRECISION places. */
 export function compositeScore(signals, profile) {
-  const fn = "compositeScore";
+  const d = ARGS.compositeScore;
   const ex = exportsOf();
   const at = scratch();
   const { f64 } = views();
-  readProfile(fn, "signals", signals, f64, at >>> 3); // region composite_score
-  readProfile(fn, "profile", profile, f64, (at >>> 3) + (AT_COMPOSITE_SCORE_WEIGHTS >> 3));
+  readProfile(d, 0, signals, f64, at >>> 3); // region composite_score
+  readProfile(d, 1, profile, f64, (at >>> 3) + (AT_COMPOSITE_SCORE_WEIGHTS >> 3));
   return ex.mdw_composite_score(at, at + AT_COMPOSITE_SCORE_WEIGHTS);
-}
-
-/** The band a composite falls in; boundaries belong to the lower band. */
-export function bandFor(score) {
-  return TRIAGE_ACTIONS[exportsOf().md_band_for(num("bandFor", "score", score))];
 }
 
 /**
@@ -146,7 +134,7 @@ export function bandFor(score) {
  */
 export function scoreRetention(input, policy) {
   const fn = "scoreRetention";
-  const a = readInput(fn, input);
+  const a = readInput(fn, readScoreRetentionInput(input));
   if (policy !== undefined) return scorePolicy(fn, a, input.memoryType, readPolicy(fn, "policy", policy));
   const at = scratch();
   const action = exportsOf().mdw_retention(1, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], at);
@@ -263,20 +251,14 @@ const COLUMNS = ["ageDays", "accessCount", "confidence", "graphRank", "maxGraphR
  * whatever n is.
  */
 export function scoreRetentionMany(columns, options) {
-  const fn = "scoreRetentionMany";
-  obj(fn, "columns", columns);
-  if (options !== undefined) obj(fn, "options", options);
-  const wantSignals = options?.signals === undefined ? false : options.signals;
-  if (typeof wantSignals !== "boolean") throw typeError(fn, "options.signals", "a boolean", wantSignals);
-  const types = arr(fn, "columns.memoryType", columns.memoryType);
-  const n = types.length;
-  const cols = COLUMNS.map((name) => {
-    const v = vector(fn, `columns.${name}`, columns[name]);
-    if (v.length !== n)
-      throw rangeError(fn, `columns.${name}`, `has length ${v.length}, but columns.memoryType has ${n}`);
-    return v;
+  const fn = "scoreRetentionMany", d = ARGS.scoreRetentionMany;
+  arg(d, 0, columns);
+  const [wantSignals, policy] = fieldsOf(d, 1, options);
+  const [types, ...cols] = fieldsOf(d, 0, columns), n = types.length; // memoryType, then the nine number columns
+  cols.forEach((v, k) => {
+    if (v.length !== n) throw rangeError(fn, `columns.${COLUMNS[k]}`, `has length ${v.length}, but columns.memoryType has ${n}`);
   });
-  const pol = options?.policy === undefined ? null : readPolicy(fn, "options.policy", options.policy);
+  const pol = policy === undefined ? null : readPolicy(fn, "options.policy", policy);
 
   // Type codes: one cache lookup per memory, one classification call for the
   // strings never seen before.
@@ -286,7 +268,7 @@ export function scoreRetentionMany(columns, options) {
   for (let i = 0; i < n; i++) {
     const t = types[i];
     if (t === prev) { codes[i] = prevCode; continue; }
-    if (typeof t !== "string") throw typeError(fn, `columns.memoryType[${i}]`, "a string", t);
+    if (typeof t !== "string") item(d[4], 0, i, t);
     const c = typeCache.get(t);
     if (c === undefined) { (missing ??= []).push(i); continue; }
     codes[i] = prevCode = c;
@@ -337,21 +319,3 @@ export function scoreRetentionMany(columns, options) {
 
 // ---------------------------------------------------------------- reprieve
 
-/** The four-term reprieve score (not convex: the log1p(accessCount) term is unbounded). */
-export function reprieveScore(input) {
-  const fn = "reprieveScore";
-  obj(fn, "input", input);
-  return exportsOf().md_reprieve_score(num(fn, "input.importance", input.importance),
-    num(fn, "input.accessCount", input.accessCount), num(fn, "input.outcomeScore", input.outcomeScore),
-    num(fn, "input.hoursSinceAccess", input.hoursSinceAccess),
-    numNullish(fn, "input.decayRate", input.decayRate, SALIENCE_DECAY_RATE));
-}
-
-/** The bounded reprieve gate: score >= floor and reprieveCount < maxReprieves. */
-export function shouldReprieve(input) {
-  const fn = "shouldReprieve";
-  obj(fn, "input", input);
-  return exportsOf().md_should_reprieve(num(fn, "input.score", input.score),
-    num(fn, "input.reprieveCount", input.reprieveCount), numNullish(fn, "input.floor", input.floor, REPRIEVE_FLOOR),
-    numNullish(fn, "input.maxReprieves", input.maxReprieves, MAX_REPRIEVES)) !== 0;
-}

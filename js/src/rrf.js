@@ -3,26 +3,24 @@
 // rankFused crosses as scores (C orders them; ties inside an equal-score run
 // are ordered here with JavaScript's own string order).
 import { call, done, exportsOf, f64, internBegin, internId, internSlots, internStrings, keys, raiseRecord, region, slots, views } from "./core.js";
-import { arr, map, num, numOr, obj, str, typeError } from "./validate.js";
+import { arg, elementBad, entryBad, item, typeError } from "./validate.js";
+import { ARGS } from "./args.js";
 import { AT_FUSE_IDS_ARM_LENS_N, AT_FUSE_IDS_ARM_LENS_N_ARMS, AT_FUSE_IDS_IDS_N, AT_FUSE_IDS_OUT_IDS_N, AT_FUSE_IDS_OUT_SCORES_N,
   AT_FUSE_IDS_WEIGHTS_N, AT_FUSED_KEY, AT_RANK_SCORES_ORDER_N, OK, OUT_FUSED_BLOCK, OUT_FUSED_LEN, RRF_K, SIZE_FUSE_IDS_N,
   SIZE_FUSE_IDS_N_ARMS, SIZE_RANK_SCORES_N } from "./constants.js";
 
-/** weight / (rank + k). */
-export function rrfScore(rank, weight, k = RRF_K) {
-  const fn = "rrfScore";
-  return exportsOf().md_rrf_score(num(fn, "rank", rank), num(fn, "weight", weight), numOr(fn, "k", k, RRF_K));
-}
-
 /** Fuse per-arm ranked lists into one path -> score map by summing contributions. */
 export function fuseArms(armResults, weights, k = RRF_K) {
-  const fn = "fuseArms";
-  arr(fn, "armResults", armResults);
-  arr(fn, "weights", weights);
-  if (typeof k !== "number") k = numOr(fn, "k", k, RRF_K);
+  const fn = "fuseArms", a = ARGS.fuseArms;
+  arg(a, 0, armResults);
+  arg(a, 1, weights);
+  if (typeof k !== "number") k = arg(a, 2, k);
   const nArms = armResults.length;
   let total = 0;
-  for (let i = 0; i < nArms; i++) total += arr(fn, `armResults[${i}]`, armResults[i]).length;
+  for (let i = 0; i < nArms; i++) {
+    const hits = armResults[i];
+    total += (Array.isArray(hits) ? hits : elementBad(a, 0, [i], -1, hits)).length;
+  }
   // The layout is wasm/boundary.def's region fuse_ids (ranks first).
   const base = region(fn, SIZE_FUSE_IDS_N * total + SIZE_FUSE_IDS_N_ARMS * nArms + 8);
   const oIds = base + AT_FUSE_IDS_IDS_N * total, oLens = base + AT_FUSE_IDS_ARM_LENS_N * total + AT_FUSE_IDS_ARM_LENS_N_ARMS * nArms;
@@ -34,14 +32,15 @@ export function fuseArms(armResults, weights, k = RRF_K) {
   for (let i = 0; i < nArms; i++) {
     const hits = armResults[i];
     const w = weights[i] ?? 0;
-    f64[pw + i] = typeof w === "number" ? w : num(fn, `weights[${i}]`, w);
+    f64[pw + i] = typeof w === "number" ? w : item(a, 1, i, w);
     u32[pl + i] = hits.length;
     for (let j = 0; j < hits.length; j++, at++) {
       const h = hits[j];
-      if (h === null || typeof h !== "object") obj(fn, `armResults[${i}][${j}]`, h);
+      // The table's element fields (path 0, rank 1), checked inline: a name is built only for an error.
+      if (h === null || typeof h !== "object") elementBad(a, 0, [i, j], -1, h);
       const p = h.path, r = h.rank;
-      if (typeof p !== "string") str(fn, `armResults[${i}][${j}].path`, p);
-      if (typeof r !== "number") num(fn, `armResults[${i}][${j}].rank`, r);
+      if (typeof p !== "string") elementBad(a, 0, [i, j], 0, p);
+      if (typeof r !== "number") elementBad(a, 0, [i, j], 1, r);
       u32[pi + at] = internId(ids, p);
       f64[pr + at] = r;
     }
@@ -64,8 +63,8 @@ let rankPaths = [];
 
 /** Fused scores as a ranked list, best first; ties break on path ascending. */
 export function rankFused(fused) {
-  const fn = "rankFused";
-  map(fn, "fused", fused);
+  const fn = "rankFused", a = ARGS.rankFused;
+  arg(a, 0, fused);
   const n = fused.size;
   const base = region(fn, SIZE_RANK_SCORES_N * n + 8), oOrder = AT_RANK_SCORES_ORDER_N * n; // region rank_scores
   const { f64 } = views();
@@ -73,13 +72,13 @@ export function rankFused(fused) {
   const paths = rankPaths.length >= n ? rankPaths : (rankPaths = new Array(n));
   let i = 0;
   for (const p of fused.keys()) {
-    if (typeof p !== "string") str(fn, "fused key", p);
+    if (typeof p !== "string") entryBad(a, 0, p, p, true);
     if (i < n) paths[i] = p;
     i++;
   }
   i = 0;
   for (const s of fused.values()) {
-    if (typeof s !== "number") num(fn, `fused.get(${JSON.stringify(paths[i])})`, s);
+    if (typeof s !== "number") entryBad(a, 0, paths[i], s, false);
     if (i < n) f64[ps + i] = s;
     i++;
   }
@@ -114,18 +113,18 @@ export function rankFused(fused) {
 
 /** Fold a graph walk's best-first order into fused scores as one more arm. */
 export function fuseLateral(fused, order, weight, k = RRF_K) {
-  const fn = "fuseLateral";
-  map(fn, "fused", fused);
+  const fn = "fuseLateral", a = ARGS.fuseLateral;
+  arg(a, 0, fused);
   const paths = [], scores = [];
   for (const [p, s] of fused) {
-    paths.push(str(fn, "fused key", p));
-    scores.push(num(fn, `fused.get(${JSON.stringify(p)})`, s));
+    paths.push(typeof p === "string" ? p : entryBad(a, 0, p, p, true));
+    scores.push(typeof s === "number" ? s : entryBad(a, 0, p, s, false));
   }
-  arr(fn, "order", order);
-  num(fn, "weight", weight);
-  k = numOr(fn, "k", k, RRF_K);
+  arg(a, 1, order);
+  arg(a, 2, weight);
+  k = arg(a, 3, k);
   const all = paths.slice();
-  for (let i = 0; i < order.length; i++) all.push(str(fn, `order[${i}]`, order[i]));
+  for (let i = 0; i < order.length; i++) { const p = order[i]; all.push(typeof p === "string" ? p : item(a, 1, i, p)); }
   // The result block: wasm/boundary.def's layout fused, [f64 scores][u32 key indices].
   return call(fn, "mdw_fuse_lateral", [keys(all), paths.length, f64(scores), order.length, weight, k, slots], (r) => {
       const block = r.block(OUT_FUSED_BLOCK), len = r.slot(OUT_FUSED_LEN);

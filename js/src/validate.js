@@ -116,3 +116,104 @@ export function vector(fn, arg, v) {
   }
   return v;
 }
+
+// ---------------------------------------------------------------- the table's checks
+
+// wasm/boundary.def's `as` lines state every public function's arguments once; js/src/api.js
+// (generated) holds them as ARGS: per function a list [fn, prefix, name, kind, default, ...],
+// kind a type (tools/api.mjs: KIND) plus 16 (undefined takes the default), 32 (null does too) and
+// 1024 (a range: [default, lo, hi, integer] in the default's place), an element kind times 64 for
+// an array of numbers or strings; an object's fields (or an array's elements') a nested list of
+// the same shape in the default's place.
+const EXPECT = ["", "a number", "a string", "a boolean", "an array", "an object", "a Map", "a Date",
+  "an array-like of numbers", "a Float32Array", "a Uint32Array", "a Float64Array or a Float32Array"];
+
+function is(t, v) {
+  switch (t) {
+    case 0: return true; // a union the function checks itself
+    case 1: return typeof v === "number";
+    case 2: return typeof v === "string";
+    case 3: return typeof v === "boolean";
+    case 4: return Array.isArray(v);
+    case 5: return v !== null && typeof v === "object";
+    case 6: return v instanceof Map;
+    case 9: return v instanceof Float32Array;
+    case 10: return v instanceof Uint32Array;
+    default: return v instanceof Float64Array || v instanceof Float32Array;
+  }
+}
+
+/**
+ * Argument i of descriptor d (ARGS.<fn>, or an object's nested list) checked: its default when
+ * absent, the value when of its type (a Date's time value; an array-like of numbers as `vector`
+ * checks it), else a TypeError naming it as the table does.
+ */
+export function arg(d, i, v) {
+  const at = 2 + 3 * i, k = d[at + 1];
+  if (v === undefined ? k & 16 : v === null && k & 32) return k & 1024 ? d[at + 2][0] : k & 15 ^ 5 ? d[at + 2] : undefined;
+  const t = k & 15;
+  if (t === 8) return v instanceof Float32Array || v instanceof Float64Array ? v : vector(d[0], d[1] + d[at], v);
+  if (t === 7) return dateMs(d[0], d[1] + d[at], v);
+  if (!is(t, v)) throw typeError(d[0], d[1] + d[at], EXPECT[t], v);
+  if (k & 1024) { // a range: [default, lo, hi, integer]
+    const [, lo, hi, int] = d[at + 2];
+    if (!(v >= lo && v <= hi) || (int && !Number.isInteger(v)))
+      throw rangeError(d[0], d[1] + d[at], `must be ${int ? "an integer " : ""}in [${lo}, ${hi}]`);
+  }
+  return v;
+}
+
+/** Array argument i whose elements are numbers or strings (`readonly number[]`): the array, each element checked. */
+export function items(d, i, v) {
+  const at = 2 + 3 * i, t = d[at + 1] >> 6 & 15;
+  arg(d, i, v);
+  for (let j = 0; j < v.length; j++) if (!is(t, v[j])) item(d, i, j, v[j]);
+  return v;
+}
+
+/** Element j of array argument i is not of its kind: the TypeError naming it (`gists[3] must be a string`). */
+export function item(d, i, j, v) {
+  const at = 2 + 3 * i;
+  throw typeError(d[0], `${d[1]}${d[at]}[${j}]`, EXPECT[d[at + 1] >> 6 & 15], v);
+}
+
+/**
+ * Element j of array argument i whose elements are objects (`readonly { a: T, ... }[]` in the table): its
+ * fields checked and in the table's order, as an array; a TypeError naming `arg[j]` or `arg[j].field`.
+ */
+export function element(d, i, j, v) {
+  const f = d[4 + 3 * i], n = (f.length - 2) / 3, out = new Array(n);
+  if (v === null || typeof v !== "object") elementBad(d, i, j, -1, v);
+  for (let q = 0; q < n; q++) {
+    const at = 2 + 3 * q, k = f[at + 1], t = k & 15, x = v[f[at]];
+    if (x === undefined ? k & 16 : x === null && k & 32) { out[q] = k & 15 ^ 5 ? f[at + 2] : undefined; continue; }
+    out[q] = t === 8 ? vector(d[0], `${f[1]}[${j}].${f[at]}`, x) : t === 7 ? dateMs(d[0], `${f[1]}[${j}].${f[at]}`, x)
+      : is(t, x) ? x : elementBad(d, i, j, q, x);
+  }
+  return out;
+}
+
+/**
+ * Field q of element j of array argument i (q = -1: the element itself) is not of its kind: the TypeError naming
+ * it. For an array of arrays (`readonly (readonly { ... }[])[]`) j is [i, j]; [i] with q = -1: array i itself.
+ */
+export function elementBad(d, i, j, q, v) {
+  const f = d[4 + 3 * i], at = typeof j === "number" ? j : j.join("][");
+  if (q < 0) throw typeError(d[0], `${f[1]}[${at}]`, typeof j !== "number" && j.length === 1 ? "an array" : "an object", v);
+  throw typeError(d[0], `${f[1]}[${at}].${f[2 + 3 * q]}`, EXPECT[f[3 + 3 * q] & 15], v);
+}
+
+/** An entry of Map argument i (`ReadonlyMap<string, number>`) is not of its kind: the TypeError naming its key or value. */
+export function entryBad(d, i, key, v, isKey) {
+  const at = 2 + 3 * i, name = d[1] + d[at];
+  if (isKey) throw typeError(d[0], `${name} key`, "a string", key);
+  throw typeError(d[0], `${name}.get(${JSON.stringify(key)})`, EXPECT[d[at + 1] >> 6 & 15], v);
+}
+
+/** The fields of object argument i (checked as `arg` checks them, read in the table's order), as an array. */
+export function fields(d, i, o) {
+  const f = d[4 + 3 * i], n = (f.length - 2) / 3, out = new Array(n);
+  const absent = arg(d, i, o) === undefined;
+  for (let j = 0; j < n; j++) out[j] = arg(f, j, absent ? undefined : o[f[2 + 3 * j]]);
+  return out;
+}

@@ -22,8 +22,7 @@
 //     the sources [edges[t], edges[t + 1]), then end; the answer carries the
 //     lists and how many tiles it took.
 // Each answer carries ms, the time spent in it.
-import { exportsOf, init, isInitialized, raise, views } from "./core.js";
-import { rangeError } from "./validate.js";
+import { alloc as allocFor, exportsOf, free, init, isInitialized, raise, views } from "./core.js";
 import { tileRunsOf } from "./tile-runs.js";
 import { AT_NEIGHBOR_PAIR_DST, AT_NEIGHBOR_PAIR_SIM, AT_NEIGHBOR_PAIR_SRC, OK, OUT_PAIRS_PASS_NEW_PART_PASS, OUT_PAIRS_PASS_NEW_PASS,
   OUT_PAIRS_PASS_PAIRS_LEN, OUT_PAIRS_PASS_PAIRS_PAIRS, SIZE_NEIGHBOR_PAIR } from "./constants.js";
@@ -33,19 +32,15 @@ let pass = null; // { h, matrix, slot, limit, bounds, n, learned }: the pass in 
 
 function release() {
   if (!pass) return;
-  const ex = exportsOf();
-  ex.md_pairs_pass_free(pass.h);
-  ex.md_free(pass.matrix);
-  ex.md_free(pass.slot);
-  if (pass.bounds) ex.md_free(pass.bounds);
+  exportsOf().md_pairs_pass_free(pass.h);
+  free(pass.matrix);
+  free(pass.slot);
+  free(pass.bounds);
   pass = null;
 }
 
-function alloc(bytes, arg) {
-  const p = exportsOf().md_alloc(bytes) >>> 0; // an i32: an address past 2^31 would be negative in the views
-  if (!p) throw rangeError(fn, arg, `needs ${bytes} bytes of WebAssembly memory, which could not be allocated`);
-  return p;
-}
+// The blocks a pass keeps between messages: core.js's alloc and free, as every other call's.
+const alloc = (bytes, arg) => allocFor(fn, arg, bytes);
 
 /**
  * The setup split between the workers that began this pass (split: { part,
@@ -71,7 +66,7 @@ function exchange(p, { part, rows, buf }, d) {
     throw e;
   } finally {
     Atomics.notify(flags, part);
-    if (Atomics.load(flags, part) !== 1) ex.md_free(scratch);
+    if (Atomics.load(flags, part) !== 1) free(scratch);
   }
   const deadline = performance.now() + 10000;
   for (let q = 0; q < P; q++) {
@@ -79,9 +74,9 @@ function exchange(p, { part, rows, buf }, d) {
     if (q === part || Atomics.load(flags, q) !== 1) continue;
     views().u8.set(bytes.subarray(rows[q] * rec, rows[q + 1] * rec), scratch);
     const st = ex.md_pairs_pass_rows(p.h, scratch, rows[q], rows[q + 1], true);
-    if (st !== 0) { ex.md_free(scratch); raise(st, fn); }
+    if (st !== 0) { free(scratch); raise(st, fn); }
   }
-  ex.md_free(scratch);
+  free(scratch);
 }
 
 function begin(m) {
@@ -112,7 +107,7 @@ function beginPass({ matrix, rank, options, share, learned, split }) {
   const st = split ? ex.md_pairs_pass_new_part(p.matrix, n, d, r, options.floor, options.perSourceK,
     split.rows[split.part], split.rows[split.part + 1], p.slot)
     : ex.md_pairs_pass_new(p.matrix, n, d, r, options.floor, options.perSourceK, p.slot);
-  ex.md_free(r);
+  free(r);
   if (st !== OK) raise(st, fn);
   p.h = views().u32[(p.slot >>> 2) + (split ? OUT_PAIRS_PASS_NEW_PART_PASS : OUT_PAIRS_PASS_NEW_PASS)];
   if (split) exchange(p, split, d);
@@ -131,7 +126,7 @@ function end() {
     dst[i] = u32[w + (AT_NEIGHBOR_PAIR_DST >> 2)];
     sim[i] = f64[(w >>> 1) + (AT_NEIGHBOR_PAIR_SIM >> 3)];
   }
-  ex.md_free(at);
+  free(at);
   release();
   return { sim, src, dst };
 }

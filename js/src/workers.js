@@ -21,7 +21,8 @@
 // merge equals the single-thread pass exactly, for any tiles, any worker
 // taking any of them, in any order.
 import { isInitialized } from "./core.js";
-import { arr, num, obj, rangeError, str, typeError } from "./validate.js";
+import { arg, fields, item, rangeError } from "./validate.js";
+import { ARGS } from "./args.js";
 import { mergeNeighborTiles } from "./neighbors.js";
 import { tileRuns } from "./tile-runs.js";
 
@@ -32,11 +33,8 @@ const isNode = typeof process !== "undefined" && !!process.versions?.node && typ
  * number of pairs (row i has n - 1 - i pairs j > i).
  */
 export function tileBounds(n, tiles) {
-  const fn = "tileBounds";
-  num(fn, "n", n);
-  num(fn, "tiles", tiles);
-  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw rangeError(fn, "n", "must be an integer in [0, 2^32)");
-  if (!Number.isInteger(tiles) || tiles < 1 || tiles > 65536) throw rangeError(fn, "tiles", "must be an integer in [1, 65536]");
+  arg(ARGS.tileBounds, 0, n);
+  arg(ARGS.tileBounds, 1, tiles);
   return splitRows(n, tiles, n);
 }
 
@@ -90,15 +88,12 @@ async function spawn(url) {
  * omitted, each loads the .wasm next to the glue. Close the pool when done.
  */
 export async function createNeighborPool(opts) {
-  return startPool("createNeighborPool", opts);
+  const [workers, wasm] = fields(ARGS.createNeighborPool, 0, opts);
+  return startPool("createNeighborPool", workers, wasm);
 }
 
 /** createNeighborPool for `fn` (errors name the function the caller called). */
-async function startPool(fn, opts) {
-  if (opts !== undefined) obj(fn, "opts", opts);
-  const { workers = 2, wasm } = opts ?? {};
-  num(fn, "workers", workers);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw rangeError(fn, "workers", "must be an integer in [1, 256]");
+async function startPool(fn, workers, wasm) {
   const url = new URL("./workers-tile.js", import.meta.url);
   const pool = [];
   let nextId = 1;
@@ -155,25 +150,18 @@ async function startPool(fn, opts) {
   };
 
   async function pass(matrix, keys, options, opts) {
-    const fn2 = "topNeighborPairsParallel";
-    if (opts !== undefined) obj(fn2, "opts", opts);
-    const { tiles = 64 * workers, rows } = opts ?? {};
-    if (!(matrix instanceof Float32Array)) throw typeError(fn2, "matrix", "a Float32Array", matrix);
-    arr(fn2, "keys", keys);
-    const rank = ranksOf(fn2, keys);
+    // A pool's call checks what the one-shot's row states (its errors name topNeighborPairsParallel).
+    const fn2 = "topNeighborPairsParallel", d = ARGS[fn2];
+    const [, tiles_, rows] = fields(d, 3, opts), tiles = tiles_ ?? 64 * workers;
+    arg(d, 0, matrix);
+    arg(d, 1, keys);
+    const rank = ranksOf(d, keys);
     const n = keys.length;
     if (n ? matrix.length % n !== 0 : matrix.length !== 0)
       throw rangeError(fn2, "matrix", `has ${matrix.length} elements, not n x d for n = keys.length = ${n}`);
-    obj(fn2, "options", options);
-    const o = { floor: num(fn2, "options.floor", options.floor),
-      perSourceK: num(fn2, "options.perSourceK", options.perSourceK),
-      limit: num(fn2, "options.limit", options.limit) };
-    num(fn2, "tiles", tiles);
-    if (!Number.isInteger(tiles) || tiles < 1 || tiles > 65536) throw rangeError(fn2, "tiles", "must be an integer in [1, 65536]");
-    if (rows !== undefined) {
-      num(fn2, "rows", rows);
-      if (!Number.isInteger(rows) || rows < 0 || rows > n) throw rangeError(fn2, "rows", `must be an integer in [0, ${n}] (keys.length)`);
-    }
+    const [floor, perSourceK, limit] = fields(d, 2, options), o = { floor, perSourceK, limit };
+    if (rows !== undefined && (!Number.isInteger(rows) || rows < 0 || rows > n)) // its range depends on keys
+      throw rangeError(fn2, "rows", `must be an integer in [0, ${n}] (keys.length)`);
     if (!isInitialized()) throw new Error("memdomain: call init() or initSync() before using the library");
     if (pool.length === 0) throw new Error(`${fn2}: the pool is closed`);
     const bounds = splitRows(n, tiles, rows ?? n), count = bounds.length - 1;
@@ -283,10 +271,10 @@ function shareable(matrix, workers, held) {
 }
 
 /** Each key's position in JavaScript order (the order C ranks keys by); keys must be unique. */
-function ranksOf(fn, keys) {
-  const n = keys.length, order = new Array(n);
+function ranksOf(d, keys) {
+  const fn = d[0], n = keys.length, order = new Array(n);
   for (let i = 0; i < n; i++) {
-    str(fn, `keys[${i}]`, keys[i]);
+    if (typeof keys[i] !== "string") item(d, 1, i, keys[i]);
     order[i] = i;
   }
   order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
@@ -302,9 +290,8 @@ function ranksOf(fn, keys) {
 /** One-shot: a pool of `workers`, the pass in `tiles` tiles (default 64 per worker), then close. */
 export async function topNeighborPairsParallel(matrix, keys, options, opts) {
   const fn = "topNeighborPairsParallel";
-  if (opts !== undefined) obj(fn, "opts", opts);
-  const { workers = 2, tiles, wasm } = opts ?? {};
-  const pool = await startPool(fn, { workers, wasm });
+  const [workers, tiles, , wasm] = fields(ARGS[fn], 3, opts);
+  const pool = await startPool(fn, workers, wasm);
   try {
     return await pool.topNeighborPairs(matrix, keys, options, { tiles });
   } finally {

@@ -59,15 +59,6 @@ export interface RetentionScore {
   readonly signals: Signals;
 }
 
-/** What the reprieve score reads. */
-export interface ReprieveInput {
-  readonly importance: number;
-  readonly accessCount: number;
-  readonly outcomeScore: number;
-  readonly hoursSinceAccess: number;
-  readonly decayRate?: number;
-}
-
 /** The weight profile for a memory type (own-key lookup; others take DEFAULT_WEIGHTS). */
 export declare function weightsFor(memoryType: MemoryType): WeightProfile;
 /** The recency half-life in days for a memory type; null means no time decay. */
@@ -78,8 +69,6 @@ export declare function profileWeightSum(profile: WeightProfile): number;
 export declare function computeSignals(input: RetentionInput): Signals;
 /** The weighted composite, unitless in [0, 1], rounded to SCORE_PRECISION places. */
 export declare function compositeScore(signals: Signals, profile: WeightProfile): number;
-/** The band a composite falls in; boundaries belong to the lower band. */
-export declare function bandFor(score: number): "keep" | "compress" | "evict";
 /**
  * Tuned retention settings (memdomain's addition). Anything not given keeps
  * the design's value; a type lookup is an own-key lookup, as in the design's
@@ -154,13 +143,3 @@ export declare function scoreRetentionMany(columns: RetentionColumns,
   options: { readonly signals: true; readonly policy?: RetentionPolicy }): RetentionBatchWithSignals;
 export declare function scoreRetentionMany(columns: RetentionColumns,
   options?: { readonly signals?: boolean; readonly policy?: RetentionPolicy }): RetentionBatch;
-
-/** The four-term reprieve score (not convex: the log1p(accessCount) term is unbounded). */
-export declare function reprieveScore(input: ReprieveInput): number;
-/** The bounded reprieve gate: score >= floor and reprieveCount < maxReprieves. */
-export declare function shouldReprieve(input: {
-  readonly score: number;
-  readonly reprieveCount: number;
-  readonly floor?: number;
-  readonly maxReprieves?: number;
-}): boolean;

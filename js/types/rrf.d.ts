@@ -3,8 +3,6 @@ export interface ArmHit {
   readonly path: string;
   readonly rank: number;
 }
-/** weight / (rank + k). */
-export function rrfScore(rank: number, weight: number, k?: number): number;
 /** Sum per-arm contributions into a path -> score map (first-insertion order). */
 export function fuseArms(
   armResults: readonly (readonly ArmHit[])[],

@@ -116,7 +116,22 @@ static void test_errors(void) {
     CHECK(md_apply_mmr_packed(NULL, NULL, SIZE_MAX / 2, 4, 1, 0.5, out, &len) == MD_ERR_RANGE);
 }
 
+/* The rule every MMR form asks: lambda >= 1 or n <= 1 keeps the input order. */
+static void test_reorders(void) {
+    CHECK(md_mmr_reorders(0.5, 2) && md_mmr_reorders(0.999, 1e9) && md_mmr_reorders(-INFINITY, 3));
+    CHECK(md_mmr_reorders(NAN, 2)); /* NaN >= 1 is false: the rounds run */
+    CHECK(!md_mmr_reorders(1, 2) && !md_mmr_reorders(INFINITY, 2) && !md_mmr_reorders(2, 50));
+    CHECK(!md_mmr_reorders(0.5, 1) && !md_mmr_reorders(0.5, 0) && !md_mmr_reorders(0.5, NAN));
+    /* and md_apply_mmr keeps the input order exactly when it says so */
+    double v[6] = {1, 0, 0.9, 0.1, 0, 1};
+    md_mmr_candidate c[3] = {{0.1, v, 2, true}, {0.9, v + 2, 2, true}, {0.5, v + 4, 2, true}};
+    size_t out[3], len = 0;
+    CHECK(md_apply_mmr(c, 3, 3, 1, out, &len) == MD_OK && len == 3 && out[0] == 0 && out[1] == 1 && out[2] == 2);
+    CHECK(md_apply_mmr(c, 3, 3, 0.5, out, &len) == MD_OK && len == 3 && out[0] == 1);
+}
+
 int main(void) {
+    test_reorders();
     test_random();
     test_errors();
     return check_report("test_mmr");

@@ -126,6 +126,7 @@ const extra = {
   lexicalIndex: [[[{ doc: 1, key: "a", len: 4, terms: Uint32Array.of(1, 2), gist: Uint32Array.of(1, 0), body: Uint32Array.of(0, 2) },
     { doc: 7, key: "b/é", len: 2, terms: Uint32Array.of(2), gist: Uint32Array.of(0), body: Uint32Array.of(1) }]]],
   applyMmrPacked: [[[0.9, 0.8, 0.5], new Float64Array([1, 0, 1, 0.1, 0, 1]), 2, 0.5]],
+  mmrReorders: [[0.5, 3], [1, 3], [0.5, 1]],
   frameKeysOf: [[["The capital of France is Paris.", "x", "Alice's favourite colour is blue"]]],
   scoreRetentionMany: [[{ memoryType: ["episodic", "procedural"], ageDays: new Float64Array([10, 400]),
     accessCount: [4, 0], confidence: [0.9, 0.5], graphRank: [0.02, 0], maxGraphRank: [0.08, 0.08],

@@ -109,6 +109,7 @@ export function corpus(seed) {
     decayConfidence: () => (chance(300) ? [pos()] : [pos(), pos(), pos()]),
     decayConfidenceN: () => [pos(), count(30), pos(), pos()],
     isCommittableConfidenceChange: () => [pos(), pos()],
+    mmrReorders: () => [chance(250) ? 1 : pos(), r.int(4)],
     frameKeyOf: () => [chance(300) ? `The ${pick(WORDS)} of ${pick(WORDS)} is ${pick(WORDS)}.` : text()],
     frameKeysOf: () => [Array.from({ length: r.int(4) }, () => (chance(500) ? `The ${pick(WORDS)} of X is ${pick(WORDS)}` : text()))],
     pagerank: () => { const [n, e] = graph(); return [n, e, { damping: chance(100) ? num() : 0.85, maxIterations: count(60), tolerance: 1e-6, seeds: seeds(n) }]; },

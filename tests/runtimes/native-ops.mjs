@@ -4,10 +4,22 @@
 // places in OPS (the first is 1): tools/gen-boundary.mjs writes them into
 // tests/runtimes/native_ops.h (OP_<FUNCTION>) from this module, and make test
 // fails when that header is stale, so the two sides cannot drift apart.
-const RRF_K = 60, COOLDOWN = 900, DECAY_ALPHA = 0.1, DECAY_FLOOR = 0.2;
+// Defaults and names come from the glue's generated tables (wasm/boundary.def and the header), never restated here.
+import { ARGS } from "../../js/src/args.js";
+import { DEFAULT_CONFIDENCE_DECAY_ALPHA as DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR as DECAY_FLOOR, LABEL_PROPAGATION_MAX_SWEEPS,
+  MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAGERANK_MAX_ITERATIONS, PAGERANK_TOLERANCE, REINFORCE_COOLDOWN_S as COOLDOWN, RRF_K,
+  SIGNAL_NAMES as SIGNALS } from "../../js/src/constants.js";
 
-const SIGNALS = ["recency", "accessFrequency", "confidence", "pagerank", "bridgeImportance", "reinforcementCount",
-  "contentDensity", "contestedStatus"];
+/** A function of wasm/boundary.def's `as` lines: its arguments (objects' fields in the table's order) as doubles,
+ * each absent one as its default, the way js/src/validate.js's `arg` reads the descriptor. */
+const leaves = (w, d, values) => {
+  for (let i = 0; 2 + 3 * i < d.length; i++) {
+    const k = d[3 + 3 * i], v = values[i];
+    if ((k & 15) === 5) { leaves(w, d[4 + 3 * i], d[4 + 3 * i].filter((_, j) => j >= 2 && (j - 2) % 3 === 0).map((f) => v?.[f])); continue; }
+    w.d(v === undefined || (v === null && k & 32) ? d[4 + 3 * i] : v);
+  }
+};
+const table = (fn) => (w, ...values) => leaves(w, ARGS[fn], values);
 const FIELDS = ["ageDays", "accessCount", "confidence", "graphRank", "maxGraphRank", "bridgeCount",
   "reinforcementCount", "wordCount", "contradictionCount"];
 const orDefault = (v, dflt) => (v === undefined || v === null ? dflt : v); // the graph options' optNum
@@ -36,7 +48,7 @@ export const OPS = {
   cosineDistance: (w, a, b) => { const n = Math.min(a.length, b.length); w.D(Array.from(a).slice(0, n)); w.D(Array.from(b).slice(0, n)); },
   compensatedSum: (w, v) => w.D(Array.from(v)),
   rrfContribution: (w, rank, weight) => { w.d(rank); w.d(weight); },
-  rrfScore: (w, rank, weight, k) => { w.d(rank); w.d(weight); w.d(kOr(k, RRF_K)); },
+  rrfScore: table("rrfScore"),
   fuseArms: (w, arms, weights, k) => {
     w.tag("A"); w.u32(arms.length);
     for (const hits of arms) { w.u32(hits.length); for (const h of hits) { w.rawStr(h.path); w.raw64(h.rank); } }
@@ -44,16 +56,16 @@ export const OPS = {
   },
   rankFused: (w, fused) => { const e = entries(fused); w.S(e.paths); w.D(e.scores); },
   fuseLateral: (w, fused, order, weight, k) => { const e = entries(fused); w.S(e.paths); w.D(e.scores); w.S(order); w.d(weight); w.d(kOr(k, RRF_K)); },
-  toFp: (w, v) => w.d(v),
-  fromFp: (w, v) => w.d(v),
-  ewmaStepFp: (w, a, p, s) => { w.d(a); w.d(p); w.d(s); },
+  toFp: table("toFp"),
+  fromFp: table("fromFp"),
+  ewmaStepFp: table("ewmaStepFp"),
   applyOutcomesFp: (w, a, p, signals) => { w.d(a); w.d(p); w.D(signals); },
-  applyNegativeHitsFp: (w, a, p, hits) => { w.d(a); w.d(p); w.d(hits); },
-  decayConfidenceFp: (w, a, c, f) => { w.d(a); w.d(c); w.d(f); },
-  decayConfidenceNFp: (w, a, c, f, n) => { w.d(a); w.d(c); w.d(f); w.d(n); },
-  decayConfidence: (w, c, a, f) => { w.d(c); w.d(kOr(a, DECAY_ALPHA)); w.d(kOr(f, DECAY_FLOOR)); },
+  applyNegativeHitsFp: table("applyNegativeHitsFp"),
+  decayConfidenceFp: table("decayConfidenceFp"),
+  decayConfidenceNFp: table("decayConfidenceNFp"),
+  decayConfidence: table("decayConfidence"),
   decayConfidenceN: (w, c, n, a, f) => { w.d(c); w.d(n); w.d(kOr(a, DECAY_ALPHA)); w.d(kOr(f, DECAY_FLOOR)); },
-  isCommittableConfidenceChange: (w, b, a) => { w.d(b); w.d(a); },
+  isCommittableConfidenceChange: table("isCommittableConfidenceChange"),
   signalValue: (w, s) => w.s(s),
   shouldBumpAccess: (w, last, now, cd) => { w.d(last === undefined ? 0 : 1); w.d(last === undefined ? 0 : ms(last)); w.d(ms(now)); w.d(kOr(cd, COOLDOWN)); },
   partitionByCooldown: (w, list, now, cd) => {
@@ -67,22 +79,23 @@ export const OPS = {
   profileWeightSum: (w, p) => w.D(SIGNALS.map((k) => p[k])),
   computeSignals: retentionInput,
   compositeScore: (w, sg, p) => { w.D(SIGNALS.map((k) => sg[k])); w.D(SIGNALS.map((k) => p[k])); },
-  bandFor: (w, x) => w.d(x),
+  bandFor: table("bandFor"),
   scoreRetention: retentionInput,
   scoreRetentionMany: (w, cols, o) => { w.S(cols.memoryType); for (const k of FIELDS) w.D(cols[k]); w.d(o?.signals ? 1 : 0); },
-  reprieveScore: (w, x) => { w.d(x.importance); w.d(x.accessCount); w.d(x.outcomeScore); w.d(x.hoursSinceAccess); w.d(kOr(x.decayRate, 0.01)); },
-  shouldReprieve: (w, x) => { w.d(x.score); w.d(x.reprieveCount); w.d(kOr(x.floor, 0.5)); w.d(kOr(x.maxReprieves, 3)); },
+  reprieveScore: table("reprieveScore"),
+  shouldReprieve: table("shouldReprieve"),
   pagerank: (w, nodes, edges, o_) => {
     const o = o_ ?? {};
     graphArg(w, nodes, edges);
-    w.d(orDefault(o.damping, 0.85)); w.d(orDefault(o.maxIterations, 100)); w.d(orDefault(o.tolerance, 1e-6));
+    w.d(orDefault(o.damping, PAGERANK_DAMPING)); w.d(orDefault(o.maxIterations, PAGERANK_MAX_ITERATIONS));
+    w.d(orDefault(o.tolerance, PAGERANK_TOLERANCE));
     const seeds = o.seeds ?? null;
     if (seeds && [...seeds.keys()].some((k) => typeof k !== "string")) throw new TypeError("native: seed keys must be strings");
     w.d(seeds ? 1 : 0); w.S(seeds ? [...seeds.keys()] : []); w.D(seeds ? [...seeds.values()] : []);
   },
   labelPropagation: (w, nodes, edges, o_) => {
     const o = o_ ?? {};
-    graphArg(w, nodes, edges); w.d(orDefault(o.minCommunitySize, 3)); w.d(orDefault(o.maxSweeps, 100));
+    graphArg(w, nodes, edges); w.d(orDefault(o.minCommunitySize, MIN_COMMUNITY_SIZE)); w.d(orDefault(o.maxSweeps, LABEL_PROPAGATION_MAX_SWEEPS));
   },
   bridgeCounts: (w, nodes, edges, communities) => { graphArg(w, nodes, edges); w.W(labelIds(nodes, communities)); },
   Graph: graphArg,

@@ -38,7 +38,7 @@ import {
   // frame
   frameKeyOf, frameKeysOf,
   // mmr
-  applyMmr, applyMmrPacked, type MmrCandidate,
+  applyMmr, applyMmrPacked, mmrReorders, type MmrCandidate,
   // neighbors
   float32View, topNeighborPairs, rankCandidatePairs, topNeighborPairsPacked, neighborTile, mergeNeighborTiles,
   cosineRows, topCosineRows, residentRows, type KeyedVector, type NeighborPair, type NeighborOptions,
@@ -181,6 +181,7 @@ type Doc = MmrCandidate & { readonly title: string };
 const docs: Doc[] = [{ path: "a", score: 0.9, vector: [1, 0], title: "A" }, { path: "b", score: 0.8, title: "B" }];
 const diverse: readonly Doc[] = applyMmr(docs, 2, 0.5);
 const title: string = diverse[0]!.title;
+const reorders: boolean = mmrReorders(0.5, docs.length);
 const chosen: Uint32Array = applyMmrPacked([0.9, 0.8], new Float64Array([1, 0, 0, 1]), 1);
 
 // ---- neighbors

@@ -1,0 +1,136 @@
+// The public JavaScript API as wasm/boundary.def's `as` lines state it (tools/api.mjs): every
+// function the table states is exported, each argument's wrong type is a TypeError naming it as
+// the table does, each default is what an absent argument gets, and the declarations and the
+// docs' argument table list every function. Also mmrReorders, the export added through the table.
+import { readdirSync, readFileSync } from "node:fs";
+import * as md from "../../js/index.js";
+import * as workers from "../../js/src/workers.js";
+import { ARGS } from "../../js/src/args.js";
+import { table } from "../../tools/boundary.mjs";
+import { apiOf, leaves } from "../../tools/api.mjs";
+import * as base from "../oracles/baseline-mmr.js";
+import { BUILD, wasmBytes } from "./build.js";
+
+const ROOT = new URL("../../", import.meta.url);
+const api = apiOf(table());
+const generated = api.filter((f) => f.generated);
+
+/** Valid arguments for f: 0.5 for every number, objects built from their fields. */
+const valid = (args) => args.map((a) => (a.fields ? Object.fromEntries(a.fields.map((x) => [x.name, 0.5])) : 0.5));
+
+describe(`the API table (${BUILD})`, () => {
+  beforeAll(() => md.initSync(wasmBytes()));
+
+  test("every function the table states is exported (or a method of its handle), with a descriptor", () => {
+    expect(api.length).toBeGreaterThan(40);
+    const rows = md.residentRows(new Float32Array(2), 2);
+    const owner = { residentRows: rows, Graph: md.Graph.prototype };
+    for (const f of api) {
+      const [head, method] = f.name.split(".");
+      expect([f.name, typeof (method ? owner[head][method] : md[f.name] ?? workers[f.name])]).toEqual([f.name, "function"]);
+      expect([f.name, ARGS[f.name]?.[0]]).toEqual([f.name, f.name]);
+    }
+    rows.free();
+  });
+
+  test("a wrong type at each argument is a TypeError naming it as the table does", () => {
+    let n = 0;
+    for (const f of generated) {
+      const good = valid(f.args);
+      expect(() => md[f.name](...good)).not.toThrow();
+      f.args.forEach((a, i) => {
+        const one = (v) => { const x = good.slice(); x[i] = v; return () => md[f.name](...x); };
+        if (!a.fields) {
+          expect(one("0.5")).toThrow(new TypeError(`${f.name}: ${a.name} must be a number, got a string`));
+          n++;
+          return;
+        }
+        expect(one(7)).toThrow(new TypeError(`${f.name}: ${a.name} must be an object, got 7`));
+        for (const x of a.fields) {
+          const o = { ...good[i], [x.name]: "0.5" };
+          expect(one(o)).toThrow(new TypeError(`${f.name}: ${a.name}.${x.name} must be a number, got a string`));
+          n++;
+        }
+      });
+    }
+    expect(n).toBeGreaterThan(30);
+  });
+
+  test("an absent argument is its default: undefined always, null where the table says ??", () => {
+    let n = 0;
+    for (const f of generated) {
+      const good = valid(f.args);
+      f.args.forEach((a, i) => {
+        for (const x of a.fields ?? [a]) {
+          if (!x.optional || x.value === undefined) continue;
+          const withValue = good.slice(), absent = good.slice(), asNull = good.slice();
+          if (a.fields) {
+            withValue[i] = { ...good[i], [x.name]: x.value };
+            absent[i] = { ...good[i], [x.name]: undefined };
+            asNull[i] = { ...good[i], [x.name]: null };
+          } else {
+            withValue[i] = x.value;
+            absent[i] = undefined;
+            asNull[i] = null;
+          }
+          const want = md[f.name](...withValue);
+          expect([f.name, x.name, md[f.name](...absent)]).toEqual([f.name, x.name, want]);
+          if (x.nullish) expect([f.name, x.name, md[f.name](...asNull)]).toEqual([f.name, x.name, want]);
+          else expect(() => md[f.name](...asNull)).toThrow(TypeError);
+          n++;
+        }
+      });
+    }
+    expect(n).toBeGreaterThanOrEqual(6);
+  });
+
+  test("the declarations and docs/API.md's argument table list every function and argument", () => {
+    const dts = readFileSync(new URL("js/index.d.ts", ROOT), "utf8"), doc = readFileSync(new URL("docs/API.md", ROOT), "utf8");
+    const types = readdirSync(new URL("js/types/", ROOT)).map((f) => readFileSync(new URL(`js/types/${f}`, ROOT), "utf8")).join("\n");
+    for (const f of api) {
+      // Generated functions are declared in index.d.ts's generated block; the others (overloads, generics) in js/types.
+      if (f.generated) expect([f.name, dts.includes(`export function ${f.name}(`)]).toEqual([f.name, true]);
+      else if (!f.name.includes(".")) expect([f.name, new RegExp(`(function|const) ${f.name}\\b`).test(types)]).toEqual([f.name, true]);
+      expect([f.name, doc.includes(`| \`${f.name}\` |`)]).toEqual([f.name, true]);
+      for (const l of leaves(f.args)) expect([f.name, l.path, doc.includes(`\`${l.path}\``)]).toEqual([f.name, l.path, true]);
+    }
+  });
+
+  test("mmrReorders states applyMmr's shortcut: the input order exactly when it says false", () => {
+    const cands = [{ path: "a", score: 0.1, vector: [1, 0] }, { path: "b", score: 0.9, vector: [0.9, 0.1] },
+      { path: "c", score: 0.5, vector: [0, 1] }];
+    for (const lambda of [0, 0.5, 0.99, 1, 1.5, Infinity, -Infinity, NaN]) for (const n of [0, 1, 2, 3]) {
+      const c = cands.slice(0, n), shortcut = !(lambda >= 1) && n > 1;
+      expect([lambda, n, md.mmrReorders(lambda, n)]).toEqual([lambda, n, shortcut]);
+      const got = md.applyMmr(c, 3, lambda);
+      expect(got).toEqual(base.applyMmr(c, 3, lambda));
+      if (!md.mmrReorders(lambda, n)) expect(got).toEqual(c);
+    }
+    expect(md.applyMmr(cands, 3, 0.5).map((c) => c.path)).not.toEqual(["a", "b", "c"]);
+    expect(() => md.mmrReorders(0.5, "2")).toThrow(new TypeError("mmrReorders: n must be a number, got a string"));
+  });
+});
+
+// The declarations written by hand (js/types: overloads, generics) against the table: the same
+// parameters, in the same order, optional exactly where the table lets them be absent.
+test("the hand-written declarations name and make optional the parameters the table states", async () => {
+  const ts = (await import("typescript")).default;
+  const declared = new Map();
+  for (const file of readdirSync(new URL("js/types/", ROOT)).filter((f) => f.endsWith(".d.ts"))) {
+    const src = ts.createSourceFile(file, readFileSync(new URL(`js/types/${file}`, ROOT), "utf8"), ts.ScriptTarget.ES2022);
+    ts.forEachChild(src, (node) => {
+      // The last overload is the general one (scoreRetentionMany's first pins { signals: true }).
+      if (ts.isFunctionDeclaration(node) && node.name)
+        declared.set(node.name.text, node.parameters.map((p) => `${p.name.getText(src)}${p.questionToken ? "?" : ""}`));
+    });
+  }
+  let n = 0;
+  for (const f of api.filter((x) => !x.generated && !x.name.includes("."))) {
+    if (!declared.has(f.name)) continue; // Graph: a const with call and construct signatures
+    // (`x: T | undefined` is a parameter that must be passed, undefined allowed.)
+    const opt = (a) => (a.optional && !/\|\s*undefined$/.test(a.type)) || (a.fields !== null && a.fields.every((x) => x.optional));
+    expect([f.name, declared.get(f.name)]).toEqual([f.name, f.args.map((a) => `${a.name}${opt(a) ? "?" : ""}`)]);
+    n++;
+  }
+  expect(n).toBeGreaterThan(35);
+});
