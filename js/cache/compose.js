@@ -30,7 +30,7 @@
 // "memhtml", the composition as memhtml's retrieval writes it (kept for compatibility):
 //   positions as ranks (ties broken by path), reciprocal-rank fusion, the lateral arm without
 //   its seeds folded with fuseLateral, applyMmr over every fused candidate on the raw scores.
-import { MMR_LAMBDA, RRF_K, cosine, fuseArms, fuseLateral, rankFused, rrfScore } from "../index.js";
+import { MMR_LAMBDA, RRF_K, cosine, fuseArms, fuseLateral, mmrReorders, rankFused, rrfScore } from "../index.js";
 import { queryTerms } from "./lexical.js";
 import { CACHE_OPTIONS, MAX_DEPTH, MAX_LIMIT, MAX_WINDOW, checkOption, checkOptions } from "./schema.js";
 import { byPath, rangeError, record } from "./validate.js";
@@ -297,7 +297,7 @@ export function fold(io, s, arms, lap = () => {}) {
   const duplicates = new Map();
   if (s.preset === "memhtml") {
     window = ranked.length;
-    if (s.lambda < 1 && s.limit * ranked.length > MAX_MMR_PAIRS)
+    if (mmrReorders(s.lambda, ranked.length) && s.limit * ranked.length > MAX_MMR_PAIRS)
       throw rangeError("search", "query.limit", `x candidates (${s.limit} x ${ranked.length}) is more than ${MAX_MMR_PAIRS} MMR comparisons ` +
         `for preset "memhtml"; lower query.limit or query.depth, set query.lambda to 1, or use the default composition (its MMR window is bounded)`);
     picked = order = res.mmr(ranked, s.limit, s.lambda);

@@ -11,6 +11,7 @@
 // score under settings fitted without it; the fitted settings are returned only when that
 // held-out score beats the baseline's on the same queries by more than one standard error
 // of the paired difference. Otherwise the baseline comes back (`chose: "baseline"`).
+import { mmrReorders } from "../index.js";
 import { ARMS, MAX_DEPTH, MAX_WINDOW, buildArms, fold, querySettings, retrieve } from "./compose.js";
 import { rng } from "./rng.js";
 import { CACHE_OPTIONS, DEFAULT_FOLDS, checkOption, checkOptions } from "./schema.js";
@@ -153,7 +154,7 @@ export async function tune(io, fn, labelled, options, limits) {
       for (const key of ORDER) {
         if (key === "seeds" && !(cur.weights.lateral > 0)) continue;
         if (key === "k" && cur.fusion !== "rrf") continue;
-        if (key === "window" && cur.lambda >= 1 && cur.duplicate === null) continue;
+        if (key === "window" && !mmrReorders(cur.lambda, Infinity) && cur.duplicate === null) continue; // the window matters only to MMR and duplicates
         const values = [...new Set([getAt(cur, key), ...TUNE_GRID[key]])];
         for (const v of values) {
           if (v === getAt(cur, key)) continue;
