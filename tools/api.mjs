@@ -44,7 +44,7 @@ function splitTop(s) {
 
 /** The checker's kind of a TypeScript type (validate.js: KIND). */
 export const KIND = { number: 1, string: 2, boolean: 3, array: 4, object: 5, Map: 6, Date: 7, vector: 8,
-  Float32Array: 9, Uint32Array: 10, floats: 11 };
+  Float32Array: 9, Uint32Array: 10, floats: 11, Float64Array: 12 };
 export const DEFAULT_UNDEFINED = 16, DEFAULT_NULL = 32, RANGED = 1024;
 
 function kindOf(type) {
@@ -58,7 +58,7 @@ function kindOf(type) {
   if (t === "string") return KIND.string;
   if (t === "boolean") return KIND.boolean;
   if (t === "Date") return KIND.Date;
-  if (t === "Float32Array" || t === "Uint32Array") return KIND[t];
+  if (t === "Float32Array" || t === "Uint32Array" || t === "Float64Array") return KIND[t];
   if (t === "Float64Array | Float32Array") return KIND.floats;
   if (t === "ArrayLike<number>") return KIND.vector;
   if (/^readonly\s+(?:[A-Z][A-Za-z]*\s*)?\{[\s\S]*\}\[\]$/.test(t)) return KIND.array;

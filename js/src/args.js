@@ -73,6 +73,11 @@ export const ARGS = {
   mergeCandidates: ["mergeCandidates", "", "pairs", 4, ["mergeCandidates", "pairs", "keepPath", 2, , "dropPath", 2, , "similarity", 1, , "keepText", 53, , "dropText", 53, ,], "options", 21, ["mergeCandidates", "options.", "maxPairs", 49, MAX_MERGE_PAIRS, "threshold", 49, NEAR_DUPLICATE_THRESHOLD]],
   connectedComponents: ["connectedComponents", "", "edges", 4, ,],
   excludeSelfSupersede: ["excludeSelfSupersede", "", "canonicalPath", 2, , "memberPaths", 132, ,],
+  lexicalIndex: ["lexicalIndex", "", "docs", 20, ["lexicalIndex", "docs", "doc", 1, , "key", 2, , "len", 1, , "terms", 10, , "gist", 10, , "body", 10, ,]],
+  "lexicalIndex.put": ["lexicalIndex.put", "", "doc", 1025, [, 0, 1073741823, 1], "key", 2, , "len", 1025, [, 0, 4294967295, 1], "terms", 10, , "gist", 10, , "body", 10, ,],
+  "lexicalIndex.delete": ["lexicalIndex.delete", "", "doc", 1025, [, 0, 1073741823, 1]],
+  "lexicalIndex.df": ["lexicalIndex.df", "", "term", 1, ,],
+  "lexicalIndex.top": ["lexicalIndex.top", "", "terms", 10, , "k", 1025, [, 0, 67108864, 1], "options", 21, ["lexicalIndex.top", "options.", "gistWeight", 17, 1, "idf", 60, ,]],
 };
 
 /** computeSignals's input fields, checked as ARGS states them, in its order. */

@@ -174,6 +174,31 @@ export const finalizer = typeof FinalizationRegistry === "function"
   ? new FinalizationRegistry(({ ex, ptr, free }) => { if (wasm === ex) ex[free](ptr); })
   : null;
 
+/**
+ * The lifetime of `handle`, which owns block `ptr` of instance `ex` (released by ex[free](ptr)):
+ * alive(name) gives back the name while the handle may be used, else throws the RangeError naming
+ * `this` (freed, or its instance replaced by a later init()); usable says the same without
+ * throwing; free() releases the block once. A forgotten handle's block is released when collected.
+ */
+export function lifetime(handle, ex, ptr, free) {
+  let live = true;
+  finalizer?.register(handle, { ex, ptr, free }, handle);
+  return {
+    alive(name) {
+      if (!live) throw rangeError(name, "this", "was freed");
+      if (wasm !== ex) throw rangeError(name, "this", "belongs to an instance replaced by a later init()");
+      return name;
+    },
+    get usable() { return live && wasm === ex; },
+    free() {
+      if (!live) return;
+      live = false;
+      finalizer?.unregister(handle);
+      if (wasm === ex) ex[free](ptr);
+    },
+  };
+}
+
 // ---------------------------------------------------------------- the exchange region
 
 /**

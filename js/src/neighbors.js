@@ -2,7 +2,7 @@
 // the batch forms beyond the reference (a packed matrix all-pairs pass, its
 // tiles and their merge, the 1 x n arm). Each API call crosses into wasm a
 // constant number of times.
-import { addr, call, finalizer, f32, f64, fill, keys as keyTable, out, put, slots, u32, exportsOf } from "./core.js";
+import { addr, call, f32, f64, fill, keys as keyTable, lifetime, out, put, slots, u32, exportsOf } from "./core.js";
 import { arg, count, element, fields, items, MAX_ELEMENTS, obj, per, rangeError, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 import { AT_PAIRS_DST, AT_PAIRS_SRC, MMR_LAMBDA, OUT_PAIRS_BLOCK, OUT_PAIRS_LEN, OUT_ROWS_APPLY_MMR_LEN,
@@ -273,12 +273,7 @@ export function residentRows(matrix, d) {
     ex.md_rows_free(ptr);
     throw e;
   }
-  let live = true;
-  const alive = (name) => {
-    if (!live) throw rangeError(name, "this", "was freed");
-    if (exportsOf() !== ex) throw rangeError(name, "this", "belongs to an instance replaced by a later init()");
-    return name;
-  };
+  const alive = (name) => life.alive(name);
   const check = (name, query) => {
     argOf(alive(name), "query", query);
     if (query.length !== d) throw rangeError(name, "query", `has ${query.length} elements, not d = ${d}`);
@@ -309,12 +304,9 @@ export function residentRows(matrix, d) {
         arg(a, 3, lambda), po, slots], (r) => r.view(po).slice(0, r.slot(OUT_ROWS_APPLY_MMR_LEN)));
     },
     free() {
-      if (!live) return;
-      live = false;
-      finalizer?.unregister(handle);
-      if (exportsOf() === ex) ex.md_rows_free(ptr);
+      life.free();
     },
   };
-  finalizer?.register(handle, { ex, ptr, free: "md_rows_free" }, handle);
+  const life = lifetime(handle, ex, ptr, "md_rows_free");
   return handle;
 }

@@ -126,7 +126,7 @@ export function vector(fn, arg, v) {
 // an array of numbers or strings; an object's fields (or an array's elements') a nested list of
 // the same shape in the default's place.
 const EXPECT = ["", "a number", "a string", "a boolean", "an array", "an object", "a Map", "a Date",
-  "an array-like of numbers", "a Float32Array", "a Uint32Array", "a Float64Array or a Float32Array"];
+  "an array-like of numbers", "a Float32Array", "a Uint32Array", "a Float64Array or a Float32Array", "a Float64Array"];
 
 function is(t, v) {
   switch (t) {
@@ -139,6 +139,7 @@ function is(t, v) {
     case 6: return v instanceof Map;
     case 9: return v instanceof Float32Array;
     case 10: return v instanceof Uint32Array;
+    case 12: return v instanceof Float64Array;
     default: return v instanceof Float64Array || v instanceof Float32Array;
   }
 }

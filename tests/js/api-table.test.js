@@ -23,14 +23,15 @@ describe(`the API table (${BUILD})`, () => {
 
   test("every function the table states is exported (or a method of its handle), with a descriptor", () => {
     expect(api.length).toBeGreaterThan(40);
-    const rows = md.residentRows(new Float32Array(2), 2);
-    const owner = { residentRows: rows, Graph: md.Graph.prototype };
+    const rows = md.residentRows(new Float32Array(2), 2), ix = md.lexicalIndex();
+    const owner = { residentRows: rows, Graph: md.Graph.prototype, lexicalIndex: ix };
     for (const f of api) {
       const [head, method] = f.name.split(".");
       expect([f.name, typeof (method ? owner[head][method] : md[f.name] ?? workers[f.name])]).toEqual([f.name, "function"]);
       expect([f.name, ARGS[f.name]?.[0]]).toEqual([f.name, f.name]);
     }
     rows.free();
+    ix.free();
   });
 
   test("a wrong type at each argument is a TypeError naming it as the table does", () => {
@@ -94,6 +95,41 @@ describe(`the API table (${BUILD})`, () => {
       expect([f.name, doc.includes(`| \`${f.name}\` |`)]).toEqual([f.name, true]);
       for (const l of leaves(f.args)) expect([f.name, l.path, doc.includes(`\`${l.path}\``)]).toEqual([f.name, l.path, true]);
     }
+  });
+
+  test("lexicalIndex's checks come from its rows: each argument named, ranges as the table states them", () => {
+    const u = (...v) => Uint32Array.of(...v);
+    const doc = { doc: 1, key: "a", len: 3, terms: u(1, 2), gist: u(1, 0), body: u(0, 2) };
+    const bad = (f, e) => expect(f).toThrow(e);
+    bad(() => md.lexicalIndex(null), new TypeError("lexicalIndex: docs must be an array, got null"));
+    bad(() => md.lexicalIndex([doc, 5]), new TypeError("lexicalIndex: docs[1] must be an object, got 5"));
+    bad(() => md.lexicalIndex([{ ...doc, key: 7 }]), new TypeError("lexicalIndex: docs[0].key must be a string, got 7"));
+    bad(() => md.lexicalIndex([{ ...doc, terms: [1, 2] }]), new TypeError("lexicalIndex: docs[0].terms must be a Uint32Array, got an array"));
+    bad(() => md.lexicalIndex([{ ...doc, doc: 2 ** 30 }]), new RangeError("lexicalIndex: docs[0].doc must be an integer in [0, 1073741823]"));
+    bad(() => md.lexicalIndex([{ ...doc, len: 1.5 }]), new RangeError("lexicalIndex: docs[0].len must be an integer in [0, 4294967295]"));
+    bad(() => md.lexicalIndex([{ ...doc, body: u(1) }]), new RangeError("lexicalIndex: docs[0].body has 1 entries, terms 2"));
+    const ix = md.lexicalIndex([doc]);
+    expect([ix.count, ix.df(1), ix.df(2), ix.df(3), ix.df(-1)]).toEqual([1, 1, 1, 0, 0]);
+    bad(() => ix.put(2, "b", 1, u(2 ** 30), u(1), u(0)), new RangeError("lexicalIndex.put: terms[0] must be below 2^30, got 1073741824"));
+    bad(() => ix.put(2, "b", 1, u(4), u(0), u(0)), new RangeError("lexicalIndex.put: gist[0] and body: a term needs a hit"));
+    bad(() => ix.delete("1"), new TypeError("lexicalIndex.delete: doc must be a number, got a string"));
+    bad(() => ix.df("1"), new TypeError("lexicalIndex.df: term must be a number, got a string"));
+    bad(() => ix.top(u(1), -1), new RangeError("lexicalIndex.top: k must be an integer in [0, 67108864]"));
+    bad(() => ix.top(u(1), 5, null), new TypeError("lexicalIndex.top: options must be an object, got null"));
+    bad(() => ix.top(u(1), 5, { gistWeight: "3" }), new TypeError("lexicalIndex.top: options.gistWeight must be a number, got a string"));
+    bad(() => ix.top(u(1), 5, { idf: [1] }), new TypeError("lexicalIndex.top: options.idf must be a Float64Array, got an array"));
+    bad(() => ix.top(u(1), 5, { idf: Float64Array.of(0) }), new RangeError("lexicalIndex.top: options.idf[0] must be finite and > 0, got 0"));
+    // Absent options are the table's defaults: gistWeight 1, idf the index's own.
+    const own = ix.top(u(1, 2), 5);
+    expect(ix.top(u(1, 2), 5, { gistWeight: undefined, idf: null })).toEqual(own);
+    expect(ix.top(u(1, 2), 5, { gistWeight: 1 })).toEqual(own);
+    expect(ix.top(u(1, 2), 5, { gistWeight: 3 }).scores[0]).not.toBe(own.scores[0]);
+    expect([...own.docs]).toEqual([1]);
+    expect(ix.delete(1)).toBe(true);
+    expect(ix.delete(1)).toBe(false);
+    ix.free();
+    for (const call of [() => ix.put(2, "b", 1, u(1), u(1), u(0)), () => ix.delete(1), () => ix.df(1), () => ix.top(u(1), 1), () => ix.bytes()])
+      bad(call, /was freed/);
   });
 
   test("mmrReorders states applyMmr's shortcut: the input order exactly when it says false", () => {
