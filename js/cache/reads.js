@@ -116,8 +116,8 @@ export class ReadMethods {
   /**
    * Whether the lexical arm's resident index is in use (no database read): { min
    * (options.lexicalIndexMin, null: never), indexed (built now), bytes (its memory now, 0 when not
-   * built), unavailable (the backend lacks what it needs: ln(), TEMP tables or FTS5's docsize; the
-   * kept lists answer), answered (unfiltered searches past min it answered since open), fellBack
+   * built), unavailable (the backend lacks what it needs, ln(), TEMP tables or FTS5's docsize, or its
+   * check against FTS5's bm25 failed: the kept lists answer), answered (unfiltered searches past min it answered since open), fellBack
    * (those the lists answered: unavailable, a check failed, a query word of several tokens) }.
    */
   lexicalStats() {

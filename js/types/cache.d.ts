@@ -216,7 +216,7 @@ export interface LexicalStats {
   readonly indexed: boolean;
   /** Its bytes in wasm memory now (0 when not built). */
   readonly bytes: number;
-  /** The backend lacks what the index needs (ln(), TEMP tables, FTS5's docsize): the kept lists answer. */
+  /** The backend lacks what the index needs (ln(), TEMP tables, FTS5's docsize), or its check against FTS5's bm25 failed: the kept lists answer. */
   readonly unavailable: boolean;
   /** Unfiltered searches past `min` the index answered since open. */
   readonly answered: number;

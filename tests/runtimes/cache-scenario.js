@@ -68,7 +68,7 @@ async function listing(cache, mems) {
 
 /** What the twin's lexicalStats() say, in words. */
 export const indexUse = (s) => (!s ? "no index stats" : s.indexed || s.answered ? `the lexical index answered ${s.answered} searches, ${s.bytes} bytes`
-  : `no lexical index: ${s.unavailable ? "the backend lacks ln() or TEMP tables" : "not built"}, the lists answered ${s.fellBack} searches`);
+  : `no lexical index: ${s.unavailable ? "unavailable (no ln() or TEMP tables, or a check against FTS5's bm25 failed)" : "not built"}, the lists answered ${s.fellBack} searches`);
 
 /** openMemoryCache's options for a second cache on `cache`'s own connection (its adapter, not closed by that cache). */
 export const sameConnection = (cache) => ({ db: { ...cache._db, close: async () => {} } });
