@@ -102,7 +102,7 @@ export const CACHE_OPTIONS = freeze({
     embed: { type: "other", js: "function", doc: "(texts, { kind }) -> vectors: embeds what is put and searched without a vector" },
     embedBatch: int(1, MAX_DIM, { dflt: DEFAULT_EMBED_BATCH, doc: "texts per call of options.embed" }),
     searchAccess: { type: "boolean", dflt: true, doc: "count a search's hits as access for the retention scorer" },
-    lexicalIndexMin: int(0, Number.MAX_SAFE_INTEGER, { nullable: true, dflt: LEXICAL_INDEX_MIN,
+    lexicalIndexMin: int(0, Infinity, { nullable: true, dflt: LEXICAL_INDEX_MIN,
       doc: "live memories from which unfiltered searches' lexical arm answers from a resident index (null: never; the same answers)" }),
   },
   limits: {
