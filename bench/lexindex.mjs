@@ -45,12 +45,10 @@ console.log(`lexical index bench: ${Q} queries per set, ${PUTS} put rounds; load
 for (const n of SIZES) {
   const corpus = makeCorpus(n, 4, 1);
   const t0 = now();
-  const indexed = await openMemoryCache({ dim: 4 });
+  const indexed = await openMemoryCache({ dim: 4, lexicalIndexMin: 0 });
   for (let i = 0; i < n; i += 5000) await indexed.put(corpus.slice(i, i + 5000));
   const putMs = now() - t0;
-  const lists = await openMemoryCache({ bytes: await indexed.exportBytes() });
-  lists._lexical.indexMin = Infinity;
-  indexed._lexical.indexMin = 0;
+  const lists = await openMemoryCache({ bytes: await indexed.exportBytes(), lexicalIndexMin: null });
   // the common words: in 40-95% of the memories
   const vocab = await indexed._db.all("SELECT term, doc FROM memories_vocab WHERE doc >= ? AND doc <= ?", [0.4 * n, 0.95 * n]);
   const r = rng(44);

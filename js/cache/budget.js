@@ -17,13 +17,31 @@ export const RESIDENT_BYTES_PER_ELEMENT = 40;
 export const RESIDENT_BYTES_PER_MEMORY = 6144;
 /** Bytes of memory per byte of stored gist and body (UTF-8 read into UTF-16 at most). */
 export const RESIDENT_BYTES_PER_TEXT_BYTE = 2;
+/**
+ * The lexical arm's resident index (lexical.js, from options.lexicalIndexMin live memories): its
+ * bytes (md_lexindex_bytes) are a row per memory (its path as the key) and a posting per distinct
+ * token of a memory. The store counts no postings, so they are bounded by text: a posting takes
+ * about 20 bytes and at least 2 bytes of text (a one-letter word and a space); 5 per text byte sits
+ * above prose and bodies of numbers (docs/DURABLE-OBJECTS.md, "The lexical index"), not above
+ * texts of one-letter words.
+ */
+export const LEXICAL_INDEX_BYTES_PER_MEMORY = 512;
+/** See LEXICAL_INDEX_BYTES_PER_MEMORY. */
+export const LEXICAL_INDEX_BYTES_PER_TEXT_BYTE = 5;
 /** options.maxResidentBytes on a Durable Object unless given: 96 MiB of the isolate's 128 MB (the rest: runtime, request). */
 export const DURABLE_OBJECT_RESIDENT_BYTES = 96 * 2 ** 20;
 
-/** The estimated peak in bytes of a cache holding `live` memories, `vectors` of them with a `dim`-element embedding, `text` bytes of text. */
-export function residentEstimate({ live, vectors, dim, text }) {
-  return vectors * (dim ?? 0) * RESIDENT_BYTES_PER_ELEMENT + live * RESIDENT_BYTES_PER_MEMORY + text * RESIDENT_BYTES_PER_TEXT_BYTE;
+/**
+ * The estimated peak in bytes of a cache holding `live` memories, `vectors` of them with a
+ * `dim`-element embedding, `text` bytes of text; with the lexical index's bytes when `live` reaches
+ * `lexicalIndexMin` (undefined or null: the index is never used).
+ */
+export function residentEstimate({ live, vectors, dim, text, lexicalIndexMin = null }) {
+  const index = indexed({ live, lexicalIndexMin }) ? live * LEXICAL_INDEX_BYTES_PER_MEMORY + text * LEXICAL_INDEX_BYTES_PER_TEXT_BYTE : 0;
+  return vectors * (dim ?? 0) * RESIDENT_BYTES_PER_ELEMENT + live * RESIDENT_BYTES_PER_MEMORY + text * RESIDENT_BYTES_PER_TEXT_BYTE + index;
 }
+
+const indexed = ({ live, lexicalIndexMin = null }) => lexicalIndexMin !== null && live >= lexicalIndexMin && live > 0;
 
 /** Live memories, those with an embedding, and their text's bytes, as stored (one aggregate query). */
 export async function storedCounts(db) {
@@ -43,7 +61,7 @@ export function checkResident(fn, max, counts, what) {
   const bytes = residentEstimate(counts);
   if (bytes <= max) return;
   throw new RangeError(`${fn}: ${what} ${counts.live} live memories (${counts.vectors} with ${counts.dim ?? 0}-element embeddings, ` +
-    `${mb(counts.text)} of text), an estimated ${mb(bytes)} of memory at the peak of a sleep pass, over options.maxResidentBytes ` +
+    `${mb(counts.text)} of text${indexed(counts) ? ", the lexical index from options.lexicalIndexMin" : ""}), an estimated ${mb(bytes)} of memory at the peak of a sleep pass, over options.maxResidentBytes ` +
     `(${max} bytes = ${mb(max)}; a Durable Object's isolate has 128 MB): delete memories or evict with sleep({ evict: true }), ` +
     "split the memories over more objects, or open the cache with a larger maxResidentBytes where the memory is there");
 }

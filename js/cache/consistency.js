@@ -113,7 +113,7 @@ export class ConsistencyMethods {
     this._resident.dim = meta.dim === undefined ? null : Number(meta.dim);
     if (this._maxResident !== null) { // refuse before reading more than the budget holds
       const c = await storedCounts(this._db);
-      checkResident(fn, this._maxResident, { ...c, dim: this._resident.dim }, "the cache holds");
+      checkResident(fn, this._maxResident, { ...c, dim: this._resident.dim, lexicalIndexMin: this._lexical.indexMin }, "the cache holds");
       this._text = c.text;
       this._textStale = false;
     }

@@ -17,7 +17,7 @@
 import { init, isInitialized } from "../index.js";
 import { openAdapter } from "./adapters.js";
 import { PRESETS } from "./compose.js";
-import { Lexical } from "./lexical.js";
+import { LEXICAL_INDEX_MIN, Lexical } from "./lexical.js";
 import { rng } from "./rng.js";
 import { Resident } from "./resident.js";
 import { DURABLE_OBJECT_RESIDENT_BYTES } from "./budget.js";
@@ -59,7 +59,8 @@ export const DEFAULT_ARM_WEIGHTS = PRESETS.default.weights;
  * cache keeps in memory when another writer changed the database; "error": throw a
  * CacheChangedError), busyTimeout (ms to wait for another connection's lock), storage (a
  * SQLite-backed Durable Object's ctx.storage), maxResidentBytes (refuse what would take the
- * cache's estimated peak memory past it; default 96 MiB on a Durable Object, none elsewhere) }.
+ * cache's estimated peak memory past it; default 96 MiB on a Durable Object, none elsewhere),
+ * lexicalIndexMin (live memories from which the lexical arm answers from a resident index; null: never) }.
  */
 export async function openMemoryCache(options = {}) {
   const fn = "openMemoryCache";
@@ -74,7 +75,7 @@ export async function openMemoryCache(options = {}) {
     // a Durable Object's isolate has 128 MB and is killed past it: a default budget there; none elsewhere
     const maxResidentBytes = o.maxResident !== undefined ? o.maxResident : db.kind === "durable-object" ? DURABLE_OBJECT_RESIDENT_BYTES : null;
     const cache = new MemoryCache(db, o.limits, { onExternalChange: o.onExternalChange, busyMs, maxResidentBytes, embed: o.embed,
-      searchAccess: o.searchAccess });
+      searchAccess: o.searchAccess, lexicalIndexMin: o.lexicalIndexMin });
     await cache._load();
     await rearm(db.storage, cache._schedule); // a schedule whose alarm was lost (an aborted or failed alarm) sleeps again
     if (o.dim !== null && cache.dim !== o.dim) {
@@ -88,7 +89,8 @@ export async function openMemoryCache(options = {}) {
 }
 
 class MemoryCache {
-  constructor(db, limits, { onExternalChange, busyMs, maxResidentBytes = null, embed = { fn: null, batch: 1 }, searchAccess = true }) {
+  constructor(db, limits, { onExternalChange, busyMs, maxResidentBytes = null, embed = { fn: null, batch: 1 }, searchAccess = true,
+    lexicalIndexMin = LEXICAL_INDEX_MIN }) {
     this._db = db;
     this._embed = embed; // { fn: options.embed or null, batch }
     this._calibration = null; // md_meta.calibration (calibrate.js), or null
@@ -100,6 +102,7 @@ class MemoryCache {
     this._limits = limits;
     this._resident = new Resident(null);
     this._lexical = new Lexical();
+    this._lexical.indexMin = lexicalIndexMin; // null: never
     this._queue = serial();
     this._closed = false;
     this._onExternalChange = onExternalChange;

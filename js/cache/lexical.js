@@ -222,8 +222,10 @@ export class Lexical {
     this.warmShare = WARM_SHARE;
     this._warmed = false; // the heavy lists were read ahead since the last drop
     this._pinned = 0; // rows of the lists read ahead
-    /** live memories from which the resident index answers (LEXICAL_INDEX_MIN) */
+    /** live memories from which the resident index answers (options.lexicalIndexMin; null: never) */
     this.indexMin = LEXICAL_INDEX_MIN;
+    // what lexicalStats() reports: unfiltered searches past indexMin the index answered, and those the lists did
+    this.stats = { answered: 0, fellBack: 0 };
     this._ix = null; // the resident index (a lexicalIndex handle), or null: not built
     this._ixTerm = new Map(); // FTS5 token -> the index's term id
     this._ixPending = []; // committed writes not applied to the index yet
@@ -963,9 +965,13 @@ export class Lexical {
    * those rows are ranked (a filter's), the top `depth` among them.
    */
   async top(db, terms, depth, gistWeight = 1, allow = null) {
-    if (allow === null && terms.length && !this._ixOff && (this._ix || this.pathOf.size >= this.indexMin)) {
-      const r = await this._indexTop(db, terms, depth, gistWeight);
-      if (r) return r;
+    if (allow === null && terms.length && this.indexMin !== null && (this._ix || this.pathOf.size >= this.indexMin)) {
+      const r = this._ixOff ? null : await this._indexTop(db, terms, depth, gistWeight);
+      if (r) {
+        this.stats.answered++;
+        return r;
+      }
+      this.stats.fellBack++;
     }
     const lists = [];
     for (const t of terms) lists.push(await this._list(db, t, gistWeight));

@@ -17,7 +17,7 @@ export class MaintenanceMethods {
     const c = await storedCounts(this._db);
     this._text = c.text;
     this._textStale = false;
-    checkResident(fn, this._maxResident, { ...c, dim: this._resident.dim }, "the cache holds");
+    checkResident(fn, this._maxResident, { ...c, dim: this._resident.dim, lexicalIndexMin: this._lexical.indexMin }, "the cache holds");
     return true;
   }
 

@@ -97,7 +97,7 @@ async function readSchema(fn, db, where) {
 
 /**
  * openMemoryCache's options, checked before anything is opened: { embed, limits, dim, onExternalChange,
- * busyTimeout, maxResident (undefined: the backend's default budget), searchAccess }.
+ * busyTimeout, maxResident (undefined: the backend's default budget), searchAccess, lexicalIndexMin }.
  */
 export function checkOpenOptions(fn, options) {
   const c = checkOptions(fn, "options", options, "open", { skip: ["embedBatch"] });
@@ -110,7 +110,7 @@ export function checkOpenOptions(fn, options) {
   }
   if (options.db === undefined && options.path !== undefined) checkPath(fn, options.path);
   return { embed, limits: c.limits, dim: c.dim, onExternalChange: c.onExternalChange, busyTimeout: c.busyTimeout, maxResident,
-    searchAccess: c.searchAccess };
+    searchAccess: c.searchAccess, lexicalIndexMin: c.lexicalIndexMin };
 }
 
 /**

@@ -1,5 +1,5 @@
 // memdomain/cache: the reads that need no search: count, paths (a page of paths), get, all,
-// edges, archived, and what the cache holds in memory (residentBytes). None uses the memory the
+// edges, archived, and what the cache holds in memory (residentBytes, lexicalStats). None uses the memory the
 // search keeps, so none waits for it to follow another writer ({ state: false }).
 import { float32View } from "../index.js";
 import { residentEstimate, storedCounts } from "./budget.js";
@@ -108,7 +108,21 @@ export class ReadMethods {
   residentBytes() {
     return this._op("residentBytes", async () => {
       const c = { ...(await storedCounts(this._db)), dim: this._resident.dim };
-      return { ...c, estimate: residentEstimate(c), max: this._maxResident };
+      return { ...c, lexicalIndexMin: this._lexical.indexMin, estimate: residentEstimate({ ...c, lexicalIndexMin: this._lexical.indexMin }),
+        max: this._maxResident };
     }, { state: false });
+  }
+
+  /**
+   * Whether the lexical arm's resident index is in use (no database read): { min
+   * (options.lexicalIndexMin, null: never), indexed (built now), bytes (its memory now, 0 when not
+   * built), unavailable (the backend lacks what it needs, ln(), TEMP tables or FTS5's docsize, or its
+   * check against FTS5's bm25 failed: the kept lists answer), answered (unfiltered searches past min it answered since open), fellBack
+   * (those the lists answered: unavailable, a check failed, a query word of several tokens) }.
+   */
+  lexicalStats() {
+    const lex = this._lexical;
+    return { min: lex.indexMin, indexed: lex.indexed, bytes: lex.indexed ? lex._ix.bytes() : 0, unavailable: lex._ixOff,
+      answered: lex.stats.answered, fellBack: lex.stats.fellBack };
   }
 }

@@ -26,6 +26,7 @@ import {
   DEFAULT_CONFIDENCE_DECAY_ALPHA, DEFAULT_CONFIDENCE_FLOOR, MAX_MERGE_PAIRS, MAX_REPRIEVES, NEAR_DUPLICATE_THRESHOLD,
   REINFORCE_COOLDOWN_S, REPRIEVE_DAYS, REPRIEVE_FLOOR, SALIENCE_DECAY_RATE,
 } from "../index.js";
+import { LEXICAL_INDEX_MIN } from "./lexical.js";
 import { counter, embedding, finite, known, progressFn, rangeError, record, shown, string, time, typeError } from "./validate.js";
 
 /** The most hits one search returns (offset + limit). */
@@ -101,6 +102,8 @@ export const CACHE_OPTIONS = freeze({
     embed: { type: "other", js: "function", doc: "(texts, { kind }) -> vectors: embeds what is put and searched without a vector" },
     embedBatch: int(1, MAX_DIM, { dflt: DEFAULT_EMBED_BATCH, doc: "texts per call of options.embed" }),
     searchAccess: { type: "boolean", dflt: true, doc: "count a search's hits as access for the retention scorer" },
+    lexicalIndexMin: int(0, Infinity, { nullable: true, dflt: LEXICAL_INDEX_MIN,
+      doc: "live memories from which unfiltered searches' lexical arm answers from a resident index (null: never; the same answers)" }),
   },
   limits: {
     path: limit(1024, "the longest path, in UTF-16 code units"),

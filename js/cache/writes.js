@@ -167,7 +167,7 @@ export class WriteMethods {
         JOIN json_each(?) j ON m.path = j.value WHERE m.superseded_by IS NULL AND m.archived_at IS NULL`, [JSON.stringify(replaced)]);
       text -= Number(t);
     }
-    checkResident(fn, this._maxResident, { live, vectors, dim, text }, "memories would bring the cache to");
+    checkResident(fn, this._maxResident, { live, vectors, dim, text, lexicalIndexMin: this._lexical.indexMin }, "memories would bring the cache to");
     this._pendingText = text;
   }
 

@@ -124,6 +124,14 @@ export interface OpenOptions {
   readonly embedBatch?: number;
   /** Count the memories searches return as access for the retention scorer (default true; written by the next sleep pass). */
   readonly searchAccess?: boolean;
+  /**
+   * Live memories from which unfiltered searches' lexical arm answers from a resident index (a
+   * block-max bm25 index in wasm memory, built from FTS5 at the first such search and kept by each
+   * write) instead of lists read from FTS5: the same paths and scores bit for bit, where the backend
+   * has ln() and TEMP tables (else the lists answer; lexicalStats() says which). Default 20,000;
+   * 0: from the first memory; null: never. The memory budget counts its bytes from here.
+   */
+  readonly lexicalIndexMin?: number | null;
 }
 
 /** The embedding hook: one vector per text, in order (or a promise of them). */
@@ -196,6 +204,24 @@ export interface ResidentBytes {
   readonly estimate: number;
   /** options.maxResidentBytes, or null. */
   readonly max: number | null;
+  /** options.lexicalIndexMin (the estimate counts the lexical index from there), or null. */
+  readonly lexicalIndexMin: number | null;
+}
+
+/** cache.lexicalStats(): whether the lexical arm's resident index answers (options.lexicalIndexMin). */
+export interface LexicalStats {
+  /** options.lexicalIndexMin, or null: never. */
+  readonly min: number | null;
+  /** The index is built now. */
+  readonly indexed: boolean;
+  /** Its bytes in wasm memory now (0 when not built). */
+  readonly bytes: number;
+  /** The backend lacks what the index needs (ln(), TEMP tables, FTS5's docsize), or its check against FTS5's bm25 failed: the kept lists answer. */
+  readonly unavailable: boolean;
+  /** Unfiltered searches past `min` the index answered since open. */
+  readonly answered: number;
+  /** Unfiltered searches past `min` the lists answered instead. */
+  readonly fellBack: number;
 }
 
 /** A time: a Date or milliseconds since the epoch. */
@@ -663,6 +689,8 @@ export interface MemoryCache {
   exportBytes(): Promise<Uint8Array>;
   /** The counts the memory budget uses, the estimate and the budget. */
   residentBytes(): Promise<ResidentBytes>;
+  /** Whether the lexical arm's resident index is built and answers (no database read). */
+  lexicalStats(): LexicalStats;
   /** Durable Objects: store a sleep schedule and set the object's alarm (a RangeError on a backend without one). */
   scheduleSleep(options: SleepSchedule): Promise<{ at: number; every: number | null }>;
   /** Durable Objects: call from the object's alarm(): runs the due pass at its scheduled time, moves the schedule, sets the alarm. */
@@ -800,6 +828,7 @@ export declare function durableObjectAdapter(storage: DurableObjectStorageLike):
 /** options.maxResidentBytes on a Durable Object unless given: 96 MiB of the isolate's 128 MB. */
 export declare const DURABLE_OBJECT_RESIDENT_BYTES: number;
 /** The estimated peak memory (bytes) of a cache holding these: live memories, those with an embedding of `dim` elements, text bytes. */
-export declare function residentEstimate(counts: { readonly live: number; readonly vectors: number; readonly dim: number | null; readonly text: number }): number;
+export declare function residentEstimate(counts: { readonly live: number; readonly vectors: number; readonly dim: number | null; readonly text: number;
+  readonly lexicalIndexMin?: number | null }): number;
 /** Wrap what `{ db }` holds (an adapter passes through). */
 export declare function adapterFor(db: object, sqlite3?: object): CacheAdapter;

@@ -65,7 +65,8 @@ describe("options.maxResidentBytes", () => {
     const cache = await openMemoryCache({ maxResidentBytes: exact });
     await cache.put(mems);
     const r = await cache.residentBytes();
-    expect(r).toEqual({ live: 2, vectors: 2, dim: D, text: mems.reduce((n, m) => n + utf8(m.gist) + utf8(m.body), 0), estimate: exact, max: exact });
+    expect(r).toEqual({ live: 2, vectors: 2, dim: D, text: mems.reduce((n, m) => n + utf8(m.gist) + utf8(m.body), 0), estimate: exact, max: exact,
+      lexicalIndexMin: 20000 });
     await cache.close();
   });
 

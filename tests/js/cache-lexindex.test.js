@@ -1,5 +1,5 @@
 // memdomain/cache: the lexical arm answered from the resident lexical index (issue 44). A cache
-// told to index from the first memory (indexMin = 0) answers every lexical search as a fresh
+// told to index from the first memory (options.lexicalIndexMin: 0) answers every lexical search as a fresh
 // cache over a copy of its database that reads FTS5's lists (paths and bm25 scores, bit for bit),
 // after each random put, rewrite, delete, merge or evict by a sleep, and write by another cache on
 // the same database, on sqlite-wasm and every file driver the running Node loads; the index really
@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as md from "../../js/index.js";
-import { openMemoryCache } from "../../js/cache/index.js";
+import { CacheChangedError, openMemoryCache, residentEstimate } from "../../js/cache/index.js";
+import { LEXICAL_INDEX_BYTES_PER_MEMORY, LEXICAL_INDEX_BYTES_PER_TEXT_BYTE } from "../../js/cache/budget.js";
 import { fileDrivers } from "./cache-backends.js";
 import { rng } from "../oracles/rng.js";
 import { wasmBytes } from "./build.js";
@@ -73,11 +74,7 @@ async function run(seed, cache, { other = null, fresh, steps = 40 }) {
   return { answered, scored };
 }
 
-const indexed = async (options) => {
-  const cache = await openMemoryCache({ dim: 4, ...options });
-  cache._lexical.indexMin = 0;
-  return cache;
-};
+const indexed = async (options) => openMemoryCache({ dim: 4, lexicalIndexMin: 0, ...options });
 
 test.each([1, 2, 3])("sqlite-wasm: the index answers as FTS5's lists after each random write, seed %i", async (seed) => {
   const cache = await indexed();
@@ -142,5 +139,103 @@ test("a filter's allow set, and a query word of several FTS5 tokens, go to the l
     }
   } finally {
     await cache.close();
+  }
+});
+
+test("options.lexicalIndexMin: checked, null never builds the index, lexicalStats() says what answered", async () => {
+  await expect(openMemoryCache({ lexicalIndexMin: -1 })).rejects.toThrow(/options\.lexicalIndexMin/);
+  await expect(openMemoryCache({ lexicalIndexMin: 1.5 })).rejects.toThrow(/options\.lexicalIndexMin/);
+  await expect(openMemoryCache({ lexicalIndexMin: "0" })).rejects.toThrow(TypeError);
+  const mems = Array.from({ length: 12 }, (_, i) => ({ path: `p/${i}`, gist: `g${i}`, body: `alpha beta ${i % 3 ? "gamma" : ""}`,
+    type: "semantic", embedding: [1, i, 0, 0], createdAt: T0 }));
+  const [on, off, dflt, min] = await Promise.all([0, null, undefined, 13].map((m) => openMemoryCache({ dim: 4, lexicalIndexMin: m })));
+  try {
+    for (const c of [on, off, dflt, min]) await c.put(mems);
+    const want = await lexicalOf(off, "alpha gamma");
+    for (const c of [on, dflt, min]) expect(await lexicalOf(c, "alpha gamma")).toEqual(want);
+    await lexicalOf(on, "beta");
+    const s = on.lexicalStats();
+    expect(s).toEqual({ min: 0, indexed: true, bytes: s.bytes, unavailable: false, answered: 2, fellBack: 0 }); // 2 searches
+    expect(s.bytes).toBeGreaterThan(0);
+    expect(off.lexicalStats()).toEqual({ min: null, indexed: false, bytes: 0, unavailable: false, answered: 0, fellBack: 0 });
+    expect(dflt.lexicalStats()).toMatchObject({ min: 20000, indexed: false, answered: 0 });
+    expect(min.lexicalStats()).toMatchObject({ min: 13, indexed: false, answered: 0 });
+    await min.put([{ ...mems[0], path: "p/12" }]); // the 13th live memory: the index from the next search
+    await lexicalOf(min, "alpha");
+    expect(min.lexicalStats()).toMatchObject({ indexed: true, answered: 1 });
+  } finally {
+    for (const c of [on, off, dflt, min]) await c.close();
+  }
+});
+
+test("the memory budget counts the index's bytes from options.lexicalIndexMin", async () => {
+  const counts = { live: 1000, vectors: 1000, dim: 4, text: 50_000 };
+  const without = residentEstimate(counts);
+  expect(residentEstimate({ ...counts, lexicalIndexMin: null })).toBe(without);
+  expect(residentEstimate({ ...counts, lexicalIndexMin: 1001 })).toBe(without);
+  expect(residentEstimate({ ...counts, lexicalIndexMin: 1000 }) - without)
+    .toBe(1000 * LEXICAL_INDEX_BYTES_PER_MEMORY + 50_000 * LEXICAL_INDEX_BYTES_PER_TEXT_BYTE);
+  // the estimate sits above what the index reports, here on words and on bodies of numbers
+  const text = (i) => ({ gist: `w${i % 97} alpha`, body: Array.from({ length: 40 }, (_, j) => (i * 7 + j * 13) % 3000).join(" ") });
+  const mems = Array.from({ length: 600 }, (_, i) => ({ path: `n/${i}`, ...text(i), type: "semantic", embedding: [1, i, 0, 0], createdAt: T0 }));
+  const cache = await openMemoryCache({ dim: 4, lexicalIndexMin: 0 });
+  try {
+    await cache.put(mems);
+    await lexicalOf(cache, "alpha 17");
+    const held = await cache.residentBytes(), { bytes } = cache.lexicalStats();
+    expect(held.lexicalIndexMin).toBe(0);
+    expect(bytes).toBeGreaterThan(0);
+    expect(held.estimate - residentEstimate({ ...held, lexicalIndexMin: null })).toBeGreaterThan(bytes);
+    // a budget between the two estimates: refused with the index counted, taken without
+    const max = residentEstimate({ ...held, lexicalIndexMin: null }) + 1;
+    await expect(openMemoryCache({ bytes: await cache.exportBytes(), lexicalIndexMin: 0, maxResidentBytes: max }))
+      .rejects.toThrow(/lexical index from options\.lexicalIndexMin.*over options\.maxResidentBytes/);
+    await (await openMemoryCache({ bytes: await cache.exportBytes(), lexicalIndexMin: null, maxResidentBytes: max })).close();
+  } finally {
+    await cache.close();
+  }
+});
+
+// The state follows the database: a second connection's writes reach the index at the next search
+// (as the kept lists: md_log's generations, resync) or make it refuse (onExternalChange "error").
+test.each(drivers.map((d) => [d.name, d]))("%s: two openers on one file, the index on; the other connection writes", async (_, driver) => {
+  const dir = mkdtempSync(`${tmpdir()}/md-lexindex2-`);
+  const file = `${dir}/c.db`;
+  const a = await indexed({ db: driver.adapter(file) });
+  const b = await openMemoryCache({ db: driver.adapter(file), dim: 4 });
+  let strict = null, k = 0;
+  const fresh = async (c) => {
+    const copy = `${dir}/copy${k++}.db`;
+    writeFileSync(copy, await c.exportBytes());
+    return openMemoryCache({ db: driver.adapter(copy), dim: 4, lexicalIndexMin: null });
+  };
+  try {
+    const mem = (i, words) => ({ path: `f/${i}`, gist: `g${i}`, body: words, type: "semantic", embedding: [1, i, 0, 0], createdAt: T0 });
+    await a.put(Array.from({ length: 20 }, (_, i) => mem(i, `alpha ${i % 2 ? "beta" : "gamma"} ${"delta ".repeat(i % 4)}`)));
+    strict = await indexed({ db: driver.adapter(file), onExternalChange: "error" });
+    expect((await lexicalOf(strict, "alpha delta")).length).toBeGreaterThan(0);
+    const before = await lexicalOf(a, "beta delta");
+    const built = a.lexicalStats();
+    // the other connection: a rewrite, new rows, a delete, an archive
+    await b.put([mem(1, "gamma gamma zeta"), mem(30, "beta delta delta delta"), mem(31, "zeta")]);
+    await b.delete(["f/3"]);
+    await b.archive(["f/5"]);
+    for (const q of ["beta delta", "zeta", "gamma alpha"]) {
+      const want = await fresh(b);
+      try {
+        expect([q, await lexicalOf(a, q)]).toEqual([q, await lexicalOf(want, q)]);
+      } finally {
+        await want.close();
+      }
+    }
+    expect(await lexicalOf(a, "beta delta")).not.toEqual(before);
+    const s = a.lexicalStats();
+    // 4 searches since, each answered by the index (kept in step, or built again)
+    if (process.arch === "x64") expect([s.indexed, s.answered - built.answered, s.fellBack]).toEqual([true, 4, 0]);
+    // onExternalChange "error": the cache refuses rather than answer from an index the database left behind
+    await expect(strict.search({ text: "zeta", limit: 5, ...LEXICAL })).rejects.toThrow(CacheChangedError);
+  } finally {
+    for (const c of [strict, b, a]) await c?.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -3,7 +3,7 @@
 // { op: "count", busyTimeout } opens it (and keeps it open: the Worker holds the pool until it ends)
 // and answers its count, or the error's name and message (another tab holding the pool).
 import { openMemoryCache } from "../../js/cache/index.js";
-import { scenario, searches } from "./cache-scenario.js";
+import { sameConnection, scenario, searches } from "./cache-scenario.js";
 
 onmessage = async (e) => {
   try {
@@ -14,8 +14,10 @@ onmessage = async (e) => {
       postMessage({ count: await cache.count() });
       return;
     }
+    let index = null;
+    const twin = (o) => openMemoryCache({ ...sameConnection(cache), wasm: new URL("/memdomain.wasm", location.origin), ...o });
     const out = op === "scenario"
-      ? { backend: cache.backend, summary: await scenario(cache) }
+      ? { backend: cache.backend, summary: await scenario(cache, { twin, onIndex: (s) => { index = s; } }), index }
       : { backend: cache.backend, count: await cache.count(), searches: await searches(cache) };
     await cache.close();
     postMessage(JSON.parse(JSON.stringify(out)));

@@ -37,7 +37,11 @@ export default {
     }
     const cache = await openMemoryCache({ db: env.DB });
     try {
-      if (pathname === "/scenario") return Response.json({ backend: cache.backend, summary: await scenario(cache) });
+      if (pathname === "/scenario") {
+        let index = null;
+        const summary = await scenario(cache, { twin: (o) => openMemoryCache({ db: env.DB, ...o }), onIndex: (s) => { index = s; } });
+        return Response.json({ backend: cache.backend, summary, index });
+      }
       if (pathname === "/searches") return Response.json({ count: await cache.count(), searches: await searches(cache) });
       if (pathname === "/rollback") {
         const snap = async () => JSON.stringify([await cache.exportJsonl(), await cache.edges()]);

@@ -2,16 +2,19 @@
 // which Deno builds in: no native addon), printed as JSON for tests/runtimes/cache.test.mjs
 // to compare with Node's.
 import { openMemoryCache } from "../../js/cache/index.js";
-import { scenario } from "./cache-scenario.js";
+import { sameConnection, scenario } from "./cache-scenario.js";
 
 const runs = [];
 const dir = await Deno.makeTempDir({ prefix: "memdomain-cache-deno-" });
 try {
   for (const options of [{}, { path: `${dir}/cache.sqlite` }]) {
     const cache = await openMemoryCache(options);
-    const summary = await scenario(cache);
+    let index = null;
+    // in memory: a twin on the same connection; on a file: a second connection to it
+    const summary = await scenario(cache, { twin: (o) => openMemoryCache({ ...(options.path ? options : sameConnection(cache)), ...o }),
+      onIndex: (s) => { index = s; } });
     await cache.close();
-    runs.push({ path: options.path ? "file" : ":memory:", backend: cache.backend, summary });
+    runs.push({ path: options.path ? "file" : ":memory:", backend: cache.backend, summary, index });
   }
   // the file again, reopened: the same memories
   const cache = await openMemoryCache({ path: `${dir}/cache.sqlite` });

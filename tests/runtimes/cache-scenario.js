@@ -66,15 +66,48 @@ async function listing(cache, mems) {
     afterDelete: (await cache.search({ ...q, limit: 8, filter: FILTERS[0], now: at })).map((h) => h.path) };
 }
 
-/** The whole scenario on an open, empty cache; returns a JSON-able summary. */
-export async function scenario(cache) {
-  const mems = corpus().map(labelled);
-  const put = await cache.put(mems);
-  await cache.link([{ src: mems[0].path, dst: mems[1].path, strength: 0.8 }, { src: mems[1].path, dst: mems[2].path, strength: 0.6, type: "supports" }]);
-  const before = await searches(cache);
-  const sleep = clean(await cache.sleep({ now: NOW, floor: 0.6 }));
-  const again = clean(await cache.sleep({ now: NOW, floor: 0.6 }));
-  const listed = await listing(cache, mems); // deletes some: what a reopened cache holds and answers comes after
-  const after = await searches(cache);
-  return { put, before, sleep, again, listing: listed, after, count: await cache.count() };
+/** What the twin's lexicalStats() say, in words. */
+export const indexUse = (s) => (!s ? "no index stats" : s.indexed || s.answered ? `the lexical index answered ${s.answered} searches, ${s.bytes} bytes`
+  : `no lexical index: ${s.unavailable ? "unavailable (no ln() or TEMP tables, or a check against FTS5's bm25 failed)" : "not built"}, the lists answered ${s.fellBack} searches`);
+
+/** openMemoryCache's options for a second cache on `cache`'s own connection (its adapter, not closed by that cache). */
+export const sameConnection = (cache) => ({ db: { ...cache._db, close: async () => {} } });
+
+/**
+ * Where the resident lexical index (options.lexicalIndexMin) answers the same as the lists: a twin
+ * cache on the same database, opened before the first memory with the index on from it and no
+ * search access recorded, runs the searches after the scenario's cache ran them (before sleep, and
+ * after sleep, archive, restore and deletes)
+ * (the scenario's cache keeps the default, so its 150 memories go to the lists). "same", or the
+ * first search that differs. Where the backend lacks ln() or TEMP tables the twin's lists answer.
+ */
+async function twinSearches(twin, hits) {
+  const got = JSON.parse(JSON.stringify(await searches(twin))), want = JSON.parse(JSON.stringify(hits));
+  const i = got.findIndex((g, j) => JSON.stringify(g) !== JSON.stringify(want[j]));
+  return i < 0 ? "same" : `search ${i}: ${JSON.stringify(got[i]).slice(0, 300)} where the lists gave ${JSON.stringify(want[i]).slice(0, 300)}`;
+}
+
+/**
+ * The whole scenario on an open, empty cache; returns a JSON-able summary. `twin(options)` opens
+ * another cache on the same database (its options added); `onIndex` gets the twin's
+ * lexicalStats() (which backends the index answered on: not part of the summary).
+ */
+export async function scenario(cache, { twin, onIndex = () => {} } = {}) {
+  const t = await twin({ lexicalIndexMin: 0, searchAccess: false });
+  try {
+    const mems = corpus().map(labelled);
+    const put = await cache.put(mems);
+    await cache.link([{ src: mems[0].path, dst: mems[1].path, strength: 0.8 }, { src: mems[1].path, dst: mems[2].path, strength: 0.6, type: "supports" }]);
+    const before = await searches(cache);
+    const index = [await twinSearches(t, before)];
+    const sleep = clean(await cache.sleep({ now: NOW, floor: 0.6 }));
+    const again = clean(await cache.sleep({ now: NOW, floor: 0.6 }));
+    const listed = await listing(cache, mems); // deletes some: what a reopened cache holds and answers comes after
+    const after = await searches(cache);
+    index.push(await twinSearches(t, after));
+    onIndex(t.lexicalStats());
+    return { put, before, sleep, again, listing: listed, after, index, count: await cache.count() };
+  } finally {
+    await t.close();
+  }
 }

@@ -11,7 +11,7 @@ import { BIN, BUILD, FAULT_PARTS, ROOT, check, checkFaultParts, finish, firstDif
 import { startStatic } from "./server.mjs";
 import * as md from "../../js/index.js";
 import { openMemoryCache } from "../../js/cache/index.js";
-import { scenario } from "./cache-scenario.js";
+import { indexUse, sameConnection, scenario } from "./cache-scenario.js";
 import { cacheDocBlocks } from "./cache-readme.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 
@@ -47,14 +47,20 @@ md.initSync(wasm);
 const t0 = performance.now();
 
 console.log(`memdomain/cache in Node ${process.versions.node} (memory, file), Deno, Chromium (OPFS) and a D1 Worker (miniflare)`);
+let refIndex = null;
 const ref = await (async () => {
   const cache = await openMemoryCache();
   try {
-    return JSON.parse(JSON.stringify(await scenario(cache)));
+    return JSON.parse(JSON.stringify(await scenario(cache, { twin: (o) => openMemoryCache({ ...sameConnection(cache), ...o }),
+      onIndex: (s) => { refIndex = s; } })));
   } finally {
     await cache.close();
   }
 })();
+// the lexical index on from the first memory answers every search as the lists; elsewhere summaries equal to this one say the same
+check(ref.index.length === 2 && ref.index.every((x) => x === "same") && refIndex.indexed && refIndex.answered > 0 && refIndex.fellBack === 0,
+  `Node (sqlite-wasm in memory): a twin cache with the lexical index on answers the scenario's searches as the lists (${indexUse(refIndex)})`,
+  JSON.stringify([ref.index, refIndex]));
 const deleted = ref.listing.byPrefix.deleted + ref.listing.byFilter.deleted;
 check(deleted === 16 && ref.count === 150 - deleted && ref.listing.filtered.every((hits) => hits.length > 0) && /^RangeError: .*did you mean embedding/.test(ref.listing.refused) && ref.listing.byHand.archived === 2 && ref.listing.hidden && ref.listing.restored.restored === 1 && ref.listing.archived.some((a) => a[2] === "evict") && ref.listing.archived.some((a) => a[2] === "manual") && ref.before.length === 6 && ref.sleep.written.statements > 0 && ref.again.written.statements === 0,
   `Node (sqlite-wasm in memory): 150 memories put, ${deleted} deleted by prefix and filter, ${ref.before.length} searches, sleep wrote ${ref.sleep.written.statements} statements, the second sleep none; a misspelt field refused; archived by hand and by policy, one restored`);
@@ -63,10 +69,12 @@ check(ref.after.some((hits) => hits.some((h) => h.arms.lateral)), "Node: after s
   const dir = mkdtempSync(`${tmpdir()}/memdomain-cache-file-`);
   try {
     const cache = await openMemoryCache({ path: `${dir}/cache.sqlite` });
-    const summary = JSON.parse(JSON.stringify(await scenario(cache).finally(() => cache.close())));
+    let index = null; // the twin: a second connection to the file
+    const twin = (o) => openMemoryCache({ path: `${dir}/cache.sqlite`, ...o });
+    const summary = JSON.parse(JSON.stringify(await scenario(cache, { twin, onIndex: (s) => { index = s; } }).finally(() => cache.close())));
     const wantBackend = process.getBuiltinModule?.("node:sqlite") ? "node:sqlite" : "better-sqlite3";
-    check(cache.backend === wantBackend && same(summary, ref), `Node ${process.versions.node} on a file (${cache.backend}): the same as in memory`,
-      firstDiff(summary, ref));
+    check(cache.backend === wantBackend && same(summary, ref), `Node ${process.versions.node} on a file (${cache.backend}): the same as in memory, ` +
+      `the lexical index on a second connection too (${indexUse(index)})`, firstDiff(summary, ref));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -81,10 +89,10 @@ if (want("deno")) {
   if (check(r.code === 0 && out, "Deno ran the scenario in memory and on a file", `${r.code}\n${r.stderr.slice(-2000)}`)) {
     console.log(`  ${out.runtime}`);
     const [mem, file, reopened] = out.runs;
-    check(mem.backend === "sqlite-wasm" && same(mem.summary, ref), `Deno in memory (${mem.backend}): the same puts, searches and sleep reports as Node`,
-      firstDiff(mem.summary, ref));
-    check(file.backend === "node:sqlite" && same(file.summary, ref), `Deno on a file (${file.backend}, no native addon): the same as Node`,
-      firstDiff(file.summary, ref));
+    check(mem.backend === "sqlite-wasm" && same(mem.summary, ref), `Deno in memory (${mem.backend}): the same puts, searches and sleep reports as Node ` +
+      `(${indexUse(mem.index)})`, firstDiff(mem.summary, ref));
+    check(file.backend === "node:sqlite" && same(file.summary, ref), `Deno on a file (${file.backend}, no native addon): the same as Node ` +
+      `(${indexUse(file.index)})`, firstDiff(file.summary, ref));
     check(reopened.backend === "node:sqlite" && reopened.count === ref.count, `Deno, the file reopened: ${reopened.count} memories`);
   }
 }
@@ -103,7 +111,7 @@ if (want("d1")) {
     const a = await get("/scenario");
     if (check(!a.error && a.summary, "D1 Worker ran the scenario (put, link, search, sleep twice, search)", a.error)) {
       check(a.backend === "d1", `the backend is D1 (${a.backend})`);
-      check(same(a.summary, ref), "D1: the same puts, searches and sleep reports as Node", firstDiff(a.summary, ref));
+      check(same(a.summary, ref), `D1: the same puts, searches and sleep reports as Node (${indexUse(a.index)})`, firstDiff(a.summary, ref));
     }
     const b = await get("/searches");
     check(b.count === ref.count && same(b.searches, ref.after), "D1, a second request (a new cache on the same binding): the same memories and searches",
@@ -175,7 +183,7 @@ if (want("chromium")) {
     const a = await inWorker("scenario");
     if (check(!a.error && a.summary, "Chromium dedicated Worker ran the scenario on OPFS", `${a.error}\n${logs.join("\n")}`)) {
       check(a.backend === "sqlite-wasm", `the backend is sqlite-wasm (opfs-sahpool) (${a.backend})`);
-      check(same(a.summary, ref), "Chromium (OPFS): the same puts, searches and sleep reports as Node", firstDiff(a.summary, ref));
+      check(same(a.summary, ref), `Chromium (OPFS): the same puts, searches and sleep reports as Node (${indexUse(a.index)})`, firstDiff(a.summary, ref));
     }
     await tab.reload();
     const b = await inWorker("searches");

@@ -40,7 +40,9 @@ export class CacheObject {
       const cache = await openMemoryCache(url.searchParams.get("via") === "db" ? { db: storage } : { storage });
       try {
         if (pathname === "/scenario") {
-          return Response.json({ backend: cache.backend, summary: await scenario(cache), jsonl: await cache.exportJsonl() });
+          let index = null;
+          const summary = await scenario(cache, { twin: (o) => openMemoryCache({ storage, ...o }), onIndex: (s) => { index = s; } });
+          return Response.json({ backend: cache.backend, summary, index, jsonl: await cache.exportJsonl() });
         }
         if (pathname === "/lexical") { // the kept term lists after writes: kept (exact) or dropped, the same answers either way
           const mem = (i, body) => ({ path: `lex/${i}`, gist: `g${i % 5}`, body, type: "episodic", embedding: [1, i % 3, 0.5], createdAt: NOW });

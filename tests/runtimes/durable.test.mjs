@@ -23,7 +23,7 @@ import { build } from "esbuild";
 import { BUILD, ROOT, check, checkFaultParts, finish, firstDiff, same, want } from "./lib.mjs";
 import * as md from "../../js/index.js";
 import { openMemoryCache } from "../../js/cache/index.js";
-import { scenario } from "./cache-scenario.js";
+import { indexUse, sameConnection, scenario } from "./cache-scenario.js";
 import { DAY, client, tenantMemories, tenantsOptions, tenantsWorker, word } from "./durable-tenants.js";
 import { snippets } from "../readme/snippets.mjs";
 
@@ -54,7 +54,9 @@ if (want("backend")) {
   const ref = await (async () => {
     const cache = await openMemoryCache();
     try {
-      return { summary: JSON.parse(JSON.stringify(await scenario(cache))), jsonl: await cache.exportJsonl() };
+      let index = null;
+      const summary = await scenario(cache, { twin: (o) => openMemoryCache({ ...sameConnection(cache), ...o }), onIndex: (s) => { index = s; } });
+      return { summary: JSON.parse(JSON.stringify(summary)), index, jsonl: await cache.exportJsonl() };
     } finally {
       await cache.close();
     }
@@ -76,7 +78,8 @@ if (want("backend")) {
     const a = await get("/scenario");
     if (check(!a.error && a.summary, "a Durable Object ran the scenario on ctx.storage (put, link, search, sleep twice, search)", a.error)) {
       check(a.backend === "durable-object", `the backend is the object's SQLite (${a.backend})`);
-      check(same(a.summary, ref.summary), "Durable Object: the same puts, searches and sleep reports as Node's sqlite-wasm",
+      check(ref.summary.index.every((x) => x === "same") && same(a.summary, ref.summary),
+        `Durable Object: the same puts, searches and sleep reports as Node's sqlite-wasm, a twin with the lexical index on too (${indexUse(a.index)})`,
         firstDiff(a.summary, ref.summary));
       check(a.jsonl === ref.jsonl && a.jsonl.split("\n").length > 150, "Durable Object: exportJsonl gives the same bytes as Node's sqlite-wasm",
         firstDiff(a.jsonl, ref.jsonl));

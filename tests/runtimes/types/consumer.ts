@@ -321,15 +321,29 @@ applyMmr([f32Candidate], 1);
 // memdomain/cache on a Durable Object (issue 29): the storage option, the budget, the alarm.
 import {
   durableObjectAdapter, DURABLE_OBJECT_RESIDENT_BYTES, residentEstimate,
-  type DurableObjectStorageLike, type AlarmResult, type ResidentBytes, type SleepSchedule,
+  type DurableObjectStorageLike, type AlarmResult, type ResidentBytes, type SleepSchedule, type LexicalStats,
 } from "memdomain/cache";
+
+// memdomain's resident lexical index (issue 44): documents put with their terms' hits, an exact bm25 top-k.
+export function lexical(): number {
+  const ix: md.LexicalIndex = md.lexicalIndex([{ doc: 1, key: "a", len: 2, terms: new Uint32Array([0]), gist: new Uint32Array([1]), body: new Uint32Array([1]) }]);
+  ix.put(2, "b", 1, new Uint32Array([0]), new Uint32Array([0]), new Uint32Array([1]));
+  const top: md.LexicalTop = ix.top(new Uint32Array([0]), 2, { gistWeight: 2 });
+  const n: number = ix.count + ix.df(0) + ix.bytes() + top.scored + top.docs.length + top.scores.length + md.LEXICAL_INDEX_MAX_ID;
+  const gone: boolean = ix.delete(2);
+  ix.free();
+  return gone ? n : -n;
+}
 export async function durableObject(storage: DurableObjectStorageLike): Promise<AlarmResult> {
   const adapter: CacheAdapter = durableObjectAdapter(storage);
   const cache: MemoryCache = await openMemoryCache({ storage, maxResidentBytes: DURABLE_OBJECT_RESIDENT_BYTES / 2 });
   const held: ResidentBytes = await cache.residentBytes();
-  const budget: number = residentEstimate({ live: held.live, vectors: held.vectors, dim: held.dim, text: held.text });
+  const budget: number = residentEstimate({ live: held.live, vectors: held.vectors, dim: held.dim, text: held.text,
+    lexicalIndexMin: held.lexicalIndexMin });
   const schedule: SleepSchedule = { at: new Date(0), every: 86_400_000, floor: 0.7, evict: true };
   const set: { at: number; every: number | null } = await cache.scheduleSleep(schedule);
-  void [adapter, budget, set.at, await openMemoryCache({ db: storage, maxResidentBytes: null })];
+  const lexical: LexicalStats = (await openMemoryCache({ db: storage, maxResidentBytes: null, lexicalIndexMin: null })).lexicalStats();
+  const used: boolean = lexical.indexed && !lexical.unavailable && lexical.answered + lexical.fellBack >= 0 && lexical.bytes >= 0;
+  void [adapter, budget, set.at, used, lexical.min];
   return cache.onAlarm({ now: Date.now() });
 }
