@@ -26,20 +26,20 @@
  */
 export const LEXICAL_CACHE_ROWS = 1 << 20;
 export const LEXICAL_ROWS_PER_MEMORY = 32;
-/** ... but never more than this (470 MB) for LEXICAL_ROWS_PER_MEMORY. */
+/** ... but never more than this (2^24 rows of 28 bytes) for LEXICAL_ROWS_PER_MEMORY. */
 export const LEXICAL_MAX_ROWS = 1 << 24;
 
 /**
  * Warm lists: at the first search, the lists of the words in the most rows are read ahead,
  * heaviest first, every word in at least WARM_MIN_ROWS rows and 1/WARM_SHARE of the live
  * memories, within half the cap on kept rows and WARM_MAX_ROWS. Reading a word's list costs
- * about a microsecond per row holding it (FTS5 scores each row); these are the words whose first
- * read would otherwise cost one search tens of milliseconds at 100k memories. They stay kept
- * (the LRU passes them by).
+ * time in proportion to the rows holding it (FTS5 scores each row); these are the words whose
+ * first read would otherwise make one search slow at 100k memories (docs/PERFORMANCE.md has the
+ * times). They stay kept (the LRU passes them by).
  */
 export const WARM_MIN_ROWS = 2048;
 export const WARM_SHARE = 64;
-/** ... and at most this many rows read ahead (about 4 s once, 117 MB). */
+/** ... and at most this many rows read ahead (2^22 rows of 28 bytes, once). */
 export const WARM_MAX_ROWS = 1 << 22;
 
 /**
@@ -51,7 +51,7 @@ const MAX_HITS = 2 ** 22;
 /**
  * What a kept list costs beside its rows, counted as this many rows toward the cap (about 1 KB: the
  * list's object, its Map entries and typed arrays' headers): a query word found nowhere keeps an empty
- * list, and 100,000 distinct such words grew the heap by 116 MB while counting 0 rows. An empty list
+ * list, and without this cost many distinct such words grew the heap while counting 0 rows. An empty list
  * shares one set of zero-length arrays.
  */
 export const LIST_ROWS = 40;
