@@ -53,9 +53,22 @@ typedef struct lex_term {
 } lex_term;
 
 typedef struct lex_doc {
-    uint32_t *data; /* nt term ids, then the key's bytes */
-    uint32_t len, nt, key_len, live;
+    uint8_t *data; /* nt term ids as LEB128 varints (tbytes), then the key's bytes */
+    uint32_t len, nt, key_len, live, tbytes;
 } lex_doc;
+
+/* The term id at data[*at] (advanced past it). */
+static inline uint32_t doc_term(const uint8_t *data, uint32_t *at) {
+    uint32_t v = 0;
+    unsigned sh = 0;
+    uint8_t c;
+    do {
+        c = data[(*at)++];
+        v |= (uint32_t)(c & 0x7f) << sh;
+        sh += 7;
+    } while (c & 0x80);
+    return v;
+}
 
 struct md_lexindex {
     lex_term *terms;
@@ -69,7 +82,7 @@ struct md_lexindex {
 static inline uint32_t *bdoc(const lex_block *k) { return k->p; }
 static inline uint32_t *bgist(const lex_block *k) { return k->p + k->cap; }
 static inline uint32_t *bbody(const lex_block *k) { return k->p + 2 * (size_t)k->cap; }
-static inline const uint8_t *doc_key(const lex_doc *d) { return (const uint8_t *)(d->data + d->nt); }
+static inline const uint8_t *doc_key(const lex_doc *d) { return d->data + d->tbytes; }
 
 double mdi_bm25_idf(double N, double n) {
     double idf = md_js_log((N - n + 0.5) / (n + 0.5));
@@ -112,7 +125,7 @@ MDI_SMALL size_t md_lexindex_bytes(const md_lexindex *ix) {
         for (size_t i = 0; i < tm->nb; i++) bytes += 3 * sizeof(uint32_t) * (size_t)tm->b[i].cap + tm->b[i].zlen;
     }
     for (size_t d = 0; d < ix->n_docs; d++)
-        if (ix->docs[d].live) bytes += ix->docs[d].nt * sizeof(uint32_t) + ix->docs[d].key_len;
+        if (ix->docs[d].live) bytes += ix->docs[d].tbytes + ix->docs[d].key_len;
     return bytes;
 }
 
@@ -476,7 +489,7 @@ static md_status grow_slots(void **a, size_t *n, size_t need, size_t size) {
 
 static void doc_drop(md_lexindex *ix, uint32_t doc) {
     lex_doc *d = &ix->docs[doc];
-    for (uint32_t i = 0; i < d->nt; i++) term_remove(&ix->terms[d->data[i]], doc, ix->docs);
+    for (uint32_t i = 0, at = 0; i < d->nt; i++) term_remove(&ix->terms[doc_term(d->data, &at)], doc, ix->docs);
     ix->live--;
     ix->tokens -= d->len;
     free(d->data);
@@ -502,14 +515,23 @@ md_status md_lexindex_put(md_lexindex *ix, uint32_t doc, const uint8_t *key, siz
     }
     if (n && grow_slots((void **)&ix->terms, &ix->n_terms, top, sizeof *ix->terms) != MD_OK) return MD_ERR_NOMEM;
     if (grow_slots((void **)&ix->docs, &ix->n_docs, doc, sizeof *ix->docs) != MD_OK) return MD_ERR_NOMEM;
-    size_t words = n + (key_len + 3) / 4;
-    uint32_t *data = NULL;
-    if (words) {
-        data = mdi_alloc_array(words, sizeof *data);
+    size_t tbytes = 0;
+    for (size_t i = 0; i < n; i++) tbytes += terms[i] < 1u << 7 ? 1 : terms[i] < 1u << 14 ? 2 : terms[i] < 1u << 21 ? 3 : 4;
+    if (tbytes + key_len > UINT32_MAX) return MD_ERR_RANGE;
+    uint8_t *data = NULL;
+    if (tbytes + key_len) {
+        data = mdi_alloc_array(tbytes + key_len, 1);
         if (!data) return MD_ERR_NOMEM;
-        data[words - 1] = 0;
-        if (n) memcpy(data, terms, n * sizeof *data);
-        if (key_len) memcpy(data + n, key, key_len);
+        size_t at = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = terms[i];
+            while (v >= 0x80) {
+                data[at++] = (uint8_t)(v | 0x80);
+                v >>= 7;
+            }
+            data[at++] = (uint8_t)v;
+        }
+        if (key_len) memcpy(data + tbytes, key, key_len);
     }
     if (ix->docs[doc].live) doc_drop(ix, doc);
     lex_doc *d = &ix->docs[doc];
@@ -517,6 +539,7 @@ md_status md_lexindex_put(md_lexindex *ix, uint32_t doc, const uint8_t *key, siz
     d->len = len;
     d->nt = 0; /* the terms whose postings hold it so far */
     d->key_len = (uint32_t)key_len;
+    d->tbytes = (uint32_t)tbytes;
     d->live = 1;
     ix->live++;
     ix->tokens += len;
@@ -892,9 +915,10 @@ int mdi_lexindex_check(const md_lexindex *ix) {
         live++;
         tokens += x->len;
         held += x->nt;
-        for (uint32_t i = 0; i < x->nt; i++) {
-            if (x->data[i] >= ix->n_terms) return 1;
-            const lex_term *t = &ix->terms[x->data[i]];
+        for (uint32_t i = 0, at = 0; i < x->nt; i++) {
+            uint32_t id = doc_term(x->data, &at);
+            if (id >= ix->n_terms) return 1;
+            const lex_term *t = &ix->terms[id];
             size_t bi = find_block(t, (uint32_t)d);
             if (bi == t->nb) return 2;
             uint32_t got = 0;
