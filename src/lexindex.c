@@ -23,11 +23,28 @@
 
 #define LEX_MIN_CAP 4
 
+/* A block is plain (cap > 0: p holds cap documents, cap gist hits, cap body
+ * hits) or packed (cap == 0: z holds zlen bytes). Only a term's last block
+ * grows plain, and it is packed when it fills; a write to a packed block
+ * decodes it and packs it again. Packed: the document gaps after `first`,
+ * each as an order-ek exponential-Golomb code (a gap's code never grows when
+ * two gaps merge, so a delete repacks in place and never allocates), then
+ * the gist hits in gw bits each, then the body hits in bw bits each (widths
+ * of the block's largest hits). */
 typedef struct lex_block {
     uint32_t n, cap;
+    uint32_t first, last;           /* its first and last documents */
     uint32_t max_g, max_b, min_len; /* bounds over its postings */
-    uint32_t *p;                    /* cap documents, cap gist hits, cap body hits */
+    uint32_t zlen;
+    uint8_t ek, gw, bw;
+    uint32_t *p;
+    uint8_t *z;
 } lex_block;
+
+/* A block's postings decoded (room for two blocks and one more). */
+typedef struct lex_run {
+    uint32_t d[2 * MD_LEXINDEX_BLOCK + 1], g[2 * MD_LEXINDEX_BLOCK + 1], b[2 * MD_LEXINDEX_BLOCK + 1];
+} lex_run;
 
 typedef struct lex_term {
     size_t nb, capb; /* blocks held, allocated */
@@ -36,9 +53,22 @@ typedef struct lex_term {
 } lex_term;
 
 typedef struct lex_doc {
-    uint32_t *data; /* nt term ids, then the key's bytes */
-    uint32_t len, nt, key_len, live;
+    uint8_t *data; /* nt term ids as LEB128 varints (tbytes), then the key's bytes */
+    uint32_t len, nt, key_len, live, tbytes;
 } lex_doc;
+
+/* The term id at data[*at] (advanced past it). */
+static inline uint32_t doc_term(const uint8_t *data, uint32_t *at) {
+    uint32_t v = 0;
+    unsigned sh = 0;
+    uint8_t c;
+    do {
+        c = data[(*at)++];
+        v |= (uint32_t)(c & 0x7f) << sh;
+        sh += 7;
+    } while (c & 0x80);
+    return v;
+}
 
 struct md_lexindex {
     lex_term *terms;
@@ -52,8 +82,7 @@ struct md_lexindex {
 static inline uint32_t *bdoc(const lex_block *k) { return k->p; }
 static inline uint32_t *bgist(const lex_block *k) { return k->p + k->cap; }
 static inline uint32_t *bbody(const lex_block *k) { return k->p + 2 * (size_t)k->cap; }
-static inline uint32_t blast(const lex_block *k) { return k->p[k->n - 1]; }
-static inline const uint8_t *doc_key(const lex_doc *d) { return (const uint8_t *)(d->data + d->nt); }
+static inline const uint8_t *doc_key(const lex_doc *d) { return d->data + d->tbytes; }
 
 double mdi_bm25_idf(double N, double n) {
     double idf = md_js_log((N - n + 0.5) / (n + 0.5));
@@ -69,7 +98,10 @@ MDI_SMALL md_status md_lexindex_new(md_lexindex **out) {
 MDI_SMALL void md_lexindex_free(md_lexindex *ix) {
     if (!ix) return;
     for (size_t t = 0; t < ix->n_terms; t++) {
-        for (size_t i = 0; i < ix->terms[t].nb; i++) free(ix->terms[t].b[i].p);
+        for (size_t i = 0; i < ix->terms[t].nb; i++) {
+            free(ix->terms[t].b[i].p);
+            free(ix->terms[t].b[i].z);
+        }
         free(ix->terms[t].b);
     }
     for (size_t d = 0; d < ix->n_docs; d++) free(ix->docs[d].data);
@@ -90,16 +122,143 @@ MDI_SMALL size_t md_lexindex_bytes(const md_lexindex *ix) {
     for (size_t t = 0; t < ix->n_terms; t++) {
         const lex_term *tm = &ix->terms[t];
         bytes += tm->capb * sizeof(lex_block);
-        for (size_t i = 0; i < tm->nb; i++) bytes += 3 * sizeof(uint32_t) * (size_t)tm->b[i].cap;
+        for (size_t i = 0; i < tm->nb; i++) bytes += 3 * sizeof(uint32_t) * (size_t)tm->b[i].cap + tm->b[i].zlen;
     }
     for (size_t d = 0; d < ix->n_docs; d++)
-        if (ix->docs[d].live) bytes += ix->docs[d].nt * sizeof(uint32_t) + ix->docs[d].key_len;
+        if (ix->docs[d].live) bytes += ix->docs[d].tbytes + ix->docs[d].key_len;
     return bytes;
 }
 
 /* ---- blocks ---- */
 
-/* Resize a block's arrays to cap (>= its postings). */
+#define LB MD_LEXINDEX_BLOCK
+
+static inline unsigned bits32(uint32_t x) { return x ? 32u - (unsigned)__builtin_clz(x) : 0u; }
+
+/* 64 bits of z from bit `at` on (z holds 8 bytes past its last bit). */
+static inline uint64_t bits_at(const uint8_t *z, size_t at) {
+    uint64_t v;
+    memcpy(&v, z + (at >> 3), 8);
+    return v >> (at & 7);
+}
+
+/* OR the low w (<= 33) bits of v into zeroed z at bit `at`. */
+static inline void bits_put(uint8_t *z, size_t at, uint64_t v, unsigned w) {
+    uint64_t cur;
+    if (w == 0) return;
+    memcpy(&cur, z + (at >> 3), 8);
+    cur |= (v & ((1ull << w) - 1)) << (at & 7);
+    memcpy(z + (at >> 3), &cur, 8);
+}
+
+/* The bits of gap value v (a document gap less one) in order ek. */
+static inline size_t eg_bits(uint32_t v, unsigned ek) {
+    uint64_t w = (uint64_t)v + (1ull << ek);
+    unsigned L = 63u - (unsigned)__builtin_clzll(w);
+    return 2 * (size_t)L - ek + 1;
+}
+
+static size_t run_bits(const uint32_t *d, uint32_t n, unsigned ek, unsigned gw, unsigned bw) {
+    size_t bits = (size_t)n * (gw + bw);
+    for (uint32_t i = 1; i < n; i++) bits += eg_bits(d[i] - d[i - 1] - 1, ek);
+    return bits;
+}
+
+static void run_write(uint8_t *z, const uint32_t *d, const uint32_t *g, const uint32_t *b, uint32_t n, unsigned ek,
+                      unsigned gw, unsigned bw) {
+    size_t at = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        uint64_t w = (uint64_t)(d[i] - d[i - 1] - 1) + (1ull << ek);
+        unsigned L = 63u - (unsigned)__builtin_clzll(w);
+        at += L - ek; /* zeros */
+        bits_put(z, at, 1 | ((w - (1ull << L)) << 1), L + 1);
+        at += L + 1;
+    }
+    for (uint32_t i = 0; i < n; i++, at += gw) bits_put(z, at, g[i], gw);
+    for (uint32_t i = 0; i < n; i++, at += bw) bits_put(z, at, b[i], bw);
+}
+
+/* A block's postings into d / g / b (room for its n). */
+static void block_decode(const lex_block *k, uint32_t *d, uint32_t *g, uint32_t *b) {
+    if (k->cap) {
+        memcpy(d, k->p, k->n * sizeof *d);
+        memcpy(g, k->p + k->cap, k->n * sizeof *g);
+        memcpy(b, k->p + 2 * (size_t)k->cap, k->n * sizeof *b);
+        return;
+    }
+    const uint8_t *z = k->z;
+    const unsigned ek = k->ek, gw = k->gw, bw = k->bw;
+    size_t at = 0;
+    uint32_t prev = k->first;
+    d[0] = prev;
+    for (uint32_t i = 1; i < k->n; i++) {
+        unsigned zc = (unsigned)__builtin_ctzll(bits_at(z, at));
+        at += zc + 1;
+        unsigned L = zc + ek;
+        uint64_t w = (1ull << L) | (bits_at(z, at) & ((1ull << L) - 1));
+        at += L;
+        prev += (uint32_t)(w - (1ull << ek)) + 1;
+        d[i] = prev;
+    }
+    const uint64_t gm = (1ull << gw) - 1, bm = (1ull << bw) - 1;
+    for (uint32_t i = 0; i < k->n; i++, at += gw) g[i] = (uint32_t)(bits_at(z, at) & gm);
+    for (uint32_t i = 0; i < k->n; i++, at += bw) b[i] = (uint32_t)(bits_at(z, at) & bm);
+}
+
+/* A block's count, ends and bounds from its postings (n >= 1). */
+static void block_head(lex_block *k, const uint32_t *d, const uint32_t *g, const uint32_t *b, uint32_t n,
+                       const lex_doc *docs) {
+    uint32_t mg = 0, mb = 0, ml = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        if (g[i] > mg) mg = g[i];
+        if (b[i] > mb) mb = b[i];
+        if (docs[d[i]].len < ml) ml = docs[d[i]].len;
+    }
+    k->n = n;
+    k->first = d[0];
+    k->last = d[n - 1];
+    k->max_g = mg;
+    k->max_b = mb;
+    k->min_len = ml;
+}
+
+/* k packed anew from n >= 1 postings (k unchanged when out of memory). */
+static md_status block_pack(lex_block *k, const uint32_t *d, const uint32_t *g, const uint32_t *b, uint32_t n,
+                            const lex_doc *docs) {
+    lex_block x = {0};
+    block_head(&x, d, g, b, n, docs);
+    uint32_t mean = n > 1 ? (x.last - x.first - (n - 1)) / (n - 1) : 0;
+    unsigned ek = mean ? bits32(mean) - 1 : 0;
+    unsigned gw = bits32(x.max_g), bw = bits32(x.max_b);
+    size_t bytes = (run_bits(d, n, ek, gw, bw) + 7) / 8 + 8;
+    x.z = mdi_calloc_array(bytes, 1);
+    if (!x.z) return MD_ERR_NOMEM;
+    run_write(x.z, d, g, b, n, ek, gw, bw);
+    x.zlen = (uint32_t)bytes;
+    x.ek = (uint8_t)ek;
+    x.gw = (uint8_t)gw;
+    x.bw = (uint8_t)bw;
+    free(k->p);
+    free(k->z);
+    *k = x;
+    return MD_OK;
+}
+
+/* Packed k holds fewer postings now (a subset of what it held): packed again
+ * in its own bytes. Its order ek stays; a removed posting takes its hits'
+ * gw + bw >= 1 bits (each posting has a hit) and at least one gap's code,
+ * or merges two gaps, whose one code is at most one bit longer than the two:
+ * the bits never grow. */
+static void block_repack(lex_block *k, const uint32_t *d, const uint32_t *g, const uint32_t *b, uint32_t n,
+                         const lex_doc *docs) {
+    block_head(k, d, g, b, n, docs);
+    k->gw = (uint8_t)bits32(k->max_g);
+    k->bw = (uint8_t)bits32(k->max_b);
+    memset(k->z, 0, k->zlen);
+    run_write(k->z, d, g, b, n, k->ek, k->gw, k->bw);
+}
+
+/* Resize plain block k's arrays to cap (>= its postings). */
 static md_status block_resize(lex_block *k, uint32_t cap) {
     uint32_t *p = mdi_alloc_array(3 * (size_t)cap, sizeof *p);
     if (!p) return MD_ERR_NOMEM;
@@ -112,20 +271,6 @@ static md_status block_resize(lex_block *k, uint32_t cap) {
     k->p = p;
     k->cap = cap;
     return MD_OK;
-}
-
-/* A block's bounds from its postings (n >= 1). */
-static void block_bounds(lex_block *k, const lex_doc *docs) {
-    const uint32_t *d = bdoc(k), *g = bgist(k), *b = bbody(k);
-    uint32_t mg = 0, mb = 0, ml = UINT32_MAX;
-    for (uint32_t i = 0; i < k->n; i++) {
-        if (g[i] > mg) mg = g[i];
-        if (b[i] > mb) mb = b[i];
-        if (docs[d[i]].len < ml) ml = docs[d[i]].len;
-    }
-    k->max_g = mg;
-    k->max_b = mb;
-    k->min_len = ml;
 }
 
 /* The first position in a[lo..n) holding a value >= x (n if none). */
@@ -144,7 +289,7 @@ static size_t find_block(const lex_term *t, uint32_t doc) {
     size_t lo = 0, hi = t->nb;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (blast(&t->b[mid]) < doc) lo = mid + 1;
+        if (t->b[mid].last < doc) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -167,6 +312,7 @@ static md_status blocks_open(lex_term *t, size_t at) {
 
 static void blocks_close(lex_term *t, size_t at) {
     free(t->b[at].p);
+    free(t->b[at].z);
     memmove(t->b + at, t->b + at + 1, (t->nb - at - 1) * sizeof *t->b);
     t->nb--;
     if (t->nb == 0) {
@@ -176,111 +322,154 @@ static void blocks_close(lex_term *t, size_t at) {
     }
 }
 
-/* Split full block bi into two halves. */
-static md_status block_split(lex_term *t, size_t bi, const lex_doc *docs) {
-    lex_block fresh = {0};
-    if (block_resize(&fresh, MD_LEXINDEX_BLOCK) != MD_OK) return MD_ERR_NOMEM;
-    if (blocks_open(t, bi + 1) != MD_OK) {
-        free(fresh.p);
-        return MD_ERR_NOMEM;
-    }
-    lex_block *k = &t->b[bi], *h = &t->b[bi + 1];
-    *h = fresh;
-    uint32_t keep = k->n / 2, move = k->n - keep;
-    memcpy(bdoc(h), bdoc(k) + keep, move * sizeof(uint32_t));
-    memcpy(bgist(h), bgist(k) + keep, move * sizeof(uint32_t));
-    memcpy(bbody(h), bbody(k) + keep, move * sizeof(uint32_t));
-    h->n = move;
-    k->n = keep;
-    block_bounds(k, docs);
-    block_bounds(h, docs);
-    return MD_OK;
+static void run_insert(lex_run *r, uint32_t n, uint32_t pos, uint32_t doc, uint32_t g, uint32_t b) {
+    uint32_t tail = n - pos;
+    memmove(r->d + pos + 1, r->d + pos, tail * sizeof *r->d);
+    memmove(r->g + pos + 1, r->g + pos, tail * sizeof *r->g);
+    memmove(r->b + pos + 1, r->b + pos, tail * sizeof *r->b);
+    r->d[pos] = doc;
+    r->g[pos] = g;
+    r->b[pos] = b;
 }
 
-/* Add (doc, g, b) to a term's postings; MD_ERR_INVALID when doc is there already. */
+static void run_remove(lex_run *r, uint32_t n, uint32_t pos) {
+    uint32_t tail = n - pos - 1;
+    memmove(r->d + pos, r->d + pos + 1, tail * sizeof *r->d);
+    memmove(r->g + pos, r->g + pos + 1, tail * sizeof *r->g);
+    memmove(r->b + pos, r->b + pos + 1, tail * sizeof *r->b);
+}
+
+/* Add (doc, g, b) to a term's postings; MD_ERR_INVALID when doc is there
+ * already. Out of memory, the term is unchanged. */
 static md_status term_insert(lex_term *t, uint32_t doc, uint32_t g, uint32_t b, const lex_doc *docs) {
-    size_t bi;
     md_status st;
-    if (t->nb == 0 || doc > blast(&t->b[t->nb - 1])) { /* past the end: the last block, or a new one */
-        if (t->nb == 0 || t->b[t->nb - 1].n == MD_LEXINDEX_BLOCK) {
+    lex_block *k;
+    if (t->nb == 0 || doc > t->b[t->nb - 1].last) { /* past the end: the plain last block, or a new one */
+        k = t->nb ? &t->b[t->nb - 1] : NULL;
+        if (!k || !k->cap || k->n == LB) {
             if ((st = blocks_open(t, t->nb)) != MD_OK) return st;
             if ((st = block_resize(&t->b[t->nb - 1], LEX_MIN_CAP)) != MD_OK) {
                 blocks_close(t, t->nb - 1);
                 return st;
             }
         }
-        bi = t->nb - 1;
-    } else {
-        bi = find_block(t, doc);
-        lex_block *k = &t->b[bi];
+        k = &t->b[t->nb - 1];
+        if (k->n == k->cap && (st = block_resize(k, 2 * k->cap < LB ? 2 * k->cap : LB)) != MD_OK) return st;
+        uint32_t len = docs[doc].len;
+        if (k->n == 0) {
+            k->max_g = g;
+            k->max_b = b;
+            k->min_len = len;
+            k->first = doc;
+        } else {
+            if (g > k->max_g) k->max_g = g;
+            if (b > k->max_b) k->max_b = b;
+            if (len < k->min_len) k->min_len = len;
+        }
+        bdoc(k)[k->n] = doc;
+        bgist(k)[k->n] = g;
+        bbody(k)[k->n] = b;
+        k->last = doc;
+        k->n++;
+        t->df++;
+        if (k->n == LB) /* sealed; without memory it stays plain */
+            (void)block_pack(k, bdoc(k), bgist(k), bbody(k), k->n, docs);
+        return MD_OK;
+    }
+    size_t bi = find_block(t, doc);
+    k = &t->b[bi];
+    if (k->cap && k->n < LB) { /* plain with room */
         uint32_t pos = lower_bound(bdoc(k), 0, k->n, doc);
         if (pos < k->n && bdoc(k)[pos] == doc) return MD_ERR_INVALID;
-        if (k->n == MD_LEXINDEX_BLOCK) {
-            if ((st = block_split(t, bi, docs)) != MD_OK) return st;
-            if (doc > blast(&t->b[bi])) bi++;
-        }
+        if (k->n == k->cap && (st = block_resize(k, 2 * k->cap < LB ? 2 * k->cap : LB)) != MD_OK) return st;
+        uint32_t tail = k->n - pos, *pd = bdoc(k), *pg = bgist(k), *pb = bbody(k);
+        memmove(pd + pos + 1, pd + pos, tail * sizeof *pd);
+        memmove(pg + pos + 1, pg + pos, tail * sizeof *pg);
+        memmove(pb + pos + 1, pb + pos, tail * sizeof *pb);
+        pd[pos] = doc;
+        pg[pos] = g;
+        pb[pos] = b;
+        block_head(k, pd, pg, pb, k->n + 1, docs);
+        t->df++;
+        return MD_OK;
     }
-    lex_block *k = &t->b[bi];
-    if (k->n == k->cap) {
-        uint32_t cap = 2 * k->cap < MD_LEXINDEX_BLOCK ? 2 * k->cap : MD_LEXINDEX_BLOCK;
-        if ((st = block_resize(k, cap)) != MD_OK) return st;
+    lex_run r;
+    block_decode(k, r.d, r.g, r.b);
+    uint32_t pos = lower_bound(r.d, 0, k->n, doc);
+    if (pos < k->n && r.d[pos] == doc) return MD_ERR_INVALID;
+    run_insert(&r, k->n, pos, doc, g, b);
+    uint32_t n = k->n + 1;
+    if (n <= LB) {
+        if ((st = block_pack(k, r.d, r.g, r.b, n, docs)) != MD_OK) return st;
+        t->df++;
+        return MD_OK;
     }
-    uint32_t pos = lower_bound(bdoc(k), 0, k->n, doc), tail = k->n - pos;
-    uint32_t *pd = bdoc(k), *pg = bgist(k), *pb = bbody(k);
-    memmove(pd + pos + 1, pd + pos, tail * sizeof *pd);
-    memmove(pg + pos + 1, pg + pos, tail * sizeof *pg);
-    memmove(pb + pos + 1, pb + pos, tail * sizeof *pb);
-    pd[pos] = doc;
-    pg[pos] = g;
-    pb[pos] = b;
-    uint32_t len = docs[doc].len;
-    if (k->n == 0) {
-        k->max_g = g;
-        k->max_b = b;
-        k->min_len = len;
-    } else {
-        if (g > k->max_g) k->max_g = g;
-        if (b > k->max_b) k->max_b = b;
-        if (len < k->min_len) k->min_len = len;
+    /* full: two halves */
+    lex_block lo = {0}, hi = {0};
+    uint32_t keep = n / 2;
+    if ((st = block_pack(&lo, r.d, r.g, r.b, keep, docs)) != MD_OK) return st;
+    if ((st = block_pack(&hi, r.d + keep, r.g + keep, r.b + keep, n - keep, docs)) != MD_OK ||
+        (st = blocks_open(t, bi + 1)) != MD_OK) {
+        free(lo.z);
+        free(hi.z);
+        return st;
     }
-    k->n++;
+    free(t->b[bi].p);
+    free(t->b[bi].z);
+    t->b[bi] = lo;
+    t->b[bi + 1] = hi;
     t->df++;
     return MD_OK;
 }
 
-/* Remove doc from a term's postings (never allocates). */
+/* Remove doc from a term's postings (never allocates but to merge a sparse
+ * block into its neighbour, which it does without when out of memory). */
 static void term_remove(lex_term *t, uint32_t doc, const lex_doc *docs) {
     size_t bi = find_block(t, doc);
     if (bi == t->nb) return;
     lex_block *k = &t->b[bi];
-    uint32_t pos = lower_bound(bdoc(k), 0, k->n, doc);
-    if (pos == k->n || bdoc(k)[pos] != doc) return;
-    uint32_t tail = k->n - pos - 1;
-    memmove(bdoc(k) + pos, bdoc(k) + pos + 1, tail * sizeof(uint32_t));
-    memmove(bgist(k) + pos, bgist(k) + pos + 1, tail * sizeof(uint32_t));
-    memmove(bbody(k) + pos, bbody(k) + pos + 1, tail * sizeof(uint32_t));
-    k->n--;
+    lex_run r;
+    block_decode(k, r.d, r.g, r.b);
+    uint32_t pos = lower_bound(r.d, 0, k->n, doc);
+    if (pos == k->n || r.d[pos] != doc) return;
+    run_remove(&r, k->n, pos);
+    uint32_t n = k->n - 1;
     t->df--;
-    if (k->n == 0) {
+    if (n == 0) {
         blocks_close(t, bi);
         return;
     }
+    if (k->cap) {
+        memcpy(bdoc(k), r.d, n * sizeof *r.d);
+        memcpy(bgist(k), r.g, n * sizeof *r.g);
+        memcpy(bbody(k), r.b, n * sizeof *r.b);
+        block_head(k, r.d, r.g, r.b, n, docs);
+    } else {
+        block_repack(k, r.d, r.g, r.b, n, docs);
+    }
     /* a neighbour with room takes what is left of a sparse block */
-    if (k->n <= MD_LEXINDEX_BLOCK / 4 && bi + 1 < t->nb && t->b[bi + 1].n + k->n <= MD_LEXINDEX_BLOCK / 2) {
-        lex_block *h = &t->b[bi + 1];
-        uint32_t need = k->n + h->n;
-        if (need <= k->cap || block_resize(k, need) == MD_OK) {
-            k = &t->b[bi];
-            h = &t->b[bi + 1];
-            memcpy(bdoc(k) + k->n, bdoc(h), h->n * sizeof(uint32_t));
-            memcpy(bgist(k) + k->n, bgist(h), h->n * sizeof(uint32_t));
-            memcpy(bbody(k) + k->n, bbody(h), h->n * sizeof(uint32_t));
-            k->n = need;
+    if (n <= LB / 4 && bi + 1 < t->nb && t->b[bi + 1].n + n <= LB / 2) {
+        lex_block *h = &t->b[bi + 1], x = {0};
+        uint32_t need = n + h->n;
+        block_decode(h, r.d + n, r.g + n, r.b + n);
+        md_status st;
+        if (h->cap) { /* the plain last block stays plain */
+            if ((st = block_resize(&x, need)) == MD_OK) {
+                memcpy(bdoc(&x), r.d, need * sizeof *r.d);
+                memcpy(bgist(&x), r.g, need * sizeof *r.g);
+                memcpy(bbody(&x), r.b, need * sizeof *r.b);
+                block_head(&x, r.d, r.g, r.b, need, docs);
+            }
+        } else {
+            st = block_pack(&x, r.d, r.g, r.b, need, docs);
+        }
+        if (st == MD_OK) {
+            free(t->b[bi].p);
+            free(t->b[bi].z);
+            t->b[bi] = x;
             blocks_close(t, bi + 1);
-            k = &t->b[bi];
         }
     }
-    block_bounds(k, docs);
 }
 
 /* Grow a zeroed array of slots (elements of size `size`) to hold index `need`. */
@@ -300,7 +489,7 @@ static md_status grow_slots(void **a, size_t *n, size_t need, size_t size) {
 
 static void doc_drop(md_lexindex *ix, uint32_t doc) {
     lex_doc *d = &ix->docs[doc];
-    for (uint32_t i = 0; i < d->nt; i++) term_remove(&ix->terms[d->data[i]], doc, ix->docs);
+    for (uint32_t i = 0, at = 0; i < d->nt; i++) term_remove(&ix->terms[doc_term(d->data, &at)], doc, ix->docs);
     ix->live--;
     ix->tokens -= d->len;
     free(d->data);
@@ -326,14 +515,23 @@ md_status md_lexindex_put(md_lexindex *ix, uint32_t doc, const uint8_t *key, siz
     }
     if (n && grow_slots((void **)&ix->terms, &ix->n_terms, top, sizeof *ix->terms) != MD_OK) return MD_ERR_NOMEM;
     if (grow_slots((void **)&ix->docs, &ix->n_docs, doc, sizeof *ix->docs) != MD_OK) return MD_ERR_NOMEM;
-    size_t words = n + (key_len + 3) / 4;
-    uint32_t *data = NULL;
-    if (words) {
-        data = mdi_alloc_array(words, sizeof *data);
+    size_t tbytes = 0;
+    for (size_t i = 0; i < n; i++) tbytes += terms[i] < 1u << 7 ? 1 : terms[i] < 1u << 14 ? 2 : terms[i] < 1u << 21 ? 3 : 4;
+    if (tbytes + key_len > UINT32_MAX) return MD_ERR_RANGE;
+    uint8_t *data = NULL;
+    if (tbytes + key_len) {
+        data = mdi_alloc_array(tbytes + key_len, 1);
         if (!data) return MD_ERR_NOMEM;
-        data[words - 1] = 0;
-        if (n) memcpy(data, terms, n * sizeof *data);
-        if (key_len) memcpy(data + n, key, key_len);
+        size_t at = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = terms[i];
+            while (v >= 0x80) {
+                data[at++] = (uint8_t)(v | 0x80);
+                v >>= 7;
+            }
+            data[at++] = (uint8_t)v;
+        }
+        if (key_len) memcpy(data + tbytes, key, key_len);
     }
     if (ix->docs[doc].live) doc_drop(ix, doc);
     lex_doc *d = &ix->docs[doc];
@@ -341,6 +539,7 @@ md_status md_lexindex_put(md_lexindex *ix, uint32_t doc, const uint8_t *key, siz
     d->len = len;
     d->nt = 0; /* the terms whose postings hold it so far */
     d->key_len = (uint32_t)key_len;
+    d->tbytes = (uint32_t)tbytes;
     d->live = 1;
     ix->live++;
     ix->tokens += len;
@@ -436,7 +635,10 @@ typedef struct lex_cur {
     const lex_term *t; /* NULL: the term holds nothing */
     double idf;
     size_t bi;   /* current block */
-    uint32_t pi; /* position in it */
+    uint32_t pi; /* position in it (once decoded) */
+    size_t dec;  /* the block d / g / b hold (SIZE_MAX: none) */
+    const uint32_t *d, *g, *b;
+    uint32_t *buf; /* room to decode a block */
     int has;     /* the candidate is in this term's list: its score part c */
     double c, u; /* the candidate's score part; the window's bound */
 } lex_cur;
@@ -474,14 +676,34 @@ static md_status query_open(const md_lexindex *ix, const uint32_t *terms, size_t
         lex_cur *c = &q->cur[i];
         c->t = terms[i] < ix->n_terms && ix->terms[terms[i]].nb ? &ix->terms[terms[i]] : NULL;
         if (c->t) c->idf = idf ? idf[i] : mdi_bm25_idf((double)ix->live, (double)c->t->df);
+        c->dec = SIZE_MAX;
     }
     return MD_OK;
 }
 
-/* The score part of posting i of block k. */
-static inline double posting_score(const lex_query *q, const lex_cur *c, const lex_block *k, uint32_t i) {
-    double f = q->w * (double)bgist(k)[i] + (double)bbody(k)[i];
-    return mdi_bm25_term(c->idf, f, (double)q->ix->docs[bdoc(k)[i]].len, q->avgdl);
+/* The score part of posting i of the cursor's block. */
+static inline double posting_score(const lex_query *q, const lex_cur *c, uint32_t i) {
+    double f = q->w * (double)c->g[i] + (double)c->b[i];
+    return mdi_bm25_term(c->idf, f, (double)q->ix->docs[c->d[i]].len, q->avgdl);
+}
+
+/* The cursor's block decoded (a plain one is read where it is), at its
+ * first document >= lo. Only the blocks the top-k does not skip are. */
+static inline void cur_load(lex_cur *c, uint32_t lo) {
+    if (c->dec == c->bi) return;
+    const lex_block *kb = &c->t->b[c->bi];
+    if (kb->cap) {
+        c->d = bdoc(kb);
+        c->g = bgist(kb);
+        c->b = bbody(kb);
+    } else {
+        block_decode(kb, c->buf, c->buf + LB, c->buf + 2 * LB);
+        c->d = c->buf;
+        c->g = c->buf + LB;
+        c->b = c->buf + 2 * LB;
+    }
+    c->dec = c->bi;
+    c->pi = lower_bound(c->d, 0, kb->n, lo);
 }
 
 static inline double block_bound(const lex_query *q, const lex_cur *c, const lex_block *k) {
@@ -505,24 +727,27 @@ md_status md_lexindex_top_full(const md_lexindex *ix, const uint32_t *terms, siz
     double *acc = mdi_alloc_array(ix->n_docs, sizeof *acc);
     uint8_t *mark = mdi_calloc_array(ix->n_docs, 1);
     uint32_t *touched = mdi_alloc_array(ix->live, sizeof *touched);
-    if (!acc || !mark || !touched) {
+    uint32_t *buf = mdi_alloc_array(3 * LB, sizeof *buf);
+    if (!acc || !mark || !touched || !buf) {
         st = MD_ERR_NOMEM;
         goto done;
     }
     size_t nt = 0, scored = 0;
     for (size_t i = 0; i < n_terms; i++) {
-        const lex_cur *c = &q.cur[i];
+        lex_cur *c = &q.cur[i];
         if (!c->t) continue;
-        for (size_t bi = 0; bi < c->t->nb; bi++) {
-            const lex_block *kb = &c->t->b[bi];
+        c->buf = buf;
+        for (c->bi = 0; c->bi < c->t->nb; c->bi++) {
+            const lex_block *kb = &c->t->b[c->bi];
+            cur_load(c, 0);
             for (uint32_t j = 0; j < kb->n; j++) {
-                uint32_t d = bdoc(kb)[j];
+                uint32_t d = c->d[j];
                 if (!mark[d]) {
                     mark[d] = 1;
                     acc[d] = 0.0;
                     touched[nt++] = d;
                 }
-                acc[d] += posting_score(&q, c, kb, j);
+                acc[d] += posting_score(&q, c, j);
                 scored++;
             }
         }
@@ -534,6 +759,7 @@ done:
     free(acc);
     free(mark);
     free(touched);
+    free(buf);
     free(q.cur);
     free(hp.h);
     return st;
@@ -548,10 +774,12 @@ md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n
     size_t m = n_terms, scored = 0;
     size_t *ord = mdi_alloc_array(m, sizeof *ord);  /* the window's terms by bound, ascending */
     double *pre = mdi_alloc_array(m + 1, sizeof *pre); /* pre[j]: the bounds of ord[0..j) added */
-    if (!ord || !pre) {
+    uint32_t *buf = mdi_alloc_array(m * 3 * LB, sizeof *buf);
+    if (!ord || !pre || !buf) {
         st = MD_ERR_NOMEM;
         goto done;
     }
+    for (size_t i = 0; i < m; i++) q.cur[i].buf = buf + i * 3 * LB;
     uint32_t lo = 0;
     for (;;) {
         /* the window [lo, hi]: hi the first end of a current block */
@@ -561,14 +789,11 @@ md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n
             lex_cur *c = &q.cur[i];
             c->u = 0.0;
             if (!c->t) continue;
-            while (c->bi < c->t->nb && blast(&c->t->b[c->bi]) < lo) {
-                c->bi++;
-                c->pi = 0;
-            }
+            while (c->bi < c->t->nb && c->t->b[c->bi].last < lo) c->bi++;
             if (c->bi == c->t->nb) continue;
             const lex_block *kb = &c->t->b[c->bi];
-            c->pi = lower_bound(bdoc(kb), c->pi, kb->n, lo);
-            if (blast(kb) < hi) hi = blast(kb);
+            if (c->dec == c->bi) c->pi = lower_bound(c->d, c->pi, kb->n, lo);
+            if (kb->last < hi) hi = kb->last;
             ord[live++] = i;
         }
         if (live == 0) break;
@@ -576,7 +801,8 @@ md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n
         for (size_t j = 0; j < live; j++) { /* bounds, and the order by them (insertion sort: few terms) */
             lex_cur *c = &q.cur[ord[j]];
             const lex_block *kb = &c->t->b[c->bi];
-            c->u = bdoc(kb)[c->pi] <= hi ? block_bound(&q, c, kb) : 0.0;
+            uint32_t next = c->dec == c->bi ? c->d[c->pi] : kb->first; /* (a bound when not decoded) */
+            c->u = next <= hi ? block_bound(&q, c, kb) : 0.0;
             size_t x = ord[j], i = j;
             while (i > 0 && q.cur[ord[i - 1]].u > c->u) {
                 ord[i] = ord[i - 1];
@@ -594,9 +820,11 @@ md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n
         while (ne < live) {
             uint32_t d = UINT32_MAX;
             for (size_t j = ne; j < live; j++) {
-                const lex_cur *c = &q.cur[ord[j]];
+                lex_cur *c = &q.cur[ord[j]];
                 const lex_block *kb = &c->t->b[c->bi];
-                if (c->pi < kb->n && bdoc(kb)[c->pi] <= hi && bdoc(kb)[c->pi] < d) d = bdoc(kb)[c->pi];
+                if (kb->first > hi) continue;
+                cur_load(c, lo);
+                if (c->pi < kb->n && c->d[c->pi] <= hi && c->d[c->pi] < d) d = c->d[c->pi];
             }
             if (d == UINT32_MAX) break;
             for (size_t i = 0; i < m; i++) q.cur[i].has = 0;
@@ -604,8 +832,8 @@ md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n
             for (size_t j = ne; j < live; j++) {
                 lex_cur *c = &q.cur[ord[j]];
                 const lex_block *kb = &c->t->b[c->bi];
-                if (c->pi < kb->n && bdoc(kb)[c->pi] == d) {
-                    c->c = posting_score(&q, c, kb, c->pi);
+                if (c->dec == c->bi && c->pi < kb->n && c->d[c->pi] == d) {
+                    c->c = posting_score(&q, c, c->pi);
                     c->has = 1;
                     c->pi++;
                     scored++;
@@ -617,9 +845,14 @@ md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n
             for (size_t j = ne; j-- > 0 && !out_of_reach;) { /* the non-essential terms, largest bound first */
                 lex_cur *c = &q.cur[ord[j]];
                 const lex_block *kb = &c->t->b[c->bi];
-                c->pi = lower_bound(bdoc(kb), c->pi, kb->n, d);
-                if (c->pi < kb->n && bdoc(kb)[c->pi] == d) {
-                    c->c = posting_score(&q, c, kb, c->pi);
+                if (kb->first > d) { /* not in this block: no need to decode it */
+                    out_of_reach = below(bound + pre[j], theta);
+                    continue;
+                }
+                cur_load(c, lo);
+                c->pi = lower_bound(c->d, c->pi, kb->n, d);
+                if (c->pi < kb->n && c->d[c->pi] == d) {
+                    c->c = posting_score(&q, c, c->pi);
                     c->has = 1;
                     scored++;
                     bound += c->c;
@@ -636,6 +869,7 @@ md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n
 done:
     free(ord);
     free(pre);
+    free(buf);
     free(q.cur);
     free(hp.h);
     return st;
@@ -648,18 +882,29 @@ size_t mdi_lexindex_postings(const md_lexindex *ix, uint32_t term, uint32_t *doc
     if (!ix || term >= ix->n_terms) return 0;
     const lex_term *t = &ix->terms[term];
     size_t n = 0;
-    for (size_t bi = 0; bi < t->nb; bi++)
+    lex_run r;
+    for (size_t bi = 0; bi < t->nb; bi++) {
+        block_decode(&t->b[bi], r.d, r.g, r.b);
         for (uint32_t i = 0; i < t->b[bi].n; i++, n++) {
             if (n >= cap) continue;
-            if (docs) docs[n] = bdoc(&t->b[bi])[i];
-            if (gist) gist[n] = bgist(&t->b[bi])[i];
-            if (body) body[n] = bbody(&t->b[bi])[i];
+            if (docs) docs[n] = r.d[i];
+            if (gist) gist[n] = r.g[i];
+            if (body) body[n] = r.b[i];
         }
+    }
     return n;
 }
 
 size_t mdi_lexindex_terms(const md_lexindex *ix) { return ix ? ix->n_terms : 0; }
 double mdi_lexindex_tokens(const md_lexindex *ix) { return ix ? ix->tokens : 0; }
+
+/* Is doc in block bi of t (*got)? */
+static void mdi_lexindex_postings_block(const lex_term *t, size_t bi, uint32_t doc, uint32_t *got) {
+    lex_run r;
+    block_decode(&t->b[bi], r.d, r.g, r.b);
+    uint32_t pos = lower_bound(r.d, 0, t->b[bi].n, doc);
+    *got = pos < t->b[bi].n && r.d[pos] == doc;
+}
 
 int mdi_lexindex_check(const md_lexindex *ix) {
     size_t live = 0, postings = 0, held = 0;
@@ -670,14 +915,15 @@ int mdi_lexindex_check(const md_lexindex *ix) {
         live++;
         tokens += x->len;
         held += x->nt;
-        for (uint32_t i = 0; i < x->nt; i++) {
-            if (x->data[i] >= ix->n_terms) return 1;
-            const lex_term *t = &ix->terms[x->data[i]];
+        for (uint32_t i = 0, at = 0; i < x->nt; i++) {
+            uint32_t id = doc_term(x->data, &at);
+            if (id >= ix->n_terms) return 1;
+            const lex_term *t = &ix->terms[id];
             size_t bi = find_block(t, (uint32_t)d);
             if (bi == t->nb) return 2;
-            const lex_block *k = &t->b[bi];
-            uint32_t pos = lower_bound(bdoc(k), 0, k->n, (uint32_t)d);
-            if (pos == k->n || bdoc(k)[pos] != d) return 2;
+            uint32_t got = 0;
+            mdi_lexindex_postings_block(t, bi, (uint32_t)d, &got);
+            if (!got) return 2;
         }
     }
     if (live != ix->live || tokens != ix->tokens) return 3;
@@ -687,14 +933,17 @@ int mdi_lexindex_check(const md_lexindex *ix) {
         uint32_t prev = 0;
         for (size_t bi = 0; bi < t->nb; bi++) {
             const lex_block *k = &t->b[bi];
-            if (k->n == 0 || k->n > k->cap || k->cap > MD_LEXINDEX_BLOCK) return 4;
+            if (k->n == 0 || k->n > LB || (k->cap && k->n > k->cap) || k->cap > LB || !k->p == !k->z) return 4;
+            lex_run r;
+            block_decode(k, r.d, r.g, r.b);
+            if (r.d[0] != k->first || r.d[k->n - 1] != k->last) return 5;
             for (uint32_t i = 0; i < k->n; i++, n++) {
-                uint32_t d = bdoc(k)[i];
+                uint32_t d = r.d[i];
                 if (n > 0 && d <= prev) return 5;
                 prev = d;
                 if (d >= ix->n_docs || !ix->docs[d].live) return 6;
-                if (bgist(k)[i] > k->max_g || bbody(k)[i] > k->max_b || ix->docs[d].len < k->min_len) return 7;
-                if (bgist(k)[i] == 0 && bbody(k)[i] == 0) return 8;
+                if (r.g[i] > k->max_g || r.b[i] > k->max_b || ix->docs[d].len < k->min_len) return 7;
+                if (r.g[i] == 0 && r.b[i] == 0) return 8;
             }
         }
         if (n != t->df) return 9;

@@ -20,8 +20,8 @@ export const RESIDENT_BYTES_PER_TEXT_BYTE = 2;
 /**
  * The lexical arm's resident index (lexical.js, from options.lexicalIndexMin live memories): its
  * bytes (md_lexindex_bytes) are a row per memory (its path as the key) and a posting per distinct
- * token of a memory. The store counts no postings, so they are bounded by text: a posting takes
- * about 20 bytes and at least 2 bytes of text (a one-letter word and a space); 5 per text byte sits
+ * token of a memory. The store counts no postings, so they are bounded by text: a posting took
+ * about 20 bytes before the postings were packed (fewer now; the bound is kept) and at least 2 bytes of text (a one-letter word and a space); 5 per text byte sits
  * above prose and bodies of numbers (docs/DURABLE-OBJECTS.md, "The lexical index"), not above
  * texts of one-letter words.
  */

@@ -415,12 +415,69 @@ static void test_log(void) {
     printf("md_js_log: %zu of %zu inputs differ from the C library's log by one ulp\n", off, n);
 }
 
+/* Packed blocks at their extremes: gaps up to 2^29, hits up to UINT32_MAX, one
+ * of the two hits 0, writes in the middle of packed blocks; every posting
+ * reads back as put. And packed postings take well under their 12 plain bytes. */
+static void test_packed(void) {
+    enum { N = 700 };
+    static uint32_t ids[N], g[N], b[N], rd[N], rg[N], rb[N];
+    static uint8_t live[N];
+    md_lexindex *ix = NULL;
+    CHECK(md_lexindex_new(&ix) == MD_OK);
+    uint32_t id = 0;
+    for (int i = 0; i < N; i++) {
+        uint32_t kind = (uint32_t)rng_below(&rng, 4);
+        id += 1 + (kind == 0 ? (uint32_t)rng_below(&rng, 1u << 20) : kind == 1 ? 0 : (uint32_t)rng_below(&rng, 9));
+        ids[i] = id;
+        g[i] = rng_below(&rng, 3) == 0 ? 0 : rng_below(&rng, 50) == 0 ? UINT32_MAX - (uint32_t)rng_below(&rng, 9) : 1 + (uint32_t)rng_below(&rng, 3);
+        b[i] = g[i] == 0 || rng_below(&rng, 2) ? 1 + (uint32_t)(rng_below(&rng, 20) == 0 ? rng_below(&rng, 1u << 31) : rng_below(&rng, 5)) : 0;
+    }
+    CHECK(id < MD_LEXINDEX_MAX_ID);
+    /* every other document first, in order; then the rest, into the middle of packed blocks */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = pass; i < N; i += 2) {
+            uint32_t t = 7;
+            CHECK(md_lexindex_put(ix, ids[i], NULL, 0, 1 + (uint32_t)(i % 13), &t, &g[i], &b[i], 1) == MD_OK);
+            live[i] = 1;
+        }
+    for (int round = 0; round < 4; round++) {
+        for (int j = 0; j < N / 3; j++) { /* deletes and puts anywhere */
+            int i = (int)rng_below(&rng, N);
+            if (live[i]) CHECK(md_lexindex_delete(ix, ids[i]) == MD_OK);
+            else {
+                uint32_t t = 7;
+                CHECK(md_lexindex_put(ix, ids[i], NULL, 0, 1 + (uint32_t)(i % 13), &t, &g[i], &b[i], 1) == MD_OK);
+            }
+            live[i] = !live[i];
+        }
+        CHECK(mdi_lexindex_check(ix) == 0);
+        size_t n = mdi_lexindex_postings(ix, 7, rd, rg, rb, N), want = 0, bad = 0;
+        for (int i = 0; i < N; i++) {
+            if (!live[i]) continue;
+            if (want >= n || rd[want] != ids[i] || rg[want] != g[i] || rb[want] != b[i]) bad++;
+            want++;
+        }
+        CHECK(n == want && bad == 0);
+        CHECK(md_lexindex_df(ix, 7) == want);
+    }
+    md_lexindex_free(ix);
+    /* 1280 documents of the same 8 terms, one hit each */
+    CHECK(md_lexindex_new(&ix) == MD_OK);
+    uint32_t terms[8] = {0, 1, 2, 3, 4, 5, 6, 7}, ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    for (uint32_t d = 0; d < 1280; d++) CHECK(md_lexindex_put(ix, d, NULL, 0, 8, terms, ones, ones, 8) == MD_OK);
+    CHECK(mdi_lexindex_check(ix) == 0);
+    /* plain, the postings alone took 12 bytes each, beside the memories' slots */
+    CHECK(md_lexindex_bytes(ix) < 1280 * 8 * 12);
+    md_lexindex_free(ix);
+}
+
 int main(void) {
     test_log();
     test_errors();
     test_corpora();
     test_incremental();
     test_skips();
+    test_packed();
     CHECK(pruned_queries > 0);
     printf("pruned queries: %zu, postings skipped: %zu\n", pruned_queries, skipped_postings);
     return check_report("test_lexindex");
