@@ -11,24 +11,12 @@ import * as md from "../../js/index.js";
 import { openMemoryCache } from "../../js/cache/index.js";
 import { fileDrivers } from "./cache-backends.js";
 import { rng } from "../oracles/rng.js";
+import { DAY, T0, WORDS, copyOf, lexicalOf } from "./cache-lexical-fixtures.js";
 import { wasmBytes } from "./build.js";
 
 md.initSync(wasmBytes());
 
-const DAY = 86_400_000;
-const T0 = Date.UTC(2026, 0, 1);
-const WORDS = ["alpha", "beta", "gamma", "delta", "Éclair", "café", "naïve", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu",
-  "x1", "2024", "straße", "ΑΘΗΝΑ", "日本", "emoji😀", "co-op", "don't"];
-const LEXICAL = { weights: { lexical: 1, vector: 0, salience: 0, lateral: 0 } };
 const drivers = fileDrivers.filter((d) => !d.error);
-
-async function lexicalOf(cache, text, preset) {
-  const hits = await cache.search({ text, limit: 25, depth: 60, ...(preset ? { preset } : LEXICAL) });
-  return hits.map((h) => [h.path, h.score]);
-}
-
-/** A fresh cache over a copy of `cache`'s database (sqlite-wasm): its lists are read from FTS5. */
-const copyOf = async (cache) => openMemoryCache({ bytes: await cache.exportBytes() });
 
 /** `cache`'s lexical arm for `text` answers as a fresh copy's. */
 async function expectAsFresh(cache, text) {

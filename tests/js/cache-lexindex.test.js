@@ -11,23 +11,12 @@ import { CacheChangedError, openMemoryCache, residentEstimate } from "../../js/c
 import { LEXICAL_INDEX_BYTES_PER_MEMORY, LEXICAL_INDEX_BYTES_PER_TEXT_BYTE } from "../../js/cache/budget.js";
 import { fileDrivers } from "./cache-backends.js";
 import { rng } from "../oracles/rng.js";
+import { DAY, LEXICAL, T0, WORDS, copyOf, lexicalOf } from "./cache-lexical-fixtures.js";
 import { wasmBytes } from "./build.js";
 
 md.initSync(wasmBytes());
 
-const DAY = 86_400_000;
-const T0 = Date.UTC(2026, 0, 1);
-const WORDS = ["alpha", "beta", "gamma", "delta", "Éclair", "café", "naïve", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu",
-  "x1", "2024", "straße", "ΑΘΗΝΑ", "日本", "emoji😀", "co-op", "don't"];
-const LEXICAL = { weights: { lexical: 1, vector: 0, salience: 0, lateral: 0 } };
 const drivers = fileDrivers.filter((d) => !d.error);
-
-async function lexicalOf(cache, text, preset) {
-  const hits = await cache.search({ text, limit: 25, depth: 60, ...(preset ? { preset } : LEXICAL) });
-  return hits.map((h) => [h.path, h.score]);
-}
-
-const copyOf = async (cache) => openMemoryCache({ bytes: await cache.exportBytes() });
 
 /** Random writes on `cache` (and `other`), each followed by searches checked against a fresh cache's lists. */
 async function run(seed, cache, { other = null, fresh, steps = 40 }) {
