@@ -46,6 +46,8 @@ function splitTop(s) {
 export const KIND = { number: 1, string: 2, boolean: 3, array: 4, object: 5, Map: 6, Date: 7, vector: 8,
   Float32Array: 9, Uint32Array: 10, floats: 11, Float64Array: 12 };
 export const DEFAULT_UNDEFINED = 16, DEFAULT_NULL = 32, RANGED = 1024;
+/** An array's most entries are the kind's multiple of this (its low bits, the flags above, stay as they are). */
+export const MOST = 4096;
 
 function kindOf(type) {
   const t = type.replace(/\s*\|\s*undefined$/, "").replace(/\s*\|\s*null$/, "").trim();
@@ -85,13 +87,21 @@ function parseArg(text, where) {
   if (!m) throw new Error(`wasm/boundary.def: cannot read argument "${text}" of ${where}`);
   let [, spread, name, q, type, how, dflt] = m;
   // `n: number integer in [lo, hi]`: a range the glue checks (a RangeError "must be an integer in [lo, hi]").
+  // `T[] of at most N`: an array the glue refuses past N entries (the core's index width; a RangeError "has n entries").
+  let most = null;
+  const mo = type.match(/\s+of at most\s+(\S+)$/);
+  if (mo) {
+    most = valueOf(mo[1]);
+    if (!Number.isInteger(most) || most < 1 || most > 2 ** 32) throw new Error(`wasm/boundary.def: "of at most ${mo[1]}" of ${where}: not a count`);
+    type = type.slice(0, mo.index);
+  }
   let range = null;
   const rg = type.match(/\s+(integer\s+)?in\s+\[([^,\]]+),\s*([^\]]+)\]$/);
   if (rg) { range = { integer: !!rg[1], lo: valueOf(rg[2].trim()), hi: valueOf(rg[3].trim()) }; type = type.slice(0, rg.index); }
   // `name?: T | null`: undefined and null are both absent (no default: the function reads it as absent).
   const orNull = !!q && !how && /\|\s*null$/.test(type);
   const a = { name, type: type.trim().replace(orNull ? /\s*\|\s*null$/ : /$^/, ""), kind: kindOf(type), optional: !!q || !!how || /\|\s*undefined$/.test(type),
-    nullish: how === "??" || orNull, range, spread: !!spread, dflt: dflt ?? null, value: dflt === undefined ? undefined : valueOf(dflt), fields: null, iface: null };
+    nullish: how === "??" || orNull, range, most, spread: !!spread, dflt: dflt ?? null, value: dflt === undefined ? undefined : valueOf(dflt), fields: null, iface: null };
   // `readonly Name { fields }[]`: an array of objects whose fields each element is checked for (validate.js's `element`).
   // `readonly (readonly Name { fields }[])[]`: arrays of such arrays (element j of array i: `name[i][j].field`).
   const els2 = a.type.match(/^readonly\s+\(readonly\s+(?:([A-Z][A-Za-z]*)\s*)?(\{[\s\S]*\})\[\]\)\[\]$/);

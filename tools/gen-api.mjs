@@ -10,12 +10,12 @@
 //   docs/API.md        the argument table (a block between markers)
 // tests/runtimes/native-ops.mjs reads ARGS for its emitters' defaults.
 import { readFileSync, readdirSync } from "node:fs";
-import { apiOf, DEFAULT_NULL, DEFAULT_UNDEFINED, KIND, leaves, RANGED } from "./api.mjs";
+import { apiOf, DEFAULT_NULL, DEFAULT_UNDEFINED, KIND, leaves, MOST, RANGED } from "./api.mjs";
 
 const ROOT = new URL("../", import.meta.url);
 const read = (p) => readFileSync(new URL(p, ROOT), "utf8");
 
-const kindCode = (a) => a.kind | (a.optional ? DEFAULT_UNDEFINED : 0) | (a.nullish ? DEFAULT_NULL : 0) | (a.range ? RANGED : 0);
+const kindCode = (a) => (a.kind | (a.optional ? DEFAULT_UNDEFINED : 0) | (a.nullish ? DEFAULT_NULL : 0) | (a.range ? RANGED : 0)) + (a.most ?? 0) * MOST;
 
 /** A descriptor list: [fn, prefix, (name, kind, default)...]. */
 function descriptor(fn, args, prefix) {
@@ -156,7 +156,7 @@ function argTable(api) {
     rows.forEach((a, i) => {
       const absent = !a.optional ? "required" : a.dflt === null ? "undefined allowed"
         : `${a.dflt}${/^[A-Z]/.test(a.dflt) ? ` (${a.value})` : ""}${a.nullish ? ", also for null" : ""}`;
-      const type = a.type ? `\`${cell(a.type)}\`${a.range ? ` ${a.range.integer ? "integer " : ""}in [${a.range.lo}, ${a.range.hi}]` : ""}` : "";
+      const type = a.type ? `\`${cell(a.type)}\`${a.range ? ` ${a.range.integer ? "integer " : ""}in [${a.range.lo}, ${a.range.hi}]` : ""}${a.most ? `, at most ${a.most} entries` : ""}` : "";
       out.push(`| ${i === 0 ? `\`${f.name}\`` : ""} | ${a.path ? `\`${a.path}\`` : ""} | ${type} | ${absent} | ${i === 0 ? `\`${f.row.name}\`` : ""} |`);
     });
   }

@@ -2,7 +2,7 @@
 // graph, and a reusable Graph handle (build once, run any number of times).
 // A one-shot call builds a handle, runs it and frees it.
 import { addr, call, exportsOf, finalizer, f64, fill, keys, out, slots, u32 } from "./core.js";
-import { arg, count, elementBad, entryBad, fields, item, typeError } from "./validate.js";
+import { arg, elementBad, entryBad, fields, item, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 
 import { OUT_GRAPH_NEW_EDGES, OUT_GRAPH_NEW_GRAPH, OUT_GRAPH_NEW_NODES } from "./constants.js";
@@ -13,7 +13,6 @@ export { LABEL_PROPAGATION_MAX_SWEEPS, MIN_COMMUNITY_SIZE, PAGERANK_DAMPING, PAG
   PAGERANK_TOLERANCE };
 
 const NONE = 0xffffffff;
-const MAX_COUNT = 0xfffffffe; // node and edge indices are u32 in the core
 
 // ------------------------------------------------------------ arguments
 
@@ -26,7 +25,6 @@ const MAX_COUNT = 0xfffffffe; // node and edge indices are u32 in the core
 function readNodes(fn, nodes) {
   arg(ARGS[fn], 0, nodes);
   const n = nodes.length;
-  count(fn, "nodes", n, MAX_COUNT);
   const index = Object.create(null);
   for (let i = 0; i < n; i++) {
     const k = nodes[i];
@@ -92,7 +90,6 @@ function build(fn, nodes, edges, index) {
   const row = ARGS[fn];
   arg(row, 1, edges);
   const m = edges.length;
-  count(fn, "edges", m, MAX_COUNT);
   const n = nodes.length;
   const src = fill.u32(m), dst = fill.u32(m), w = fill.f64(m), first = out.u32(n);
   return call(fn, "mdw_graph_new", [keys(nodes), n, src, dst, w, m, first, slots],

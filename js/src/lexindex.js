@@ -4,7 +4,7 @@
 import { addr, call, exportsOf, f64, lifetime, out, slots, u32, u8 } from "./core.js";
 import { OUT_LEXINDEX_NEW_LEXINDEX, OUT_LEXINDEX_TOP_LEN, OUT_LEXINDEX_TOP_SCORED } from "./constants.js";
 import { ARGS } from "./args.js";
-import { arg, count, element, fields, rangeError } from "./validate.js";
+import { arg, element, fields, rangeError } from "./validate.js";
 
 /** Documents and terms are integers below this. */
 export const LEXICAL_INDEX_MAX_ID = 2 ** 30;
@@ -24,7 +24,6 @@ const DF = ARGS["lexicalIndex.df"], TOP = ARGS["lexicalIndex.top"];
 export function lexicalIndex(docs) {
   const ex = exportsOf();
   docs = docs === undefined ? [] : arg(NEW, 0, docs);
-  count(NEW[0], "docs", docs.length, LEXICAL_INDEX_MAX_ID);
   const given = docs.map((d, i) => element(NEW, 0, i, d)); // each an object of the table's field types
   const ptr = call(NEW[0], "md_lexindex_new", [slots], (r) => r.slot(OUT_LEXINDEX_NEW_LEXINDEX));
   /** Put one document, checked as put's row states it (d: PUT, or PUT as the name of docs[i]'s fields). */

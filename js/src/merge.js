@@ -1,7 +1,7 @@
 // merge module: the near-duplicate merge guards, mergeOutcomes with its role
 // guard, connectedComponents and excludeSelfSupersede.
 import { call, keys, out, slots, u32, f64 } from "./core.js";
-import { arg, count, elementBad, fields, item, obj, str, typeError } from "./validate.js";
+import { arg, elementBad, fields, item, obj, str, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 import { MAX_MERGE_PAIRS, MERGE_STAGES as STAGES, NEAR_DUPLICATE_THRESHOLD, OUT_COMPONENTS_IDS_BLOCK, OUT_COMPONENTS_IDS_COMPONENTS,
   OUT_COMPONENTS_IDS_MEMBERS, OUT_MERGE_PREDICATE_RESULT } from "./constants.js";
@@ -10,10 +10,9 @@ export { MAX_MERGE_PAIRS, NEAR_DUPLICATE_THRESHOLD };
 
 const COMMITTED = STAGES.indexOf("committed");
 // Pairs and edges are u32-indexed key tables in the core (6 and 2 keys each; a
-// pair also has a Float64Array slot, kept under core.js's element limit);
+// pair also has a Float64Array slot, kept under core.js's element limit): their
+// rows in wasm/boundary.def state the most entries each takes (`of at most`),
 // checked up front so a huge (sparse) array is a RangeError naming the argument.
-// (memberPaths shares the edges' limit.)
-const MAX_PAIRS = 0x0fffffff, MAX_EDGES = Math.floor(0xfffffffe / 2);
 const REASONS = [[1, "negation"], [2, "numeric"], [4, "variant"]];
 
 function mergeText(fn, arg, t) {
@@ -84,7 +83,6 @@ function stagesOf(d, pairs, options) {
   // The reference reads both with `??`: null is the default too.
   const [maxPairs, threshold] = fields(d, 1, options);
   const n = pairs.length;
-  count(fn, "pairs", n, MAX_PAIRS);
   const ids = new Uint32Array(4 * n), sims = new Float64Array(n);
   const paths = Object.create(null), textIds = new Map(), strings = [];
   let nPaths = 0;
@@ -148,7 +146,6 @@ export function connectedComponents(edges) {
   const fn = "connectedComponents";
   arg(ARGS.connectedComponents, 0, edges);
   const m = edges.length;
-  count(fn, "edges", m, MAX_EDGES);
   // Strings cross once: each distinct key is sent once (its bytes: C orders
   // them), every edge end as that key's id.
   // A null-prototype object as the intern table: for string keys the same
@@ -187,7 +184,6 @@ export function excludeSelfSupersede(canonicalPath, memberPaths) {
   const fn = "excludeSelfSupersede", a = ARGS.excludeSelfSupersede;
   arg(a, 0, canonicalPath);
   arg(a, 1, memberPaths);
-  count(fn, "memberPaths", memberPaths.length, MAX_EDGES);
   const all = new Array(memberPaths.length + 1);
   all[0] = canonicalPath;
   for (let i = 0; i < memberPaths.length; i++) {

@@ -1,6 +1,6 @@
 // reinforce module: the access-bump cooldown and the reinforcement signals.
 import { call, exportsOf, f64, out, u8 } from "./core.js";
-import { arg, count, element, MAX_ELEMENTS, typeError } from "./validate.js";
+import { arg, element, typeError } from "./validate.js";
 import { ARGS } from "./args.js";
 import { REINFORCE_COOLDOWN_S, REINFORCE_SIGNALS } from "./constants.js";
 
@@ -30,8 +30,6 @@ export function partitionByCooldown(entries, now, cooldownSeconds = REINFORCE_CO
   const nowMs = arg(a, 1, now);
   const cd = arg(a, 2, cooldownSeconds);
   const n = entries.length;
-  // Checked before the typed arrays are sized, so a huge (sparse) array is a RangeError naming the argument.
-  count(fn, "entries", n, MAX_ELEMENTS);
   const paths = new Array(n), has = new Uint8Array(n), last = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const [path, t] = element(a, 0, i, entries[i]);

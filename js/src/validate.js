@@ -121,8 +121,9 @@ export function vector(fn, arg, v) {
 
 // wasm/boundary.def's `as` lines state every public function's arguments once; js/src/api.js
 // (generated) holds them as ARGS: per function a list [fn, prefix, name, kind, default, ...],
-// kind a type (tools/api.mjs: KIND) plus 16 (undefined takes the default), 32 (null does too) and
-// 1024 (a range: [default, lo, hi, integer] in the default's place), an element kind times 64 for
+// kind a type (tools/api.mjs: KIND) plus 16 (undefined takes the default), 32 (null does too),
+// 1024 (a range: [default, lo, hi, integer] in the default's place) and 4096 times an array's most
+// entries (`of at most N`: bitwise tests of the kind read only its low 32 bits, which keep the flags), an element kind times 64 for
 // an array of numbers or strings; an object's fields (or an array's elements') a nested list of
 // the same shape in the default's place.
 const EXPECT = ["", "a number", "a string", "a boolean", "an array", "an object", "a Map", "a Date",
@@ -156,6 +157,7 @@ export function arg(d, i, v) {
   if (t === 8) return v instanceof Float32Array || v instanceof Float64Array ? v : vector(d[0], d[1] + d[at], v);
   if (t === 7) return dateMs(d[0], d[1] + d[at], v);
   if (!is(t, v)) throw typeError(d[0], d[1] + d[at], EXPECT[t], v);
+  if (k >= 4096 && v.length > Math.floor(k / 4096)) count(d[0], d[1] + d[at], v.length, Math.floor(k / 4096)); // `of at most N`
   if (k & 1024) { // a range: [default, lo, hi, integer]
     const [, lo, hi, int] = d[at + 2];
     if (!(v >= lo && v <= hi) || (int && !Number.isInteger(v)))

@@ -97,6 +97,29 @@ describe(`the API table (${BUILD})`, () => {
     }
   });
 
+  test("an array's most entries (`of at most N`) are refused as a RangeError naming it, from the table", () => {
+    const sparse = (n) => new Array(n); // no elements: the length alone is refused, before any is read
+    const cases = {
+      Graph: (n) => new md.Graph(sparse(n), []), buildGraph: (n) => md.buildGraph([], sparse(n)), pagerank: (n) => md.pagerank(sparse(n), []),
+      labelPropagation: (n) => md.labelPropagation([], sparse(n)), bridgeCounts: (n) => md.bridgeCounts(sparse(n), [], new Map()),
+      mergeOutcomes: (n) => md.mergeOutcomes(sparse(n)), mergeCandidates: (n) => md.mergeCandidates(sparse(n)),
+      connectedComponents: (n) => md.connectedComponents(sparse(n)), excludeSelfSupersede: (n) => md.excludeSelfSupersede("a", sparse(n)),
+      partitionByCooldown: (n) => md.partitionByCooldown(sparse(n), new Date(0)), lexicalIndex: (n) => md.lexicalIndex(sparse(n)),
+    };
+    const argOf = { Graph: "nodes", buildGraph: "edges", pagerank: "nodes", labelPropagation: "edges", bridgeCounts: "nodes" };
+    const limited = api.filter((f) => f.args.some((a) => a.most));
+    expect(limited.map((f) => f.name).sort()).toEqual(Object.keys(cases).sort());
+    for (const f of limited) {
+      const a = f.args.find((x) => x.most && (argOf[f.name] ?? x.name) === x.name);
+      const n = a.most + 1;
+      if (n > 2 ** 32 - 1) continue; // past an array's own limit: no array can hold more
+      expect(() => cases[f.name](n)).toThrow(new RangeError(`${f.name}: ${a.name} has ${n} entries, more than memdomain accepts`));
+    }
+    expect(() => md.pagerank(sparse(2 ** 32 - 1), [])).toThrow(new RangeError("pagerank: nodes has 4294967295 entries, more than memdomain accepts"));
+    expect(() => md.pagerank(["a"], sparse(2 ** 32 - 1))).toThrow(new RangeError("pagerank: edges has 4294967295 entries, more than memdomain accepts"));
+    expect(md.excludeSelfSupersede("a", ["b", "a"])).toEqual(["b"]); // under the limit, as before
+  });
+
   test("lexicalIndex's checks come from its rows: each argument named, ranges as the table states them", () => {
     const u = (...v) => Uint32Array.of(...v);
     const doc = { doc: 1, key: "a", len: 3, terms: u(1, 2), gist: u(1, 0), body: u(0, 2) };
