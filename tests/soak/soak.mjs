@@ -71,8 +71,12 @@ if (isMainThread) {
     }
   };
   // A canonical text of any output: numbers by their bits, maps/typed arrays/objects by content.
+  // Every NaN is one value: JavaScript has one NaN, and the bits a typed array shows for it are the
+  // engine's (V8's interpreter and its optimized code return a NaN from wasm with either sign: a
+  // profile whose weights sum to NaN read 0xfff8... in the first pass and 0x7ff8... a million calls later).
   const f64 = new Float64Array(1), u32 = new Uint32Array(f64.buffer);
   const canon = (v) => {
+    if (typeof v === "number" && v !== v) return "NaN";
     if (typeof v === "number") { f64[0] = v; return `n${u32[0].toString(16)}.${u32[1].toString(16)}`; }
     if (typeof v !== "object" || v === null) return `${typeof v}:${String(v)}`;
     if (Array.isArray(v) || ArrayBuffer.isView(v)) return `${v.constructor.name}[${Array.from(v, canon).join(",")}]`;
