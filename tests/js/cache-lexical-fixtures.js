@@ -18,3 +18,21 @@ export async function lexicalOf(cache, text, preset) {
 
 /** A fresh cache over a copy of `cache`'s database (sqlite-wasm): its lists are read from FTS5. */
 export const copyOf = async (cache) => openMemoryCache({ bytes: await cache.exportBytes() });
+
+/**
+ * A random writer over `r` (a seeded rng): text(n) draws n of WORDS, vec() a `dim`-element
+ * embedding, put(cache, path, like) writes one memory (like's text and embedding, else drawn) and
+ * keeps `paths` (every path put, in order), newPath() names the next new path.
+ */
+export function randomWriter(r, dim = 4) {
+  const text = (n) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(r() < 0.2 ? ", " : " ");
+  const vec = () => Float32Array.from({ length: dim }, () => r() * 2 - 1);
+  const paths = [];
+  let next = 0;
+  const put = async (c, path, like = null) => {
+    if (!paths.includes(path)) paths.push(path);
+    await c.put([{ path, gist: like ? like.gist : text(1 + Math.floor(r() * 3)), body: like ? like.body : text(Math.floor(r() * 30)),
+      type: "episodic", embedding: like ? like.embedding : vec(), createdAt: T0 + Math.floor(r() * 30) * DAY }]);
+  };
+  return { text, vec, paths, put, newPath: () => `m/${next++}` };
+}

@@ -11,7 +11,7 @@ import { CacheChangedError, openMemoryCache, residentEstimate } from "../../js/c
 import { LEXICAL_INDEX_BYTES_PER_MEMORY, LEXICAL_INDEX_BYTES_PER_TEXT_BYTE } from "../../js/cache/budget.js";
 import { fileDrivers } from "./cache-backends.js";
 import { rng } from "../oracles/rng.js";
-import { DAY, LEXICAL, T0, WORDS, copyOf, lexicalOf } from "./cache-lexical-fixtures.js";
+import { DAY, LEXICAL, T0, WORDS, copyOf, lexicalOf, randomWriter } from "./cache-lexical-fixtures.js";
 import { wasmBytes } from "./build.js";
 
 md.initSync(wasmBytes());
@@ -21,30 +21,23 @@ const drivers = fileDrivers.filter((d) => !d.error);
 /** Random writes on `cache` (and `other`), each followed by searches checked against a fresh cache's lists. */
 async function run(seed, cache, { other = null, fresh, steps = 40 }) {
   const r = rng(seed);
-  const text = (n) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(r() < 0.2 ? ", " : " ");
-  const vec = () => Float32Array.from({ length: 4 }, () => r() * 2 - 1);
-  const paths = [];
-  let next = 0, answered = 0, scored = 0;
-  const put = async (c, path, like = null) => {
-    if (!paths.includes(path)) paths.push(path);
-    await c.put([{ path, gist: like ? like.gist : text(1 + Math.floor(r() * 3)), body: like ? like.body : text(Math.floor(r() * 30)),
-      type: "episodic", embedding: like ? like.embedding : vec(), createdAt: T0 + Math.floor(r() * 30) * DAY }]);
-  };
-  for (let i = 0; i < 30; i++) await put(cache, `m/${next++}`);
+  const { text, vec, paths, put, newPath } = randomWriter(r, 4);
+  let answered = 0, scored = 0;
+  for (let i = 0; i < 30; i++) await put(cache, newPath());
   let now = T0 + 40 * DAY;
   for (let s = 0; s < steps; s++) {
     const c = other && r() < 0.3 ? other : cache;
     const x = r();
-    if (x < 0.3) await put(c, `m/${next++}`);
+    if (x < 0.3) await put(c, newPath());
     else if (x < 0.45) await put(c, paths[Math.floor(r() * paths.length)]);
     else if (x < 0.55 && paths.length > 8) await c.delete([paths.splice(Math.floor(r() * paths.length), 1)[0]]);
     else if (x < 0.62) {
       const [like] = await c.get([paths[Math.floor(r() * paths.length)]]);
-      if (like) await put(c, `m/${next++}`, like);
+      if (like) await put(c, newPath(), like);
     } else if (x < 0.7) {
       now += DAY;
       await c.sleep({ now, floor: 0.2, evict: r() < 0.3 });
-    } else if (x < 0.75) await put(c, `m/${next++}`, { gist: "", body: "", embedding: vec() });
+    } else if (x < 0.75) await put(c, newPath(), { gist: "", body: "", embedding: vec() });
     const q = [text(1), text(2), `${text(1)} ${WORDS[0]}`, `${text(3)} ${text(1)}`][Math.floor(r() * 4)];
     const want = await fresh(cache);
     try {
