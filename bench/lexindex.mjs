@@ -7,7 +7,7 @@
 // set, postings the index scored per query beside every posting of the query's terms, one put then
 // the same search against the search alone (p50/p99), the build (the first search), and the
 // index's bytes per memory. Every answer of the two caches is compared (paths and scores).
-//   node bench/lexindex.mjs [--sizes=10000,100000] [--queries=200] [--puts=20]
+//   node bench/lexindex.mjs [--sizes=10000,100000] [--queries=200] [--puts=20] [--wasm=path]
 import { fileURLToPath } from "node:url";
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
@@ -21,7 +21,8 @@ const md = await import("../js/index.js");
 const { openMemoryCache } = await import("../js/cache/index.js");
 const { makeCorpus, makeQueries } = await import("../tests/js/cache-corpus.js");
 const { rng } = await import("../tests/oracles/rng.js");
-await md.init();
+const wasm = process.argv.find((a) => a.startsWith("--wasm="))?.slice(7);
+await md.init(wasm ? (await import("node:fs")).readFileSync(wasm) : undefined); // --wasm=: another build (before / after)
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? dflt;
 const SIZES = arg("sizes", "10000,100000").split(",").map(Number);

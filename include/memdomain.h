@@ -1293,7 +1293,8 @@ md_status md_exclude_self_supersede(md_str canonical, const md_str *members, siz
 
 /* Posting lists per term, in blocks of up to MD_LEXINDEX_BLOCK postings in
  * document order, each block with the bounds its scores cannot pass (the
- * most gist and body hits, the fewest tokens of its documents); kept in
+ * most gist and body hits, the fewest tokens of its documents, and a few
+ * points of hits and tokens every posting is within); kept in
  * place by put and delete, with the corpus statistics bm25 reads (documents,
  * tokens, each term's documents). A top-k query scores by FTS5's bm25 for the
  * OR query of its terms (fts5Bm25Function): per term
@@ -1308,7 +1309,8 @@ md_status md_exclude_self_supersede(md_str canonical, const md_str *members, siz
  * FTS5's bit for bit. The top-k is exact: the order of scoring every posting
  * (score ascending, then key in byte order = SQLite's BINARY order of UTF-8,
  * then document id), found by block-max MaxScore over windows of blocks
- * (a window's blocks whose bounds cannot reach the k-th score are skipped;
+ * taken largest bound first (a window's blocks whose bounds cannot reach the
+ * k-th score are skipped;
  * bounds are compared with a relative margin of 2^-40, far above the
  * rounding of the sums, so no document that could enter is ever skipped).
  * Documents and terms are numbers the caller assigns (below 2^30). */

@@ -1,19 +1,23 @@
 /* The resident lexical index: posting lists per term in blocks of at most
  * MD_LEXINDEX_BLOCK postings (document order), each block with the most gist
- * hits, the most body hits and the fewest tokens of its documents, so that a
- * query bounds every score in a block from three numbers under any corpus
- * statistics (the idf and the average length change with every write; the
- * bound is computed at query time by the same arithmetic as the scores). A
- * write moves postings within one block per term; nothing is rebuilt.
+ * hits, the most body hits and the fewest tokens of its documents and, once
+ * packed, a cover of a few points (hits, tokens) that every posting is within,
+ * so that a query bounds every score in a block from those numbers under any
+ * corpus statistics (the idf and the average length change with every write;
+ * the bound is computed at query time by the same arithmetic as the scores).
+ * A write moves postings within one block per term; nothing is rebuilt.
  *
  * The top-k (block-max MaxScore over windows): a window is a range of
- * documents in which every query term's postings lie in one block; the
- * terms are ordered by that block's bound, and the longest prefix whose
- * bounds add up below the k-th score so far cannot put a document in the
- * top-k on their own ("non-essential"): only documents of the other terms
- * are candidates, each looked up in the non-essential terms while its bound
- * can still reach the k-th score. A window whose bounds all add up below it
- * is skipped. Scores are then summed in query order, as FTS5 sums them. */
+ * documents in which every query term's postings lie in one block, its bound
+ * those blocks' bounds added; the windows are taken largest bound first, so
+ * the k-th score rises early and the search stops at the first window whose
+ * bound cannot reach it. In a window the terms are ordered by their block's
+ * bound, and the longest prefix whose bounds add up below the k-th score
+ * cannot put a document in the top-k on their own ("non-essential"): only
+ * documents of the other terms are candidates, each skipped unscored when the
+ * bounds of the terms holding it cannot reach the k-th score, then looked up
+ * in the non-essential terms while its bound can. Scores are then summed in
+ * query order, as FTS5 sums them. */
 #include "internal.h"
 #include "lexindex.h"
 
@@ -37,6 +41,7 @@ typedef struct lex_block {
     uint32_t max_g, max_b, min_len; /* bounds over its postings */
     uint32_t zlen;
     uint8_t ek, gw, bw;
+    uint8_t ns; /* packed: cover points at the end of z (0: the bounds above alone) */
     uint32_t *p;
     uint8_t *z;
 } lex_block;
@@ -222,22 +227,83 @@ static void block_head(lex_block *k, const uint32_t *d, const uint32_t *g, const
     k->min_len = ml;
 }
 
+/* A packed block's cover: at most LEX_COVER points (gist hits, body hits,
+ * tokens: u16, u16, u32 in 8 bytes at the end of z) such that every posting
+ * has a point with at least its hits and at most its tokens. Its bound is the
+ * best score of a point (under any idf, gist weight and average length, as
+ * the score grows with the hits and falls with the tokens), much closer to
+ * the block's best score than its most hits over its fewest tokens, which
+ * are seldom one posting's. The points: the postings no other dominates, by
+ * tokens; past LEX_COVER of them, runs of them (by tokens) merged into their
+ * most hits and fewest tokens. No points (ns 0) when one posting dominates
+ * all (the three bounds are its own) or a hit count is past 16 bits. */
+#define LEX_COVER 8
+#define LEX_POINT 8
+
+static int u64_cmp(const void *pa, const void *pb) {
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Up to cap cover points of the postings into out (cap * LEX_POINT bytes); how many. */
+static unsigned block_cover(const uint32_t *d, const uint32_t *g, const uint32_t *b, uint32_t n, const lex_doc *docs,
+                            unsigned cap, uint8_t *out) {
+    uint64_t key[LB + 1];
+    uint32_t sg[LB + 1], sb[LB + 1], sl[LB + 1];
+    if (cap == 0 || n < 2 || n > LB + 1) return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (g[i] > 0xffff || b[i] > 0xffff) return 0;
+        /* by tokens, then the most gist hits, then the most body hits */
+        key[i] = (uint64_t)docs[d[i]].len << 32 | (uint64_t)(0xffff - g[i]) << 16 | (0xffff - b[i]);
+    }
+    qsort(key, n, sizeof *key, u64_cmp);
+    unsigned ns = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = 0xffff - (uint32_t)(key[i] >> 16 & 0xffff), y = 0xffff - (uint32_t)(key[i] & 0xffff);
+        unsigned j = 0;
+        while (j < ns && !(sg[j] >= x && sb[j] >= y)) j++;
+        if (j < ns) continue; /* an earlier one (no more tokens) has as many hits */
+        sg[ns] = x;
+        sb[ns] = y;
+        sl[ns++] = (uint32_t)(key[i] >> 32);
+    }
+    if (ns < 2) return 0;
+    unsigned np = ns < cap ? ns : cap;
+    for (unsigned p = 0; p < np; p++) {
+        unsigned a = (unsigned)((size_t)p * ns / np), e = (unsigned)((size_t)(p + 1) * ns / np);
+        uint16_t mg = 0, mb = 0;
+        for (unsigned j = a; j < e; j++) {
+            if (sg[j] > mg) mg = (uint16_t)sg[j];
+            if (sb[j] > mb) mb = (uint16_t)sb[j];
+        }
+        memcpy(out + p * LEX_POINT, &mg, 2);
+        memcpy(out + p * LEX_POINT + 2, &mb, 2);
+        memcpy(out + p * LEX_POINT + 4, &sl[a], 4);
+    }
+    return np;
+}
+
 /* k packed anew from n >= 1 postings (k unchanged when out of memory). */
 static md_status block_pack(lex_block *k, const uint32_t *d, const uint32_t *g, const uint32_t *b, uint32_t n,
                             const lex_doc *docs) {
     lex_block x = {0};
+    uint8_t pts[LEX_COVER * LEX_POINT];
     block_head(&x, d, g, b, n, docs);
     uint32_t mean = n > 1 ? (x.last - x.first - (n - 1)) / (n - 1) : 0;
     unsigned ek = mean ? bits32(mean) - 1 : 0;
     unsigned gw = bits32(x.max_g), bw = bits32(x.max_b);
-    size_t bytes = (run_bits(d, n, ek, gw, bw) + 7) / 8 + 8;
+    unsigned ns = block_cover(d, g, b, n, docs, LEX_COVER, pts);
+    /* the points (or 8 bytes) after the bits: a read of 64 bits stays inside */
+    size_t bytes = (run_bits(d, n, ek, gw, bw) + 7) / 8 + (ns ? ns * LEX_POINT : 8);
     x.z = mdi_calloc_array(bytes, 1);
     if (!x.z) return MD_ERR_NOMEM;
     run_write(x.z, d, g, b, n, ek, gw, bw);
+    if (ns) memcpy(x.z + bytes - ns * LEX_POINT, pts, ns * LEX_POINT);
     x.zlen = (uint32_t)bytes;
     x.ek = (uint8_t)ek;
     x.gw = (uint8_t)gw;
     x.bw = (uint8_t)bw;
+    x.ns = (uint8_t)ns;
     free(k->p);
     free(k->z);
     *k = x;
@@ -248,14 +314,19 @@ static md_status block_pack(lex_block *k, const uint32_t *d, const uint32_t *g, 
  * in its own bytes. Its order ek stays; a removed posting takes its hits'
  * gw + bw >= 1 bits (each posting has a hit) and at least one gap's code,
  * or merges two gaps, whose one code is at most one bit longer than the two:
- * the bits never grow. */
+ * the bits never grow. Its cover takes at most the points it had (at the
+ * end of z, where 8 bytes or more stay after the bits). */
 static void block_repack(lex_block *k, const uint32_t *d, const uint32_t *g, const uint32_t *b, uint32_t n,
                          const lex_doc *docs) {
+    uint8_t pts[LEX_COVER * LEX_POINT];
     block_head(k, d, g, b, n, docs);
     k->gw = (uint8_t)bits32(k->max_g);
     k->bw = (uint8_t)bits32(k->max_b);
+    unsigned ns = block_cover(d, g, b, n, docs, k->ns, pts);
     memset(k->z, 0, k->zlen);
     run_write(k->z, d, g, b, n, k->ek, k->gw, k->bw);
+    if (ns) memcpy(k->z + k->zlen - ns * LEX_POINT, pts, ns * LEX_POINT);
+    k->ns = (uint8_t)ns;
 }
 
 /* Resize plain block k's arrays to cap (>= its postings). */
@@ -707,7 +778,20 @@ static inline void cur_load(lex_cur *c, uint32_t lo) {
 }
 
 static inline double block_bound(const lex_query *q, const lex_cur *c, const lex_block *k) {
-    return mdi_bm25_term(c->idf, q->w * (double)k->max_g + (double)k->max_b, (double)k->min_len, q->avgdl);
+    if (!k->ns)
+        return mdi_bm25_term(c->idf, q->w * (double)k->max_g + (double)k->max_b, (double)k->min_len, q->avgdl);
+    const uint8_t *pt = k->z + k->zlen - (size_t)k->ns * LEX_POINT;
+    double u = 0.0;
+    for (unsigned i = 0; i < k->ns; i++, pt += LEX_POINT) {
+        uint16_t g, b;
+        uint32_t len;
+        memcpy(&g, pt, 2);
+        memcpy(&b, pt + 2, 2);
+        memcpy(&len, pt + 4, 4);
+        double x = mdi_bm25_term(c->idf, q->w * (double)g + (double)b, (double)len, q->avgdl);
+        if (x > u) u = x;
+    }
+    return u;
 }
 
 /* The candidate's sum in query order, from the cursors' parts. */
@@ -765,104 +849,184 @@ done:
     return st;
 }
 
+/* A window: documents lo..hi, in which each term's postings lie in one of its
+ * blocks, and those blocks' bounds added. */
+typedef struct lex_win {
+    uint32_t lo, hi;
+    double u;
+} lex_win;
+
+/* Sift w[i] down the max-heap w[0..n) (by bound). */
+static void win_down(lex_win *w, size_t n, size_t i) {
+    lex_win x = w[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && w[c + 1].u > w[c].u) c++;
+        if (!(w[c].u > x.u)) break;
+        w[i] = w[c];
+        i = c;
+    }
+    w[i] = x;
+}
+
+static inline double theta_of(const lex_heap *hp) { return hp->n == hp->k ? hp->h[0].sum : -INFINITY; }
+
+/* The window lo..hi into the heap (MaxScore): its terms ordered by their
+ * blocks' bounds; the longest prefix whose bounds add up below the k-th score
+ * (longer as it rises) is non-essential: only the others' documents are
+ * candidates, each skipped unscored while the bounds of the terms holding it
+ * and the prefix cannot reach the k-th score, then looked up in the prefix
+ * (largest bound first) while its score so far can. */
+static void top_window(lex_query *q, lex_heap *hp, uint32_t lo, uint32_t hi, size_t *ord, double *pre,
+                       size_t *scored) {
+    size_t m = q->m, live = 0;
+    for (size_t i = 0; i < m; i++) {
+        lex_cur *c = &q->cur[i];
+        c->has = 0;
+        if (!c->t) continue;
+        size_t bi = find_block(c->t, lo);
+        if (bi == c->t->nb || c->t->b[bi].first > hi) continue;
+        const lex_block *kb = &c->t->b[bi];
+        c->bi = bi;
+        if (c->dec == bi) { /* decoded for another window: from lo */
+            c->pi = lower_bound(c->d, 0, kb->n, lo);
+            if (c->pi == kb->n || c->d[c->pi] > hi) continue;
+        }
+        c->u = block_bound(q, c, kb);
+        size_t j = live++; /* by bound, ascending (insertion: few terms) */
+        while (j > 0 && q->cur[ord[j - 1]].u > c->u) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = i;
+    }
+    double theta = theta_of(hp);
+    size_t ne = 0;
+    pre[0] = 0.0;
+    while (ne < live && below(pre[ne] + q->cur[ord[ne]].u, theta)) {
+        pre[ne + 1] = pre[ne] + q->cur[ord[ne]].u;
+        ne++;
+    }
+    while (ne < live) {
+        uint32_t d = UINT32_MAX;
+        for (size_t j = ne; j < live; j++) {
+            lex_cur *c = &q->cur[ord[j]];
+            cur_load(c, lo);
+            if (c->pi < c->t->b[c->bi].n && c->d[c->pi] <= hi && c->d[c->pi] < d) d = c->d[c->pi];
+        }
+        if (d == UINT32_MAX) break;
+        double ub = pre[ne];
+        for (size_t j = ne; j < live; j++) {
+            lex_cur *c = &q->cur[ord[j]];
+            c->has = c->pi < c->t->b[c->bi].n && c->d[c->pi] == d;
+            if (c->has) ub += c->u;
+        }
+        if (below(ub, theta)) { /* the terms holding it cannot lift it to the k-th score */
+            for (size_t j = ne; j < live; j++) {
+                lex_cur *c = &q->cur[ord[j]];
+                if (c->has) c->pi++;
+                c->has = 0;
+            }
+            continue;
+        }
+        double bound = 0.0;
+        for (size_t j = ne; j < live; j++) {
+            lex_cur *c = &q->cur[ord[j]];
+            if (!c->has) continue;
+            c->c = posting_score(q, c, c->pi);
+            c->pi++;
+            (*scored)++;
+            bound += c->c;
+        }
+        for (size_t j = 0; j < ne; j++) q->cur[ord[j]].has = 0;
+        int out_of_reach = below(bound + pre[ne], theta);
+        for (size_t j = ne; j-- > 0 && !out_of_reach;) { /* the non-essential terms, largest bound first */
+            lex_cur *c = &q->cur[ord[j]];
+            const lex_block *kb = &c->t->b[c->bi];
+            if (kb->first > d) { /* not in this block: no need to decode it */
+                out_of_reach = below(bound + pre[j], theta);
+                continue;
+            }
+            cur_load(c, lo);
+            c->pi = lower_bound(c->d, c->pi, kb->n, d);
+            if (c->pi < kb->n && c->d[c->pi] == d) {
+                c->c = posting_score(q, c, c->pi);
+                c->has = 1;
+                (*scored)++;
+                bound += c->c;
+            }
+            out_of_reach = below(bound + pre[j], theta);
+        }
+        if (!out_of_reach) {
+            heap_offer(q->ix, hp, (lex_hit){query_sum(q), d});
+            theta = theta_of(hp);
+            while (ne < live && below(pre[ne] + q->cur[ord[ne]].u, theta)) {
+                pre[ne + 1] = pre[ne] + q->cur[ord[ne]].u;
+                ne++;
+            }
+        }
+        for (size_t j = 0; j < live; j++) q->cur[ord[j]].has = 0;
+    }
+}
+
+/* The windows of the terms' blocks (each block's bound computed once), then
+ * each window by its bound, largest first (a heap: the first windows lift
+ * the k-th score, so the later ones are mostly skipped), until the next one's
+ * bound cannot reach the k-th score. */
 md_status md_lexindex_top(const md_lexindex *ix, const uint32_t *terms, size_t n_terms, const double *idf,
                           double gist_weight, size_t k, uint32_t *docs, double *scores, size_t *out) {
     lex_query q;
     lex_heap hp;
     md_status st = query_open(ix, terms, n_terms, idf, gist_weight, k, docs, scores, out, &q, &hp);
     if (st != MD_OK || hp.k == 0 || n_terms == 0) return st;
-    size_t m = n_terms, scored = 0;
-    size_t *ord = mdi_alloc_array(m, sizeof *ord);  /* the window's terms by bound, ascending */
+    size_t m = n_terms, scored = 0, nw = 1;
+    for (size_t i = 0; i < m; i++)
+        if (q.cur[i].t) nw += q.cur[i].t->nb;
+    size_t *ord = mdi_alloc_array(m, sizeof *ord);     /* the window's terms by bound, ascending */
     double *pre = mdi_alloc_array(m + 1, sizeof *pre); /* pre[j]: the bounds of ord[0..j) added */
     uint32_t *buf = mdi_alloc_array(m * 3 * LB, sizeof *buf);
-    if (!ord || !pre || !buf) {
+    lex_win *win = mdi_alloc_array(nw, sizeof *win);
+    if (!ord || !pre || !buf || !win) {
         st = MD_ERR_NOMEM;
         goto done;
     }
-    for (size_t i = 0; i < m; i++) q.cur[i].buf = buf + i * 3 * LB;
-    uint32_t lo = 0;
-    for (;;) {
-        /* the window [lo, hi]: hi the first end of a current block */
+    for (size_t i = 0; i < m; i++) {
+        lex_cur *c = &q.cur[i];
+        c->buf = buf + i * 3 * LB;
+        c->bi = 0;
+        if (c->t) c->u = block_bound(&q, c, &c->t->b[0]);
+    }
+    size_t n_win = 0;
+    for (uint32_t lo = 0;;) { /* [lo, hi]: hi the first end of a current block */
         uint32_t hi = UINT32_MAX;
-        size_t live = 0;
+        int any = 0;
+        for (size_t i = 0; i < m; i++) {
+            const lex_cur *c = &q.cur[i];
+            if (!c->t || c->bi == c->t->nb) continue;
+            any = 1;
+            if (c->t->b[c->bi].last < hi) hi = c->t->b[c->bi].last;
+        }
+        if (!any) break;
+        double u = 0.0;
         for (size_t i = 0; i < m; i++) {
             lex_cur *c = &q.cur[i];
-            c->u = 0.0;
-            if (!c->t) continue;
-            while (c->bi < c->t->nb && c->t->b[c->bi].last < lo) c->bi++;
-            if (c->bi == c->t->nb) continue;
+            if (!c->t || c->bi == c->t->nb) continue;
             const lex_block *kb = &c->t->b[c->bi];
-            if (c->dec == c->bi) c->pi = lower_bound(c->d, c->pi, kb->n, lo);
-            if (kb->last < hi) hi = kb->last;
-            ord[live++] = i;
+            if (kb->first <= hi) u += c->u;
+            if (kb->last == hi && ++c->bi < c->t->nb) c->u = block_bound(&q, c, &c->t->b[c->bi]);
         }
-        if (live == 0) break;
-        double theta = hp.n == hp.k ? hp.h[0].sum : -INFINITY;
-        for (size_t j = 0; j < live; j++) { /* bounds, and the order by them (insertion sort: few terms) */
-            lex_cur *c = &q.cur[ord[j]];
-            const lex_block *kb = &c->t->b[c->bi];
-            uint32_t next = c->dec == c->bi ? c->d[c->pi] : kb->first; /* (a bound when not decoded) */
-            c->u = next <= hi ? block_bound(&q, c, kb) : 0.0;
-            size_t x = ord[j], i = j;
-            while (i > 0 && q.cur[ord[i - 1]].u > c->u) {
-                ord[i] = ord[i - 1];
-                i--;
-            }
-            ord[i] = x;
-        }
-        size_t ne = 0;
-        pre[0] = 0.0;
-        while (ne < live && below(pre[ne] + q.cur[ord[ne]].u, theta)) {
-            pre[ne + 1] = pre[ne] + q.cur[ord[ne]].u;
-            ne++;
-        }
-        /* ne == live: no document of the window can reach theta */
-        while (ne < live) {
-            uint32_t d = UINT32_MAX;
-            for (size_t j = ne; j < live; j++) {
-                lex_cur *c = &q.cur[ord[j]];
-                const lex_block *kb = &c->t->b[c->bi];
-                if (kb->first > hi) continue;
-                cur_load(c, lo);
-                if (c->pi < kb->n && c->d[c->pi] <= hi && c->d[c->pi] < d) d = c->d[c->pi];
-            }
-            if (d == UINT32_MAX) break;
-            for (size_t i = 0; i < m; i++) q.cur[i].has = 0;
-            double bound = 0.0;
-            for (size_t j = ne; j < live; j++) {
-                lex_cur *c = &q.cur[ord[j]];
-                const lex_block *kb = &c->t->b[c->bi];
-                if (c->dec == c->bi && c->pi < kb->n && c->d[c->pi] == d) {
-                    c->c = posting_score(&q, c, c->pi);
-                    c->has = 1;
-                    c->pi++;
-                    scored++;
-                    bound += c->c;
-                }
-            }
-            theta = hp.n == hp.k ? hp.h[0].sum : -INFINITY;
-            int out_of_reach = below(bound + pre[ne], theta);
-            for (size_t j = ne; j-- > 0 && !out_of_reach;) { /* the non-essential terms, largest bound first */
-                lex_cur *c = &q.cur[ord[j]];
-                const lex_block *kb = &c->t->b[c->bi];
-                if (kb->first > d) { /* not in this block: no need to decode it */
-                    out_of_reach = below(bound + pre[j], theta);
-                    continue;
-                }
-                cur_load(c, lo);
-                c->pi = lower_bound(c->d, c->pi, kb->n, d);
-                if (c->pi < kb->n && c->d[c->pi] == d) {
-                    c->c = posting_score(&q, c, c->pi);
-                    c->has = 1;
-                    scored++;
-                    bound += c->c;
-                }
-                out_of_reach = below(bound + pre[j], theta);
-            }
-            if (!out_of_reach) heap_offer(ix, &hp, (lex_hit){query_sum(&q), d});
-        }
+        win[n_win++] = (lex_win){lo, hi, u};
         if (hi == UINT32_MAX) break;
         lo = hi + 1;
+    }
+    for (size_t i = n_win / 2; i-- > 0;) win_down(win, n_win, i);
+    while (n_win) {
+        lex_win x = win[0];
+        win[0] = win[--n_win];
+        if (n_win) win_down(win, n_win, 0);
+        if (below(x.u, theta_of(&hp))) break; /* nor can any window left */
+        top_window(&q, &hp, x.lo, x.hi, ord, pre, &scored);
     }
     out[0] = heap_finish(ix, &hp, docs, scores);
     out[1] = scored;
@@ -870,6 +1034,7 @@ done:
     free(ord);
     free(pre);
     free(buf);
+    free(win);
     free(q.cur);
     free(hp.h);
     return st;
@@ -934,6 +1099,7 @@ int mdi_lexindex_check(const md_lexindex *ix) {
         for (size_t bi = 0; bi < t->nb; bi++) {
             const lex_block *k = &t->b[bi];
             if (k->n == 0 || k->n > LB || (k->cap && k->n > k->cap) || k->cap > LB || !k->p == !k->z) return 4;
+            if (k->ns > LEX_COVER || (k->cap && k->ns) || (k->ns && k->n < 2)) return 4;
             lex_run r;
             block_decode(k, r.d, r.g, r.b);
             if (r.d[0] != k->first || r.d[k->n - 1] != k->last) return 5;
@@ -944,6 +1110,19 @@ int mdi_lexindex_check(const md_lexindex *ix) {
                 if (d >= ix->n_docs || !ix->docs[d].live) return 6;
                 if (r.g[i] > k->max_g || r.b[i] > k->max_b || ix->docs[d].len < k->min_len) return 7;
                 if (r.g[i] == 0 && r.b[i] == 0) return 8;
+                if (k->ns) { /* a cover point with at least its hits and at most its tokens */
+                    const uint8_t *pt = k->z + k->zlen - (size_t)k->ns * LEX_POINT;
+                    int covered = 0;
+                    for (unsigned p = 0; p < k->ns && !covered; p++, pt += LEX_POINT) {
+                        uint16_t pg, pb;
+                        uint32_t pl;
+                        memcpy(&pg, pt, 2);
+                        memcpy(&pb, pt + 2, 2);
+                        memcpy(&pl, pt + 4, 4);
+                        covered = r.g[i] <= pg && r.b[i] <= pb && ix->docs[d].len >= pl;
+                    }
+                    if (!covered) return 11;
+                }
             }
         }
         if (n != t->df) return 9;

@@ -344,6 +344,106 @@ static void test_skips(void) {
     free(m.d);
 }
 
+/* One term in every document, two in most, with hits 1-3 and lengths
+ * spread (issue 44's common words: a block's most hits and fewest tokens are
+ * seldom one posting's, so that bound nearly always reached the k-th score):
+ * the blocks' covers and the windows taken best bound first skip most of the
+ * postings, the answers those of the full pass. */
+static void test_common(void) {
+    model m = {0};
+    m.n = check_quick() ? 8000 : 40000;
+    m.vocab = 2;
+    m.d = calloc(m.n, sizeof *m.d);
+    md_lexindex *ix;
+    CHECK(md_lexindex_new(&ix) == MD_OK);
+    for (size_t i = 0; i < m.n; i++) {
+        mdoc *x = &m.d[i];
+        x->live = 1;
+        x->nt = rng_below(&rng, 5) == 0 ? 1 : 2;
+        uint32_t hits = 0;
+        for (uint32_t t = 0; t < x->nt; t++) {
+            x->term[t] = t;
+            x->g[t] = rng_below(&rng, 4) == 0;
+            x->b[t] = 1 + (uint32_t)rng_below(&rng, 3);
+            hits += x->g[t] + x->b[t];
+        }
+        x->len = hits + 4 + (uint32_t)rng_below(&rng, 40);
+        x->key_len = (uint32_t)snprintf(x->key, sizeof x->key, "c%zu", i % 211);
+        CHECK(put_doc(ix, (uint32_t)i, x) == MD_OK);
+    }
+    CHECK(mdi_lexindex_check(ix) == 0);
+    static const uint32_t qs[3][2] = {{0, 0}, {1, 0}, {0, 1}};
+    size_t pruned = 0, full = 0;
+    for (int j = 0; j < 3; j++)
+        for (int wi = 0; wi < 3; wi++) {
+            double w = wi == 0 ? 1.0 : wi == 1 ? 3.0 : 0.0;
+            size_t nq = j == 0 ? 1 : 2, o1[2], o2[2];
+            uint32_t d1[50], d2[50];
+            double s1[50], s2[50];
+            CHECK(md_lexindex_top(ix, qs[j], nq, NULL, w, 50, d1, s1, o1) == MD_OK);
+            CHECK(md_lexindex_top_full(ix, qs[j], nq, NULL, w, 50, d2, s2, o2) == MD_OK);
+            CHECK(o1[0] == 50 && o2[0] == 50 && memcmp(d1, d2, sizeof d1) == 0);
+            for (int i = 0; i < 50; i++) CHECK_SAME(s1[i], s2[i]);
+            pruned += o1[1];
+            full += o2[1];
+            check_query(ix, &m, qs[j], nq, w, 50);
+        }
+    CHECK(pruned * 2 < full);
+    printf("common words over %zu documents: %zu postings scored pruned, %zu in full\n", m.n, pruned, full);
+    md_lexindex_free(ix);
+    free(m.d);
+}
+
+/* Blocks whose postings no posting dominates (hits up as lengths go up:
+ * more such postings than a cover holds, so runs of them are merged), hits
+ * past 16 bits (no cover), and deletes that repack them in place (a cover of
+ * at most the points it had): every posting within its block's cover after
+ * each step, the answers the model's at gist weights 0 to 64. */
+static void test_cover(void) {
+    model m = {0};
+    m.n = 3000;
+    m.vocab = 3;
+    m.d = calloc(m.n, sizeof *m.d);
+    md_lexindex *ix;
+    CHECK(md_lexindex_new(&ix) == MD_OK);
+    for (size_t i = 0; i < m.n; i++) {
+        mdoc *x = &m.d[i];
+        uint32_t r = (uint32_t)(i % 128);
+        x->live = 1;
+        x->nt = 2 + (i % 7 == 0);
+        x->term[0] = 0; /* an antichain in each block: gist hits up, body hits down, length up */
+        x->g[0] = r;
+        x->b[0] = 1 + 127 - r;
+        x->term[1] = 1; /* body hits only, length up with them */
+        x->g[1] = 0;
+        x->b[1] = 1 + (uint32_t)rng_below(&rng, 60);
+        if (x->nt == 3) { /* hits past 16 bits */
+            x->term[2] = 2;
+            x->g[2] = 70000 + (uint32_t)rng_below(&rng, 1000);
+            x->b[2] = (uint32_t)rng_below(&rng, 3);
+        }
+        uint32_t hits = 0;
+        for (uint32_t t = 0; t < x->nt; t++) hits += x->g[t] + x->b[t];
+        x->len = hits + (uint32_t)rng_below(&rng, 5);
+        x->key_len = (uint32_t)snprintf(x->key, sizeof x->key, "v%zu", i % 13);
+        CHECK(put_doc(ix, (uint32_t)i, x) == MD_OK);
+    }
+    static const uint32_t qs[4][3] = {{0}, {1}, {0, 1}, {2, 0, 1}};
+    static const size_t nqs[4] = {1, 1, 2, 3};
+    for (int round = 0; round < 4; round++) {
+        CHECK(mdi_lexindex_check(ix) == 0);
+        for (int j = 0; j < 4; j++)
+            for (size_t wi = 0; wi < sizeof WEIGHTS / sizeof *WEIGHTS; wi++) check_query(ix, &m, qs[j], nqs[j], WEIGHTS[wi], 20);
+        for (size_t i = 0; i < m.n; i++) /* deletes everywhere: blocks repacked, some merged */
+            if (m.d[i].live && rng_below(&rng, 3) == 0) {
+                CHECK(md_lexindex_delete(ix, (uint32_t)i) == MD_OK);
+                m.d[i].live = 0;
+            }
+    }
+    md_lexindex_free(ix);
+    free(m.d);
+}
+
 static void test_errors(void) {
     md_lexindex *ix;
     CHECK(md_lexindex_new(NULL) == MD_ERR_NULL);
@@ -477,6 +577,8 @@ int main(void) {
     test_corpora();
     test_incremental();
     test_skips();
+    test_common();
+    test_cover();
     test_packed();
     CHECK(pruned_queries > 0);
     printf("pruned queries: %zu, postings skipped: %zu\n", pruned_queries, skipped_postings);
