@@ -273,8 +273,10 @@ export class Lexical {
   /**
    * The index over every row of FTS5, from FTS5's own postings: its instance vocabulary (every
    * token of every row, in token order) read in chunks of about INDEX_CHUNK instances (split at
-   * tokens by memories_vocab's counts), each row's hits per token counted, the rows' postings
-   * sorted by rowid and put row by row; each row's tokens checked against FTS5's docsize.
+   * tokens by memories_vocab's counts) as one number per instance (its row and whether in the
+   * gist; the token follows from memories_vocab's counts, in the same order, checked against each
+   * token's row count), each row's hits per token counted, the rows' postings sorted by rowid and
+   * put at once (putMany); each row's tokens checked against FTS5's docsize.
    */
   async _buildIndex(db) {
     const sizes = new Map();
@@ -304,31 +306,39 @@ export class Lexical {
       pB[np++] = b;
     };
     try {
-      const bounds = [];
-      let acc = 0;
-      for (const r of await db.all("SELECT term, cnt FROM memories_vocab")) {
-        if (acc >= INDEX_CHUNK) {
-          bounds.push(r.term);
-          acc = 0;
-        }
-        acc += Number(r.cnt);
-      }
-      for (let c = 0; c <= bounds.length; c++) {
-        const [sql, args] = c === bounds.length ? [" WHERE term >= ?", [bounds[c - 1]]] : c === 0 ? [" WHERE term < ?", [bounds[0]]]
-          : [" WHERE term >= ? AND term < ?", [bounds[c - 1], bounds[c]]];
-        const rows = await db.all(`SELECT doc, term, col FROM temp.${vi}${bounds.length ? sql : ""}`, bounds.length ? args : []);
-        let term = null, id = 0, doc = -1, g = 0, b = 0;
-        for (const r of rows) {
-          if (r.term !== term || r.doc !== doc) {
-            if (doc >= 0) push(doc, id, g, b);
-            if (r.term !== term) id = this._termIdOf((term = r.term));
-            doc = r.doc;
-            g = b = 0;
+      // the vocabulary in the instances' order (FTS5's term order), each term's instances and rows
+      const vocab = await db.all("SELECT term, doc, cnt FROM memories_vocab");
+      for (let a = 0; a < vocab.length;) {
+        let e = a, want = 0; // the terms vocab[a..e): about INDEX_CHUNK instances
+        while (e < vocab.length && (e === a || want < INDEX_CHUNK)) want += Number(vocab[e++].cnt);
+        const where = a === 0 && e === vocab.length ? ["", []] : a === 0 ? [" WHERE term < ?", [vocab[e].term]]
+          : e === vocab.length ? [" WHERE term >= ?", [vocab[a].term]] : [" WHERE term >= ? AND term < ?", [vocab[a].term, vocab[e].term]];
+        // each instance as one number, row * 2 + (in the gist), in term order then row order: the
+        // terms follow from the counts (no string read per instance), checked against each term's rows
+        const sql = `SELECT doc * 2 + (col = 'gist') AS x FROM temp.${vi}${where[0]}`;
+        const xs = typeof db.numbers === "function" ? (await db.numbers(sql, where[1]))[0] ?? new Float64Array(0)
+          : Float64Array.from(await db.all(sql, where[1]), (r) => r.x);
+        if (xs.length !== want) throw new NotExact("instances");
+        let k = 0;
+        for (let t = a; t < e; t++) {
+          const id = this._termIdOf(vocab[t].term), end = k + Number(vocab[t].cnt);
+          let doc = -1, g = 0, b = 0, rows = 0;
+          for (; k < end; k++) {
+            const x = xs[k], d = Math.floor(x / 2);
+            if (d !== doc) {
+              if (d < doc) throw new NotExact("instances"); // not in row order: not the counts' term
+              if (doc >= 0) push(doc, id, g, b);
+              doc = d;
+              g = b = 0;
+              rows++;
+            }
+            if (x - 2 * d === 1) g++;
+            else b++;
           }
-          if (r.col === "gist") g++;
-          else b++;
+          if (doc >= 0) push(doc, id, g, b);
+          if (rows !== Number(vocab[t].doc)) throw new NotExact("instances");
         }
-        if (doc >= 0) push(doc, id, g, b);
+        a = e;
       }
     } finally {
       await db.all(`DROP TABLE IF EXISTS temp.${vi}`);
@@ -345,15 +355,28 @@ export class Lexical {
       body[k] = pB[i];
     }
     pDoc = pTerm = pG = pB = null;
+    // the rows in docsize's order, each with its postings, put at once
+    const n = sizes.size, docs = new Uint32Array(n), lens = new Uint32Array(n), keys = new Array(n), from = new Uint32Array(n + 1);
+    let i = 0;
+    for (const [doc, len] of sizes) {
+      const a = start[doc], e = start[doc + 1];
+      let hits = 0;
+      for (let k = a; k < e; k++) hits += gist[k] + body[k];
+      if (hits !== len) throw new NotExact("size"); // FTS5's own count of the row's tokens
+      docs[i] = doc;
+      lens[i] = len;
+      keys[i] = this.pathOf.get(doc) ?? "";
+      from[i + 1] = from[i] + e - a;
+      i++;
+    }
+    const put = [terms, gist, body].map((src) => {
+      const dst = new Uint32Array(from[n]);
+      for (let j = 0; j < n; j++) dst.set(src.subarray(start[docs[j]], start[docs[j] + 1]), from[j]);
+      return dst;
+    });
     const ix = lexicalIndex();
     try {
-      for (const [doc, len] of sizes) {
-        const a = start[doc], e = start[doc + 1];
-        let hits = 0;
-        for (let k = a; k < e; k++) hits += gist[k] + body[k];
-        if (hits !== len) throw new NotExact("size"); // FTS5's own count of the row's tokens
-        ix.put(doc, this.pathOf.get(doc) ?? "", len, terms.subarray(a, e), gist.subarray(a, e), body.subarray(a, e));
-      }
+      ix.putMany(docs, keys, lens, from, ...put);
       if (ix.count !== sizes.size || start[maxId + 1] !== np) throw new NotExact("rows");
       await this._ixCheck(db, ix);
     } catch (e) {

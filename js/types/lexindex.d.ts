@@ -13,6 +13,12 @@ export interface LexicalTop {
 export interface LexicalIndex {
   /** Put document `doc` (replacing it): key (the tie-break), tokens, and per distinct term its gist and body hits. */
   put(doc: number, key: string, len: number, terms: Uint32Array, gist: Uint32Array, body: Uint32Array): void;
+  /**
+   * Put many documents, as put() each in turn: document i is docs[i] with keys[i], lens[i] and the
+   * terms (and gist / body hits) terms[start[i]..start[i + 1]) (start: docs.length + 1 entries from 0).
+   */
+  putMany(docs: Uint32Array, keys: readonly string[], lens: Uint32Array, start: Uint32Array, terms: Uint32Array,
+    gist: Uint32Array, body: Uint32Array): void;
   /** Delete a document: false when it is not in the index. */
   delete(doc: number): boolean;
   /** Documents held. */

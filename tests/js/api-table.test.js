@@ -2,6 +2,7 @@
 // function the table states is exported, each argument's wrong type is a TypeError naming it as
 // the table does, each default is what an absent argument gets, and the declarations and the
 // docs' argument table list every function. Also mmrReorders, the export added through the table.
+import { rng } from "../oracles/rng.js";
 import { readdirSync, readFileSync } from "node:fs";
 import * as md from "../../js/index.js";
 import * as workers from "../../js/src/workers.js";
@@ -153,6 +154,56 @@ describe(`the API table (${BUILD})`, () => {
     ix.free();
     for (const call of [() => ix.put(2, "b", 1, u(1), u(1), u(0)), () => ix.delete(1), () => ix.df(1), () => ix.top(u(1), 1), () => ix.bytes()])
       bad(call, /was freed/);
+  });
+
+  test("lexicalIndex.putMany is put() of each document in turn, its arguments checked by name", () => {
+    const r = rng(44), n = 700; // past one of putMany's chunks of postings
+    const docs = [], keys = [], lens = [], start = [0], terms = [], gist = [], body = [];
+    for (let i = 0; i < n; i++) {
+      const doc = i % 97 === 5 ? docs[i - 1] : Math.floor(r() * 2000); // some rewritten at once
+      const nt = Math.floor(r() * 200 * r()), seen = new Set();
+      let len = 0;
+      for (let j = 0; j < nt; j++) {
+        const t = Math.floor(r() * r() * 3000);
+        if (seen.has(t)) continue;
+        seen.add(t);
+        const g = r() < 0.3 ? 1 + Math.floor(r() * 3) : 0, b = g && r() < 0.5 ? 0 : 1 + Math.floor(r() * 4);
+        terms.push(t), gist.push(g), body.push(b);
+        len += g + b;
+      }
+      docs.push(doc), keys.push(i % 3 ? `p/${doc}/é` : ""), lens.push(len + Math.floor(r() * 5)), start.push(terms.length);
+    }
+    const U = (a) => Uint32Array.from(a);
+    const one = md.lexicalIndex(), many = md.lexicalIndex();
+    for (let i = 0; i < n; i++)
+      one.put(docs[i], keys[i], lens[i], U(terms.slice(start[i], start[i + 1])), U(gist.slice(start[i], start[i + 1])), U(body.slice(start[i], start[i + 1])));
+    many.putMany(U(docs), keys, U(lens), U(start), U(terms), U(gist), U(body));
+    expect([many.count, many.bytes()]).toEqual([one.count, one.bytes()]);
+    for (let t = 0; t < 3000; t += 7) expect(many.df(t)).toBe(one.df(t));
+    for (let q = 0; q < 40; q++) {
+      const qt = U(Array.from({ length: 1 + (q % 4) }, () => Math.floor(r() * r() * 3000)));
+      expect(many.top(qt, 20, { gistWeight: 3 })).toEqual(one.top(qt, 20, { gistWeight: 3 }));
+    }
+    const u = (...v) => Uint32Array.of(...v);
+    const bad = (f, e) => expect(f).toThrow(e);
+    bad(() => many.putMany([1], ["a"], u(1), u(0, 1), u(1), u(1), u(0)), new TypeError("lexicalIndex.putMany: docs must be a Uint32Array, got an array"));
+    bad(() => many.putMany(u(1), "a", u(1), u(0, 1), u(1), u(1), u(0)), new TypeError("lexicalIndex.putMany: keys must be an array of strings, got a string"));
+    bad(() => many.putMany(u(1), [7], u(1), u(0, 1), u(1), u(1), u(0)), new TypeError("lexicalIndex.putMany: keys[0] must be a string, got 7"));
+    bad(() => many.putMany(u(1), ["a"], u(1), u(0), u(1), u(1), u(0)), new RangeError("lexicalIndex.putMany: start has 1 entries, must have 2"));
+    bad(() => many.putMany(u(1), ["a"], u(1), u(0, 2), u(1), u(1), u(0)), new RangeError("lexicalIndex.putMany: start must run from 0 to terms.length (1)"));
+    bad(() => many.putMany(u(2 ** 30), ["a"], u(1), u(0, 1), u(1), u(1), u(0)), new RangeError("lexicalIndex.putMany: docs[0] must be below 2^30, got 1073741824"));
+    bad(() => many.putMany(u(1), ["a"], u(1), u(0, 1), u(2 ** 30), u(1), u(0)), new RangeError("lexicalIndex.putMany: terms[0] must be below 2^30, got 1073741824"));
+    bad(() => many.putMany(u(1), ["a"], u(1), u(0, 1), u(1), u(0), u(0)), new RangeError("lexicalIndex.putMany: gist[0] and body: a term needs a hit"));
+    bad(() => many.putMany(u(1, 2, 3), ["a", "b", "c"], u(1, 1, 1), u(0, 2, 1, 3), u(1, 2, 3), u(1, 1, 1), u(0, 0, 0)), new RangeError("lexicalIndex.putMany: start[2] is below start[1]"));
+    // a term twice: that document is refused (absent), the ones before it stay
+    const before = many.count;
+    bad(() => many.putMany(u(5000, 5001), ["x", "y"], u(2, 2), u(0, 1, 3), u(1, 4, 4), u(1, 1, 0), u(1, 0, 1)), new RangeError("lexicalIndex.putMany: terms[1..3] (docs[1]) has a term twice"));
+    expect(many.count).toBe(before + 1);
+    expect(many.delete(5000)).toBe(true);
+    expect(many.delete(5001)).toBe(false);
+    one.free();
+    many.free();
+    bad(() => many.putMany(u(), [], u(), u(0), u(), u(), u()), /was freed/);
   });
 
   test("mmrReorders states applyMmr's shortcut: the input order exactly when it says false", () => {
