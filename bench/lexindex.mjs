@@ -7,7 +7,10 @@
 // set, postings the index scored per query beside every posting of the query's terms, one put then
 // the same search against the search alone (p50/p99), the build (the first search), and the
 // index's bytes per memory. Every answer of the two caches is compared (paths and scores).
-//   node bench/lexindex.mjs [--sizes=10000,100000] [--queries=200] [--puts=20] [--wasm=path]
+// Then the same on real text: every corpus of bench/relevance built in build/relevance/ (memories.jsonl,
+// paths prefixed by the corpus's name, so all distinct) as one cache, queried with their test queries
+// (--no-real: not). 1M memories: --sizes=10000,100000,1000000 (slow: the puts alone take minutes).
+//   node bench/lexindex.mjs [--sizes=10000,100000] [--queries=200] [--puts=20] [--no-real] [--wasm=path]
 import { fileURLToPath } from "node:url";
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
@@ -21,11 +24,13 @@ const md = await import("../js/index.js");
 const { openMemoryCache } = await import("../js/cache/index.js");
 const { makeCorpus, makeQueries } = await import("../tests/js/cache-corpus.js");
 const { rng } = await import("../tests/oracles/rng.js");
+const fs = await import("node:fs");
 const wasm = process.argv.find((a) => a.startsWith("--wasm="))?.slice(7);
-await md.init(wasm ? (await import("node:fs")).readFileSync(wasm) : undefined); // --wasm=: another build (before / after)
+await md.init(wasm ? fs.readFileSync(wasm) : undefined); // --wasm=: another build (before / after)
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? dflt;
-const SIZES = arg("sizes", "10000,100000").split(",").map(Number);
+const SIZES = arg("sizes", "10000,100000").split(",").filter(Boolean).map(Number);
+const REAL = !process.argv.includes("--no-real");
 const Q = Number(arg("queries", 200)), PUTS = Number(arg("puts", 20));
 const LEXICAL = { limit: 10, depth: 50, weights: { lexical: 1, vector: 0, salience: 0, lateral: 0 } };
 
@@ -43,18 +48,49 @@ async function timed(cache, text) {
 }
 
 console.log(`lexical index bench: ${Q} queries per set, ${PUTS} put rounds; load average ${loadavg().map((x) => x.toFixed(2)).join(", ")}`);
-for (const n of SIZES) {
-  const corpus = makeCorpus(n, 4, 1);
+/** The real corpora of bench/relevance (build/relevance/<name>/memories.jsonl) as one: distinct paths, their test queries. */
+function realCorpus() {
+  const { readFileSync, readdirSync, existsSync } = fs;
+  const root = fileURLToPath(new URL("../build/relevance/", import.meta.url));
+  const memories = [], queries = [], names = [];
+  for (const name of existsSync(root) ? readdirSync(root).sort() : []) {
+    const file = `${root}${name}/memories.jsonl`;
+    if (!existsSync(file)) continue;
+    const rows = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    names.push(`${name} ${rows.length}`);
+    for (const m of rows)
+      memories.push({ path: `${name}/${m.path}`, gist: m.gist, body: m.body ?? "", type: "semantic", createdAt: Date.UTC(2026, 0, 1) + memories.length,
+        embedding: Float32Array.of(1, (memories.length % 7) / 7, 0.5, 0.25) });
+    const qf = `${root}${name}/queries.test.jsonl`;
+    if (existsSync(qf)) for (const l of readFileSync(qf, "utf8").split("\n").filter(Boolean)) queries.push(JSON.parse(l).text);
+  }
+  return { memories, queries, names };
+}
+
+const runs = SIZES.map((n) => ({ n, label: `${n} memories (synthetic)`, corpus: () => makeCorpus(n, 4, 1), own: (c) => makeQueries(c, Q, 2).map((q) => q.text) }));
+if (REAL) {
+  const real = realCorpus();
+  if (real.memories.length) {
+    const r = rng(7), qs = real.queries.slice();
+    for (let i = qs.length - 1; i > 0; i--) { const j = Math.floor(r() * (i + 1)); [qs[i], qs[j]] = [qs[j], qs[i]]; }
+    runs.push({ n: real.memories.length, label: `${real.memories.length} real memories (build/relevance: ${real.names.join(", ")})`,
+      corpus: () => real.memories, own: () => qs.slice(0, Q) });
+  }
+}
+for (const { n, label, corpus: make, own: ownOf } of runs) {
+  const corpus = make();
   const t0 = now();
   const indexed = await openMemoryCache({ dim: 4, lexicalIndexMin: 0 });
   for (let i = 0; i < n; i += 5000) await indexed.put(corpus.slice(i, i + 5000));
   const putMs = now() - t0;
   const lists = await openMemoryCache({ bytes: await indexed.exportBytes(), lexicalIndexMin: null });
   // the common words: in 40-95% of the memories
-  const vocab = await indexed._db.all("SELECT term, doc FROM memories_vocab WHERE doc >= ? AND doc <= ?", [0.4 * n, 0.95 * n]);
+  let vocab = await indexed._db.all("SELECT term, doc FROM memories_vocab WHERE doc >= ? AND doc <= ?", [0.4 * n, 0.95 * n]);
+  const commonLabel = vocab.length ? "words in 40-95% of the memories" : "its 40 most common words (none in 40% of the memories)";
+  if (!vocab.length) vocab = await indexed._db.all("SELECT term, doc FROM memories_vocab ORDER BY doc DESC LIMIT 40");
   const r = rng(44);
   const common = Array.from({ length: Q }, () => Array.from({ length: 1 + Math.floor(r() * 3) }, () => vocab[Math.floor(r() * vocab.length)].term).join(" "));
-  const own = makeQueries(corpus, Q, 2).map((q) => q.text);
+  const own = ownOf(corpus);
   let t = now();
   await timed(indexed, own[0]);
   const buildMs = now() - t;
@@ -62,8 +98,8 @@ for (const n of SIZES) {
   await timed(lists, own[0]);
   const warmMs = now() - t;
   const ix = indexed._lexical._ix;
-  console.log(`\n### ${n} memories: put ${f(putMs)} ms; first search: index built ${f(buildMs)} ms, lists read ahead ${f(warmMs)} ms; ` +
-    `index ${ix ? ix.bytes() : 0} bytes = ${ix ? f(ix.bytes() / ix.count) : 0} per memory; ${vocab.length} words in 40-95% of the memories`);
+  console.log(`\n### ${label}: put ${f(putMs)} ms; first search: index built ${f(buildMs)} ms, lists read ahead ${f(warmMs)} ms; ` +
+    `index ${ix ? ix.bytes() : 0} bytes = ${ix ? f(ix.bytes() / ix.count) : 0} per memory; common words: ${vocab.length} ${commonLabel}`);
   console.log("\n| queries | index p50 ms | index p99 | lists p50 | lists p99 | postings scored p50 | all postings p50 | same answers |");
   console.log("|---|--:|--:|--:|--:|--:|--:|--:|");
   for (const [name, qs] of [["the corpus's", own], ["common words", common]]) {
