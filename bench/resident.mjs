@@ -10,7 +10,9 @@
 // Every memdomain answer and the plain-JS answer must be identical (indices
 // and similarity bits); usearch is f32 and approximate on ties, so its recall
 // against the exact answer is printed. p50 / p99 over the queries.
-//   node bench/resident.mjs [--n=100000,10000] [--q=200] [--js-q=20] [--k=50] [--clustered] [--json=out.json]
+// --ref=<a test build .wasm> times that build's pruned path too, interleaved
+// (old vs new side by side: e.g. a build of the previous commit under build/ref/).
+//   node bench/resident.mjs [--n=100000,10000] [--q=200] [--js-q=20] [--k=50] [--clustered] [--ref=x.wasm] [--json=out.json]
 import { createRequire } from "node:module";
 import { args, data, fmt, native, report, stream } from "./lib-vectors.mjs";
 import { cosine } from "../tests/oracles/baseline-neighbors.js";
@@ -23,6 +25,7 @@ const a = args();
 const sizes = String(a.n ?? "100000,10000").split(",").map(Number);
 const nq = +(a.q ?? 200), jsq = +(a["js-q"] ?? 20), k = +(a.k ?? 50), d = +(a.d ?? 384);
 const md = rawModule("clang");
+const ref = a.ref ? rawModule(a.ref) : null;
 
 /** The plain-JS way: the reference's cosine on every row, then the k best (sim desc, index asc). */
 function plainTop(q, m, n, k) {
@@ -61,6 +64,11 @@ const same = (x, y) => x.indices.length === y.indices.length && x.indices.every(
   const r = md.rows(m, d);
   for (let i = 0; i < 20; i++) { const q = m.subarray(i * d, (i + 1) * d); r.top(q, k); r.topUnpruned(q, k); plainTop(q, m, 2000, k); usearch.exactSearch(m, q, d, k, usearch.MetricKind.Cos, 1); }
   r.free();
+  if (ref) {
+    const rr = ref.rows(m, d);
+    for (let i = 0; i < 20; i++) rr.top(m.subarray(i * d, (i + 1) * d), k);
+    rr.free();
+  }
 }
 
 const results = [];
@@ -74,36 +82,39 @@ for (const kind of a.clustered ? ["uniform", "clustered"] : ["uniform"]) {
       return q;
     });
     const t0 = performance.now();
-    const r = md.rows(m, d);
+    const r = md.rows(m, d), rr = ref?.rows(m, d);
     const appendMs = performance.now() - t0;
-    const times = { pruned: [], unpruned: [], usearch: [], js: [] };
+    const times = { pruned: [], unpruned: [], usearch: [], js: [], ref: [] };
     let identical = true, recall = 0;
     for (let i = 0; i < nq; i++) {
       const q = queries[i];
-      const order = ["pruned", "unpruned", "usearch", "js"];
+      const order = ["pruned", "unpruned", "usearch", "js", ...(rr ? ["ref"] : [])];
       for (let s = 0; s < i % 4; s++) order.push(order.shift()); // rotate who goes first
-      let pr, un, us, js;
+      let pr, un, us, js, rf;
       for (const who of order) {
         if (who === "js" && i >= jsq) continue;
         const t = performance.now();
         if (who === "pruned") pr = r.top(q, k);
         else if (who === "unpruned") un = r.topUnpruned(q, k);
+        else if (who === "ref") rf = rr.top(q, k);
         else if (who === "usearch") us = usearch.exactSearch(m, q, d, k, usearch.MetricKind.Cos, 1);
         else js = plainTop(q, m, n, k);
         times[who].push(performance.now() - t);
       }
-      identical &&= same(pr, un) && (!js || same(pr, js));
+      identical &&= same(pr, un) && (!js || same(pr, js)) && (!rf || same(pr, rf));
       const exact = new Set(pr.indices);
       let hit = 0;
       for (const key of us.keys) if (exact.has(Number(key))) hit++;
       recall += hit / k;
     }
     r.free();
+    rr?.free();
     const nat = kind === "uniform" ? native("top", n, d, k, nq) : null;
     const row = {
       workload: `top-${k} of ${n} rows, d=${d}, ${kind}`, n, kind, appendMs,
       pruned: { p50: pct(times.pruned, 0.5), p99: pct(times.pruned, 0.99) },
       unpruned: { p50: pct(times.unpruned, 0.5), p99: pct(times.unpruned, 0.99) },
+      ref: rr ? { p50: pct(times.ref, 0.5), p99: pct(times.ref, 0.99) } : undefined,
       usearch: { p50: pct(times.usearch, 0.5), p99: pct(times.usearch, 0.99), recall: recall / nq },
       js: { p50: pct(times.js, 0.5), max: Math.max(...times.js), queries: times.js.length },
       native: nat ? { p50: nat.p50, p99: nat.p99 } : undefined,
@@ -119,6 +130,7 @@ const show = results.map((r) => ({
   workload: r.workload,
   "wasm pruned p50 / p99 ms": `${fmt(r.pruned.p50)} / ${fmt(r.pruned.p99)}`,
   "wasm unpruned (today) p50": fmt(r.unpruned.p50),
+  ...(r.ref ? { "ref build pruned p50": fmt(r.ref.p50), "ref / wasm": r1(r.ref.p50 / r.pruned.p50) } : {}),
   "usearch exactSearch p50 / p99": `${fmt(r.usearch.p50)} / ${fmt(r.usearch.p99)}`,
   [`plain JS p50 (${jsq} q)`]: fmt(r.js.p50),
   "native pruned p50": r.native ? fmt(r.native.p50) : "",

@@ -227,6 +227,14 @@ static void upper_bounds(const int32_t *dots, const float *w, const float *rho, 
     for (size_t t = 0; t < cnt; t++) ub[t] = (float)dots[t] * (w[t] * vq) + (rho[t] * alpha + beta);
 }
 
+/* Whether any of ub[0..16) is >= tau (a loop the compiler vectorizes: most
+ * groups of rows hold no candidate, and this skips them). */
+static bool any_reaches(const float *ub, float tau) {
+    int any = 0;
+    for (int t = 0; t < 16; t++) any |= ub[t] >= tau;
+    return any;
+}
+
 /* The pruned top-k; returns MD_ERR_RANGE (nothing written) when pruning
  * stopped paying (the caller runs the exact path). */
 MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, const double *qd, double qs,
@@ -261,6 +269,10 @@ MDI_SMALL static md_status top_pruned(const md_rows *r, const float *query, cons
             const float *w = r->w + j0, *rho = r->rho + j0;
             upper_bounds(dots, w, rho, cnt, vq, alpha, beta, ubs);
             for (size_t t = 0; t < cnt; t++) {
+                if (t % 16 == 0 && t + 16 <= cnt && !any_reaches(ubs + t, tau)) {
+                    t += 15; /* no row of these 16 is a candidate */
+                    continue;
+                }
                 if (!(ubs[t] >= tau)) continue;
                 const float e = (float)dots[t] * (w[t] * vq), sl = rho[t] * alpha + beta;
                 const float ub = e + sl; /* = ubs[t]: the same operations */

@@ -68,6 +68,32 @@ describe(`pruned passes over raw exports (${BUILD})`, () => {
     expect(checked).toBe(75);
   });
 
+  test("a row at any position of the scan (its groups of 4 and 16, a block's end, the tail) reaches the top-k", () => {
+    // The filter scan sums four rows at a time (the last n % 4 by the scalar
+    // twin) in blocks of 1024 and skips groups of 16 rows without a
+    // candidate: a row the scan mis-summed or skipped would lose its place.
+    const r = rng(31337);
+    let checked = 0;
+    for (const d of [32, 384, 400]) { // filter strides 32, 384 and 416 (an odd count of 32-wide steps)
+      const n = 1031, m = rows(r, n, d, "uniform"), h = raw.rows(m, d);
+      const at = [0, 1, 2, 3, 4, 14, 15, 16, 17, 31, 32, 1007, 1008, 1020, 1023, 1024, 1027, 1028, 1030];
+      for (let t = 0; t < 6; t++) at.push(Math.floor(r() * n));
+      for (const i of at) {
+        const q = m.slice(i * d, (i + 1) * d);
+        for (let t = 0; t < d; t++) q[t] += 0.05 * (r() - 0.5);
+        for (const k of [1, 7]) {
+          const got = h.top(q, k), want = h.topUnpruned(q, k);
+          expect(want.indices[0]).toBe(i); // the near copy of row i is its nearest row
+          expect(Array.from(got.indices)).toEqual(Array.from(want.indices));
+          expect(sameBits(got.sims, want.sims)).toBe(true);
+          checked++;
+        }
+      }
+      h.free();
+    }
+    expect(checked).toBe(3 * 25 * 2);
+  });
+
   test("resident rows stay equal to a plain copy through insert / set / remove / swap_remove", () => {
     const r = rng(7), d = 24;
     let m = rows(r, 800, d, "clustered");
