@@ -35,6 +35,20 @@
  * <= 1.8: in all less than 5.7e-7 < MARGIN - 2^-38 (MARGIN = 2^-19 = 1.9e-6).
  * So ub >= C + margin - 5.7e-7 >= sim, and lb <= sim symmetrically.
  *
+ * The prefix bound (the all-pairs pass, neighbors_pass.c). Over the first
+ * P dimensions only (P a multiple of MDI_QALIGN), with x = x_P + x_R:
+ * <x, y> = <x_P, y_P> + <x_R, y_R> <= <x_P, y_P> + |x_R| |y_R| (Cauchy-
+ * Schwarz), and <x_P, y_P> = s t <a_P, b_P> + <e_P, t b_P> + <x_P, f_P>
+ * with |e_P| <= |e|, |t b_P| <= |y| + |f|: so C <= T_P + rho_x (1 + rho_y)
+ * + rho_y + u_x u_y, T_P as T over the prefix (|T_P| <= (1 + rho_x)(1 +
+ * rho_y) as for T) and u_x >= |x_R| / |x| per row: the tail's sum of
+ * squares in double (every square exact, relative error <= d 2^-53), over
+ * the reference's sum of squares, its square root times (1 + 2^-30) rounded
+ * UP to a float, and at most 1 (the true ratio is). ub_P = fl(fl(e + sl) +
+ * fl(u_x u_y)) adds two roundings on values <= 2.1 (int16 rows: rho <
+ * 0.0015) to the ones above, 1.9e-7, inside the margin; the pass adds 2^-21
+ * more to beta all the same. Only an upper bound is taken from a prefix.
+ *
  * A row whose bound would be useless or unproven (rho > 0.5, which the
  * rounding above never produces) gets rho = +infinity: ub = +inf, lb = -inf,
  * always a candidate. A row with a NaN or infinite component, or a zero

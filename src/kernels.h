@@ -85,6 +85,13 @@ typedef struct mdi_kernels {
      * ub = e + (rj[q] * ai + bi); bit q of the result is ub >= ti || ub >= tj[q]. */
     uint64_t (*q16_screen)(const int32_t *dots, float wi, float ai, float bi, float ti,
                            const float *wj, const float *rj, const float *tj);
+    /* The same screen for dots over a prefix of the dimensions (filter.h, the
+     * prefix bound): ub = (e + (rj[q] * ai + bi)) + uj[q] * ui, ui and uj the
+     * rows' residual norms past the prefix (relative, rounded up). */
+    uint64_t (*q16_screen_r)(const int32_t *dots, float wi, float ai, float bi, float ti, float ui,
+                             const float *wj, const float *rj, const float *tj, const float *uj);
+    /* Filter, one pair of i16 rows: sum over k < n of a[k] * b[k], modulo 2^32. */
+    int32_t (*q16_dot)(const int16_t *a, const int16_t *b, size_t n);
 } mdi_kernels;
 
 /* The variant for this CPU (wasm: SIMD128). Cheap enough to call per pass. */
@@ -112,6 +119,9 @@ void mdi_q16_block_scalar(size_t qp, const int16_t *a, size_t lda, size_t r, con
                           size_t dp, int32_t *out);
 uint64_t mdi_q16_screen_scalar(size_t qp, const int32_t *dots, float wi, float ai, float bi, float ti,
                                const float *wj, const float *rj, const float *tj);
+uint64_t mdi_q16_screen_r_scalar(size_t qp, const int32_t *dots, float wi, float ai, float bi, float ti,
+                                 float ui, const float *wj, const float *rj, const float *tj, const float *uj);
+int32_t mdi_q16_dot_scalar(const int16_t *a, const int16_t *b, size_t n);
 
 /* Pack `cnt` (<= p) rows of length d, `ld` elements apart, into one panel of
  * d * p doubles; lanes past cnt are zero. */

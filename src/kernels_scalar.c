@@ -111,6 +111,23 @@ MDI_SMALL uint64_t mdi_q16_screen_scalar(size_t qp, const int32_t *dots, float w
     return bits;
 }
 
+MDI_SMALL uint64_t mdi_q16_screen_r_scalar(size_t qp, const int32_t *dots, float wi, float ai, float bi, float ti,
+                                 float ui, const float *wj, const float *rj, const float *tj, const float *uj) {
+    uint64_t bits = 0;
+    for (size_t q = 0; q < qp; q++) {
+        const float e = (float)dots[q] * (wi * wj[q]);
+        const float ub = (e + (rj[q] * ai + bi)) + uj[q] * ui;
+        if (ub >= ti || ub >= tj[q]) bits |= (uint64_t)1 << q;
+    }
+    return bits;
+}
+
+MDI_SMALL int32_t mdi_q16_dot_scalar(const int16_t *a, const int16_t *b, size_t n) {
+    uint32_t s = 0;
+    for (size_t k = 0; k < n; k++) s += (uint32_t)((int32_t)a[k] * b[k]);
+    return (int32_t)s;
+}
+
 /* ---- the scalar variant as a table entry (natively: tests hold every
  * variant to it; the wasm build has only SIMD128 and these tails) ---- */
 #ifndef __wasm__
@@ -135,9 +152,14 @@ static uint64_t screen_s(const int32_t *dots, float wi, float ai, float bi, floa
                          const float *rj, const float *tj) {
     return mdi_q16_screen_scalar(SQP, dots, wi, ai, bi, ti, wj, rj, tj);
 }
+static uint64_t screen_r_s(const int32_t *dots, float wi, float ai, float bi, float ti, float ui, const float *wj,
+                           const float *rj, const float *tj, const float *uj) {
+    return mdi_q16_screen_r_scalar(SQP, dots, wi, ai, bi, ti, ui, wj, rj, tj, uj);
+}
 
 const mdi_kernels mdi_kernels_scalar = {
     "scalar", SP, 4, SQP, 4,
     block_s, row_s, mdi_rows_f32_scalar, mdi_dots_f32_scalar, mdi_q8_dots_scalar, q16_s, screen_s,
+    screen_r_s, mdi_q16_dot_scalar,
 };
 #endif

@@ -159,6 +159,41 @@ KATTR static uint64_t KFN(q16_screen)(const int32_t *dots, float wi, float ai, f
     return bits;
 }
 
+/* The screen of a prefix's dots (filter.h), in the scalar twin's order. */
+KATTR static uint64_t KFN(q16_screen_r)(const int32_t *dots, float wi, float ai, float bi, float ti, float ui,
+                                        const float *wj, const float *rj, const float *tj, const float *uj) {
+    const vf w = VF_SPLAT(wi), a = VF_SPLAT(ai), b = VF_SPLAT(bi), t = VF_SPLAT(ti), u = VF_SPLAT(ui);
+    uint64_t bits = 0;
+    _Pragma("GCC unroll 16") for (size_t v = 0; v < QPV; v++) {
+        const size_t o = v * VI_LANES;
+        const vf e = VF_MUL(VF_FROM_I(VI_LOAD(dots + o)), VF_MUL(w, VF_LOAD(wj + o)));
+        const vf ub = VF_ADD(VF_ADD(e, VF_ADD(VF_MUL(VF_LOAD(rj + o), a), b)), VF_MUL(VF_LOAD(uj + o), u));
+        bits |= (uint64_t)VM_BITS(VM_OR(VF_GE(ub, t), VF_GE(ub, VF_LOAD(tj + o)))) << o;
+    }
+    return bits;
+}
+
+/* One pair of i16 rows: two accumulators of VI_LANES wrapping i32 lanes,
+ * their lanes summed modulo 2^32, the scalar twin for a tail. */
+KATTR static int32_t KFN(q16_dot)(const int16_t *a, const int16_t *b, size_t n) {
+    const size_t L = 2 * VI_LANES;
+    vi c0 = VI_ZERO(), c1 = VI_ZERO();
+    size_t k = 0;
+    for (; k + 2 * L <= n; k += 2 * L) {
+        c0 = VI_MAC(c0, VI_LOAD(a + k), VI_LOAD(b + k));
+        c1 = VI_MAC(c1, VI_LOAD(a + k + L), VI_LOAD(b + k + L));
+    }
+    if (k + L <= n) {
+        c0 = VI_MAC(c0, VI_LOAD(a + k), VI_LOAD(b + k));
+        k += L;
+    }
+    int32_t lanes[VI_LANES];
+    VI_STORE(lanes, VI_ADD(c0, c1));
+    uint32_t s = (uint32_t)mdi_q16_dot_scalar(a + k, b + k, n - k);
+    for (size_t l = 0; l < VI_LANES; l++) s += (uint32_t)lanes[l];
+    return (int32_t)s;
+}
+
 #ifdef KROWS8
 /* rows_f32 and dots_f32 from rows8: blocks of 8 rows, the scalar twin for the rest. */
 KATTR static void KFN(rows_f32)(const double *q, const float *rows, size_t n, size_t d, double *dot,
@@ -183,5 +218,5 @@ KATTR static void KFN(dots_f32)(const double *q, const float *const *rows, size_
     const mdi_kernels var = {                                                           \
         label, KP, KR, KQP, QR,                                                         \
         KFN(block), KFN(row), KFN(rows_f32), KFN(dots_f32), KFN(q8_dots), KFN(q16_block), \
-        KFN(q16_screen),                                                                \
+        KFN(q16_screen), KFN(q16_screen_r), KFN(q16_dot),                               \
     }

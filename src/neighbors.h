@@ -28,6 +28,12 @@ typedef struct vset {
  * does (tests hold it to EXACT on inputs where AUTO would not prune). */
 enum { MDI_TOP_AUTO = 0, MDI_TOP_EXACT = 1, MDI_TOP_PRUNED = 2 };
 
+/* The pruned all-pairs passes' prefix bound (neighbors_pass.c): 0 chooses
+ * the prefix by the pass's rule, 1 never uses one, a larger value forces
+ * that prefix (rounded down to a multiple of MDI_QALIGN; none if not below
+ * the padded length). For the tests; the library never sets it. */
+extern size_t mdi_prefix_force;
+
 /* The packed all-pairs pass (whole, or one tile when !final) with the
  * pruning mode forced: md_top_neighbor_pairs_packed and
  * md_neighbor_tile_packed are this with MDI_TOP_AUTO. */

@@ -144,6 +144,12 @@ typedef struct pruner {
     size_t cm, croom, cmax, found, screened;
     bool flushed, keep_going; /* keep_going: never give up (tests, passes in parts) */
     int16_t *a, *panels;      /* int16 rows [row_begin, n) and the destination panels */
+    /* the prefix bound (filter.h): 0, or the scan's int16 dots run over the
+     * first `pre` dimensions, then a survivor's over `chunk` more at a time,
+     * screened again at every boundary pre + c chunk < dp (c < nb), up to dp */
+    size_t pre, chunk, nb;
+    float *u0; /* per row (padded): the residual norm past pre (relative, rounded up) */
+    float *ub; /* row j's residual norms past the later boundaries: ub[j * (nb - 1) + c - 1] */
 } pruner;
 
 MDI_SMALL static void pruner_free(pruner *p) {
@@ -162,6 +168,8 @@ MDI_SMALL static void pruner_free(pruner *p) {
     free(p->ci);
     free(p->cj);
     free(p->cub);
+    free(p->u0);
+    free(p->ub);
 }
 
 /* A pair (i, j) known to reach lb: row i's heap (and tau) learn it. */
@@ -511,11 +519,252 @@ MDI_SMALL __attribute__((noinline)) static bool probe_pays(const pruner *p, cons
     return survivors <= 0.1 * pairs;
 }
 
+/* ---------------------------------------------------------------- the prefix bound */
+
+/* With a high floor most pairs are ruled out by their first dimensions:
+ * cos(x, y) <= cos over a prefix + |x_rest| |y_rest| / (|x| |y|) (filter.h),
+ * so the scan's int16 dots run over a prefix of pre dimensions, screened
+ * with each row's residual norm past it, and only a pair that survives gets
+ * its dot over the rest, chunk by chunk, screened again at every chunk's
+ * end with the residual norms past it; a pair that reaches dp has the full
+ * int16 dot the unpruned scan computes and goes to candidate() as there.
+ * Every screen is a rigorous upper bound, so what it rules out is below the
+ * threshold at both ends, as what candidate() rules out: the lists are the
+ * exact pass's. The prefix is chosen by a rule (choose_prefix), not fixed. */
+
+/* (a build for benchmarks may fix it: -DMDI_PREFIX_FORCE=1 is the scan without the prefix) */
+#ifndef MDI_PREFIX_FORCE
+#define MDI_PREFIX_FORCE 0
+#endif
+size_t mdi_prefix_force = MDI_PREFIX_FORCE;
+
+/* The relative residual norm of a tail whose sum of squares is t, of a row
+ * whose sum of squares is ss, rounded up (filter.h) and at most 1. */
+MDI_SMALL static float tail_norm(double t, double ss) {
+    if (!(t > 0)) return 0;
+    const float f = mdi_float_up(sqrt(t / ss) * (1 + 0x1p-30));
+    return f < 1 ? f : 1;
+}
+
+/* Row j's relative residual norms past positions pos[0..m) (ascending):
+ * out[c] >= |x[pos[c]..d)| / |x|. The tails' sums of squares are summed
+ * from the end in double (every square exact). */
+MDI_SMALL static void tail_norms(const pruner *p, size_t j, const size_t *pos, size_t m, float *out) {
+    const float *x = p->rows[j];
+    const double ss = p->norm[j] * p->norm[j];
+    double t = 0;
+    size_t k = p->d;
+    for (size_t c = m; c-- > 0;) {
+        for (; k > pos[c]; k--) t += (double)x[k - 1] * (double)x[k - 1];
+        out[c] = tail_norm(t, ss);
+    }
+}
+
+/* The stages' bound (q16_screen_r's, in its order of operations). */
+MDI_SMALL static inline float prefix_ub(const pruner *p, size_t i, size_t j, int32_t dot, float bi, float ui, float uj) {
+    const float e = (float)dot * (p->w[i] * p->w[j]);
+    return (e + (p->rho[j] * p->ai[i] + bi)) + uj * ui;
+}
+
+/* The source's bi for the prefix screens: one more rounding's room (filter.h). */
+MDI_SMALL static inline float prefix_bi(const pruner *p, size_t i) { return nextafterf(p->bi[i] + 0x1p-21f, INFINITY); }
+
+/* The chunk after a prefix of pre: at most 12 chunks to dp, multiples of MDI_QALIGN. */
+MDI_SMALL static size_t prefix_chunk(size_t dp, size_t pre) {
+    const size_t c = (dp - pre + 11) / 12;
+    return (c + MDI_QALIGN - 1) / MDI_QALIGN * MDI_QALIGN;
+}
+
+/* Relative costs of the rule, in dimensions of one pair of the blocked
+ * prefix scan: a survivor's chunks (pair by pair, its rows gathered) per
+ * dimension, the fixed cost of a survivor and of each screen after a
+ * chunk. Measured (wasm SIMD128 in Node and AVX-512 natively, 384-d): a
+ * survivor costs from 4 to 12 whole pairs of the blocked scan (scattered
+ * rows, a branch per survivor and per chunk), so the rule takes a prefix
+ * few pairs survive rather than the shortest that prunes most. */
+#define PRE_COST_CHUNK 2.0
+#define PRE_COST_SURVIVOR 1500.0
+#define PRE_COST_SCREEN 32.0
+#define PRE_SAMPLE_SRC 32
+#define PRE_SAMPLE_DST 2048
+
+/* The prefix for this pass (0: none). A sample of the pass's pairs (about
+ * 32 sources against 2048 destinations spread over the rows) is screened
+ * as the scan would screen it, for every prefix from MDI_QALIGN to 3/4 of
+ * dp at the floor (the thresholds only rise), which gives each prefix's
+ * cost per pair from the costs above: the cheapest wins if it costs under
+ * 4/5 of the full scan (a low floor, or rows whose first dimensions hold
+ * little of their energy: no prefix). */
+MDI_SMALL __attribute__((noinline)) static size_t choose_prefix(const pruner *p) {
+    const size_t dp = p->dp, n = p->n, rb = p->row_begin;
+    if (mdi_prefix_force == 1) return 0;
+    if (mdi_prefix_force > 1) {
+        const size_t f = mdi_prefix_force / MDI_QALIGN * MDI_QALIGN;
+        return f < dp ? f : 0;
+    }
+    const size_t g = dp / MDI_QALIGN, top = dp * 3 / 4 / MDI_QALIGN; /* prefixes 1..top (x MDI_QALIGN) */
+    if (top < 1) return 0;
+    const size_t n_src = p->row_end - rb, n_dst = n - rb;
+    const size_t ns = n_src < PRE_SAMPLE_SRC ? n_src : PRE_SAMPLE_SRC, nd = n_dst < PRE_SAMPLE_DST ? n_dst : PRE_SAMPLE_DST;
+    size_t *pos = mdi_alloc_array(g, sizeof(size_t)), *row = mdi_alloc_array(ns + nd, sizeof(size_t));
+    float *tails = mdi_alloc_array((ns + nd) * g, sizeof(float));
+    int32_t *cum = mdi_alloc_array(g, sizeof(int32_t));
+    double *cost = mdi_calloc_array(top + 1, sizeof(double));
+    size_t best = 0;
+    if (!pos || !row || !tails || !cum || !cost) goto done;
+    for (size_t c = 0; c < g; c++) pos[c] = (c + 1) * MDI_QALIGN; /* pos[g - 1] = dp: tail 0 */
+    for (size_t s = 0; s < ns + nd; s++) {
+        row[s] = s < ns ? rb + s * n_src / ns : rb + (s - ns) * n_dst / nd;
+        if (!p->flag[row[s]]) tail_norms(p, row[s], pos, g, tails + s * g);
+    }
+    double pairs = 0;
+    const float tau = p->floor_f;
+    for (size_t s = 0; s < ns; s++) {
+        const size_t i = row[s];
+        if (p->flag[i] || p->shared[i]) continue;
+        const int16_t *x = p->a + (i - rb) * dp;
+        const float bi = prefix_bi(p, i);
+        for (size_t t = ns; t < ns + nd; t++) {
+            const size_t j = row[t];
+            if (j == i || p->flag[j] || p->shared[j]) continue;
+            const int16_t *y = p->a + (j - rb) * dp;
+            uint32_t acc = 0;
+            for (size_t c = 0; c < g; c++) {
+                acc += (uint32_t)p->K->q16_dot(x + c * MDI_QALIGN, y + c * MDI_QALIGN, MDI_QALIGN);
+                cum[c] = (int32_t)acc;
+            }
+            pairs++;
+            const float *ti = tails + s * g, *tj = tails + t * g;
+            for (size_t q = 1; q <= top; q++) {
+                const size_t pre = q * MDI_QALIGN, ch = prefix_chunk(dp, pre);
+                double c = (double)pre;
+                size_t at = pre;
+                if (prefix_ub(p, i, j, cum[at / MDI_QALIGN - 1], bi, ti[at / MDI_QALIGN - 1], tj[at / MDI_QALIGN - 1]) >= tau) {
+                    c += PRE_COST_SURVIVOR;
+                    for (;;) {
+                        const size_t next = at + ch < dp ? at + ch : dp;
+                        c += PRE_COST_CHUNK * (double)(next - at);
+                        at = next;
+                        if (at == dp) break;
+                        c += PRE_COST_SCREEN;
+                        const size_t ix = at / MDI_QALIGN - 1;
+                        if (!(prefix_ub(p, i, j, cum[ix], bi, ti[ix], tj[ix]) >= tau)) break;
+                    }
+                }
+                cost[q] += c;
+            }
+        }
+    }
+    if (pairs < 1) goto done;
+    double least = 0.8 * (double)dp * pairs;
+    for (size_t q = 1; q <= top; q++)
+        if (cost[q] < least) {
+            least = cost[q];
+            best = q * MDI_QALIGN;
+        }
+done:
+    free(cost);
+    free(cum);
+    free(tails);
+    free(row);
+    free(pos);
+    return best;
+}
+
+/* The prefix chosen and every row's residual norms: p->pre stays 0 (the
+ * full int16 scan) when none pays or their room cannot be had. */
+MDI_SMALL __attribute__((noinline)) static void prefix_init(pruner *p) {
+    const size_t dp = p->dp, pre = choose_prefix(p);
+    if (pre == 0) return;
+    const size_t ch = prefix_chunk(dp, pre), nb = (dp - pre + ch - 1) / ch, n = p->n;
+    size_t pos[13];
+    for (size_t c = 0; c < nb; c++) pos[c] = pre + c * ch;
+    float *u0 = mdi_calloc_array(n + MDI_QPMAX, sizeof(float));
+    float *ub = nb > 1 ? mdi_calloc_array(n, (nb - 1) * sizeof(float)) : NULL;
+    float t[13];
+    if (!u0 || (nb > 1 && !ub)) {
+        free(u0);
+        free(ub);
+        return;
+    }
+    for (size_t j = p->row_begin; j < n; j++) {
+        if (p->flag[j]) continue;
+        tail_norms(p, j, pos, nb, t);
+        u0[j] = t[0];
+        for (size_t c = 1; c < nb; c++) ub[j * (nb - 1) + c - 1] = t[c];
+    }
+    p->pre = pre;
+    p->chunk = ch;
+    p->nb = nb;
+    p->u0 = u0;
+    p->ub = ub;
+}
+
+/* A pair that survived the prefix: its dot over the chunks after it, each
+ * screened again, then (if it reaches dp) the full int16 dot's candidate. */
+MDI_SMALL static md_status extend(pruner *p, size_t i, size_t j, int32_t dot, float bi) {
+    const size_t dp = p->dp, nb = p->nb, ch = p->chunk;
+    const int16_t *x = p->a + (i - p->row_begin) * dp, *y = p->a + (j - p->row_begin) * dp;
+    size_t at = p->pre;
+    for (size_t c = 1; c < nb; c++, at += ch) {
+        dot = (int32_t)((uint32_t)dot + (uint32_t)p->K->q16_dot(x + at, y + at, ch));
+        const float ub = prefix_ub(p, i, j, dot, bi, p->ub[i * (nb - 1) + c - 1], p->ub[j * (nb - 1) + c - 1]);
+        if (!(ub >= p->tau[i] || ub >= p->tau[j])) return MD_OK;
+    }
+    dot = (int32_t)((uint32_t)dot + (uint32_t)p->K->q16_dot(x + at, y + at, dp - at));
+    return candidate(p, i, j, dot);
+}
+
+/* prune_scan with the prefix bound: the panels' first pre dimensions. */
+MDI_SMALL __attribute__((noinline)) static md_status prune_scan_prefix(pruner *p, const int16_t *a, const int16_t *panels,
+                                                             size_t b, size_t e) {
+    const size_t n = p->n, dp = p->dp, QP = p->K->qp, QR = p->K->qr, jb = p->row_begin + 1, pre = p->pre;
+    const size_t n_panels = (n - jb + QP - 1) / QP;
+    md_status st = MD_OK;
+    /* the unpruned scan's tiles: the panels' prefixes and the int16 rows a
+     * survivor reads stay in L2 (tiles by the prefix's length measured no faster) */
+    size_t tile_panels = (256 * 1024) / (QP * dp * sizeof(int16_t));
+    if (tile_panels == 0) tile_panels = 1;
+    int32_t dots[MDI_QRMAX * MDI_QPMAX];
+    for (size_t qt = 0; qt < n_panels && st == MD_OK; qt += tile_panels) {
+        size_t qe = qt + tile_panels < n_panels ? qt + tile_panels : n_panels;
+        size_t tile_end_row = jb + qe * QP;
+        for (size_t i0 = b; i0 < e && i0 + 1 < tile_end_row && st == MD_OK; i0 += QR) {
+            size_t r = e - i0 < QR ? e - i0 : QR;
+            size_t q0 = (i0 + 1 - jb) / QP;
+            if (q0 < qt) q0 = qt;
+            for (size_t q = q0; q < qe && st == MD_OK; q++) {
+                const size_t j0 = jb + q * QP;
+                p->K->q16_block(a + (i0 - p->row_begin) * dp, dp, r, panels + q * QP * dp, pre, dots);
+                const size_t hi = n - j0 < QP ? n - j0 : QP;
+                for (size_t ii = 0; ii < r && st == MD_OK; ii++) {
+                    const size_t i = i0 + ii;
+                    if (p->flag[i]) continue;
+                    const size_t lo = i + 1 > j0 ? i + 1 - j0 : 0;
+                    if (lo >= hi) continue;
+                    p->screened += hi - lo;
+                    const float bi = prefix_bi(p, i);
+                    uint64_t bits = p->K->q16_screen_r(dots + ii * QP, p->w[i], p->ai[i], bi, p->tau[i], p->u0[i],
+                                                       p->w + j0, p->rho + j0, p->tau + j0, p->u0 + j0);
+                    bits &= (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & ~(((uint64_t)1 << lo) - 1);
+                    while (bits && st == MD_OK) {
+                        const size_t t = (size_t)__builtin_ctzll(bits);
+                        bits &= bits - 1;
+                        st = extend(p, i, j0 + t, dots[ii * QP + t], bi);
+                    }
+                }
+            }
+        }
+    }
+    return st;
+}
+
 /* The pruned scan of sources [b, e) (inside the pruner's rows) against
  * every later row: int16 panel dots, screened by the bounds, survivors
  * buffered as candidates (flushed when the buffer fills and at the end). */
 MDI_SMALL __attribute__((noinline)) static md_status prune_scan(pruner *p, const int16_t *a, const int16_t *panels,
                                                       size_t b, size_t e) {
+    if (p->pre) return prune_scan_prefix(p, a, panels, b, e);
     const size_t n = p->n, dp = p->dp, QP = p->K->qp, QR = p->K->qr, jb = p->row_begin + 1;
     const size_t n_panels = (n - jb + QP - 1) / QP;
     md_status st = MD_OK;
@@ -582,6 +831,7 @@ __attribute__((noinline)) static md_status all_pairs_pruned(const float *const *
     p.keep_going = keep_going;
     if (st == MD_OK && !keep_going && !probe_pays(&p, p.a, p.panels))
         st = MD_ERR_RANGE; /* nothing offered yet: the caller runs the unpruned pass */
+    if (st == MD_OK) prefix_init(&p);
     if (st == MD_OK) st = prune_scan(&p, p.a, p.panels, row_begin, row_end);
     if (st == MD_OK) {
         compact(&p);
@@ -884,6 +1134,7 @@ MDI_SMALL static void pass_ready(md_pairs_pass *pp) {
         pruner_free(&pp->p);
         pp->pruned = false;
     }
+    if (pp->pruned) prefix_init(&pp->p);
 }
 
 /* One row's record for md_pairs_pass_rows: norm (f64), w and rho (f32), flag, then the int16 copy. */

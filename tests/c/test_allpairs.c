@@ -9,8 +9,10 @@
 #include "check.h"
 #include "kernels.h"
 #include "memdomain.h"
+#include "neighbors.h"
 #include "rows.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static check_rng rng = {1600};
@@ -288,12 +290,127 @@ static void test_parts(void) {
     md_pairs_pass_free(NULL);
 }
 
+/* ---- the prefix bound (neighbors_pass.c): every prefix forced, and the rule ---- */
+
+enum { TAIL = KINDS, HEAD, NEAR_FLOOR, SCALED, PREFIX_KINDS };
+
+static double cos_f32(const float *x, const float *y, size_t d) {
+    double s = 0, a = 0, b = 0;
+    for (size_t k = 0; k < d; k++) {
+        s += (double)x[k] * y[k];
+        a += (double)x[k] * x[k];
+        b += (double)y[k] * y[k];
+    }
+    return s / sqrt(a * b);
+}
+
+/* Rows for the prefix bound: the shared kinds, energy in the tail (the
+ * prefix holds almost none: nothing may be ruled out on it) or in the head,
+ * pairs whose cosine sits on the floor within a few ulps (differing in the
+ * tail dimensions only, or everywhere), and rows of magnitudes 2^-100 to
+ * 2^100 with zero rows among them. */
+static void make_prefix_rows(float *m, size_t n, size_t d, int kind, double floor) {
+    if (kind < KINDS) {
+        make_rows(m, n, d, kind);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        float *x = m + i * d;
+        for (size_t k = 0; k < d; k++) x[k] = (float)gauss();
+        if (kind == TAIL)
+            for (size_t k = 0; k < d - d / 8; k++) x[k] *= 1e-3f;
+        if (kind == HEAD)
+            for (size_t k = d / 4; k < d; k++) x[k] *= 1e-2f;
+        if (kind == SCALED) {
+            if (rng_below(&rng, 10) == 0) memset(x, 0, d * sizeof(float));
+            const float sc = ldexpf(1, (int)rng_below(&rng, 201) - 100);
+            for (size_t k = 0; k < d; k++) x[k] *= sc;
+        }
+        if (kind == NEAR_FLOOR && i % 2 == 1) {
+            /* x = the previous row plus t z (z on the tail only, or everywhere), t bisected to the floor */
+            const float *y = x - d;
+            float *z = malloc(d * sizeof(float));
+            const size_t from = rng_below(&rng, 2) ? d / 2 : 0;
+            for (size_t k = 0; k < d; k++) z[k] = k >= from ? (float)gauss() : 0;
+            const double f = floor > -1 && floor < 1 ? floor : 0.8;
+            double lo = 0, hi = 64;
+            for (int it = 0; it < 80; it++) {
+                const double t = (lo + hi) / 2;
+                for (size_t k = 0; k < d; k++) x[k] = (float)(y[k] + t * z[k]);
+                if (cos_f32(x, y, d) >= f) lo = t;
+                else hi = t;
+            }
+            for (size_t k = 0; k < d; k++) x[k] = (float)(y[k] + lo * z[k]);
+            for (size_t u = rng_below(&rng, 3); u > 0; u--) {
+                const size_t k = rng_below(&rng, d);
+                x[k] = nextafterf(x[k], rng_below(&rng, 2) ? INFINITY : -INFINITY);
+            }
+            free(z);
+        }
+    }
+}
+
+static const double PREFIX_FLOORS[] = {0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 0.3, 0, -1};
+static const double PREFIX_KS[] = {1, 3, 9, 64, INFINITY};
+
+static void test_prefix(void) {
+    size_t forced = 0;
+    for (int seed = 0, seeds = check_iters(400); seed < seeds; seed++) {
+        int kind = (int)rng_below(&rng, PREFIX_KINDS);
+        static const size_t DS[] = {64, 65, 96, 100, 128, 200, 256, 384};
+        size_t d = DS[rng_below(&rng, COUNT(DS))];
+        md_neighbor_options o = {PREFIX_FLOORS[rng_below(&rng, COUNT(PREFIX_FLOORS))],
+                                 PREFIX_KS[rng_below(&rng, COUNT(PREFIX_KS))], 1e9};
+        bool big = !(o.per_source_k <= 64);
+        size_t n = 2 + rng_below(&rng, big || check_quick() ? 40 : d > 200 ? 90 : 160);
+        float *m = malloc((n * d + 1) * sizeof(float));
+        make_prefix_rows(m, n, d, kind, o.floor);
+        md_str *keys = malloc((n + 1) * sizeof(md_str));
+        char (*names)[12] = malloc((n + 1) * 12);
+        make_keys(keys, names, n, 0);
+        md_neighbor_pairs want, got;
+        mdi_prefix_force = 1; /* the reference: the unpruned pass (the prefix setting does not reach it) */
+        CHECK(mdi_packed_pass(m, n, d, keys, 0, n, o, true, &want, NULL, MDI_TOP_EXACT) == MD_OK);
+        /* the pruned pass with every prefix below the padded length, and the rule's */
+        const size_t dp = (d + 31) / 32 * 32;
+        for (size_t pre = 0; pre < dp; pre += 32) {
+            mdi_prefix_force = pre == 0 ? 0 : pre;
+            CHECK(mdi_packed_pass(m, n, d, keys, 0, n, o, true, &got, NULL, MDI_TOP_PRUNED) == MD_OK);
+            CHECK(same(&got, &want, keys, 0));
+            md_neighbor_pairs_free(&got);
+            forced += pre > 0;
+        }
+        /* a random prefix through tiles and the pass in parts */
+        mdi_prefix_force = 32 * (1 + rng_below(&rng, dp / 32 - 1));
+        size_t cut = rng_below(&rng, n + 1);
+        md_neighbor_pairs t1, t2;
+        CHECK(mdi_packed_pass(m, n, d, keys, 0, cut, o, false, &t1, NULL, MDI_TOP_PRUNED) == MD_OK);
+        CHECK(mdi_packed_pass(m, n, d, keys, cut, n, o, false, &t2, NULL, MDI_TOP_PRUNED) == MD_OK);
+        md_neighbor_pair *all = malloc((t1.len + t2.len + 1) * sizeof(md_neighbor_pair));
+        memcpy(all, t1.pairs, t1.len * sizeof(md_neighbor_pair));
+        memcpy(all + t1.len, t2.pairs, t2.len * sizeof(md_neighbor_pair));
+        CHECK(md_merge_neighbor_pairs(all, t1.len + t2.len, keys, n, o, &got, NULL) == MD_OK);
+        CHECK(same(&got, &want, keys, 0));
+        md_neighbor_pairs_free(&got);
+        md_neighbor_pairs_free(&t1);
+        md_neighbor_pairs_free(&t2);
+        free(all);
+        parts_case(m, n, d, keys, o, MDI_TOP_PRUNED, &want);
+        mdi_prefix_force = 0;
+        md_neighbor_pairs_free(&want);
+        free(keys); free(names); free(m);
+    }
+    printf("prefix passes checked: %zu\n", forced);
+    CHECK(forced > 0);
+}
+
 int main(void) {
     printf("kernel variant: %s\n", mdi_kernel_isa());
     test_packed();
     test_shaped();
     test_large();
     test_parts();
+    test_prefix();
     printf("pruned passes checked: %zu\n", pruned_checked);
     return check_report("test_allpairs");
 }

@@ -230,6 +230,55 @@ static void test_screen(const mdi_kernels *K) {
     }
 }
 
+/* The prefix screen: the scalar twin's mask (the same float operations in
+ * the same order) and the naive formula's, residual norms from 0 to 1. */
+static void test_screen_r(const mdi_kernels *K) {
+    const size_t QP = K->qp;
+    for (int iter = 0; iter < check_iters(300); iter++) {
+        int32_t dots[MDI_QPMAX];
+        float wj[MDI_QPMAX], rj[MDI_QPMAX], tj[MDI_QPMAX], uj[MDI_QPMAX];
+        for (size_t q = 0; q < QP; q++) {
+            dots[q] = (int32_t)(rng_next(&rng) >> (rng_below(&rng, 2) ? 33 : 40)) * (rng_below(&rng, 2) ? 1 : -1);
+            wj[q] = (float)rng_range(&rng, 0, 1e-4);
+            rj[q] = rng_below(&rng, 20) == 0 ? INFINITY : (float)rng_range(&rng, 0, 0.01);
+            tj[q] = rng_below(&rng, 10) == 0 ? (rng_below(&rng, 2) ? INFINITY : -INFINITY) : (float)rng_range(&rng, -1, 1);
+            uj[q] = rng_below(&rng, 8) == 0 ? (float)rng_below(&rng, 2) : (float)rng_range(&rng, 0, 1);
+        }
+        const float wi = (float)rng_range(&rng, 0, 1e-4), ai = 1 + (float)rng_range(&rng, 0, 0.01);
+        const float bi = (float)rng_range(&rng, 0, 0.01), ti = rng_below(&rng, 4) ? (float)rng_range(&rng, -1, 1) : INFINITY;
+        const float ui = (float)rng_range(&rng, 0, 1);
+        uint64_t want = mdi_q16_screen_r_scalar(QP, dots, wi, ai, bi, ti, ui, wj, rj, tj, uj);
+        CHECK(K->q16_screen_r(dots, wi, ai, bi, ti, ui, wj, rj, tj, uj) == want);
+        uint64_t naive = 0;
+        for (size_t q = 0; q < QP; q++) {
+            float e = (float)dots[q] * (wi * wj[q]);
+            float ub = (e + (rj[q] * ai + bi)) + uj[q] * ui;
+            if (ub >= ti || ub >= tj[q]) naive |= (uint64_t)1 << q;
+        }
+        CHECK(want == naive);
+    }
+}
+
+/* One pair's i16 dot at every length (tails included), extreme values
+ * (sums that wrap modulo 2^32 too): the exact integer sum modulo 2^32. */
+static void test_q16_dot(const mdi_kernels *K) {
+    for (int iter = 0; iter < check_iters(300); iter++) {
+        size_t n = rng_below(&rng, 8) == 0 ? rng_below(&rng, 8) : rng_below(&rng, 400);
+        int extreme = rng_below(&rng, 3) == 0;
+        int16_t *a = malloc((n + 1) * sizeof(int16_t)), *b = malloc((n + 1) * sizeof(int16_t));
+        for (size_t k = 0; k < n; k++) {
+            a[k] = pick_i16(extreme);
+            b[k] = pick_i16(extreme);
+        }
+        int64_t want = 0;
+        for (size_t k = 0; k < n; k++) want += (int64_t)a[k] * b[k];
+        const int32_t s = mdi_q16_dot_scalar(a, b, n);
+        CHECK(s == (int32_t)(uint32_t)(uint64_t)want);
+        CHECK(K->q16_dot(a, b, n) == s);
+        free(a); free(b);
+    }
+}
+
 /* The batch paths (which run the selected kernels) against md_cosine_f32. */
 static void test_against_cosine(void) {
     for (int iter = 0; iter < 60; iter++) {
@@ -300,6 +349,8 @@ int main(void) {
         test_q8(K);
         test_q16(K);
         test_screen(K);
+        test_screen_r(K);
+        test_q16_dot(K);
     }
     CHECK(ran >= 2); /* the scalar twin and the baseline always run */
     CHECK(mdi_kernel_supported(mdi_kern()));
