@@ -388,7 +388,10 @@ static void test_common(void) {
             full += o2[1];
             check_query(ix, &m, qs[j], nq, w, 50);
         }
-    CHECK(pruned * 2 < full);
+    /* fewer documents fill fewer blocks, so a smaller share is skipped: under valgrind's 8,000
+     * the pruned pass scores 59% (the full size's 40,000: 44%; before the covers 66% there) */
+    if (check_quick()) CHECK(pruned * 3 < full * 2);
+    else CHECK(pruned * 2 < full);
     printf("common words over %zu documents: %zu postings scored pruned, %zu in full\n", m.n, pruned, full);
     md_lexindex_free(ix);
     free(m.d);
