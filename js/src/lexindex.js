@@ -16,6 +16,14 @@ const PUT_MANY = "lexicalIndex.putMany";
 /** Postings copied into WebAssembly memory at a time by putMany. */
 const MANY_CHUNK = 1 << 16;
 
+/** Every posting's term below LEXICAL_INDEX_MAX_ID and with a hit (put's and putMany's check; `at` prefixes the names). */
+function checkPostings(name, at, terms, gist, body) {
+  for (let i = 0; i < terms.length; i++) {
+    if (terms[i] >= LEXICAL_INDEX_MAX_ID) throw rangeError(name, `${at}terms[${i}]`, `must be below 2^30, got ${terms[i]}`);
+    if (gist[i] === 0 && body[i] === 0) throw rangeError(name, `${at}gist[${i}]`, "and body: a term needs a hit");
+  }
+}
+
 /**
  * A resident lexical index holding `docs` (an array of { doc, key, len, terms, gist, body }, each as
  * put() takes it, put in order). Returns { put(doc, key, len, terms, gist, body), delete(doc),
@@ -36,10 +44,7 @@ export function lexicalIndex(docs) {
     const k = utf8.encode(key), n = terms.length;
     for (const [i, a] of [[4, gist], [5, body]])
       if (a.length !== n) throw rangeError(d[0], d[1] + d[2 + 3 * i], `has ${a.length} entries, terms ${n}`);
-    for (let i = 0; i < n; i++) {
-      if (terms[i] >= LEXICAL_INDEX_MAX_ID) throw rangeError(d[0], `${d[1]}terms[${i}]`, `must be below 2^30, got ${terms[i]}`);
-      if (gist[i] === 0 && body[i] === 0) throw rangeError(d[0], `${d[1]}gist[${i}]`, "and body: a term needs a hit");
-    }
+    checkPostings(d[0], d[1], terms, gist, body);
     call(d[0], "md_lexindex_put", [addr(ptr), doc, u8(k), k.length, len, u32(terms), u32(gist), u32(body), n], () => undefined);
   }
   try {
@@ -80,10 +85,7 @@ export function lexicalIndex(docs) {
         if (docs[i] >= LEXICAL_INDEX_MAX_ID) throw rangeError(name, `docs[${i}]`, `must be below 2^30, got ${docs[i]}`);
         if (start[i + 1] < start[i]) throw rangeError(name, `start[${i + 1}]`, `is below start[${i}]`);
       }
-      for (let j = 0; j < np; j++) {
-        if (terms[j] >= LEXICAL_INDEX_MAX_ID) throw rangeError(name, `terms[${j}]`, `must be below 2^30, got ${terms[j]}`);
-        if (gist[j] === 0 && body[j] === 0) throw rangeError(name, `gist[${j}]`, "and body: a term needs a hit");
-      }
+      checkPostings(name, "", terms, gist, body);
       // chunks of documents of at most about MANY_CHUNK postings (and one document past it whole)
       for (let a = 0; a < n;) {
         let e = a + 1, keyBytes = 3 * keys[a].length;
