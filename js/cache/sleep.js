@@ -555,13 +555,17 @@ export async function runSleep(db, resident, fn, options, { limits, write, hits 
       if (!m.vec) continue;
       const again = repaired.lists?.get(m.path);
       if (again) lists.set(m.path, again);
-      else lists.set(m.path, { list: (found.wide.get(m.path) ?? []).filter((p) => !dropped.has(p.dst)), partial: found.partial.has(m.path) });
+      else {
+        const list = found.wide.get(m.path) ?? [];
+        lists.set(m.path, { list: list.some((p) => dropped.has(p.dst)) ? list.filter((p) => !dropped.has(p.dst)) : list, partial: found.partial.has(m.path) });
+      }
     }
     const stateSt = [];
     for (const [src, { list, partial: isPartial }] of lists) {
+      const prev = state?.get(src);
+      if (prev && prev.list === list && prev.partial === isPartial) continue; // the stored list itself (incremental): unchanged
       const dsts = JSON.stringify(list.map((p) => p.dst));
       const sims = new Uint8Array(Float64Array.from(list, (p) => p.sim).buffer);
-      const prev = state?.get(src);
       if (prev && prev.partial === isPartial && prev.dsts === dsts && sameBytes(prev.sims, sims)) continue;
       stateSt.push({ sql: "INSERT OR REPLACE INTO md_neighbors (src, partial, dsts, sims) VALUES (?, ?, ?, ?)",
         params: [src, isPartial ? 1 : 0, dsts, sims] });
