@@ -68,25 +68,33 @@ const SPARE = 4;
  * source's first perSourceK kept, in the same global order.
  */
 export function neighbours(mems, dim, floor, perSourceK) {
-  const p = packedInput(mems, dim, floor, perSourceK);
-  return p.keys.length < 2 ? emptyNeighbours(perSourceK) : groupPairs(topNeighborPairsPacked(p.matrix, p.keys, p.options), perSourceK);
+  const p = packedInput(mems, floor, perSourceK);
+  return p.keys.length < 2 ? emptyNeighbours(perSourceK) : groupPairs(topNeighborPairsPacked(p.rows, p.keys, p.options), perSourceK);
 }
 
 /** neighbours() with the pairs computed split over a memdomain/workers pool (the same answer). */
 async function neighboursOn(pool, mems, dim, floor, perSourceK) {
-  const p = packedInput(mems, dim, floor, perSourceK);
-  return p.keys.length < 2 ? emptyNeighbours(perSourceK) : groupPairs(await pool.topNeighborPairs(p.matrix, p.keys, p.options), perSourceK);
+  const p = packedInput(mems, floor, perSourceK);
+  return p.keys.length < 2 ? emptyNeighbours(perSourceK) : groupPairs(await pool.topNeighborPairs(packed(p.rows, dim), p.keys, p.options), perSourceK);
 }
 
 const emptyNeighbours = (perSourceK) => ({ pairs: [], wide: new Map(), wideK: perSourceK + SPARE, partial: new Set() });
 
-/** The packed pass's input over the memories with embeddings, in the given order: the wide lists' k. */
-function packedInput(mems, dim, floor, perSourceK) {
+/**
+ * The packed pass's input over the memories with embeddings, in the given order: their rows (the resident
+ * vectors, which the glue copies straight into WebAssembly memory), paths, and the wide lists' k.
+ */
+function packedInput(mems, floor, perSourceK) {
   const withVec = mems.filter((m) => m.vec);
-  const matrix = new Float32Array(withVec.length * dim);
-  withVec.forEach((m, i) => matrix.set(m.vec, i * dim));
   const wideK = perSourceK + SPARE;
-  return { matrix, keys: withVec.map((m) => m.path), options: { floor, perSourceK: wideK, limit: withVec.length * wideK } };
+  return { rows: withVec.map((m) => m.vec), keys: withVec.map((m) => m.path), options: { floor, perSourceK: wideK, limit: withVec.length * wideK } };
+}
+
+/** The rows as one n x dim Float32Array (what a workers pool takes). */
+function packed(rows, dim) {
+  const matrix = new Float32Array(rows.length * dim);
+  rows.forEach((v, i) => matrix.set(v, i * dim));
+  return matrix;
 }
 
 /** The packed pass's answer (pairs in its order, each source's top wideK) as { pairs, wide, wideK, partial }. */
@@ -195,7 +203,7 @@ export async function incrementalNeighbours(mems, state, changed, dim, floor, pe
   const tileLists = new Map();
   if (added.length && withVec.length > 1) {
     const order = added.concat(withVec.filter((m) => !addedSet.has(m.path)));
-    const { matrix, keys, options } = packedInput(order, dim, floor, perSourceK);
+    const { rows, keys, options } = packedInput(order, floor, perSourceK);
     const push = (src, dst, sim) => {
       let list = tileLists.get(src);
       if (!list) tileLists.set(src, (list = []));
@@ -204,9 +212,9 @@ export async function incrementalNeighbours(mems, state, changed, dim, floor, pe
     // on the pool only when the tile is a large part of the pass: each worker sets up every row (its copy, norms),
     // which for a small tile costs more than the tile (at 100k, 1% changed: 6.5 s on 2 workers against 5.5 s here)
     if (pool && added.length * POOL_TILE_FRACTION >= order.length) {
-      for (const p of await pool.topNeighborPairs(matrix, keys, options, { rows: added.length })) push(p.src, p.dst, p.sim);
+      for (const p of await pool.topNeighborPairs(packed(rows, dim), keys, options, { rows: added.length })) push(p.src, p.dst, p.sim);
     } else {
-      const t = neighborTile(matrix, keys, 0, added.length, options);
+      const t = neighborTile(rows, keys, 0, added.length, options);
       for (let i = 0; i < t.sim.length; i++) push(keys[t.src[i]], keys[t.dst[i]], t.sim[i]);
     }
     for (const list of tileLists.values()) list.sort(pairOrder);
@@ -547,13 +555,17 @@ export async function runSleep(db, resident, fn, options, { limits, write, hits 
       if (!m.vec) continue;
       const again = repaired.lists?.get(m.path);
       if (again) lists.set(m.path, again);
-      else lists.set(m.path, { list: (found.wide.get(m.path) ?? []).filter((p) => !dropped.has(p.dst)), partial: found.partial.has(m.path) });
+      else {
+        const list = found.wide.get(m.path) ?? [];
+        lists.set(m.path, { list: list.some((p) => dropped.has(p.dst)) ? list.filter((p) => !dropped.has(p.dst)) : list, partial: found.partial.has(m.path) });
+      }
     }
     const stateSt = [];
     for (const [src, { list, partial: isPartial }] of lists) {
+      const prev = state?.get(src);
+      if (prev && prev.list === list && prev.partial === isPartial) continue; // the stored list itself (incremental): unchanged
       const dsts = JSON.stringify(list.map((p) => p.dst));
       const sims = new Uint8Array(Float64Array.from(list, (p) => p.sim).buffer);
-      const prev = state?.get(src);
       if (prev && prev.partial === isPartial && prev.dsts === dsts && sameBytes(prev.sims, sims)) continue;
       stateSt.push({ sql: "INSERT OR REPLACE INTO md_neighbors (src, partial, dsts, sims) VALUES (?, ?, ?, ?)",
         params: [src, isPartial ? 1 : 0, dsts, sims] });

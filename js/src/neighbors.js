@@ -111,15 +111,33 @@ function keyCount(fn, keys) {
   return items(d, (d.indexOf("keys", 2) - 2) / 3, keys).length; // every index: a hole is an error too
 }
 
-/** Check a packed matrix against n keys; returns d. */
-function packedDim(fn, matrix, keys) {
-  return per(fn, argOf(fn, "matrix", matrix), keyCount(fn, keys), "keys.length");
+/**
+ * A packed matrix (n x d) or a list of n rows against n keys: { d, data, write }, the rows of a
+ * list written straight into WebAssembly memory (no n x d copy in JavaScript first: at 100k x 384
+ * that copy's fresh pages cost more than the 1% tile of an incremental sleep).
+ */
+function packedRows(fn, matrix, keys) {
+  const n = keyCount(fn, keys);
+  if (!Array.isArray(matrix)) {
+    if (!(matrix instanceof Float32Array)) throw typeError(fn, "matrix", "a Float32Array or an array of them", matrix);
+    return { d: per(fn, matrix, n, "keys.length"), data: f32(matrix) };
+  }
+  if (matrix.length !== n) throw rangeError(fn, "matrix", `has ${matrix.length} rows, not keys.length (${n})`);
+  const d = n ? matrix[0]?.length ?? 0 : 0;
+  for (let i = 0; i < n; i++) {
+    const row = matrix[i];
+    if (!(row instanceof Float32Array)) throw typeError(fn, `matrix[${i}]`, "a Float32Array", row);
+    if (row.length !== d) throw rangeError(fn, `matrix[${i}]`, `has ${row.length} elements, not ${d} as matrix[0]`);
+  }
+  count(fn, "matrix", n * d, 2 ** 30);
+  const data = fill.f32(n * d);
+  return { d, data, write: (r) => { const v = r.view(data); for (let i = 0; i < n; i++) v.set(matrix[i], i * d); } };
 }
 
 function packedCall(fn, matrix, keys, o, rowBegin, rowEnd, read) {
-  const d = packedDim(fn, matrix, keys);
-  return call(fn, "mdw_neighbors_packed", [keyTable(keys), keys.length, f32(matrix), d, rowBegin, rowEnd,
-    o.floor, o.perSourceK, o.limit, slots], read);
+  const { d, data, write } = packedRows(fn, matrix, keys);
+  return call(fn, "mdw_neighbors_packed", [keyTable(keys), keys.length, data, d, rowBegin, rowEnd,
+    o.floor, o.perSourceK, o.limit, slots], read, write);
 }
 
 /**

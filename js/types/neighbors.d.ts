@@ -51,12 +51,13 @@ export function rankCandidatePairs(
 
 /**
  * topNeighborPairs over a packed matrix: row i (matrix[i*d .. (i+1)*d), with
- * d = matrix.length / keys.length) is keys[i]'s vector. Bit-identical to
- * topNeighborPairs over the same rows. RangeError for a duplicate key or a
- * matrix that is not n x d.
+ * d = matrix.length / keys.length) is keys[i]'s vector; or over a list of n
+ * rows of one length (matrix[i] is keys[i]'s vector, copied straight into
+ * WebAssembly memory). Bit-identical to topNeighborPairs over the same rows.
+ * RangeError for a duplicate key or a matrix that is not n x d.
  */
 export function topNeighborPairsPacked(
-  matrix: Float32Array,
+  matrix: Float32Array | readonly Float32Array[],
   keys: readonly string[],
   options: NeighborOptions,
 ): readonly NeighborPair[];
@@ -73,7 +74,7 @@ export interface NeighborTile {
  * j > i, each source's top perSourceK above the floor (no limit).
  */
 export function neighborTile(
-  matrix: Float32Array,
+  matrix: Float32Array | readonly Float32Array[],
   keys: readonly string[],
   rowBegin: number,
   rowEnd: number,

@@ -156,6 +156,26 @@ describe(`neighbors (${BUILD})`, () => {
     }
   });
 
+  test("a list of rows gives the packed matrix's pairs and tiles, bit for bit", () => {
+    const r = rng(98);
+    for (let iter = 0; iter < 30; iter++) {
+      const n = Math.floor(r() * 40), d = 1 + Math.floor(r() * 40);
+      const m = matrix(r, n, d, iter % 4 === 0), keys = keysFor(r, n), o = OPTIONS[iter % OPTIONS.length];
+      const rows = Array.from({ length: n }, (_, i) => m.slice(i * d, (i + 1) * d));
+      expect(md.topNeighborPairsPacked(rows, keys, o)).toEqual(md.topNeighborPairsPacked(m, keys, o));
+      const e = Math.floor(r() * (n + 1));
+      expect(md.neighborTile(rows, keys, 0, e, o)).toEqual(md.neighborTile(m, keys, 0, e, o));
+    }
+    // large enough for the pruned pass (d >= 16, over 32,768 pairs)
+    const n = 400, d = 24, m = matrix(r, n, d, false), keys = keysFor(r, n), o = { floor: 0.2, perSourceK: 5, limit: 1e6 };
+    const rows = Array.from({ length: n }, (_, i) => m.subarray(i * d, (i + 1) * d));
+    expect(md.topNeighborPairsPacked(rows, keys, o)).toEqual(md.topNeighborPairsPacked(m, keys, o));
+    expect(md.neighborTile(rows, keys, 0, 7, o)).toEqual(md.neighborTile(m, keys, 0, 7, o));
+    expect(() => md.topNeighborPairsPacked([new Float32Array(2)], ["a", "b"], o)).toThrow(/matrix has 1 rows, not keys\.length \(2\)/);
+    expect(() => md.topNeighborPairsPacked([new Float32Array(2), new Float32Array(3)], ["a", "b"], o)).toThrow(/matrix\[1\] has 3 elements/);
+    expect(() => md.neighborTile([new Float32Array(2), [1, 2]], ["a", "b"], 0, 1, o)).toThrow(/neighborTile: matrix\[1\] must be a Float32Array/);
+  });
+
   test("cosineRows and topCosineRows equal cosine row by row", () => {
     const r = rng(3);
     for (let iter = 0; iter < 40; iter++) {
