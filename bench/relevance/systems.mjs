@@ -159,7 +159,12 @@ export function cacheSystem(config) {
         notes.push(calibrationNote(calibration, timings.calibrate));
       return {
         indexMs: (timings.put ?? 0) + (timings.link ?? 0) + (timings.sleep ?? 0) + (timings.calibrate ?? 0), note: notes.join("; "),
-        search: async (q) => (await cache.search({ ...config.search, text: q.text, vector: cacheVector(q.vector), limit: LIMIT })).map((h) => h.path),
+        // a vector-only configuration finds nothing for a query with no vector (search refuses to run no arm)
+        search: async (q) => {
+          const vector = cacheVector(q.vector);
+          if (vector === null && config.search.weights?.lexical === 0) return [];
+          return (await cache.search({ ...config.search, text: q.text, vector, limit: LIMIT })).map((h) => h.path);
+        },
         // after sleep, labels on merged-away memories move to their keepers
         mapQuery: superseded?.size ? (q) => followMerges(q, superseded) : null,
         close: async () => {}, // closed by the runner with ctx.caches
