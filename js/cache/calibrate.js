@@ -24,9 +24,12 @@
 // difference over the same queries) of the best form a plateau, and the smallest of them is
 // taken: the noise in one grid point does not decide it, and between weights that measure alike
 // the one that lets the weaker evidence move the lexical ranking least wins. From pseudo-queries
-// alone the weight is at most 1 (the lexical arm's own): they are windows of prose, and a query
-// that names a thing (a heading, an identifier) is answered by the lexical arm better than prose
-// suggests (docs/RELEVANCE.md, "Calibration"). Labels, which are real queries, may take it past 1.
+// alone the weight is at most the default preset's own (UNLABELLED_MAX, 0.5): calibration without
+// labels lowers the weight where the vector arm measures weak, and does not raise it, because
+// pseudo-queries are windows of prose, and a query that names a thing (a heading, an identifier, an
+// index entry) is answered by the lexical arm better than prose suggests: on python, postgres and
+// gnu they asked for more weight than the real queries reward (docs/RELEVANCE.md, "Calibration").
+// Labels, which are real queries, may take it past the cap.
 import { cosine } from "../index.js";
 import { GIST_WEIGHT, PRESETS, buildArms, fold, querySettings } from "./compose.js";
 import { embedTexts, memoryText } from "./embed.js";
@@ -35,11 +38,14 @@ import { rng } from "./rng.js";
 import { CALIBRATION_SAMPLES, checkOptions } from "./schema.js";
 import { byPath } from "./validate.js";
 
-export const CALIBRATION_VERSION = 1;
+export const CALIBRATION_VERSION = 2;
 /** The vector weights calibration scores (the lexical arm's weight is 1). */
 export const VECTOR_GRID = Object.freeze([0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3]);
-/** The most a weight chosen without labels can be. */
-export const UNLABELLED_MAX = 1;
+/**
+ * The most a weight chosen without labels can be: the default preset's own (0.5). Version 1 allowed
+ * up to 1, the lexical arm's own weight (see the header).
+ */
+export const UNLABELLED_MAX = PRESETS.default.weights.vector;
 /** The fewest queries a calibration needs (the memories it samples: CALIBRATION_SAMPLES, schema.js). */
 export const MIN_CALIBRATION_QUERIES = 50;
 export { CALIBRATION_SAMPLES };

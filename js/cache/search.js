@@ -28,7 +28,7 @@ export class SearchMethods {
    * `vector` (undefined; null searches without the vector arm) is embedded as a "query".
    */
   async _checkQuery(fn, q) {
-    const settings = querySettings(fn, q, "query", this._calibration);
+    const settings = querySettings(fn, q, "query", this._calibrationInForce());
     const text = q.text === undefined || q.text === null ? "" : string(fn, "query.text", q.text, this._limits.query);
     let vector = q.vector === undefined || q.vector === null ? null
       : embedding(fn, "query.vector", q.vector, this._resident.dim, { nonzero: true });
@@ -78,7 +78,7 @@ export class SearchMethods {
 
   /** What the search pipeline reads: the database, the kept term lists, the resident rows and graph, the embed hook. */
   get _io() {
-    return { db: this._db, lexical: this._lexical, resident: this._resident, embed: this._embed, calibration: this._calibration };
+    return { db: this._db, lexical: this._lexical, resident: this._resident, embed: this._embed, calibration: this._calibrationInForce() };
   }
 
   /**
@@ -232,6 +232,16 @@ export class SearchMethods {
     await this._write(fn, [{ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('calibration', ?)", params: [JSON.stringify(result)] }],
       () => { this._calibration = result; });
     return result;
+  }
+
+  /**
+   * The calibration search applies: the stored one when this version's rule measured it, else null
+   * (the preset's weight) until sleep() or calibrate() measures again (a calibration of version 1
+   * could take the weight to 1 without labels).
+   */
+  _calibrationInForce() {
+    const c = this._calibration;
+    return c !== null && c.version === CALIBRATION_VERSION ? c : null;
   }
 
   /**

@@ -156,7 +156,7 @@ export interface Calibration {
   readonly table: readonly { readonly vector: number; readonly mrr: number; readonly ndcg: number; readonly r10: number }[];
   /** Each arm alone, the same measures. */
   readonly arms: { readonly lexical: CalibrationMeasure; readonly vector: CalibrationMeasure } | null;
-  /** The weights within one standard error of the best; the smallest is chosen (at most 1 without labels). */
+  /** The weights within one standard error of the best; the smallest is chosen (at most the preset's 0.5 without labels). */
   readonly plateau: readonly number[] | null;
   readonly labelsSeen?: number;
   readonly embedHook?: boolean;

@@ -5,7 +5,7 @@
 // and seed give the same calibration.
 import * as md from "../../js/index.js";
 import { PRESETS, openMemoryCache } from "../../js/cache/index.js";
-import { CALIBRATION_VERSION, VECTOR_GRID, pseudoQuery } from "../../js/cache/calibrate.js";
+import { CALIBRATION_VERSION, UNLABELLED_MAX, VECTOR_GRID, pseudoQuery } from "../../js/cache/calibrate.js";
 import { wasmBytes } from "./build.js";
 import { rng } from "../oracles/rng.js";
 
@@ -86,13 +86,15 @@ describe("calibration", () => {
     } finally { await c.close(); }
   });
 
-  test("a strong vector arm keeps its weight (the most pseudo-queries alone give, the lexical arm's own)", async () => {
+  test("a strong vector arm keeps its weight (the most pseudo-queries alone give, the preset's own)", async () => {
     const c = await cacheOf(corpus(false), strongEmbed);
     try {
       const cal = await c.calibrate();
       expect(cal.arms.vector.mrr).toBeGreaterThan(0.9);
       expect(cal.arms.vector.mrr).toBeGreaterThan(cal.arms.lexical.mrr + 0.3);
-      expect(cal.vector).toBe(1);
+      expect(UNLABELLED_MAX).toBe(PRESETS.default.weights.vector);
+      expect(cal.plateau[0]).toBeGreaterThan(UNLABELLED_MAX); // the cap, not the plateau, decided
+      expect(cal.vector).toBe(UNLABELLED_MAX);
     } finally { await c.close(); }
   });
 
@@ -119,6 +121,29 @@ describe("calibration", () => {
       expect((await a.explain({ ...q, weights: { vector: 0.7 } }, [])).trace.settings).toMatchObject({ calibrated: false, weights: { vector: 0.7 } });
       expect(x.version).toBe(CALIBRATION_VERSION);
     } finally { await a.close(); await b.close(); }
+  });
+
+  test("a calibration another version measured is not applied, and the next sleep measures again", async () => {
+    const c = await cacheOf(corpus(false), strongEmbed);
+    try {
+      const cal = await c.calibrate();
+      // the same result as version 1 would have stored it (its cap was 1)
+      const old = { ...cal, version: CALIBRATION_VERSION - 1, vector: 1 };
+      const text = (await c.exportJsonl()).split("\n").filter(Boolean)
+        .map((l) => (JSON.parse(l).calibration ? JSON.stringify({ calibration: old }) : l)).join("\n");
+      const d = await openMemoryCache({ embed: strongEmbed });
+      try {
+        await d.importJsonl(text);
+        expect((await d.calibration()).version).toBe(CALIBRATION_VERSION - 1);
+        const { trace } = await d.explain({ text: "q3z1 q3z2 time", limit: 5 }, []);
+        expect(trace.settings.weights.vector).toBe(PRESETS.default.weights.vector);
+        expect(trace.settings.calibrated).toBe(false);
+        const slept = await d.sleep({ now: 86_400_000 });
+        expect(slept.calibration.vector).toBe(cal.vector);
+        expect((await d.calibration()).version).toBe(CALIBRATION_VERSION);
+        expect((await d.explain({ text: "q3z1 q3z2 time", limit: 5 }, [])).trace.settings).toMatchObject({ calibrated: true, weights: { vector: cal.vector } });
+      } finally { await d.close(); }
+    } finally { await c.close(); }
   });
 
   test("without an embed hook and labels nothing is measured: the defaults stay", async () => {
