@@ -7,7 +7,7 @@ set -euo pipefail
 pkgs=(groff-base manpages manpages-dev libssl-doc git-man perl-doc python3-doc postgresql-doc-15
   linux-doc-6.1 debian-handbook debian-faq debian-reference-en rust-doc
   coreutils findutils grep sed diffutils gzip gettext wget gnupg nettle-dev libffi-dev libtasn1-doc time
-  jargon-text)
+  jargon-text r-doc-html)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
