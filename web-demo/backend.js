@@ -9,6 +9,9 @@
 //                                         // importJsonl(); resolves { imported, page (the page's lines a SQLite
 //                                         // file carries, or null) }; then b.commit() keeps it or b.revert() brings
 //                                         // the previous database back
+//   await b.useEmbed(fn)                  // the dataset's text encoder as the cache's embed hook (the synthetic example's),
+//                                         // or null: the cache is opened again with it (calibrate() embeds with it)
+//   await b.calibrate(options) / b.calibration()   // memdomain/cache's calibrate() (measured and stored) / the stored one
 //   await b.explain(query, paths)         // memdomain/cache's explain(): { hits, paths, trace } (what search() returns, and why)
 //   await b.tune(labelled, options)       // memdomain/cache's tune(): settings fitted to labelled queries
 //   await b.preview(options)              // sleep(options) on a copy of the database, in memory: { report, memories (no
@@ -81,11 +84,13 @@ export async function openBackend(md) {
   const pool = dir ? await sqlite3.installOpfsSAHPoolVfs({ name: "memdomain", clearOnInit: false }) : null;
   const path = pool ? FILE : ":memory:";
   // searchAccess false: the workbench's searches are a person tuning, not an agent using its memories (no access to count)
-  const open = (bytes) => md.openMemoryCache({ path, sqlite3, searchAccess: false, ...(bytes && !pool ? { bytes } : {}) });
+  let embed = null; // the embed hook (useEmbed), or null
+  const open = (bytes) => md.openMemoryCache({ path, sqlite3, searchAccess: false, ...(embed ? { embed } : {}), ...(bytes && !pool ? { bytes } : {}) });
   let cache = await open();
   let checker = null; // an empty cache in memory: the API's own checks of search() and sleep() options
   let pending = null; // the database before a replace(), until commit() or revert()
   let beforeSleep = null; // the database before the last sleep(), for undoSleep()
+  let embedBefore = null; // the hook before a replace(), for revert()
 
   async function contents() {
     if (!(await cache.count())) return null;
@@ -118,6 +123,9 @@ export async function openBackend(md) {
     async replace({ bytes, jsonl }, onProgress = () => {}) {
       const before = await cache.exportBytes();
       onProgress("a new database", 0.1);
+      // imported without a hook: the previous dataset's encoder must not embed the new one's memories
+      embedBefore = embed;
+      embed = null;
       let page = null, imported = null;
       try {
         if (bytes) page = readPage(bytes);
@@ -129,6 +137,7 @@ export async function openBackend(md) {
           });
         }
       } catch (e) {
+        embed = embedBefore;
         await reopen(before); // the cache refused the new data: the previous database comes back
         throw e;
       }
@@ -141,9 +150,20 @@ export async function openBackend(md) {
       pending = null;
     },
     async revert() {
-      if (pending) await reopen(pending);
+      if (pending) {
+        embed = embedBefore;
+        await reopen(pending);
+      }
       pending = null;
     },
+
+    async useEmbed(fn) {
+      if (fn === embed) return;
+      embed = fn;
+      await reopen(await cache.exportBytes());
+    },
+    calibrate: (options) => cache.calibrate(options),
+    calibration: () => cache.calibration(),
 
     async preview(options) {
       const bytes = await cache.exportBytes();

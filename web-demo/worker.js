@@ -127,12 +127,24 @@ async function importFiles(id, files, source = "import") {
     meta.source = source;
     B.commit();
     derive(stored, meta, parsed.queries);
+    await useEncoder();
     await B.writeSide(SIDE, sideText());
     return { ok: true, errors: [], warnings, summary: summary(), settings, imported: page.imported };
   } catch (e) {
     await B.revert();
     throw e;
   }
+}
+
+/**
+ * The cache's embed hook: the synthetic example's encoder for stored and query text alike (a text
+ * naming no topic gives zeros: no vector), so that calibrate() can embed its pseudo-queries; none
+ * for other data (the workbench has no model of their embeddings).
+ */
+async function useEncoder() {
+  if (D.meta.queryEncoder !== "synthetic-topics" || !D.dim) return B.useEmbed(null);
+  const enc = await encoder(), dim = D.dim;
+  return B.useEmbed((texts) => texts.map((t) => enc(t) ?? new Float32Array(dim)));
 }
 
 async function restore(id) {
@@ -143,6 +155,7 @@ async function restore(id) {
   const { meta, queries } = JSON.parse(side);
   if (meta.now === undefined || !queries) return false; // a side file of an older page
   derive(stored, meta, queries.map((q) => ({ ...q, vector: q.vector && Float32Array.from(q.vector) })));
+  await useEncoder();
   return true;
 }
 
@@ -820,6 +833,10 @@ const OPS = {
     return { bytes: await B.exportBytes(page) };
   },
   summary: () => summary(),
+  calibration: () => B.calibration(),
+  async calibrate(_, id) {
+    return B.calibrate({ seed: 1, onProgress: (p) => progress(id, `calibrate: the arms of ${p.done} of ${p.total} queries`, p.done / Math.max(1, p.total), p) });
+  },
   search: searchView,
   mmr: searchView,
   metrics: metricsView,

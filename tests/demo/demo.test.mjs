@@ -259,6 +259,48 @@ try {
     assert.equal(await demo("window.demo.restored"), false);
   });
 
+  await check("calibration: calibrate() in the worker on the synthetic example (its encoder the hook) is calibrate() in Node; apply", async () => {
+    await tab("metrics");
+    // the stored calibration first: the example was never calibrated
+    await page.waitForFunction(() => document.querySelector("#cal-chose"), null, { timeout: 60000 });
+    assert.equal(await page.locator("#cal-chose").getAttribute("data-vector"), "none");
+    await page.click("#cal-run");
+    await page.waitForFunction(() => window.demo.results.calibrate || document.querySelector("#cal-error"), null, { timeout: 120000 });
+    assert.equal(await page.locator("#cal-error").count(), 0);
+    const r = await demo("window.demo.results.calibrate");
+    // Node: the example's memories and the same encoder as the cache's embed hook
+    const { queryVector } = await import("../../web-demo/lib/arms.js");
+    const corpus = JSON.parse(readFileSync(join(ROOT, "build/demo/corpus.json"), "utf8"));
+    const buf = readFileSync(join(ROOT, "build/demo/vectors.f32"));
+    const all = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+    const { dim } = corpus, n = corpus.memories.length, T = corpus.topics.length;
+    const enc = (t) => queryVector(t, corpus.topics, (i) => all.subarray((n + i) * dim, (n + i + 1) * dim),
+      (i, j) => all.subarray((n + T + i * 4 + j) * dim, (n + T + i * 4 + j + 1) * dim), dim);
+    const ex = await openMemoryCache({ embed: (texts) => texts.map((t) => enc(t) ?? new Float32Array(dim)) });
+    try {
+      await ex.importJsonl(readFileSync(join(ROOT, "build/demo/example-memories.jsonl"), "utf8"));
+      assert.deepEqual(r, await ex.calibrate({ seed: 1 }));
+    } finally { await ex.close(); }
+    assert.equal(r.reason, "pseudo-queries");
+    assert.ok(r.queries >= 50 && r.table.length > 1, `${r.queries} pseudo-queries`);
+    assert.ok(r.plateau.includes(r.vector) || r.vector === PRESETS.default.weights.vector);
+    assert.ok(r.vector <= PRESETS.default.weights.vector, "without labels at most the preset's weight");
+    assert.equal(await page.locator("#cal-chose").getAttribute("data-vector"), String(r.vector));
+    assert.equal(await page.locator("#cal-table tbody tr").count(), r.table.length);
+    assert.equal(await page.locator("#cal-table tr.changed").getAttribute("data-weight"), String(r.vector));
+    await page.locator("#calibration").screenshot({ path: join(OUT, "calibration-1440x900.png") });
+    // apply: the vector weight becomes the calibrated one (from another value, so the click changes something)
+    await setBox("#ctl-metrics-search-weights-vector", r.vector === 0.9 ? 0.8 : 0.9, "metrics");
+    const before = await count("metrics");
+    await page.click("#cal-apply");
+    await nextResult("metrics", before);
+    assert.equal((await demo("window.demo.state.settings")).search.weights.vector, r.vector);
+    await page.click("#undo");
+    await page.click("#undo");
+    await settle("metrics");
+    assert.equal((await demo("window.demo.state.settings")).search.weights.vector, PRESETS.default.weights.vector);
+  });
+
   await check("arrow keys move between the tabs", async () => {
     await page.focus("#tab-search");
     await page.keyboard.press("ArrowRight");
@@ -652,6 +694,20 @@ try {
     assert.notDeepEqual(lists["default/rrf"], lists.default, "the two fusions rank differently here");
     await choose("#ctl-search-fusion", "score");
     assert.equal("k" in (await demo("window.demo.state.settings")).search, false);
+  });
+
+  await check("calibration of imported data without an encoder: nothing measured, and the page says why in the cache's words", async () => {
+    await tab("metrics");
+    await demo("window.demo.results.calibrate = null");
+    await page.click("#cal-run");
+    await page.waitForFunction(() => window.demo.results.calibrate || document.querySelector("#cal-error"), null, { timeout: 60000 });
+    const r = await demo("window.demo.results.calibrate");
+    const node = await nodeCache.calibrate({ seed: 1 });
+    assert.equal(r.vector, null);
+    assert.equal(r.reason, node.reason);
+    assert.match(r.reason, /no embed hook/);
+    assert.equal(await page.locator("#cal-chose").getAttribute("data-vector"), "null");
+    assert.match(await page.locator("#cal-chose").textContent(), /nothing measured/);
   });
 
   await check("fit to my labels: tune() in the worker with progress; the held-out scores are tune()'s in Node; apply", async () => {

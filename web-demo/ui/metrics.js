@@ -17,12 +17,71 @@ export function setup(ctx) {
     numberControl(ctx, "search.lambda", "MMR λ", { ...lambdaSlider, scope }),
     numberControl(ctx, "search.limit", "limit = k of the metrics", { step: 1, max: 50, scope }));
   $("#fit-run").onclick = () => fit(ctx);
+  $("#cal-run").onclick = () => calibrateNow(ctx);
 }
 
-export function onData() {
+export function onData(ctx) {
   fitted = null;
   put($("#fit-out"));
   $("#fit-status").textContent = "";
+  $("#cal-status").textContent = "";
+  // the stored calibration (an imported database's, or the last sleep pass's)
+  if (ctx) ctx.call("calibration").then((m) => renderCalibration(ctx, m.result, "stored"), () => {});
+}
+
+// ------------------------------------------------------------------ calibration: what the cache measured
+
+async function calibrateNow(ctx) {
+  const btn = $("#cal-run"), bar = $("#cal-progress"), status = $("#cal-status");
+  btn.disabled = true;
+  bar.hidden = false;
+  bar.value = 0;
+  status.textContent = "starting…";
+  try {
+    const m = await ctx.call("calibrate", {}, (p) => { bar.value = p.fraction; status.textContent = p.text; });
+    ctx.demo.results.calibrate = m.result;
+    status.textContent = `done in ${(m.ms / 1000).toFixed(1)} s`;
+    renderCalibration(ctx, m.result, "measured");
+  } catch (e) {
+    status.textContent = "";
+    put($("#cal-out"), el("p", { class: "error", id: "cal-error", text: e.message.split("\n")[0] }));
+  } finally {
+    btn.disabled = false;
+    bar.hidden = true;
+  }
+}
+
+/** The cache's calibration (or null: never calibrated): the weight it chose, why, and the table that chose it. */
+function renderCalibration(ctx, c, how) {
+  ctx.demo.results.calibration = c;
+  if (!c) {
+    put($("#cal-out"), el("p", { class: "note", id: "cal-chose", "data-vector": "none", text: "This database has not been calibrated: search uses the preset's vector weight. Calibrate to measure the arms on its own memories." }));
+    return;
+  }
+  const where = how === "stored" ? "Stored in the database" : "Measured now and stored";
+  const counts = `${c.queries} pseudo-queries and ${c.labels} labels over ${c.memories} memories, seed ${c.seed}`;
+  if (c.vector === null) {
+    put($("#cal-out"), el("p", { id: "cal-chose", "data-vector": "null", text: `${where}: nothing measured (${c.reason}); search keeps the preset's vector weight.` }));
+    return;
+  }
+  const plateau = new Set(c.plateau);
+  const rows = c.table.map((r) => el("tr", { class: r.vector === c.vector ? "changed" : "", "data-weight": String(r.vector) },
+    el("th", { text: tidy(r.vector) }), el("td", { class: "num", text: fmt(r.mrr, 3) }), el("td", { class: "num", text: fmt(r.ndcg, 3) }),
+    el("td", { class: "num", text: fmt(r.r10, 3) }),
+    el("td", { text: [plateau.has(r.vector) ? "within one standard error of the best" : "", r.vector === c.vector ? "chosen" : ""].filter(Boolean).join(" · ") })));
+  const arm = (name, a) => `${name} alone MRR@10 ${fmt(a.mrr, 3)}, nDCG@10 ${fmt(a.ndcg, 3)}`;
+  put($("#cal-out"),
+    el("p", { id: "cal-chose", "data-vector": String(c.vector), text: `${where}: vector weight ${tidy(c.vector)} (${counts}). ` +
+      (c.vector === c.plateau[0] ? "The smallest weight within one standard error of the best."
+        : `The weights within one standard error of the best start at ${tidy(c.plateau[0])}; without labels the weight is at most the preset's own, ${tidy(c.vector)}.`) }),
+    el("p", { class: "note", id: "cal-arms", text: `${arm("the lexical arm", c.arms.lexical)}; ${arm("the vector arm", c.arms.vector)}.` }),
+    el("table", { class: "grid", id: "cal-table" }, el("thead", {}, el("tr", {}, el("th", { text: "vector weight" }), el("th", { class: "num", text: "MRR@10" }),
+      el("th", { class: "num", text: "nDCG@10" }), el("th", { class: "num", text: "recall@10" }), el("th", { text: "" }))), el("tbody", {}, ...rows)),
+    el("div", { class: "row" }, el("button", { type: "button", id: "cal-apply", onclick: () => {
+      const s = ctx.settings();
+      ctx.replace({ ...s, search: { ...s.search, weights: { ...s.search.weights, vector: c.vector } } });
+      $("#cal-status").textContent = "the calibrated vector weight is in use (undo restores the previous one)";
+    } }, "Use the calibrated vector weight")));
 }
 
 export function runner(ctx) {
