@@ -52,7 +52,8 @@ export class MaintenanceMethods {
     return (async () => (await this._sleepBudget(fn)) && runSleep(this._db, this._resident, fn, options, {
       limits: this._limits, hits,
       // the pass changes no embedding or salience signal: only the memories it removed and the edges
-      write: (st, { removed, edges }) => this._write(fn, st, () => {
+      write: (st, { removed, edges, lists }) => this._write(fn, st, () => {
+        if (lists) this._resident.neighborLists = { gen: this._gen, ...lists }; // what md_neighbors holds at this generation
         const gone = removed.filter((r) => this._lexical.pathOf.has(r.id)).map((r) => r.id);
         for (const { path, id } of removed) {
           this._resident.removeMemory(path);

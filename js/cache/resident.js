@@ -70,6 +70,8 @@ export class Resident {
     this._graphStale = { all: true, links: true };
     // per Graph since its build: path -> true (live now, not a node of it) | false (a node, not live now)
     this._graphDelta = { all: new Map(), links: new Map() };
+    /** the neighbour lists as this cache's last sleep pass stored them ({ gen, params, state }: sleep.js), or null */
+    this.neighborLists = null;
   }
 
   /** Every edge may have changed: every resident graph is rebuilt when next asked for. */
@@ -116,6 +118,7 @@ export class Resident {
       "SELECT path, embedding, access_count, outcome_score, reinforcement_count FROM memories WHERE superseded_by IS NULL AND archived_at IS NULL");
     this.rowsStale = true;
     this.staleGraphs();
+    this.neighborLists = null;
     this.vecs.clear();
     this.meta.clear();
     for (const r of rows) this.setMemory(r.path, r.embedding ? float32View(r.embedding) : undefined,
@@ -394,6 +397,7 @@ export class Resident {
     this._rows = null;
     this._graphs = { all: null, links: null };
     this.rowsStale = true;
+    this.neighborLists = null;
     this.staleGraphs();
   }
 }

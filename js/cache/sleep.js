@@ -269,8 +269,8 @@ export async function incrementalNeighbours(mems, state, changed, dim, floor, pe
 }
 
 /**
- * Stored lists (md_neighbors rows) as a Map src -> { list, partial, dsts, sims } (dsts and sims as stored, to
- * compare), or null when a row is not one a pass wrote (the pass then computes every pair: "unreadable").
+ * Stored lists (md_neighbors rows) as a Map src -> { list, partial }, or null when a row is not one a pass wrote
+ * (the pass then computes every pair: "unreadable").
  */
 function readState(rows) {
   const state = new Map();
@@ -283,16 +283,30 @@ function readState(rows) {
     }
     if (!Array.isArray(dsts) || !dsts.every((d) => typeof d === "string") || typeof r.src !== "string") return null;
     const bytes = r.sims instanceof Uint8Array ? r.sims : new Uint8Array(0);
-    const copy = new Uint8Array(bytes.byteLength);
-    copy.set(bytes);
-    const sims = new Float64Array(copy.buffer, 0, copy.byteLength >>> 3);
-    if (copy.byteLength !== 8 * dsts.length || !sims.every(Number.isFinite)) return null;
-    state.set(r.src, { list: dsts.map((dst, i) => ({ src: r.src, dst, sim: sims[i] })), partial: r.partial !== 0, dsts: r.dsts, sims: copy });
+    if (bytes.byteLength !== 8 * dsts.length) return null;
+    const sims = bytes.byteOffset % 8 === 0 ? new Float64Array(bytes.buffer, bytes.byteOffset, dsts.length)
+      : new Float64Array(bytes.slice().buffer);
+    const list = new Array(dsts.length);
+    for (let i = 0; i < dsts.length; i++) {
+      const sim = sims[i];
+      if (!Number.isFinite(sim)) return null;
+      list[i] = { src: r.src, dst: dsts[i], sim };
+    }
+    state.set(r.src, { list, partial: r.partial !== 0 });
   }
   return state;
 }
 
-const sameBytes = (a, b) => a.byteLength === b.byteLength && a.every((x, i) => x === b[i]);
+/** Whether two lists hold the same pairs (dst, and sim bit for bit: what md_neighbors stores of them). */
+const sameList = (a, b) => a.length === b.length && a.every((p, i) => p.dst === b[i].dst && Object.is(p.sim, b[i].sim));
+
+/**
+ * The neighbour lists a cache keeps in memory after a pass that wrote (or kept) them, so its next pass need not
+ * read and parse md_neighbors again: { gen, params, state }, valid while md_meta.neighbors_gen is `gen` and
+ * neighbors_params `params` (a pass that writes the lists sets both; Resident.load() drops them). Kept up to
+ * this many lists (about 0.5 KB each in the heap: 50 MB at 100k).
+ */
+export const KEEP_LISTS_MAX = 250_000;
 
 const wordCount = (body) => {
   const t = body.trim();
@@ -352,7 +366,10 @@ export async function runSleep(db, resident, fn, options, { limits, write, hits 
   // match, else over every pair
   progress("neighbors", 0, live.length);
   const params = JSON.stringify({ floor: o.floor, perSourceK: o.perSourceK, dim });
-  const state = readState(await db.all("SELECT src, partial, dsts, sims FROM md_neighbors"));
+  // the lists as the last pass left them: kept in memory by this cache if it wrote them last, else read
+  const kept = resident.neighborLists;
+  const state = kept && meta.neighbors_gen !== undefined && kept.gen === Number(meta.neighbors_gen) && kept.params === meta.neighbors_params
+    ? kept.state : readState(await db.all("SELECT src, partial, dsts, sims FROM md_neighbors"));
   const since = meta.neighbors_gen === undefined ? null : Number(meta.neighbors_gen);
   let why = !o.incremental ? "option" : state === null ? "unreadable" : since === null ? "none" : meta.neighbors_params !== params ? "options"
     : Number(meta.log_since ?? -1) > since ? "log" : null;
@@ -548,6 +565,7 @@ export async function runSleep(db, resident, fn, options, { limits, write, hits 
   if (mergeRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('merge_cycle', ?)", params: [String(cycle)] });
   if (evictRan) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('evict_cycle', ?)", params: [String(cycle)] });
   const statements = st.length;
+  let keptLists = null;
   // the neighbour lists over the memories left, with the pass's generation (md_neighbors: only the rows that changed)
   if (st.length || meta.neighbors_params !== params || why === null) {
     const lists = new Map();
@@ -564,23 +582,27 @@ export async function runSleep(db, resident, fn, options, { limits, write, hits 
     for (const [src, { list, partial: isPartial }] of lists) {
       const prev = state?.get(src);
       if (prev && prev.list === list && prev.partial === isPartial) continue; // the stored list itself (incremental): unchanged
-      const dsts = JSON.stringify(list.map((p) => p.dst));
-      const sims = new Uint8Array(Float64Array.from(list, (p) => p.sim).buffer);
-      if (prev && prev.partial === isPartial && prev.dsts === dsts && sameBytes(prev.sims, sims)) continue;
+      if (prev && prev.partial === isPartial && sameList(prev.list, list)) continue;
       stateSt.push({ sql: "INSERT OR REPLACE INTO md_neighbors (src, partial, dsts, sims) VALUES (?, ?, ?, ?)",
-        params: [src, isPartial ? 1 : 0, dsts, sims] });
+        params: [src, isPartial ? 1 : 0, JSON.stringify(list.map((p) => p.dst)), new Uint8Array(Float64Array.from(list, (p) => p.sim).buffer)] });
     }
     const stale = state ? [...state.keys()].filter((src) => !lists.has(src)) : [];
     if (state === null) stateSt.unshift({ sql: "DELETE FROM md_neighbors" });
     else if (stale.length) stateSt.push({ sql: "DELETE FROM md_neighbors WHERE src IN (SELECT value FROM json_each(?))", params: [JSON.stringify(stale)] });
+    const keep = lists.size <= KEEP_LISTS_MAX;
     if (st.length || stateSt.length) { // nothing else to write and the same lists: the pass writes nothing (idempotence)
       for (const s of stateSt) st.push(s); // one row per memory: a spread of 1M arguments overflows the stack
       st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) SELECT 'neighbors_gen', value FROM md_meta WHERE key = 'generation'" });
       if (meta.neighbors_params !== params) st.push({ sql: "INSERT OR REPLACE INTO md_meta (key, value) VALUES ('neighbors_params', ?)", params: [params] });
+      // the table now holds `lists` (the rows not written were equal), at the batch's generation (write() keeps them)
+      keptLists = keep ? { params, state: lists } : null;
+    } else if (since !== null && meta.neighbors_params === params) {
+      resident.neighborLists = keep ? { gen: since, params, state: lists } : null; // the stored lists, as they are
     }
   }
   const removed = [...new Set([...conflicts.map((c) => c.older), ...merged.map((m) => m.dropPath), ...evictSet])].map((path) => ({ path, id: idOf.get(path) }));
-  await write(st, { removed, edges: merged.length || edgesChanged || evictSet.size ? [...after.values()] : null });
+  if (st.length && !keptLists) resident.neighborLists = null; // the lists written but not kept (or not written): read next time
+  await write(st, { removed, edges: merged.length || edgesChanged || evictSet.size ? [...after.values()] : null, lists: keptLists });
   lap("write");
   progress("write", 1, 1); // after the cache's memory follows the commit: a throw here leaves it consistent
 

@@ -34,9 +34,16 @@ const strip = (r) => {
 };
 
 /** A random sequence on `cache` with passes at advancing now, each checked against a full pass on a copy. */
-async function run(seed, { dim = 6, steps = 60, other = null, floor = 0.5, perSourceK = 3, pool = null } = {}) {
+async function run(seed, { dim = 6, steps = 60, other = null, floor = 0.5, perSourceK = 3, pool = null, alternate = false } = {}) {
   const r = rng(seed);
   const cache = await openMemoryCache({ dim });
+  // the passes' reads of the stored lists (a cache keeps the lists its own last pass wrote, and reads them otherwise)
+  let reads = 0;
+  const db = cache._db, all = db.all.bind(db);
+  db.all = (sql, params) => {
+    if (/FROM md_neighbors/.test(sql)) reads++;
+    return all(sql, params);
+  };
   // a second cache over the same database (its adapter: each cache keeps its own generation and memory)
   const writer = other ? await openMemoryCache({ db: cache._db, dim }) : null;
   const centroids = Array.from({ length: 3 }, () => Array.from({ length: dim }, () => r() * 2 - 1));
@@ -87,7 +94,9 @@ async function run(seed, { dim = 6, steps = 60, other = null, floor = 0.5, perSo
         expect(await dump(copy2)).toEqual(expected);
         await copy2.close();
       }
-      const got = await cache.sleep(pool ? { ...options, workers: pool } : options); // on the pool: the changed memories' tile in tiles
+      // alternate: the pass on either cache (the other's kept lists are then out of date: it reads them)
+      const passer = alternate && r() < 0.5 ? writer : cache;
+      const got = await passer.sleep(pool ? { ...options, workers: pool } : options); // on the pool: the changed memories' tile in tiles
       passes++;
       if (got.neighbors.incremental) incremental++;
       expect(strip(got)).toEqual(strip(full));
@@ -99,7 +108,7 @@ async function run(seed, { dim = 6, steps = 60, other = null, floor = 0.5, perSo
   }
   if (writer) await writer.close();
   await cache.close();
-  return { incremental, passes };
+  return { incremental, passes, reads };
 }
 
 describe("incremental sleep equals a full pass", () => {
@@ -119,6 +128,20 @@ describe("incremental sleep equals a full pass", () => {
     const { incremental, passes } = await run(seed, { other: true });
     expect(passes).toBeGreaterThan(5);
     expect(incremental).toBeGreaterThan(0);
+  });
+
+  test.each([14, 15, 16])("passes on either of two caches over one database (kept lists or read ones), seed %i", async (seed) => {
+    const { incremental, passes, reads } = await run(seed, { other: true, alternate: true, steps: 80 });
+    expect(passes).toBeGreaterThan(5);
+    expect(incremental).toBeGreaterThan(0);
+    expect(reads).toBeGreaterThan(0); // a pass on the cache that did not write the lists last read them
+    expect(reads).toBeLessThan(passes); // and a pass after its own last one used its kept lists
+  });
+
+  test("a pass keeps the lists it wrote: the next pass on the same cache does not read md_neighbors", async () => {
+    const { passes, reads } = await run(3, { steps: 60 });
+    expect(passes).toBeGreaterThan(5);
+    expect(reads).toBe(1); // the first pass's (nothing kept yet); every later one used the lists the one before kept
   });
 
   test.each([12, 13])("the neighbour pairs on a memdomain/workers pool (full and incremental), seed %i", async (seed) => {
