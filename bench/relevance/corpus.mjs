@@ -17,11 +17,12 @@ import * as debian from "./corpora/debian.mjs";
 import * as rustbook from "./corpora/rustbook.mjs";
 import * as gnu from "./corpora/gnu.mjs";
 import * as jargon from "./corpora/jargon.mjs";
+import * as rmanuals from "./corpora/rmanuals.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(HERE, "..", "..");
 export const OUT = process.env.RELEVANCE_OUT ?? join(ROOT, "build", "relevance");
-export const CORPORA = { man, python, postgres, kernel, handbook, debian, rustbook, gnu, jargon };
+export const CORPORA = { man, python, postgres, kernel, handbook, debian, rustbook, gnu, jargon, rmanuals };
 /** What run.mjs builds and ranks without --corpora: the others only on request. */
 export const DEFAULT_CORPORA = ["man", "python", "postgres", "kernel", "handbook"];
 
