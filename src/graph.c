@@ -378,6 +378,8 @@ typedef struct sparse_run {
     uint32_t *active, *next;
     size_t n_active;
     uint64_t *bits;
+    uint32_t *tele_nodes; /* the nodes with a teleport share: a step with dangling mass reaches them */
+    size_t n_tele;
     bool want_active; /* on return, active lists every node with a score other than 0 */
 } sparse_run;
 
@@ -421,10 +423,22 @@ static double sparse_step(const md_graph *g, double d, double one_minus_d, const
             nxt[v] += (mass * w[e]) / wu;
         }
     }
+    /* Dangling mass goes to every node with a teleport share, held mass or not
+     * (at damping 1, or with a share that underflows, such a node can be out of
+     * the active set while the dense step still gives it dangling * t). */
+    if (dangling != 0) {
+        MDI_AS_WRITTEN
+        for (size_t i = 0; i < r->n_tele; i++) {
+            uint32_t v = r->tele_nodes[i];
+            r->bits[v >> 6] |= (uint64_t)1 << (v & 63);
+            if (v >> 6 < lo) lo = v >> 6;
+            if (v >> 6 > hi) hi = v >> 6;
+        }
+    }
     double delta = 0;
     size_t na = 0;
     MDI_AS_WRITTEN
-    for (size_t word = lo; r->n_active && word <= hi; word++) {
+    for (size_t word = lo; lo != SIZE_MAX && word <= hi; word++) {
         uint64_t b = r->bits[word];
         r->bits[word] = 0;
         MDI_AS_WRITTEN
@@ -509,11 +523,13 @@ static md_status pagerank_run(const md_graph *g, const md_pagerank_options *opti
         r->active = mdi_alloc_array(n, sizeof(uint32_t));
         r->next = mdi_alloc_array(n, sizeof(uint32_t));
         r->bits = mdi_calloc_array((n + 63) / 64, sizeof(uint64_t));
-        if (!r->active || !r->next || !r->bits) st = MD_ERR_NOMEM;
+        r->tele_nodes = mdi_alloc_array(n, sizeof(uint32_t));
+        if (!r->active || !r->next || !r->bits || !r->tele_nodes) st = MD_ERR_NOMEM;
         MDI_AS_WRITTEN
         for (size_t v = 0; st == MD_OK && v < n; v++) {
             nxt[v] = 0;
             if (cur[v] != 0) r->active[r->n_active++] = (uint32_t)v;
+            if (tele[v] != 0) r->tele_nodes[r->n_tele++] = (uint32_t)v;
         }
     }
     double budget = step_budget(g);
@@ -546,9 +562,10 @@ static md_status pagerank_run(const md_graph *g, const md_pagerank_options *opti
     }
     free(cw.snap);
     if (r) {
-        free(r->next); free(r->bits);
+        free(r->next); free(r->bits); free(r->tele_nodes);
         r->next = NULL;
         r->bits = NULL;
+        r->tele_nodes = NULL;
         if (!sparse && r->want_active && st == MD_OK) { /* dense steps ran: the nodes with a score other than 0 */
             if (!r->active) r->active = mdi_alloc_array(n, sizeof(uint32_t));
             if (!r->active) st = MD_ERR_NOMEM;

@@ -75,6 +75,17 @@ export function graphSuite(label, md, exportsObj) {
       }), { numRuns: 400 });
     });
 
+    test("pagerank at damping 1: the dangling mass reaches a seed that holds none (sparse steps), as the reference", () => {
+      // fast-check's counterexample (seed -218183983): the walk alternates between "b c" and "a"; the sparse step
+      // left "b c" out once it held no mass, so dangling * t never reached it and every score fell to 0
+      const nodes = ["a", "é", "\ud800", "～", "m", "b c", "b", "q"];
+      for (const strength of [5e-324, 1]) for (const w of [5e-324, 1]) for (const maxIterations of [1, 2, 3, 100, undefined]) {
+        const edges = [{ src: "b c", dst: "a", strength }], o = { damping: 1, seeds: new Map([["b c", w]]), maxIterations };
+        expect(sameMap(md.pagerank(nodes, edges, o), ref.pagerank(nodes, edges, o))).toBe(true);
+      }
+      expect(md.pagerank(nodes, [{ src: "b c", dst: "a", strength: 1 }], { damping: 1, seeds: new Map([["b c", 1]]), maxIterations: 2 }).get("b c")).toBe(1);
+    });
+
     test("labelPropagation equals the reference", () => {
       fc.assert(fc.property(graphArb, fc.record({
         minCommunitySize: fc.oneof(fc.constant(undefined), fc.constantFrom(0, 1, 2, 3, 2.5, NaN, 5)),
